@@ -1,0 +1,19 @@
+# Third-party packages, all from Debian 12 (installed by scripts/setup).
+# Each is linked only by the one module that adapts it (DESIGN §3).
+find_package(Threads REQUIRED)
+find_package(CURL 7.88 REQUIRED)                 # CURL::libcurl            (http)
+find_package(nlohmann_json 3.11 REQUIRED)        # nlohmann_json::nlohmann_json
+find_package(Boost 1.81 REQUIRED)                # Boost::headers: Asio, Beast (http, teacher, pipeline)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2>=1.5)   # PkgConfig::LIBGIT2 (repo)
+find_package(yaml-cpp 0.7 REQUIRED)              # yaml-cpp                 (config)
+find_package(CLI11 2 REQUIRED)                   # CLI11::CLI11             (cli)
+find_package(fmt 9 REQUIRED)                     # fmt::fmt (std::format stand-in; libstdc++ 12 has none)
+find_package(spdlog 1.10 REQUIRED)               # spdlog::spdlog           (base/log.cc only)
+find_package(OpenSSL 3 REQUIRED)                 # OpenSSL::Crypto          (base/hash.cc: SHA-256)
+find_package(Catch2 2.13 REQUIRED)               # Catch2::Catch2WithMain   (tests)
+include(Catch)
+
+add_library(seragen_asio INTERFACE)
+target_link_libraries(seragen_asio INTERFACE Boost::headers Threads::Threads)
+target_compile_definitions(seragen_asio INTERFACE BOOST_ASIO_NO_DEPRECATED BOOST_BEAST_USE_STD_STRING_VIEW)

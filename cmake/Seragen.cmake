@@ -1,0 +1,48 @@
+# Helpers that keep every module's CMakeLists.txt to a few lines.
+
+set(SERAGEN_WARNINGS -Wall -Wextra -Wpedantic -Wno-missing-field-initializers)
+
+# seragen_module(<name> SOURCES a.cc b.cc PUBLIC_DEPS ... PRIVATE_DEPS ...)
+# Defines static library seragen_<name> with include/ as its public include root.
+function(seragen_module name)
+  cmake_parse_arguments(M "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(seragen_${name} STATIC ${M_SOURCES})
+  target_include_directories(seragen_${name} PUBLIC ${PROJECT_SOURCE_DIR}/include
+                             PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_compile_options(seragen_${name} PRIVATE ${SERAGEN_WARNINGS})
+  target_link_libraries(seragen_${name} PUBLIC ${M_PUBLIC_DEPS} PRIVATE ${M_PRIVATE_DEPS})
+endfunction()
+
+# Test support library shared by all test executables (fakes, temp dirs, fixtures).
+# seragen_test(<module> SOURCES x_test.cc ... DEPS ...)
+# One Catch2 executable per module; each TEST_CASE becomes one ctest test.
+function(seragen_test module)
+  cmake_parse_arguments(T "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  set(exe ${module}_tests)
+  add_executable(${exe} ${T_SOURCES})
+  target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/include
+                             ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+  target_compile_options(${exe} PRIVATE ${SERAGEN_WARNINGS})
+  target_link_libraries(${exe} PRIVATE ${T_DEPS} seragen_testing Catch2::Catch2WithMain)
+  target_compile_definitions(${exe} PRIVATE
+    SERAGEN_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    SERAGEN_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  if(TARGET seragen_test_pch)
+    target_precompile_headers(${exe} REUSE_FROM seragen_test_pch)
+  endif()
+  set(_labels unit ${module} ${T_LABELS})
+  catch_discover_tests(${exe} TEST_PREFIX "${module}." PROPERTIES LABELS "${_labels}"
+                       WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
+endfunction()
+
+# seragen_bench(<name> SOURCES ... DEPS ...): a benchmark program under bench/;
+# benchmarks print their figures and are never part of ctest timing checks.
+function(seragen_bench name)
+  cmake_parse_arguments(B "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(bench_${name} ${B_SOURCES})
+  target_include_directories(bench_${name} PRIVATE ${PROJECT_SOURCE_DIR}/include
+                             ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/bench)
+  target_compile_options(bench_${name} PRIVATE ${SERAGEN_WARNINGS})
+  target_link_libraries(bench_${name} PRIVATE ${B_DEPS})
+  target_compile_definitions(bench_${name} PRIVATE SERAGEN_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+endfunction()

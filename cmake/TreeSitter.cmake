@@ -1,0 +1,45 @@
+# tree-sitter runtime (vendored C of the npm `tree-sitter` package) and grammar
+# sources (npm grammar packages). scripts/setup runs `npm ci`; we only build.
+set(TS_NPM_DIR ${PROJECT_SOURCE_DIR}/third_party/tree-sitter)
+set(TS_NODE_MODULES ${TS_NPM_DIR}/node_modules)
+set(TS_LIB ${TS_NODE_MODULES}/tree-sitter/vendor/tree-sitter/lib)
+if(NOT EXISTS ${TS_LIB}/src/lib.c)
+  message(FATAL_ERROR
+    "tree-sitter sources are missing (${TS_LIB}/src/lib.c).\n"
+    "Run scripts/setup (it runs `npm ci` in third_party/tree-sitter).")
+endif()
+
+add_library(ts_runtime STATIC ${TS_LIB}/src/lib.c)
+target_include_directories(ts_runtime SYSTEM PUBLIC ${TS_LIB}/include PRIVATE ${TS_LIB}/src)
+target_compile_definitions(ts_runtime PRIVATE _POSIX_C_SOURCE=200112L _DEFAULT_SOURCE)
+target_compile_options(ts_runtime PRIVATE -O2 -g0 -w)
+set_target_properties(ts_runtime PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
+
+# ts_add_grammar(<name> <srcdir>): library ts_grammar_<name> exporting tree_sitter_<name>().
+function(ts_add_grammar name srcdir)
+  set(_srcs ${srcdir}/parser.c)
+  if(EXISTS ${srcdir}/scanner.c)
+    list(APPEND _srcs ${srcdir}/scanner.c)
+  endif()
+  add_library(ts_grammar_${name} STATIC ${_srcs})
+  target_include_directories(ts_grammar_${name} PRIVATE ${srcdir})
+  # parser.c is mostly tables: debug info and -O2 buy nothing but build time.
+  target_compile_options(ts_grammar_${name} PRIVATE -O1 -g0 -w)
+  set_target_properties(ts_grammar_${name} PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
+  target_link_libraries(ts_grammar_${name} PUBLIC ts_runtime)
+endfunction()
+
+ts_add_grammar(python     ${TS_NODE_MODULES}/tree-sitter-python/src)
+ts_add_grammar(javascript ${TS_NODE_MODULES}/tree-sitter-javascript/src)
+ts_add_grammar(typescript ${TS_NODE_MODULES}/tree-sitter-typescript/typescript/src)
+ts_add_grammar(tsx        ${TS_NODE_MODULES}/tree-sitter-typescript/tsx/src)
+ts_add_grammar(go         ${TS_NODE_MODULES}/tree-sitter-go/src)
+ts_add_grammar(rust       ${TS_NODE_MODULES}/tree-sitter-rust/src)
+ts_add_grammar(java       ${TS_NODE_MODULES}/tree-sitter-java/src)
+ts_add_grammar(c          ${TS_NODE_MODULES}/tree-sitter-c/src)
+ts_add_grammar(cpp        ${TS_NODE_MODULES}/tree-sitter-cpp/src)
+
+add_library(ts_grammars INTERFACE)
+target_link_libraries(ts_grammars INTERFACE
+  ts_grammar_python ts_grammar_javascript ts_grammar_typescript ts_grammar_tsx
+  ts_grammar_go ts_grammar_rust ts_grammar_java ts_grammar_c ts_grammar_cpp)

@@ -1,0 +1,60 @@
+#include "seragen/base/result.h"
+#include "seragen/base/status.h"
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+
+namespace seragen {
+namespace {
+
+Result<int> Half(int x) {
+  if (x % 2 != 0) return InvalidArgumentError("odd: " + std::to_string(x));
+  return x / 2;
+}
+
+Result<int> Quarter(int x) {
+  SG_ASSIGN_OR_RETURN(int h, Half(x));
+  SG_ASSIGN_OR_RETURN(int q, Half(h));
+  return q;
+}
+
+Status CheckEven(int x) {
+  SG_RETURN_IF_ERROR(Half(x));
+  return Status::Ok();
+}
+
+}  // namespace
+
+TEST_CASE("Status basics", "[status]") {
+  Status ok;
+  CHECK(ok.ok());
+  CHECK(ok.ToString() == "OK");
+  Status bad = NotFoundError("no such task abc");
+  CHECK_FALSE(bad.ok());
+  CHECK(bad.code() == StatusCode::kNotFound);
+  CHECK(bad.ToString() == "NOT_FOUND: no such task abc");
+  CHECK(bad.WithContext("resume").message() == "resume: no such task abc");
+  CHECK(ok.WithContext("x").ok());
+}
+
+TEST_CASE("Result carries values and errors; macros propagate", "[status]") {
+  CHECK(Quarter(8).value() == 2);
+  Result<int> r = Quarter(6);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message() == "odd: 3");
+  CHECK(r.value_or(-1) == -1);
+  CHECK(CheckEven(4).ok());
+  CHECK(CheckEven(5).code() == StatusCode::kInvalidArgument);
+  Result<int> from_ok_status(Status::Ok());
+  CHECK(from_ok_status.status().code() == StatusCode::kInternal);
+}
+
+TEST_CASE("Result holds move-only types", "[status]") {
+  Result<std::unique_ptr<int>> r(std::make_unique<int>(7));
+  REQUIRE(r.ok());
+  std::unique_ptr<int> p = std::move(r).value();
+  CHECK(*p == 7);
+}
+
+}  // namespace seragen
