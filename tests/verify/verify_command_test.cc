@@ -1,0 +1,79 @@
+#include "seragen/verify/verify_command.h"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "testing/temp_dir.h"
+
+namespace seragen::verify {
+
+namespace {
+constexpr const char* kP1 =
+    "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n-x = 1\n+x = 2\n-y = 1\n+y = 2\n";
+constexpr const char* kP2 =
+    "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,1 +1,1 @@\n-x = 1\n+x = 2\n+z = 0\n";
+}  // namespace
+
+TEST_CASE("verify command prints a human report with the verdict", "[verify][command]") {
+  testing::TempDir dir;
+  dir.Write("p1.diff", kP1);
+  dir.Write("p2.diff", kP2);
+  VerifyCommandOptions o{dir.Sub("p1.diff"), dir.Sub("p2.diff"), 0.5, false};
+  auto out = RunVerifyCommand(o);
+  REQUIRE(out.ok());
+  CHECK(out->scores.matched == 2);
+  CHECK(out->accepted);
+  CHECK(out->text.find("P1: " + dir.Sub("p1.diff")) != std::string::npos);
+  CHECK(out->text.find("recall:           0.5000") != std::string::npos);
+  CHECK(out->text.find("verdict:          accepted") != std::string::npos);
+
+  o.threshold = 0.75;
+  out = RunVerifyCommand(o);
+  REQUIRE(out.ok());
+  CHECK_FALSE(out->accepted);
+  CHECK(out->text.find("rejected (recall 0.5000 < 0.75)") != std::string::npos);
+}
+
+TEST_CASE("verify command JSON output is one parseable object", "[verify][command]") {
+  testing::TempDir dir;
+  dir.Write("p1.diff", kP1);
+  dir.Write("p2.diff", kP2);
+  auto out = RunVerifyCommand({dir.Sub("p1.diff"), dir.Sub("p2.diff"), 0.5, true});
+  REQUIRE(out.ok());
+  REQUIRE(out->text.back() == '\n');
+  auto j = nlohmann::json::parse(out->text);
+  CHECK(j["p1_lines"] == 4);
+  CHECK(j["p2_lines"] == 3);
+  CHECK(j["matched"] == 2);
+  CHECK(j["recall"].get<double>() == Approx(0.5));
+  CHECK(j["precision"].get<double>() == Approx(2.0 / 3.0));
+  CHECK(j["scorable"] == true);
+  CHECK(j["threshold"].get<double>() == Approx(0.5));
+  CHECK(j["accepted"] == true);
+  CHECK(j["p2"] == dir.Sub("p2.diff"));
+}
+
+TEST_CASE("verify command on an empty P1 reports not scorable", "[verify][command]") {
+  testing::TempDir dir;
+  dir.Write("p1.diff", "");
+  dir.Write("p2.diff", kP2);
+  auto out = RunVerifyCommand({dir.Sub("p1.diff"), dir.Sub("p2.diff"), 0.0, false});
+  REQUIRE(out.ok());
+  CHECK_FALSE(out->accepted);
+  CHECK(out->text.find("not scorable") != std::string::npos);
+}
+
+TEST_CASE("verify command errors name the bad input", "[verify][command]") {
+  testing::TempDir dir;
+  dir.Write("p1.diff", kP1);
+  auto missing = RunVerifyCommand({dir.Sub("p1.diff"), dir.Sub("nope.diff"), 0.5, false});
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().message().find("P2") != std::string::npos);
+  CHECK(missing.status().message().find("nope.diff") != std::string::npos);
+  auto bad = RunVerifyCommand({dir.Sub("p1.diff"), dir.Sub("p1.diff"), 1.5, false});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().code() == StatusCode::kInvalidArgument);
+}
+
+}  // namespace seragen::verify
