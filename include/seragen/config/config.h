@@ -1,0 +1,208 @@
+// The typed seragen configuration. Plain data: defaults are the member
+// initialisers below; src/config/schema_def.cc binds every member to its YAML
+// key, constraints and documentation (docs/CONFIG.md is generated from it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace seragen::config {
+
+// A reference to a secret held in an environment variable, written `${NAME}`
+// in YAML. Only the variable name is stored; the value is read at use time.
+struct SecretRef {
+  std::string env_var;  // empty = no secret configured
+  bool empty() const { return env_var.empty(); }
+  friend bool operator==(const SecretRef&, const SecretRef&) = default;
+};
+
+struct RunConfig {
+  std::string name = "seragen";
+  std::string dir = "runs/seragen";
+  std::int64_t seed = 0;
+  std::int64_t concurrency = 8;
+  std::string shard;  // "K/N"; empty = Slurm array variables, else 0/1
+  double grace_period_s = 30;
+  std::string log_level = "info";
+  std::string progress = "auto";
+  bool allow_config_change = false;
+};
+
+struct RepoConfig {
+  std::string name;
+  std::string source;  // local path or clone URL
+  std::string ref = "HEAD";
+  std::int64_t max_file_bytes = 1 << 20;
+  std::vector<std::string> skip = {"vendor/**", "third_party/**", "node_modules/",
+                                   "*.min.js", "*_pb2.py", "*.pb.go", "*.generated.*"};
+};
+
+struct CategoryConfig {
+  std::string mode = "sample";  // all | sample
+  std::int64_t per_function = 1;
+};
+
+struct SelectionConfig {
+  std::vector<std::string> languages = {"python", "javascript", "typescript", "go",
+                                        "rust", "java", "c", "cpp"};
+  std::vector<std::string> include;
+  std::vector<std::string> exclude;
+  bool exclude_tests = true;
+  std::vector<std::string> test_patterns = {"**/test/**", "**/tests/**", "**/testing/**",
+                                            "test_*.py", "*_test.py", "*_test.go",
+                                            "*.test.js", "*.spec.js", "*.test.ts",
+                                            "*.spec.ts", "**/src/test/**", "conftest.py"};
+  std::int64_t min_lines = 5;
+  std::int64_t max_lines = 400;
+  bool require_callees = false;
+  std::int64_t max_functions_per_repo = 0;  // 0 = no cap
+  std::int64_t replicas = 1;
+  bool resolve_ambiguous = false;
+  CategoryConfig categories;
+};
+
+struct PromptsConfig {
+  std::string dir;  // empty = the prompts/ shipped with seragen
+  std::string system = "system.md";
+  std::string rollout1 = "rollout1.md";
+  std::string rollout2 = "rollout2.md";
+  std::string categories = "categories.yaml";
+  std::string issue_writer = "issue_writer.md";
+  std::string judge = "judge.md";
+};
+
+struct RetryConfig {
+  std::int64_t max_attempts = 8;
+  double initial_backoff_s = 0.5;
+  double max_backoff_s = 30;
+  double retry_after_cap_s = 120;
+  double total_budget_s = 900;
+};
+
+struct HealthConfig {
+  double probe_interval_s = 15;
+  std::int64_t eject_after_failures = 5;
+};
+
+struct PricingConfig {
+  double prompt_per_mtok = 0;
+  double completion_per_mtok = 0;
+  double cached_per_mtok = 0;
+};
+
+struct EndpointConfig {
+  std::string base_url;
+  SecretRef api_key;
+  std::int64_t max_concurrency = 0;  // 0 = llm.max_concurrency_per_endpoint
+};
+
+struct LlmConfig {
+  std::string model;  // empty = the first id the endpoint lists
+  std::vector<EndpointConfig> endpoints;
+  SecretRef api_key;  // default for endpoints without their own
+  double temperature = 0.6;
+  double top_p = 1.0;
+  std::int64_t max_tokens = 4096;
+  bool send_seed = true;
+  bool stream = false;
+  std::string tool_choice = "auto";          // auto | required
+  std::string reasoning_field = "reasoning";  // reasoning | reasoning_content | both | none
+  std::int64_t context_window = 0;            // 0 = ask the endpoint
+  double request_timeout_s = 600;
+  double connect_timeout_s = 10;
+  std::int64_t max_concurrency = 64;
+  std::int64_t max_concurrency_per_endpoint = 32;
+  std::string extra_body = "{}";  // JSON object text merged into every request
+  RetryConfig retry;
+  HealthConfig health;
+  PricingConfig pricing;
+};
+
+struct AgentConfig {
+  std::int64_t max_steps = 100;
+  std::int64_t max_format_errors = 3;
+  double wall_clock_s = 1800;
+  double command_timeout_s = 60;
+  std::int64_t max_consecutive_timeouts = 3;
+  std::int64_t max_tokens = 0;  // per rollout, 0 = no limit
+  double max_cost_usd = 0;      // per rollout, 0 = no limit
+  bool submit_review = true;
+};
+
+struct ToolsConfig {
+  std::string file;  // empty = configs/tools.yaml shipped with seragen
+  std::int64_t output_cap_bytes = 16384;
+  std::int64_t view_max_lines = 400;
+};
+
+struct SandboxConfig {
+  std::string mode = "bwrap";  // bwrap | none
+  std::string mount_point = "/repo";
+  std::string rootfs;  // empty = host root, read-only
+  bool persistent_shell = true;
+  double cpu_seconds = 120;
+  std::int64_t memory_mb = 4096;
+  std::int64_t max_processes = 256;
+  std::int64_t max_file_mb = 256;
+  std::int64_t uid_base = 20000;
+};
+
+struct WorkcopyConfig {
+  std::string dir;  // empty = RUN_DIR/workcopies
+  std::int64_t max_per_repo = 0;  // 0 = run.concurrency
+};
+
+struct DemoIssueConfig {
+  std::string source = "builtin";  // builtin | file | commits
+  std::string file;
+  std::int64_t max_commits = 500;
+};
+
+struct IssueConfig {
+  double temperature = 0.7;
+  std::int64_t max_tokens = 2048;
+  DemoIssueConfig demos;
+};
+
+struct JudgeConfig {
+  bool enabled = false;
+  std::int64_t max_tokens = 256;
+};
+
+struct VerifyConfig {
+  double threshold = 0.5;
+};
+
+struct OutputConfig {
+  std::vector<std::string> formats = {"openai"};
+  std::string think = "keep";      // keep | drop | wrap
+  std::string rollouts = "both";   // t1 | t2 | both
+  bool only_submitted = true;
+  bool include_tools = true;
+};
+
+struct BudgetConfig {
+  std::int64_t max_tasks = 0;  // 0 = no limit
+  std::int64_t max_tokens = 0;
+  double max_cost_usd = 0;
+};
+
+struct Config {
+  RunConfig run;
+  std::vector<RepoConfig> repos;
+  SelectionConfig selection;
+  PromptsConfig prompts;
+  LlmConfig llm;
+  AgentConfig agent;
+  ToolsConfig tools;
+  SandboxConfig sandbox;
+  WorkcopyConfig workcopies;
+  IssueConfig issue;
+  JudgeConfig judge;
+  VerifyConfig verify;
+  OutputConfig output;
+  BudgetConfig budget;
+};
+
+}  // namespace seragen::config

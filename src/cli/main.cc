@@ -1,0 +1,46 @@
+// The seragen executable: parses the command line and runs one subcommand.
+// This is the composition root: the only place that knows every module.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/config_command.h"
+#include "cli/exit_codes.h"
+#include "seragen/base/log.h"
+
+#ifndef SERAGEN_VERSION
+#define SERAGEN_VERSION "0.0.0"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace seragen::cli;
+  CLI::App app{
+      "seragen: turn a git repository into training data for coding agents (SERA method).\n"
+      "Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error."};
+  app.set_version_flag("--version", std::string("seragen ") + SERAGEN_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();
+
+  std::function<int()> action;
+  AddConfigCommand(app, &action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  if (!action) return kExitUsage;
+  try {
+    return action();
+  } catch (const std::exception& e) {
+    std::cerr << "seragen: internal error: " << e.what() << "\n";
+    return kExitRuntimeFailure;
+  }
+}

@@ -1,0 +1,392 @@
+#include "config/schema_def.h"
+
+#include <map>
+
+#include "config/schema_fields.h"
+
+namespace seragen::config::internal {
+namespace {
+
+template <typename S> using Str = ScalarField<S, std::string>;
+template <typename S> using Int = ScalarField<S, std::int64_t>;
+template <typename S> using Num = ScalarField<S, double>;
+template <typename S> using Bool = ScalarField<S, bool>;
+
+constexpr Flag kOp = Flag::kOperational;
+
+std::string CheckShard(const std::string& v) {
+  if (v.empty()) return "";
+  auto slash = v.find('/');
+  auto k = ParseInt(v.substr(0, slash == std::string::npos ? 0 : slash));
+  auto n = ParseInt(slash == std::string::npos ? "" : v.substr(slash + 1));
+  if (!k || !n || *n < 1 || *k < 0 || *k >= *n) return "expected K/N with 0 <= K < N (e.g. 3/16)";
+  return "";
+}
+
+Section<RunConfig> RunSchema() {
+  Section<RunConfig> s;
+  s.Add<Str<RunConfig>>("name", &RunConfig::name, "Name of the run, used in logs and exported metadata.", kOp);
+  s.Add<Str<RunConfig>>("dir", &RunConfig::dir,
+      "Run directory: plan, journals, trajectories, exported data. Rerunning with the same directory resumes.",
+      kOp | Flag::kPath);
+  s.Add<Int<RunConfig>>("seed", &RunConfig::seed,
+      "Run seed. Every random choice (function order, categories, demonstration issues, sampling seeds) derives from it and the task id.")
+      .Min(0);
+  s.Add<Int<RunConfig>>("concurrency", &RunConfig::concurrency,
+      "Tasks in flight at once (each holds one working copy and at most one model call).", kOp)
+      .Min(1).Max(100000);
+  s.Add<Str<RunConfig>>("shard", &RunConfig::shard,
+      "This process's shard as K/N. Empty: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when set, else 0/1.", kOp)
+      .Check(CheckShard, "Format K/N, 0 <= K < N.");
+  s.Add<Num<RunConfig>>("grace_period_s", &RunConfig::grace_period_s,
+      "On SIGTERM/SIGINT, seconds in-flight work may take to finish before it is abandoned (and redone on resume).", kOp)
+      .Min(0);
+  s.Add<Str<RunConfig>>("log_level", &RunConfig::log_level, "Log verbosity.", kOp)
+      .OneOf({"trace", "debug", "info", "warn", "error"});
+  s.Add<Str<RunConfig>>("progress", &RunConfig::progress,
+      "Live progress display: auto (only on a terminal), always, never.", kOp)
+      .OneOf({"auto", "always", "never"});
+  s.Add<Bool<RunConfig>>("allow_config_change", &RunConfig::allow_config_change,
+      "Resume even when data-affecting settings differ from the run directory's saved config.", kOp);
+  return s;
+}
+
+Section<RepoConfig> RepoSchema() {
+  Section<RepoConfig> s;
+  s.Add<Str<RepoConfig>>("name", &RepoConfig::name,
+      "Short unique name used in task ids and metadata. Default: the last path component of source.");
+  s.Add<Str<RepoConfig>>("source", &RepoConfig::source,
+      "Local repository path, or a clone URL (file://, https://).", Flag::kRequired);
+  s.Add<Str<RepoConfig>>("ref", &RepoConfig::ref, "Branch, tag or commit to generate data at.");
+  s.Add<Int<RepoConfig>>("max_file_bytes", &RepoConfig::max_file_bytes,
+      "Files larger than this are not parsed.").Min(1);
+  s.Add<StringListField<RepoConfig>>("skip", &RepoConfig::skip,
+      "Path globs never parsed (vendored or generated code).");
+  return s;
+}
+
+Section<CategoryConfig> CategorySchema() {
+  Section<CategoryConfig> s;
+  s.Add<Str<CategoryConfig>>("mode", &CategoryConfig::mode,
+      "all: one task per category per function; sample: per_function seeded categories per function.")
+      .OneOf({"all", "sample"});
+  s.Add<Int<CategoryConfig>>("per_function", &CategoryConfig::per_function,
+      "Categories sampled per function when mode is sample.").Min(1).Max(51);
+  return s;
+}
+
+Section<SelectionConfig> SelectionSchema() {
+  Section<SelectionConfig> s;
+  s.Add<StringListField<SelectionConfig>>("languages", &SelectionConfig::languages,
+      "Languages whose functions can be picked.")
+      .OneOf({"python", "javascript", "typescript", "go", "rust", "java", "c", "cpp"}).NonEmpty();
+  s.Add<StringListField<SelectionConfig>>("include", &SelectionConfig::include,
+      "If set, only functions in files matching one of these globs.");
+  s.Add<StringListField<SelectionConfig>>("exclude", &SelectionConfig::exclude,
+      "Functions in files matching these globs are never picked.");
+  s.Add<Bool<SelectionConfig>>("exclude_tests", &SelectionConfig::exclude_tests,
+      "Skip test code (files matching test_patterns, and test_* / Test* function names).");
+  s.Add<StringListField<SelectionConfig>>("test_patterns", &SelectionConfig::test_patterns,
+      "Globs that identify test files.");
+  s.Add<Int<SelectionConfig>>("min_lines", &SelectionConfig::min_lines, "Smallest function (lines) to pick.").Min(1);
+  s.Add<Int<SelectionConfig>>("max_lines", &SelectionConfig::max_lines, "Largest function (lines) to pick.").Min(1);
+  s.Add<Bool<SelectionConfig>>("require_callees", &SelectionConfig::require_callees,
+      "Only pick functions that call at least one resolved function.");
+  s.Add<Int<SelectionConfig>>("max_functions_per_repo", &SelectionConfig::max_functions_per_repo,
+      "Cap on picked functions per repository (0 = no cap).").Min(0);
+  s.Add<Int<SelectionConfig>>("replicas", &SelectionConfig::replicas,
+      "Tasks per (function, category); replicas differ in sampling seed.").Min(1).Max(1000);
+  s.Add<Bool<SelectionConfig>>("resolve_ambiguous", &SelectionConfig::resolve_ambiguous,
+      "Add call edges to every candidate when a name is ambiguous (default: no edge, counted).");
+  s.Add<SectionField<SelectionConfig, CategoryConfig>>("categories", &SelectionConfig::categories,
+      "Bug-category assignment.", CategorySchema());
+  return s;
+}
+
+Section<PromptsConfig> PromptsSchema() {
+  Section<PromptsConfig> s;
+  s.Add<Str<PromptsConfig>>("dir", &PromptsConfig::dir,
+      "Directory of prompt files. Empty: the prompts/ shipped with seragen.", Flag::kPath);
+  s.Add<Str<PromptsConfig>>("system", &PromptsConfig::system, "Agent system prompt (file in dir).");
+  s.Add<Str<PromptsConfig>>("rollout1", &PromptsConfig::rollout1, "Rollout-1 instance template.");
+  s.Add<Str<PromptsConfig>>("rollout2", &PromptsConfig::rollout2, "Rollout-2 instance template.");
+  s.Add<Str<PromptsConfig>>("categories", &PromptsConfig::categories, "Bug-category prompt texts (51 entries).");
+  s.Add<Str<PromptsConfig>>("issue_writer", &PromptsConfig::issue_writer, "Synthetic-issue writer template.");
+  s.Add<Str<PromptsConfig>>("judge", &PromptsConfig::judge, "Judge template.");
+  return s;
+}
+
+Section<RetryConfig> RetrySchema() {
+  Section<RetryConfig> s;
+  s.Add<Int<RetryConfig>>("max_attempts", &RetryConfig::max_attempts, "Attempts per call, first included.", kOp).Min(1);
+  s.Add<Num<RetryConfig>>("initial_backoff_s", &RetryConfig::initial_backoff_s, "First retry delay (doubles each time, with jitter).", kOp).Min(0);
+  s.Add<Num<RetryConfig>>("max_backoff_s", &RetryConfig::max_backoff_s, "Largest retry delay.", kOp).Min(0);
+  s.Add<Num<RetryConfig>>("retry_after_cap_s", &RetryConfig::retry_after_cap_s,
+      "Server-requested delays (Retry-After) above this are not waited for: the call fails as rate limited.", kOp).Min(0);
+  s.Add<Num<RetryConfig>>("total_budget_s", &RetryConfig::total_budget_s,
+      "Total time one call may spend retrying before it fails as an infrastructure error.", kOp).Min(0);
+  return s;
+}
+
+Section<HealthConfig> HealthSchema() {
+  Section<HealthConfig> s;
+  s.Add<Num<HealthConfig>>("probe_interval_s", &HealthConfig::probe_interval_s,
+      "How often an ejected endpoint is probed (GET /v1/models).", kOp).Min(0.1);
+  s.Add<Int<HealthConfig>>("eject_after_failures", &HealthConfig::eject_after_failures,
+      "Consecutive failures that take an endpoint out of rotation.", kOp).Min(1);
+  return s;
+}
+
+Section<PricingConfig> PricingSchema() {
+  Section<PricingConfig> s;
+  s.Add<Num<PricingConfig>>("prompt_per_mtok", &PricingConfig::prompt_per_mtok, "USD per million prompt tokens.", kOp).Min(0);
+  s.Add<Num<PricingConfig>>("completion_per_mtok", &PricingConfig::completion_per_mtok, "USD per million completion tokens.", kOp).Min(0);
+  s.Add<Num<PricingConfig>>("cached_per_mtok", &PricingConfig::cached_per_mtok, "USD per million cached prompt tokens.", kOp).Min(0);
+  return s;
+}
+
+Section<EndpointConfig> EndpointSchema() {
+  Section<EndpointConfig> s;
+  s.Add<Str<EndpointConfig>>("base_url", &EndpointConfig::base_url,
+      "OpenAI-compatible base URL, e.g. http://gpu-node-3:8000/v1.", Flag::kRequired | kOp)
+      .Check([](const std::string& v) -> std::string {
+        if (v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0) return "";
+        return "expected a URL starting with http:// or https://";
+      }, "Must start with http:// or https://.");
+  s.Add<SecretField<EndpointConfig>>("api_key", &EndpointConfig::api_key,
+      "API key for this endpoint as ${ENV_VAR}; default llm.api_key.");
+  s.Add<Int<EndpointConfig>>("max_concurrency", &EndpointConfig::max_concurrency,
+      "Requests in flight to this endpoint (0 = llm.max_concurrency_per_endpoint).", kOp).Min(0);
+  return s;
+}
+
+Section<LlmConfig> LlmSchema() {
+  Section<LlmConfig> s;
+  s.Add<Str<LlmConfig>>("model", &LlmConfig::model,
+      "Model id sent in requests. Empty: the first id the endpoint lists at /v1/models.");
+  s.Add<ListField<LlmConfig, EndpointConfig>>("endpoints", &LlmConfig::endpoints,
+      "Endpoints serving the model; requests go to the one with the fewest outstanding.",
+      EndpointSchema(), Flag::kRequired | kOp, 1);
+  s.Add<SecretField<LlmConfig>>("api_key", &LlmConfig::api_key,
+      "Default API key as ${ENV_VAR} (e.g. ${OPENAI_API_KEY}). Empty: no Authorization header.");
+  s.Add<Num<LlmConfig>>("temperature", &LlmConfig::temperature, "Sampling temperature for agent turns.").Min(0).Max(2);
+  s.Add<Num<LlmConfig>>("top_p", &LlmConfig::top_p, "Nucleus sampling.").Min(0).Max(1);
+  s.Add<Int<LlmConfig>>("max_tokens", &LlmConfig::max_tokens, "Completion tokens per agent turn.").Min(1);
+  s.Add<Bool<LlmConfig>>("send_seed", &LlmConfig::send_seed,
+      "Send a per-request seed derived from the run seed and task id.");
+  s.Add<Bool<LlmConfig>>("stream", &LlmConfig::stream, "Use SSE streaming.", kOp);
+  s.Add<Str<LlmConfig>>("tool_choice", &LlmConfig::tool_choice,
+      "tool_choice sent with agent turns.").OneOf({"auto", "required"});
+  s.Add<Str<LlmConfig>>("reasoning_field", &LlmConfig::reasoning_field,
+      "Field name used to send earlier reasoning back in history.")
+      .OneOf({"reasoning", "reasoning_content", "both", "none"});
+  s.Add<Int<LlmConfig>>("context_window", &LlmConfig::context_window,
+      "Context window in tokens; 0 asks the endpoint (max_model_len / n_ctx).").Min(0);
+  s.Add<Num<LlmConfig>>("request_timeout_s", &LlmConfig::request_timeout_s,
+      "Deadline of one HTTP request (long prefills can be silent for minutes).", kOp).Min(0.001);
+  s.Add<Num<LlmConfig>>("connect_timeout_s", &LlmConfig::connect_timeout_s, "TCP/TLS connect timeout.", kOp).Min(0.001);
+  s.Add<Int<LlmConfig>>("max_concurrency", &LlmConfig::max_concurrency, "Requests in flight over all endpoints.", kOp).Min(1);
+  s.Add<Int<LlmConfig>>("max_concurrency_per_endpoint", &LlmConfig::max_concurrency_per_endpoint,
+      "Default requests in flight per endpoint.", kOp).Min(1);
+  s.Add<JsonObjectField<LlmConfig>>("extra_body", &LlmConfig::extra_body,
+      "Server-specific fields merged into every request body (e.g. chat_template_kwargs).");
+  s.Add<SectionField<LlmConfig, RetryConfig>>("retry", &LlmConfig::retry, "Retries of failed calls.", RetrySchema(), kOp);
+  s.Add<SectionField<LlmConfig, HealthConfig>>("health", &LlmConfig::health, "Endpoint health checks.", HealthSchema(), kOp);
+  s.Add<SectionField<LlmConfig, PricingConfig>>("pricing", &LlmConfig::pricing,
+      "Prices for cost accounting and budgets.", PricingSchema(), kOp);
+  return s;
+}
+
+Section<AgentConfig> AgentSchema() {
+  Section<AgentConfig> s;
+  s.Add<Int<AgentConfig>>("max_steps", &AgentConfig::max_steps, "Assistant turns per rollout.").Min(1);
+  s.Add<Int<AgentConfig>>("max_format_errors", &AgentConfig::max_format_errors,
+      "Consecutive malformed turns before the rollout ends with exit_format.").Min(1);
+  s.Add<Num<AgentConfig>>("wall_clock_s", &AgentConfig::wall_clock_s, "Wall-clock limit per rollout.").Min(0.001);
+  s.Add<Num<AgentConfig>>("command_timeout_s", &AgentConfig::command_timeout_s, "Limit per bash command.").Min(0.001);
+  s.Add<Int<AgentConfig>>("max_consecutive_timeouts", &AgentConfig::max_consecutive_timeouts,
+      "Consecutive command timeouts before the rollout ends.").Min(1);
+  s.Add<Int<AgentConfig>>("max_tokens", &AgentConfig::max_tokens, "Tokens (prompt + completion) per rollout; 0 = no limit.").Min(0);
+  s.Add<Num<AgentConfig>>("max_cost_usd", &AgentConfig::max_cost_usd, "Cost per rollout; 0 = no limit.").Min(0);
+  s.Add<Bool<AgentConfig>>("submit_review", &AgentConfig::submit_review,
+      "First submit shows the agent its diff for review; the second submits.");
+  return s;
+}
+
+Section<ToolsConfig> ToolsSchema() {
+  Section<ToolsConfig> s;
+  s.Add<Str<ToolsConfig>>("file", &ToolsConfig::file,
+      "Tool definitions (names, descriptions, schemas). Empty: configs/tools.yaml shipped with seragen.", Flag::kPath);
+  s.Add<Int<ToolsConfig>>("output_cap_bytes", &ToolsConfig::output_cap_bytes,
+      "Largest observation shown to the agent; longer output is cut with a note.").Min(256);
+  s.Add<Int<ToolsConfig>>("view_max_lines", &ToolsConfig::view_max_lines, "Lines shown by one file view.").Min(1);
+  return s;
+}
+
+Section<SandboxConfig> SandboxSchema() {
+  Section<SandboxConfig> s;
+  s.Add<Str<SandboxConfig>>("mode", &SandboxConfig::mode,
+      "bwrap: bubblewrap sandbox. none: commands run unconfined on the host (loudly warned; only for machines without user namespaces).")
+      .OneOf({"bwrap", "none"});
+  s.Add<Str<SandboxConfig>>("mount_point", &SandboxConfig::mount_point, "Where the working copy appears to the agent.")
+      .Check([](const std::string& v) -> std::string {
+        return (!v.empty() && v[0] == '/' && v != "/") ? "" : "expected an absolute path other than /";
+      }, "Absolute, not /.");
+  s.Add<Str<SandboxConfig>>("rootfs", &SandboxConfig::rootfs,
+      "Root filesystem for commands (read-only). Empty: the host root, read-only.", Flag::kPath);
+  s.Add<Bool<SandboxConfig>>("persistent_shell", &SandboxConfig::persistent_shell,
+      "One sandboxed shell per rollout (keeps cd and variables) instead of a fresh sandbox per command.");
+  s.Add<Num<SandboxConfig>>("cpu_seconds", &SandboxConfig::cpu_seconds, "CPU time limit per command.").Min(1);
+  s.Add<Int<SandboxConfig>>("memory_mb", &SandboxConfig::memory_mb, "Address-space limit per process.").Min(16);
+  s.Add<Int<SandboxConfig>>("max_processes", &SandboxConfig::max_processes, "Process limit per rollout slot.").Min(4);
+  s.Add<Int<SandboxConfig>>("max_file_mb", &SandboxConfig::max_file_mb, "Largest file a command may write.").Min(1);
+  s.Add<Int<SandboxConfig>>("uid_base", &SandboxConfig::uid_base,
+      "Slot k runs as real uid uid_base + k (needed for the process limit when seragen runs as root).", kOp)
+      .Min(1000).Max(4000000000LL);
+  return s;
+}
+
+Section<WorkcopyConfig> WorkcopySchema() {
+  Section<WorkcopyConfig> s;
+  s.Add<Str<WorkcopyConfig>>("dir", &WorkcopyConfig::dir,
+      "Where working copies live. Empty: RUN_DIR/workcopies. tmpfs (e.g. /dev/shm/seragen) is fastest.", kOp | Flag::kPath);
+  s.Add<Int<WorkcopyConfig>>("max_per_repo", &WorkcopyConfig::max_per_repo,
+      "Copies per repository (0 = run.concurrency).", kOp).Min(0);
+  return s;
+}
+
+Section<DemoIssueConfig> DemoIssueSchema() {
+  Section<DemoIssueConfig> s;
+  s.Add<Str<DemoIssueConfig>>("source", &DemoIssueConfig::source,
+      "Where demonstration issues come from: builtin examples, a user file (JSONL/JSON/text), or the repository's commit messages.")
+      .OneOf({"builtin", "file", "commits"});
+  s.Add<Str<DemoIssueConfig>>("file", &DemoIssueConfig::file, "File of demonstration issues when source is file.", Flag::kPath);
+  s.Add<Int<DemoIssueConfig>>("max_commits", &DemoIssueConfig::max_commits, "Commits scanned when source is commits.").Min(1);
+  return s;
+}
+
+Section<IssueConfig> IssueSchema() {
+  Section<IssueConfig> s;
+  s.Add<Num<IssueConfig>>("temperature", &IssueConfig::temperature, "Sampling temperature of the issue writer.").Min(0).Max(2);
+  s.Add<Int<IssueConfig>>("max_tokens", &IssueConfig::max_tokens, "Completion tokens for the issue.").Min(16);
+  s.Add<SectionField<IssueConfig, DemoIssueConfig>>("demos", &IssueConfig::demos, "Demonstration issues.", DemoIssueSchema());
+  return s;
+}
+
+Section<JudgeConfig> JudgeSchema() {
+  Section<JudgeConfig> s;
+  s.Add<Bool<JudgeConfig>>("enabled", &JudgeConfig::enabled,
+      "Ask a yes/no judge whether P1 addresses the rollout-1 prompt; drop rollout 1 unless the answer is exactly yes.");
+  s.Add<Int<JudgeConfig>>("max_tokens", &JudgeConfig::max_tokens, "Completion tokens for the judge.").Min(1);
+  return s;
+}
+
+Section<VerifyConfig> VerifySchema() {
+  Section<VerifyConfig> s;
+  s.Add<Num<VerifyConfig>>("threshold", &VerifyConfig::threshold,
+      "Accept rollout 2 when recall of P1's changed lines in P2 is at least this (1 = hard, 0 = accept all scorable).")
+      .Min(0).Max(1);
+  return s;
+}
+
+Section<OutputConfig> OutputSchema() {
+  Section<OutputConfig> s;
+  s.Add<StringListField<OutputConfig>>("formats", &OutputConfig::formats, "Training formats written by export.", kOp)
+      .OneOf({"openai", "hermes", "xml"}).NonEmpty();
+  s.Add<Str<OutputConfig>>("think", &OutputConfig::think,
+      "Reasoning text in exported turns: keep, drop, or wrap in <think> tags.", kOp).OneOf({"keep", "drop", "wrap"});
+  s.Add<Str<OutputConfig>>("rollouts", &OutputConfig::rollouts, "Which trajectories to export.", kOp)
+      .OneOf({"t1", "t2", "both"});
+  s.Add<Bool<OutputConfig>>("only_submitted", &OutputConfig::only_submitted,
+      "Export only rollouts that ended with a clean submit.", kOp);
+  s.Add<Bool<OutputConfig>>("include_tools", &OutputConfig::include_tools, "Include tool schemas in records.", kOp);
+  return s;
+}
+
+Section<BudgetConfig> BudgetSchema() {
+  Section<BudgetConfig> s;
+  s.Add<Int<BudgetConfig>>("max_tasks", &BudgetConfig::max_tasks, "Stop dispatching after this many tasks (0 = all).", kOp).Min(0);
+  s.Add<Int<BudgetConfig>>("max_tokens", &BudgetConfig::max_tokens, "Stop dispatching after this many tokens (0 = no limit).", kOp).Min(0);
+  s.Add<Num<BudgetConfig>>("max_cost_usd", &BudgetConfig::max_cost_usd, "Stop dispatching after this cost (0 = no limit).", kOp).Min(0);
+  return s;
+}
+
+Section<Config> BuildRoot() {
+  Section<Config> s;
+  s.Add<SectionField<Config, RunConfig>>("run", &Config::run, "Run identity, concurrency and sharding.", RunSchema());
+  s.Add<ListField<Config, RepoConfig>>("repos", &Config::repos, "Repositories to generate data from.",
+                                        RepoSchema(), Flag::kRequired, 1);
+  s.Add<SectionField<Config, SelectionConfig>>("selection", &Config::selection,
+      "Which functions become tasks, and their categories.", SelectionSchema());
+  s.Add<SectionField<Config, PromptsConfig>>("prompts", &Config::prompts, "Prompt files.", PromptsSchema());
+  s.Add<SectionField<Config, LlmConfig>>("llm", &Config::llm, "The teacher model and its endpoints.", LlmSchema(),
+                                          Flag::kRequired);
+  s.Add<SectionField<Config, AgentConfig>>("agent", &Config::agent, "Rollout limits.", AgentSchema());
+  s.Add<SectionField<Config, ToolsConfig>>("tools", &Config::tools, "Agent tools.", ToolsSchema());
+  s.Add<SectionField<Config, SandboxConfig>>("sandbox", &Config::sandbox, "Where agent commands run.", SandboxSchema());
+  s.Add<SectionField<Config, WorkcopyConfig>>("workcopies", &Config::workcopies, "Working-copy pool.",
+                                               WorkcopySchema(), kOp);
+  s.Add<SectionField<Config, IssueConfig>>("issue", &Config::issue, "Synthetic issue writing.", IssueSchema());
+  s.Add<SectionField<Config, JudgeConfig>>("judge", &Config::judge, "Optional rollout-1 judge.", JudgeSchema());
+  s.Add<SectionField<Config, VerifyConfig>>("verify", &Config::verify, "Soft verification.", VerifySchema());
+  s.Add<SectionField<Config, OutputConfig>>("output", &Config::output, "Export defaults.", OutputSchema(), kOp);
+  s.Add<SectionField<Config, BudgetConfig>>("budget", &Config::budget, "Run-wide budgets, checked before dispatch.",
+                                             BudgetSchema(), kOp);
+  return s;
+}
+
+}  // namespace
+
+const Section<Config>& RootSchema() {
+  static const Section<Config>* root = new Section<Config>(BuildRoot());
+  return *root;
+}
+
+void Finalize(Config& config, const ParseContext& ctx, const YAML::Node& root) {
+  const YAML::Node none;
+  auto node_at = [&](std::initializer_list<const char*> keys) {
+    YAML::Node n = root;
+    for (const char* k : keys) {
+      if (!n.IsMap() || !n[k]) return root;
+      n = n[k];
+    }
+    return n;
+  };
+  if (config.selection.min_lines > config.selection.max_lines) {
+    ctx.Add("selection.min_lines", node_at({"selection", "min_lines"}),
+            "must not exceed selection.max_lines (" + std::to_string(config.selection.max_lines) + "), got " +
+                std::to_string(config.selection.min_lines));
+  }
+  std::map<std::string, std::size_t> names;
+  for (std::size_t i = 0; i < config.repos.size(); ++i) {
+    RepoConfig& repo = config.repos[i];
+    if (repo.name.empty() && !repo.source.empty()) {
+      std::string src = repo.source;
+      while (!src.empty() && src.back() == '/') src.pop_back();
+      if (src.size() > 4 && src.substr(src.size() - 4) == ".git") src.resize(src.size() - 4);
+      auto slash = src.find_last_of("/:");
+      repo.name = slash == std::string::npos ? src : src.substr(slash + 1);
+    }
+    // Local sources are paths: make them absolute like other paths.
+    if (!repo.source.empty() && repo.source.find("://") == std::string::npos) {
+      bool from_set = ctx.overridden.count("repos." + std::to_string(i) + ".source") > 0;
+      repo.source = MakeAbsolute(repo.source, from_set ? ctx.override_dir : ctx.file_dir);
+    }
+    auto [it, inserted] = names.emplace(repo.name, i);
+    if (!inserted && !repo.name.empty()) {
+      ctx.Add("repos." + std::to_string(i) + ".name", node_at({"repos"}),
+              "duplicate repository name '" + repo.name + "' (also repos." + std::to_string(it->second) +
+                  "); set distinct names");
+    }
+  }
+  // The default run directory is relative to where seragen is started.
+  if (!config.run.dir.empty() && config.run.dir[0] != '/') {
+    config.run.dir = MakeAbsolute(config.run.dir, ctx.override_dir);
+  }
+  if (config.issue.demos.source == "file" && config.issue.demos.file.empty()) {
+    ctx.Add("issue.demos.file", node_at({"issue", "demos"}), "required when issue.demos.source is file");
+  }
+  (void)none;
+}
+
+}  // namespace seragen::config::internal

@@ -1,0 +1,38 @@
+// Shared by config and cli tests: the bad-config corpus under tests/config/bad.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace seragen::testing {
+
+struct BadConfigCase {
+  std::string path;
+  std::string expect;                  // from "# expect: ..."
+  std::vector<std::string> overrides;  // from "# set: ..." lines
+};
+
+inline std::vector<BadConfigCase> LoadBadConfigCorpus() {
+  std::vector<BadConfigCase> cases;
+  std::string dir = std::string(SERAGEN_SOURCE_DIR) + "/tests/config/bad";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml") continue;
+    BadConfigCase c;
+    c.path = entry.path().string();
+    std::ifstream in(c.path);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("# expect: ", 0) == 0) c.expect = line.substr(10);
+      if (line.rfind("# set: ", 0) == 0) c.overrides.push_back(line.substr(7));
+    }
+    cases.push_back(c);
+  }
+  std::sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  return cases;
+}
+
+}  // namespace seragen::testing

@@ -1,0 +1,220 @@
+#include "seragen/config/loader.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "config/config_test_util.h"
+#include "seragen/base/file_util.h"
+#include "seragen/base/log.h"
+
+namespace seragen::config {
+namespace {
+
+const char* kMinimal = R"(
+repos:
+  - source: /srv/repos/core
+llm:
+  endpoints:
+    - base_url: http://127.0.0.1:8000/v1
+)";
+
+LoadedConfig MustLoad(const std::string& text, LoadOptions opts = {}) {
+  auto r = LoadConfigText(text, "/etc/seragen/test.yaml", opts);
+  INFO(r.status().ToString());
+  REQUIRE(r.ok());
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("a minimal config gets every default", "[config]") {
+  LoadedConfig c = MustLoad(kMinimal);
+  CHECK(c.config.agent.max_steps == 100);
+  CHECK(c.config.agent.max_format_errors == 3);
+  CHECK(c.config.verify.threshold == 0.5);
+  CHECK(c.config.repos.size() == 1);
+  CHECK(c.config.repos[0].name == "core");  // derived from source
+  CHECK(c.config.repos[0].ref == "HEAD");
+  CHECK(c.config.llm.endpoints[0].base_url == "http://127.0.0.1:8000/v1");
+  // The default run directory is relative to the current directory...
+  CHECK(c.config.run.dir == std::filesystem::current_path().string() + "/runs/seragen");
+  // ...while relative paths written in the file resolve against the file's directory.
+  CHECK(MustLoad(std::string(kMinimal) + "run: {dir: out}\n").config.run.dir == "/etc/seragen/out");
+  CHECK(c.config_hash.size() == 64);
+  CHECK(c.recipe_hash.size() == 64);
+}
+
+TEST_CASE("every bad config in the corpus fails with its exact message", "[config]") {
+  auto corpus = testing::LoadBadConfigCorpus();
+  REQUIRE(corpus.size() >= 20);
+  for (const auto& c : corpus) {
+    INFO("case " << c.path);
+    REQUIRE_FALSE(c.expect.empty());
+    LoadOptions opts;
+    opts.overrides = c.overrides;
+    std::vector<ConfigIssue> issues;
+    auto r = LoadConfigFile(c.path, opts, &issues);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == StatusCode::kInvalidArgument);
+    INFO("message: " << r.status().message());
+    CHECK(r.status().message().find(c.expect) != std::string::npos);
+    REQUIRE_FALSE(issues.empty());
+    // The key path named by the expectation is the structured path too.
+    std::string expected_path = c.expect.substr(0, c.expect.find(':'));
+    if (expected_path.find(' ') == std::string::npos && expected_path.find('\'') == std::string::npos) {
+      bool named = false;
+      for (const auto& i : issues) named = named || i.path == expected_path;
+      CHECK(named);
+    }
+    // Secrets pasted into a config never show up in the error.
+    CHECK(r.status().message().find("sk-live") == std::string::npos);
+  }
+}
+
+TEST_CASE("errors carry file, line and column", "[config]") {
+  std::vector<ConfigIssue> issues;
+  auto r = LoadConfigText(std::string(kMinimal) + "agent:\n  max_steps: 0\n", "cfg.yaml", {}, &issues);
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0].where == "cfg.yaml:8:14");
+  CHECK(r.status().message() == "cfg.yaml:8:14: agent.max_steps: must be >= 1, got '0'");
+}
+
+TEST_CASE("all problems are reported at once", "[config]") {
+  std::vector<ConfigIssue> issues;
+  auto r = LoadConfigText(std::string(kMinimal) + "agent:\n  max_steps: x\n  wall_clock_s: -1\nbogus: 1\n",
+                          "cfg.yaml", {}, &issues);
+  REQUIRE_FALSE(r.ok());
+  CHECK(issues.size() == 3);
+}
+
+TEST_CASE("hash ignores key order, whitespace and comments", "[config]") {
+  std::string a = R"(
+repos:
+  - source: /srv/repos/core
+    ref: main
+llm:
+  endpoints:
+    - base_url: http://127.0.0.1:8000/v1
+  temperature: 0.2
+agent: {max_steps: 40, wall_clock_s: 600}
+)";
+  std::string b = R"(
+# same settings, different order and layout
+agent:
+    wall_clock_s:   600.0
+    max_steps: 40
+llm:
+    temperature: 0.20
+    endpoints: [{base_url: "http://127.0.0.1:8000/v1"}]
+repos: [{ref: main, source: /srv/repos/core}]
+)";
+  CHECK(MustLoad(a).config_hash == MustLoad(b).config_hash);
+  CHECK(MustLoad(a).recipe_hash == MustLoad(b).recipe_hash);
+  // Writing a default explicitly does not change the hash either.
+  CHECK(MustLoad(a + "verify: {threshold: 0.5}\n").config_hash == MustLoad(a).config_hash);
+}
+
+TEST_CASE("any value change changes the hash", "[config]") {
+  LoadedConfig base = MustLoad(kMinimal);
+  const char* changes[] = {"agent.max_steps=99",        "verify.threshold=0.6",
+                           "llm.temperature=0.7",       "selection.replicas=2",
+                           "repos.0.ref=main",          "run.concurrency=9",
+                           "selection.languages=[go]",  "llm.extra_body={top_k: 20}",
+                           "sandbox.persistent_shell=false", "run.seed=1"};
+  for (const char* change : changes) {
+    INFO(change);
+    LoadOptions opts;
+    opts.overrides = {change};
+    CHECK(MustLoad(kMinimal, opts).config_hash != base.config_hash);
+  }
+}
+
+TEST_CASE("recipe hash ignores operational settings only", "[config]") {
+  LoadedConfig base = MustLoad(kMinimal);
+  for (const char* op : {"run.concurrency=64", "llm.endpoints.0.base_url=http://10.0.0.9:8000/v1",
+                         "budget.max_tasks=10", "run.log_level=debug", "output.think=drop"}) {
+    INFO(op);
+    LoadOptions opts;
+    opts.overrides = {op};
+    CHECK(MustLoad(kMinimal, opts).recipe_hash == base.recipe_hash);
+  }
+  LoadOptions opts;
+  opts.overrides = {"agent.max_steps=7"};
+  CHECK(MustLoad(kMinimal, opts).recipe_hash != base.recipe_hash);
+}
+
+TEST_CASE("overrides set nested keys, lists and create sections", "[config]") {
+  LoadOptions opts;
+  opts.overrides = {"agent.max_steps=12", "selection.languages=[go, rust]", "repos.0.ref=v2.1",
+                    "judge.enabled=true", "llm.extra_body={chat_template_kwargs: {enable_thinking: false}}",
+                    "run.dir=out/run1"};
+  opts.override_base_dir = "/home/me/work";
+  LoadedConfig c = MustLoad(kMinimal, opts);
+  CHECK(c.config.agent.max_steps == 12);
+  CHECK(c.config.selection.languages == std::vector<std::string>{"go", "rust"});
+  CHECK(c.config.repos[0].ref == "v2.1");
+  CHECK(c.config.judge.enabled);
+  CHECK(c.config.llm.extra_body == R"({"chat_template_kwargs":{"enable_thinking":false}})");
+  CHECK(c.config.run.dir == "/home/me/work/out/run1");  // --set paths: current directory
+}
+
+TEST_CASE("secrets are references, resolved from the environment, never printed", "[config]") {
+  LoadedConfig c = MustLoad(std::string(kMinimal) + "  api_key: ${SERAGEN_TEST_KEY}\n");
+  CHECK(c.config.llm.api_key.env_var == "SERAGEN_TEST_KEY");
+  ::setenv("SERAGEN_TEST_KEY", "sk-test-0123456789abcdef", 1);
+  auto value = ResolveSecret(c.config.llm.api_key, "llm.api_key");
+  REQUIRE(value.ok());
+  CHECK(*value == "sk-test-0123456789abcdef");
+  std::string yaml = RenderResolvedYaml(c);
+  CHECK(yaml.find("${SERAGEN_TEST_KEY}") != std::string::npos);
+  CHECK(yaml.find("sk-test-0123456789abcdef") == std::string::npos);
+  // The key is registered: logs redact it.
+  std::string captured;
+  {
+    log::ScopedCapture cap(&captured);
+    log::Logger("test").Info("header Authorization: Bearer sk-test-0123456789abcdef");
+  }
+  CHECK(captured.find("sk-test") == std::string::npos);
+  ::unsetenv("SERAGEN_TEST_KEY");
+  auto missing = ResolveSecret(c.config.llm.api_key, "llm.api_key");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().message() == "llm.api_key: environment variable SERAGEN_TEST_KEY is not set");
+  // Secrets are not part of the hash: rotating the variable name keeps it.
+  CHECK(MustLoad(std::string(kMinimal) + "  api_key: ${OTHER_KEY}\n").config_hash == c.config_hash);
+}
+
+TEST_CASE("the rendered YAML loads back to the same config", "[config]") {
+  LoadOptions opts;
+  opts.overrides = {"agent.max_steps=77", "llm.extra_body={top_k: 20, note: \"yes\"}", "run.name=\"123\""};
+  LoadedConfig c = MustLoad(std::string(kMinimal) + "  api_key: ${SOME_KEY}\n", opts);
+  std::string yaml = RenderResolvedYaml(c);
+  LoadedConfig again = MustLoad(yaml);
+  CHECK(again.config_hash == c.config_hash);
+  CHECK(again.config.llm.api_key.env_var == "SOME_KEY");
+  CHECK(again.config.run.name == "123");
+}
+
+TEST_CASE("docs/CONFIG.md is generated from the schema and up to date", "[config]") {
+  std::string expected = RenderReferenceMarkdown();
+  auto on_disk = ReadFile(std::string(SERAGEN_SOURCE_DIR) + "/docs/CONFIG.md");
+  REQUIRE(on_disk.ok());
+  INFO("regenerate with: build/seragen config docs > docs/CONFIG.md");
+  CHECK(*on_disk == expected);
+  // Every section and a few keys are documented.
+  for (const char* key : {"`run.seed`", "`repos[].source`", "`llm.endpoints[].api_key`", "`agent.max_steps`",
+                          "`sandbox.mode`", "`verify.threshold`", "`output.formats`", "`budget.max_tasks`",
+                          "`selection.categories.mode`", "`issue.demos.source`"}) {
+    CHECK(expected.find(key) != std::string::npos);
+  }
+}
+
+TEST_CASE("the shipped demo config is valid", "[config]") {
+  auto r = LoadConfigFile(std::string(SERAGEN_SOURCE_DIR) + "/configs/demo.yaml");
+  INFO(r.status().ToString());
+  CHECK(r.ok());
+}
+
+}  // namespace seragen::config
