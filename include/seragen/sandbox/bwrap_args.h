@@ -1,0 +1,42 @@
+// The bubblewrap command line, built as data so a test can check it word
+// for word. No effects here except ScanRootfs (reads one directory).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "seragen/base/result.h"
+#include "seragen/sandbox/sandbox_options.h"
+
+namespace seragen::sandbox {
+
+// The top level of the root filesystem shown inside the sandbox.
+struct RootfsEntry {
+  enum class Kind { kDirectory, kFile, kSymlink };
+  std::string name;            // one path component, e.g. "usr"
+  Kind kind = Kind::kDirectory;
+  std::string symlink_target;  // for kSymlink, e.g. "usr/bin"
+  friend bool operator==(const RootfsEntry&, const RootfsEntry&) = default;
+};
+
+// Lists `rootfs` ("" = "/"), sorted by name, skipping sockets, devices and
+// fifos. kNotFound / kIoError naming the directory when it cannot be read.
+Result<std::vector<RootfsEntry>> ScanRootfs(const std::string& rootfs);
+
+// The full argv (argv[0] = bwrap_path as given) that runs `command_argv`
+// with the working copy `host_copy` (absolute) at options.mount_point.
+//
+// Layout inside: an empty read-only tmpfs root holding a read-only bind of
+// every rootfs entry (symlinks recreated), except proc, dev, tmp, run, the
+// mount point's name and lost+found; fresh /proc and /dev; private /tmp
+// (size-capped) and /run; hidden paths as empty tmpfs; extra read-only
+// binds; the copy read-write. Namespaces: user (non-root uid, no caps,
+// no nested user namespaces), net (loopback only), pid, ipc, uts, cgroup.
+// `chdir_inside` is the starting directory ("" = the mount point).
+std::vector<std::string> BuildBwrapArgv(const SandboxOptions& options,
+                                        const std::vector<RootfsEntry>& rootfs_entries,
+                                        const std::string& host_copy,
+                                        const std::string& chdir_inside,
+                                        const std::vector<std::string>& command_argv);
+
+}  // namespace seragen::sandbox

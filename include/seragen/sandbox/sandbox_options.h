@@ -1,0 +1,88 @@
+// Options that decide how (and how tightly) an agent command is confined.
+//
+// Plain data, copyable. Validate with ValidateSandboxOptions() before use.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "seragen/base/status.h"
+
+namespace seragen::sandbox {
+
+// Per-process kernel limits (setrlimit) applied before the sandbox starts;
+// every process inside inherits them. A value <= 0 leaves that limit unset.
+struct ResourceLimits {
+  // RLIMIT_CPU, CPU seconds per process. Soft limit (SIGXCPU); the hard limit
+  // is one second more (SIGKILL).
+  int cpu_seconds = 120;
+  // RLIMIT_AS, address space per process, in MiB.
+  std::int64_t memory_mb = 4096;
+  // RLIMIT_NPROC: processes (and threads) of the sandbox's real uid. Only
+  // enforced when that uid is not 0, hence one uid per concurrent slot.
+  int max_processes = 256;
+  // RLIMIT_FSIZE, largest file a process may write, in MiB.
+  std::int64_t max_file_mb = 1024;
+};
+
+// Limits of one command run.
+struct RunLimits {
+  // Wall clock; on expiry the whole process tree is killed.
+  std::chrono::milliseconds timeout{std::chrono::seconds(120)};
+  // Output bytes kept: the first 3/4 and the last 1/4 of this budget
+  // (stdout and stderr merged); the middle is dropped and counted.
+  std::size_t output_cap_bytes = 64 * 1024;
+  // A command that writes more than this in total is killed (its output is
+  // not buffered; this only bounds the time spent draining the pipe).
+  std::uint64_t output_kill_bytes = 256ull * 1024 * 1024;
+  ResourceLimits resources;
+};
+
+struct SandboxOptions {
+  // The bubblewrap executable: an absolute path, or a name looked up in PATH.
+  std::string bwrap_path = "bwrap";
+  // Where the working copy appears inside the sandbox. Absolute, one path
+  // component (e.g. "/repo"); any rootfs entry with that name is hidden.
+  std::string mount_point = "/repo";
+  // Root filesystem shown read-only inside; "" = the host's "/".
+  std::string rootfs;
+  // Host paths made visible read-only at the same path inside (e.g. the
+  // source repository's .git/objects that an alternates copy points to).
+  std::vector<std::string> extra_ro_binds;
+  // Paths (inside) replaced by an empty tmpfs, e.g. the run directory and
+  // the working-copy pool, so one rollout cannot read another's copy.
+  std::vector<std::string> hidden_paths;
+  // Size cap of the private /tmp (tmpfs), MiB.
+  std::int64_t tmp_size_mb = 1024;
+  // Real uid/gid the sandbox runs as (outside), also used inside. Must not
+  // be 0 (see SandboxUidForSlot). The working copy must be owned by it
+  // (PrepareWorkingCopy).
+  uid_t uid = 20000;
+  gid_t gid = 20000;
+  // Environment inside: cleared, then these (defaults filled by
+  // DefaultSandboxEnv() when empty).
+  std::map<std::string, std::string> env;
+  // Shell that runs each command as `shell -c COMMAND`.
+  std::string shell = "/bin/bash";
+  // Limits used by the tools unless they pass their own.
+  RunLimits limits;
+};
+
+// PATH, HOME=/tmp, LANG/LC_ALL=C.UTF-8, TERM=dumb, PAGER=cat, GIT_PAGER=cat,
+// PYTHONDONTWRITEBYTECODE=1: a plain non-interactive environment.
+std::map<std::string, std::string> DefaultSandboxEnv();
+
+// uid_base + slot; each concurrent slot needs its own uid for RLIMIT_NPROC.
+uid_t SandboxUidForSlot(uid_t uid_base, int slot);
+
+// kInvalidArgument naming the field when options cannot work (relative or
+// nested mount point, uid 0, relative bind paths, non-positive timeout...).
+Status ValidateSandboxOptions(const SandboxOptions& options);
+
+}  // namespace seragen::sandbox

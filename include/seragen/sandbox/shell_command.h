@@ -1,0 +1,36 @@
+// How a CommandRequest becomes a shell invocation, and how the shell's
+// report comes back. Shared by the real runners.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "seragen/sandbox/command_runner.h"
+#include "seragen/sandbox/process.h"
+
+namespace seragen::sandbox {
+
+// `shell -c COMMAND` when no state is involved; otherwise a fixed wrapper
+// script that restores the exported variables and the directory, runs the
+// command with `eval` and (when capture_state) writes "CWD\0EXPORTS" to fd 3
+// on exit. The command's own positional parameters are empty either way.
+std::vector<std::string> BuildShellArgv(const std::string& shell, const CommandRequest& request);
+
+// Parses the fd-3 report; nullopt when absent, malformed or overflowing.
+std::optional<ShellState> ParseShellState(std::string_view report);
+
+// ProcessSpec fields that come from RunLimits (timeout, output split, kill
+// threshold, rlimits).
+void ApplyRunLimits(const RunLimits& limits, ProcessSpec* spec);
+
+// Converts a finished process into a CommandResult (output repaired to
+// valid UTF-8, state parsed when requested).
+CommandResult ToCommandResult(ProcessOutcome outcome, bool capture_state);
+
+// kInvalidArgument when the command is empty of bytes we can pass (contains
+// NUL) or longer than kMaxCommandBytes.
+Status CheckCommandText(std::string_view command);
+
+}  // namespace seragen::sandbox

@@ -1,0 +1,73 @@
+#include "seragen/sandbox/bwrap_runner.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "seragen/sandbox/process.h"
+#include "seragen/sandbox/shell_command.h"
+
+namespace seragen::sandbox {
+
+Result<std::unique_ptr<BwrapRunner>> BwrapRunner::Create(const SandboxOptions& options,
+                                                         const std::string& host_copy) {
+  SG_RETURN_IF_ERROR(ValidateSandboxOptions(options));
+  struct stat st;
+  if (host_copy.empty() || host_copy[0] != '/' || ::stat(host_copy.c_str(), &st) != 0 ||
+      !S_ISDIR(st.st_mode)) {
+    return InvalidArgumentError("working copy must be an existing directory given by an absolute "
+                                "path, got \"" + host_copy + "\"");
+  }
+  const char* path = std::getenv("PATH");
+  auto exe = FindExecutable(options.bwrap_path,
+                            path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+  if (!exe.ok()) {
+    return FailedPreconditionError(
+        "bubblewrap is not installed (" + exe.status().message() +
+        "); install the 'bubblewrap' package, or set sandbox: none to run agent commands "
+        "unconfined (not recommended)");
+  }
+  SG_ASSIGN_OR_RETURN(auto rootfs, ScanRootfs(options.rootfs));
+  return std::unique_ptr<BwrapRunner>(
+      new BwrapRunner(options, host_copy, std::move(exe).value(), std::move(rootfs)));
+}
+
+BwrapRunner::BwrapRunner(SandboxOptions options, std::string host_copy, std::string bwrap_exe,
+                         std::vector<RootfsEntry> rootfs)
+    : options_(std::move(options)),
+      host_copy_(std::move(host_copy)),
+      bwrap_exe_(std::move(bwrap_exe)),
+      rootfs_(std::move(rootfs)) {}
+
+std::vector<std::string> BwrapRunner::ArgvFor(const CommandRequest& request) const {
+  return BuildBwrapArgv(options_, rootfs_, host_copy_, "",
+                        BuildShellArgv(options_.shell, request));
+}
+
+Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunLimits& limits) {
+  SG_RETURN_IF_ERROR(CheckCommandText(request.command));
+  ProcessSpec spec;
+  spec.executable = bwrap_exe_;
+  spec.argv = ArgvFor(request);
+  spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin"};
+  spec.cwd = "/";
+  ApplyRunLimits(limits, &spec);
+  if (::geteuid() == 0) {
+    spec.credentials = std::make_pair(options_.uid, options_.gid);
+  } else if (spec.limits) {
+    // Without root we cannot switch to the slot uid; the process limit
+    // would count every process of the calling user, so leave it unset.
+    spec.limits->max_processes = 0;
+  }
+  spec.side_channel = request.capture_state;
+  SG_ASSIGN_OR_RETURN(ProcessOutcome outcome, RunProcess(spec));
+  // bwrap reports its own setup failures with exit code 1 and "bwrap: ..."
+  // before the command starts; surface them as infrastructure errors.
+  if (outcome.exit_code == 1 && outcome.head.rfind("bwrap: ", 0) == 0 && outcome.total_bytes < 4096) {
+    return UnavailableError("the sandbox failed to start: " + outcome.head);
+  }
+  return ToCommandResult(std::move(outcome), request.capture_state);
+}
+
+}  // namespace seragen::sandbox

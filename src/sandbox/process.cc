@@ -1,0 +1,381 @@
+#include "seragen/sandbox/process.h"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+
+#include "seragen/base/utf8.h"
+
+namespace seragen::sandbox {
+namespace {
+
+using Steady = std::chrono::steady_clock;
+
+// Owns one file descriptor.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() { Reset(); }
+  Fd(Fd&& o) noexcept : fd_(o.Release()) {}
+  Fd& operator=(Fd&& o) noexcept {
+    if (this != &o) { Reset(); fd_ = o.Release(); }
+    return *this;
+  }
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+  int Release() { int f = fd_; fd_ = -1; return f; }
+  void Reset() { if (fd_ >= 0) ::close(fd_); fd_ = -1; }
+
+ private:
+  int fd_ = -1;
+};
+
+Status MakePipe(Fd* read_end, Fd* write_end) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return IoError(std::string("pipe2: ") + std::strerror(errno));
+  *read_end = Fd(fds[0]);
+  *write_end = Fd(fds[1]);
+  return Status::Ok();
+}
+
+// Keeps the first `head_cap` (+3 spare bytes, to cut on a character
+// boundary later) and the last `tail_cap` bytes of a stream.
+class HeadTailBuffer {
+ public:
+  HeadTailBuffer(std::size_t head_cap, std::size_t tail_cap) : head_cap_(head_cap), tail_cap_(tail_cap) {}
+  void Append(const char* data, std::size_t n) {
+    total_ += n;
+    const std::size_t head_room = head_cap_ + 3 > head_.size() ? head_cap_ + 3 - head_.size() : 0;
+    const std::size_t to_head = std::min(head_room, n);
+    head_.append(data, to_head);
+    data += to_head;
+    n -= to_head;
+    if (n == 0) return;
+    tail_.append(data, n);
+    if (tail_.size() > 2 * (tail_cap_ + 4) + 65536) {
+      const std::size_t drop = tail_.size() - (tail_cap_ + 4);
+      tail_.erase(0, drop);
+      dropped_ += drop;
+    }
+  }
+  void Finish(ProcessOutcome* out) {
+    out->total_bytes = total_;
+    if (total_ <= head_cap_ + tail_cap_) {
+      out->head = head_ + tail_;
+      return;
+    }
+    const std::size_t head_len = Utf8SafePrefixLength(head_, head_cap_);
+    std::string rest;  // bytes after the kept head
+    rest.reserve(head_.size() - head_len + tail_.size());
+    rest.append(head_, head_len, std::string::npos);
+    rest.append(tail_);
+    // `rest` is the end of the stream; keep its last tail_cap bytes, starting
+    // on a character boundary (skip at most 3 continuation bytes).
+    std::size_t start = rest.size() > tail_cap_ ? rest.size() - tail_cap_ : 0;
+    for (int k = 0; k < 3 && start < rest.size() &&
+                    (static_cast<unsigned char>(rest[start]) & 0xC0) == 0x80; ++k) {
+      ++start;
+    }
+    out->head = head_.substr(0, head_len);
+    out->tail = rest.substr(start);
+    out->omitted_bytes = total_ - out->head.size() - out->tail.size();
+  }
+
+ private:
+  std::size_t head_cap_, tail_cap_;
+  std::string head_, tail_;
+  std::uint64_t total_ = 0, dropped_ = 0;
+};
+
+void SetLimit(int resource, rlim_t soft, rlim_t hard) {
+  struct rlimit rl;
+  rl.rlim_cur = soft;
+  rl.rlim_max = hard;
+  ::setrlimit(resource, &rl);
+}
+
+// Runs in the forked child: only async-signal-safe calls. Never returns.
+[[noreturn]] void ChildExec(const ProcessSpec& spec, const char* exe, char* const* argv,
+                            char* const* envp, int out_fd, int side_fd, int err_fd) {
+  auto fail = [&](int stage) {
+    int payload[2] = {stage, errno};
+    ssize_t ignored = ::write(err_fd, payload, sizeof payload);
+    (void)ignored;
+    ::_exit(127);
+  };
+  ::setpgid(0, 0);
+  // Default signal dispositions and an empty mask for the new program.
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) ::signal(sig, SIG_DFL);
+
+  int devnull = ::open("/dev/null", O_RDONLY);
+  if (devnull < 0 || ::dup2(devnull, 0) < 0) fail(1);
+  if (::dup2(out_fd, 1) < 0 || ::dup2(out_fd, 2) < 0) fail(1);
+  if (side_fd >= 0) {
+    if (::dup2(side_fd, 3) < 0) fail(1);
+  }
+  // Nothing else leaks into the sandbox: mark every other fd close-on-exec.
+  ::syscall(SYS_close_range, side_fd >= 0 ? 4u : 3u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */);
+
+  if (spec.limits) {
+    const ResourceLimits& l = *spec.limits;
+    if (l.cpu_seconds > 0) SetLimit(RLIMIT_CPU, l.cpu_seconds, l.cpu_seconds + 1);
+    if (l.memory_mb > 0) {
+      rlim_t v = static_cast<rlim_t>(l.memory_mb) << 20;
+      SetLimit(RLIMIT_AS, v, v);
+    }
+    if (l.max_file_mb > 0) {
+      rlim_t v = static_cast<rlim_t>(l.max_file_mb) << 20;
+      SetLimit(RLIMIT_FSIZE, v, v);
+    }
+    if (l.max_processes > 0) SetLimit(RLIMIT_NPROC, l.max_processes, l.max_processes);
+    SetLimit(RLIMIT_CORE, 0, 0);
+  }
+  if (spec.credentials) {
+    if (::setgroups(0, nullptr) != 0) fail(2);
+    if (::setresgid(spec.credentials->second, spec.credentials->second, spec.credentials->second) != 0) fail(2);
+    if (::setresuid(spec.credentials->first, spec.credentials->first, spec.credentials->first) != 0) fail(2);
+  }
+  // After the credential change (which clears it): die with our parent.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) fail(3);
+
+  // This process stays as a reaper: orphans of the program (e.g. the
+  // sandbox's init after bwrap exits) are re-parented here and reaped, so
+  // no zombie of the sandbox uid outlives the run on any host.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  pid_t main_pid = ::fork();
+  if (main_pid < 0) fail(5);
+  if (main_pid == 0) {
+    ::setpgid(0, 0);  // its own group, which the runner kills as a whole
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    ::execve(exe, argv, envp);
+    fail(4);
+  }
+  ::setpgid(main_pid, main_pid);
+  int announce[2] = {0, static_cast<int>(main_pid)};
+  ssize_t ignored = ::write(err_fd, announce, sizeof announce);
+  (void)ignored;
+  ::close(err_fd);
+  for (int fd = 0; fd <= 3; ++fd) ::close(fd);  // never hold the output pipes open
+
+  int main_status = 0;
+  for (;;) {
+    int status;
+    pid_t r = ::waitpid(-1, &status, 0);
+    if (r == main_pid) { main_status = status; break; }
+    if (r < 0 && errno == ECHILD) break;
+  }
+  ::kill(-main_pid, SIGKILL);  // background jobs left in the program's group
+  // Reap what remains (bounded: an escaped process is left to init).
+  for (int i = 0; i < 500; ++i) {
+    int status;
+    pid_t r = ::waitpid(-1, &status, WNOHANG);
+    if (r < 0 && errno == ECHILD) break;
+    if (r > 0) continue;
+    struct timespec ms = {0, 1000000};
+    ::nanosleep(&ms, nullptr);
+  }
+  if (WIFSIGNALED(main_status)) {
+    int sig = WTERMSIG(main_status);
+    ::signal(sig, SIG_DFL);
+    ::kill(::getpid(), sig);
+    ::_exit(128 + sig);
+  }
+  ::_exit(WIFEXITED(main_status) ? WEXITSTATUS(main_status) : 127);
+}
+
+std::string DescribeStartFailure(const ProcessSpec& spec, int stage, int err) {
+  const char* what = stage == 1   ? "set up its standard streams"
+                     : stage == 2 ? "switch to the sandbox uid/gid"
+                     : stage == 3 ? "enter the working directory"
+                     : stage == 5 ? "fork"
+                                  : "execute";
+  std::ostringstream os;
+  os << "cannot start " << spec.executable << ": failed to " << what;
+  if (stage == 3) os << " '" << spec.cwd << "'";
+  os << ": " << std::strerror(err);
+  return os.str();
+}
+
+}  // namespace
+
+Result<std::string> FindExecutable(const std::string& name, const std::string& path_var) {
+  auto usable = [](const std::string& p) {
+    struct stat st;
+    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) != 0;
+  };
+  if (name.empty()) return InvalidArgumentError("empty executable name");
+  if (name.find('/') != std::string::npos) {
+    if (usable(name)) return name;
+    return NotFoundError("executable not found: " + name);
+  }
+  std::size_t start = 0;
+  while (start <= path_var.size()) {
+    std::size_t end = path_var.find(':', start);
+    if (end == std::string::npos) end = path_var.size();
+    std::string dir = path_var.substr(start, end - start);
+    if (!dir.empty()) {
+      std::string candidate = dir + "/" + name;
+      if (usable(candidate)) return candidate;
+    }
+    start = end + 1;
+  }
+  return NotFoundError("'" + name + "' not found in PATH (" + path_var + ")");
+}
+
+Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
+  if (spec.argv.empty()) return InvalidArgumentError("RunProcess: empty argv");
+  // Everything the child needs is prepared before fork (no allocation after).
+  std::vector<char*> argv, envp;
+  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (const auto& e : spec.env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+
+  Fd out_r, out_w, side_r, side_w, err_r, err_w;
+  SG_RETURN_IF_ERROR(MakePipe(&out_r, &out_w));
+  SG_RETURN_IF_ERROR(MakePipe(&err_r, &err_w));
+  if (spec.side_channel) SG_RETURN_IF_ERROR(MakePipe(&side_r, &side_w));
+
+  const auto start = Steady::now();
+  pid_t pid = ::fork();
+  if (pid < 0) return IoError(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ChildExec(spec, spec.executable.c_str(), argv.data(), envp.data(), out_w.get(),
+              spec.side_channel ? side_w.get() : -1, err_w.get());
+  }
+  // Parent. Also set the group from here, so a kill right after fork works.
+  ::setpgid(pid, pid);
+  out_w.Reset();
+  side_w.Reset();
+  err_w.Reset();
+
+  Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+
+  // Did exec succeed? The error pipe carries (0, program pid) from the
+  // reaper, then closes on exec, or carries (stage, errno) on failure.
+  pid_t program_pid = -1;
+  for (;;) {
+    int payload[2] = {0, 0};
+    ssize_t got;
+    do { got = ::read(err_r.get(), payload, sizeof payload); } while (got < 0 && errno == EINTR);
+    if (got != static_cast<ssize_t>(sizeof payload)) break;
+    if (payload[0] == 0) {
+      program_pid = payload[1];
+      continue;
+    }
+    int status;
+    ::waitpid(pid, &status, 0);
+    return IoError(DescribeStartFailure(spec, payload[0], payload[1]));
+  }
+  err_r.Reset();
+
+  ProcessOutcome outcome;
+  HeadTailBuffer buffer(spec.head_bytes, spec.tail_bytes);
+  const auto deadline = start + spec.timeout;
+  bool exited = false;
+  int wait_status = 0;
+  bool killed = false;
+  Steady::time_point drain_deadline{};
+  Steady::time_point kill_time{};
+  // Kills the program's group; the reaper then reaps everything and exits.
+  // Should it not exit within a second, it is killed too.
+  auto kill_group = [&] {
+    if (program_pid > 0) ::kill(-program_pid, SIGKILL);
+    else ::kill(-pid, SIGKILL);
+    killed = true;
+    kill_time = Steady::now();
+  };
+  auto reap = [&](int flags) {
+    if (exited) return;
+    int status;
+    pid_t r = ::waitpid(pid, &status, flags);
+    if (r == pid) {
+      exited = true;
+      wait_status = status;
+      // Leftovers of the groups (background jobs) go with the main process.
+      if (program_pid > 0) ::kill(-program_pid, SIGKILL);
+      ::kill(-pid, SIGKILL);
+      drain_deadline = Steady::now() + std::chrono::milliseconds(300);
+    }
+  };
+
+  char chunk[65536];
+  while (out_r.valid() || side_r.valid() || !exited) {
+    auto now = Steady::now();
+    if (!exited && !killed && now >= deadline) {
+      outcome.timed_out = true;
+      kill_group();
+    }
+    if (exited && now >= drain_deadline) break;  // an escaped writer keeps a pipe open
+    if (!exited && killed && now - kill_time > std::chrono::seconds(1)) ::kill(-pid, SIGKILL);
+    pollfd fds[3];
+    int n = 0;
+    int out_idx = -1, side_idx = -1;
+    if (out_r.valid()) { out_idx = n; fds[n++] = {out_r.get(), POLLIN, 0}; }
+    if (side_r.valid()) { side_idx = n; fds[n++] = {side_r.get(), POLLIN, 0}; }
+    if (!exited && pidfd.valid()) fds[n++] = {pidfd.get(), POLLIN, 0};
+    auto until = exited ? drain_deadline : (killed ? now + std::chrono::milliseconds(50) : deadline);
+    if (!pidfd.valid() && !exited) until = std::min(until, now + std::chrono::milliseconds(20));
+    int wait_ms = static_cast<int>(std::max<long long>(
+        0, std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count() + 1));
+    int pr = n > 0 ? ::poll(fds, n, wait_ms) : (::usleep(1000), 0);
+    if (pr < 0 && errno != EINTR) return IoError(std::string("poll: ") + std::strerror(errno));
+    if (pr > 0 && out_idx >= 0 && (fds[out_idx].revents & (POLLIN | POLLHUP | POLLERR))) {
+      ssize_t r = ::read(out_r.get(), chunk, sizeof chunk);
+      if (r > 0) {
+        buffer.Append(chunk, static_cast<std::size_t>(r));
+        outcome.total_bytes += static_cast<std::uint64_t>(r);
+        if (!killed && outcome.total_bytes > spec.kill_after_bytes) {
+          outcome.output_limit_killed = true;
+          kill_group();
+        }
+      } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
+        out_r.Reset();
+      }
+    }
+    if (pr > 0 && side_idx >= 0 && (fds[side_idx].revents & (POLLIN | POLLHUP | POLLERR))) {
+      ssize_t r = ::read(side_r.get(), chunk, sizeof chunk);
+      if (r > 0) {
+        std::size_t room = spec.side_channel_cap - std::min(spec.side_channel_cap, outcome.side_channel.size());
+        if (static_cast<std::size_t>(r) > room) outcome.side_channel_overflow = true;
+        outcome.side_channel.append(chunk, std::min(room, static_cast<std::size_t>(r)));
+      } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
+        side_r.Reset();
+      }
+    }
+    if (!exited) reap(WNOHANG);
+  }
+  if (!exited) {
+    kill_group();
+    int status;
+    ::waitpid(pid, &status, 0);
+    wait_status = status;
+  }
+  buffer.Finish(&outcome);
+  if (WIFEXITED(wait_status)) {
+    outcome.exit_code = WEXITSTATUS(wait_status);
+  } else if (WIFSIGNALED(wait_status)) {
+    outcome.term_signal = WTERMSIG(wait_status);
+    outcome.exit_code = 128 + outcome.term_signal;
+  }
+  outcome.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Steady::now() - start);
+  return outcome;
+}
+
+}  // namespace seragen::sandbox

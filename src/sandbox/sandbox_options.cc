@@ -1,0 +1,63 @@
+#include "seragen/sandbox/sandbox_options.h"
+
+namespace seragen::sandbox {
+
+std::map<std::string, std::string> DefaultSandboxEnv() {
+  return {
+      {"PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+      {"HOME", "/tmp"},
+      {"LANG", "C.UTF-8"},
+      {"LC_ALL", "C.UTF-8"},
+      {"TERM", "dumb"},
+      {"PAGER", "cat"},
+      {"GIT_PAGER", "cat"},
+      {"PYTHONDONTWRITEBYTECODE", "1"},
+      {"PYTHONUNBUFFERED", "1"},
+  };
+}
+
+uid_t SandboxUidForSlot(uid_t uid_base, int slot) {
+  return uid_base + static_cast<uid_t>(slot < 0 ? 0 : slot);
+}
+
+Status ValidateSandboxOptions(const SandboxOptions& o) {
+  const std::string& mp = o.mount_point;
+  if (mp.size() < 2 || mp[0] != '/' || mp.find('/', 1) != std::string::npos || mp == "/." ||
+      mp == "/..") {
+    return InvalidArgumentError("sandbox.mount_point must be one absolute path component such as "
+                                "\"/repo\", got \"" + mp + "\"");
+  }
+  for (const char* reserved : {"/proc", "/dev", "/tmp", "/run", "/sys", "/usr", "/etc", "/bin", "/lib"}) {
+    if (mp == reserved) {
+      return InvalidArgumentError("sandbox.mount_point \"" + mp + "\" would hide a system directory");
+    }
+  }
+  if (!o.rootfs.empty() && o.rootfs[0] != '/') {
+    return InvalidArgumentError("sandbox.rootfs must be an absolute path, got \"" + o.rootfs + "\"");
+  }
+  for (const auto& p : o.extra_ro_binds) {
+    if (p.empty() || p[0] != '/') {
+      return InvalidArgumentError("sandbox.extra_ro_binds entries must be absolute paths, got \"" + p + "\"");
+    }
+  }
+  for (const auto& p : o.hidden_paths) {
+    if (p.size() < 2 || p[0] != '/') {
+      return InvalidArgumentError("sandbox.hidden_paths entries must be absolute paths below \"/\", got \"" + p + "\"");
+    }
+  }
+  if (o.uid == 0 || o.gid == 0) {
+    return InvalidArgumentError("sandbox.uid/gid must not be 0: a root sandbox keeps capabilities "
+                                "and ignores the process limit");
+  }
+  if (o.shell.empty() || o.shell[0] != '/') {
+    return InvalidArgumentError("sandbox.shell must be an absolute path, got \"" + o.shell + "\"");
+  }
+  if (o.limits.timeout.count() <= 0) return InvalidArgumentError("sandbox timeout must be positive");
+  if (o.limits.output_cap_bytes < 64) {
+    return InvalidArgumentError("sandbox output cap must be at least 64 bytes");
+  }
+  if (o.tmp_size_mb <= 0) return InvalidArgumentError("sandbox.tmp_size_mb must be positive");
+  return Status::Ok();
+}
+
+}  // namespace seragen::sandbox

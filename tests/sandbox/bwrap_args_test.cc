@@ -1,0 +1,115 @@
+#include "seragen/sandbox/bwrap_args.h"
+
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testing/temp_dir.h"
+
+namespace seragen::sandbox {
+namespace {
+
+using Kind = RootfsEntry::Kind;
+
+TEST_CASE("bwrap argv is exactly the documented confinement", "[sandbox][bwrap_args]") {
+  SandboxOptions o;
+  o.uid = 20003;
+  o.gid = 20003;
+  o.env = {{"HOME", "/tmp"}, {"PATH", "/usr/bin:/bin"}};
+  o.extra_ro_binds = {"/src/project/.git/objects"};
+  o.hidden_paths = {"/work/runs"};
+  o.tmp_size_mb = 64;
+  std::vector<RootfsEntry> rootfs = {
+      {"bin", Kind::kSymlink, "usr/bin"}, {"dev", Kind::kDirectory, ""},
+      {"etc", Kind::kDirectory, ""},      {"lost+found", Kind::kDirectory, ""},
+      {"proc", Kind::kDirectory, ""},     {"repo", Kind::kDirectory, ""},
+      {"run", Kind::kDirectory, ""},      {"tmp", Kind::kDirectory, ""},
+      {"usr", Kind::kDirectory, ""},      {"version.txt", Kind::kFile, ""},
+  };
+  auto argv = BuildBwrapArgv(o, rootfs, "/pool/copy-1", "", {"/bin/bash", "-c", "ls"});
+  std::vector<std::string> expected = {
+      "bwrap",
+      "--unshare-user", "--uid", "20003", "--gid", "20003", "--disable-userns", "--cap-drop", "ALL",
+      "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+      "--hostname", "sandbox",
+      "--die-with-parent", "--new-session",
+      "--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "PATH", "/usr/bin:/bin",
+      "--tmpfs", "/",
+      "--symlink", "usr/bin", "/bin",
+      "--ro-bind", "/etc", "/etc",
+      "--ro-bind", "/usr", "/usr",
+      "--ro-bind", "/version.txt", "/version.txt",
+      "--dev", "/dev", "--proc", "/proc",
+      "--size", "67108864", "--tmpfs", "/tmp",
+      "--size", "67108864", "--tmpfs", "/run",
+      "--tmpfs", "/work/runs",
+      "--ro-bind", "/src/project/.git/objects", "/src/project/.git/objects",
+      "--bind", "/pool/copy-1", "/repo",
+      "--remount-ro", "/",
+      "--chdir", "/repo",
+      "/bin/bash", "-c", "ls"};
+  CHECK(argv == expected);
+}
+
+TEST_CASE("a configured rootfs is bound from its own directory", "[sandbox][bwrap_args]") {
+  SandboxOptions o;
+  o.rootfs = "/images/py311";
+  o.mount_point = "/workspace";
+  auto argv = BuildBwrapArgv(o, {{"usr", Kind::kDirectory, ""}}, "/c", "/workspace/sub", {"true"});
+  auto has_seq = [&](std::vector<std::string> seq) {
+    return std::search(argv.begin(), argv.end(), seq.begin(), seq.end()) != argv.end();
+  };
+  CHECK(has_seq({"--ro-bind", "/images/py311/usr", "/usr"}));
+  CHECK(has_seq({"--bind", "/c", "/workspace"}));
+  CHECK(has_seq({"--chdir", "/workspace/sub", "true"}));
+  // Default environment when none is configured.
+  CHECK(has_seq({"--setenv", "HOME", "/tmp"}));
+  CHECK(has_seq({"--setenv", "LANG", "C.UTF-8"}));
+}
+
+TEST_CASE("ScanRootfs lists entries sorted with symlink targets", "[sandbox][bwrap_args]") {
+  testing::TempDir dir;
+  ::mkdir(dir.Sub("usr").c_str(), 0755);
+  dir.Write("file.txt", "x");
+  REQUIRE(::symlink("usr/bin", dir.Sub("bin").c_str()) == 0);
+  auto entries = ScanRootfs(dir.path());
+  REQUIRE(entries.ok());
+  std::vector<RootfsEntry> expected = {{"bin", Kind::kSymlink, "usr/bin"},
+                                       {"file.txt", Kind::kFile, ""},
+                                       {"usr", Kind::kDirectory, ""}};
+  CHECK(*entries == expected);
+  auto missing = ScanRootfs(dir.Sub("nope"));
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().code() == StatusCode::kNotFound);
+  CHECK(missing.status().message().find(dir.Sub("nope")) != std::string::npos);
+}
+
+TEST_CASE("invalid sandbox options are named", "[sandbox][bwrap_args]") {
+  SandboxOptions o;
+  CHECK(ValidateSandboxOptions(o).ok());
+  auto message_of = [](SandboxOptions bad) { return ValidateSandboxOptions(bad).message(); };
+  SandboxOptions a = o; a.mount_point = "repo";
+  CHECK(message_of(a).find("mount_point") != std::string::npos);
+  SandboxOptions b = o; b.mount_point = "/a/b";
+  CHECK(message_of(b).find("mount_point") != std::string::npos);
+  SandboxOptions c = o; c.mount_point = "/usr";
+  CHECK(message_of(c).find("system directory") != std::string::npos);
+  SandboxOptions d = o; d.uid = 0;
+  CHECK(message_of(d).find("must not be 0") != std::string::npos);
+  SandboxOptions e = o; e.extra_ro_binds = {"relative/objects"};
+  CHECK(message_of(e).find("extra_ro_binds") != std::string::npos);
+  SandboxOptions f = o; f.limits.timeout = std::chrono::milliseconds(0);
+  CHECK(message_of(f).find("timeout") != std::string::npos);
+  SandboxOptions g = o; g.rootfs = "images/x";
+  CHECK(message_of(g).find("rootfs") != std::string::npos);
+}
+
+TEST_CASE("slot uids are distinct per slot", "[sandbox][bwrap_args]") {
+  CHECK(SandboxUidForSlot(20000, 0) == 20000);
+  CHECK(SandboxUidForSlot(20000, 7) == 20007);
+  CHECK(SandboxUidForSlot(20000, -1) == 20000);
+}
+
+}  // namespace
+}  // namespace seragen::sandbox

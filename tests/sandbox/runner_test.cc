@@ -1,0 +1,158 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "sandbox/sandbox_test_util.h"
+#include "seragen/base/log.h"
+#include "seragen/sandbox/unconfined_runner.h"
+
+namespace seragen::sandbox {
+namespace {
+
+using test::SandboxFixture;
+using test::SmallOptions;
+
+TEST_CASE("bwrap runner: cwd and exported variables carry over between commands", "[runner]") {
+  SandboxFixture f(21101);
+  CommandRequest first("mkdir -p sub/dir && cd sub && export GREETING='hi there'");
+  first.capture_state = true;
+  auto r1 = f.runner->Run(first, f.options.limits);
+  REQUIRE(r1.ok());
+  REQUIRE(r1->final_state);
+  CHECK(r1->final_state->cwd == "/repo/sub");
+
+  CommandRequest second("pwd; echo \"$GREETING\"");
+  second.state = r1->final_state;
+  second.capture_state = true;
+  auto r2 = f.runner->Run(second, f.options.limits);
+  REQUIRE(r2.ok());
+  CHECK(r2->output == "/repo/sub\nhi there\n");
+
+  // A directory that disappeared falls back to the copy's root.
+  std::filesystem::remove_all(f.copy + "/sub");
+  CommandRequest third("pwd");
+  third.state = r2->final_state;
+  auto r3 = f.runner->Run(third, f.options.limits);
+  REQUIRE(r3.ok());
+  CHECK(r3->output == "/repo\n");
+}
+
+TEST_CASE("bwrap runner: files created inside belong to the slot uid on the host", "[runner]") {
+  SandboxFixture f(21102);
+  auto r = f.Run("echo data > made.txt && id -u && pwd");
+  CHECK(r.output == "21102\n/repo\n");
+  struct stat st;
+  REQUIRE(::stat((f.copy + "/made.txt").c_str(), &st) == 0);
+  CHECK(st.st_uid == 21102u);
+  CHECK(f.runner->VisibleRoot() == "/repo");
+  CHECK(f.runner->Kind() == "bwrap");
+}
+
+TEST_CASE("bwrap runner: a sandbox that cannot start is an infrastructure error", "[runner]") {
+  SandboxOptions o = SmallOptions(21103);
+  o.extra_ro_binds = {"/nonexistent/seragen/objects"};
+  SandboxFixture f(21103, o);
+  auto r = f.runner->Run("true", f.options.limits);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kUnavailable);
+  CHECK(r.status().message().find("/nonexistent/seragen/objects") != std::string::npos);
+}
+
+TEST_CASE("bwrap runner: extra read-only binds are visible at the same path", "[runner]") {
+  testing::TempDir objects;
+  ::chmod(objects.path().c_str(), 0755);
+  objects.Write("pack.idx", "objects");
+  ::chmod(objects.Sub("pack.idx").c_str(), 0644);
+  SandboxOptions o = SmallOptions(21104);
+  o.extra_ro_binds = {objects.path()};
+  SandboxFixture f(21104, o);
+  auto r = f.Run("cat " + objects.path() + "/pack.idx; touch " + objects.path() + "/w; echo rc=$?");
+  CHECK(r.output.find("objects") == 0);
+  CHECK(r.output.find("rc=1") != std::string::npos);
+}
+
+TEST_CASE("bwrap runner: hidden paths show up empty", "[runner]") {
+  testing::TempDir other_copy;
+  ::chmod(other_copy.path().c_str(), 0755);
+  other_copy.Write("answer.txt", "P1");
+  ::chmod(other_copy.Sub("answer.txt").c_str(), 0644);
+  SandboxOptions o = SmallOptions(21105);
+  o.hidden_paths = {other_copy.path()};
+  SandboxFixture f(21105, o);
+  auto r = f.Run("ls -A " + other_copy.path() + " | wc -l");
+  CHECK(r.output == "0\n");
+}
+
+TEST_CASE("bwrap runner: refuses a missing working copy and a missing bwrap", "[runner]") {
+  auto missing_copy = BwrapRunner::Create(SmallOptions(21106), "/nonexistent/copy");
+  REQUIRE_FALSE(missing_copy.ok());
+  CHECK(missing_copy.status().message().find("/nonexistent/copy") != std::string::npos);
+
+  testing::TempDir dir;
+  SandboxOptions o = SmallOptions(21106);
+  o.bwrap_path = "/nonexistent/bwrap";
+  auto missing_bwrap = BwrapRunner::Create(o, dir.path());
+  REQUIRE_FALSE(missing_bwrap.ok());
+  CHECK(missing_bwrap.status().code() == StatusCode::kFailedPrecondition);
+  CHECK(missing_bwrap.status().message().find("bubblewrap") != std::string::npos);
+  CHECK(missing_bwrap.status().message().find("sandbox: none") != std::string::npos);
+}
+
+TEST_CASE("self-check passes here and names a missing bwrap", "[runner]") {
+  SandboxOptions o = SmallOptions(21107);
+  Status ok = SelfCheck(o);
+  CHECK(ok.ok());
+  INFO(ok.ToString());
+  o.bwrap_path = "seragen-no-such-bwrap";
+  Status bad = SelfCheck(o);
+  CHECK(bad.code() == StatusCode::kFailedPrecondition);
+  CHECK(bad.message().find("bubblewrap is not installed") != std::string::npos);
+  o.uid = 0;
+  CHECK(SelfCheck(o).message().find("must not be 0") != std::string::npos);
+}
+
+TEST_CASE("PrepareWorkingCopy chowns the tree and checks ancestors", "[runner]") {
+  testing::TempDir dir;  // mode 0700: not searchable by the sandbox uid
+  dir.Write("copy/a/b.txt", "x");
+  Status closed = PrepareWorkingCopy(dir.Sub("copy"), 21108, 21108);
+  CHECK(closed.code() == StatusCode::kPermissionDenied);
+  CHECK(closed.message().find(dir.path()) != std::string::npos);
+
+  ::chmod(dir.path().c_str(), 0711);
+  REQUIRE(::symlink("/etc/passwd", dir.Sub("copy/link").c_str()) == 0);
+  REQUIRE(PrepareWorkingCopy(dir.Sub("copy"), 21108, 21108).ok());
+  struct stat st;
+  REQUIRE(::stat(dir.Sub("copy/a/b.txt").c_str(), &st) == 0);
+  CHECK(st.st_uid == 21108u);
+  REQUIRE(::stat("/etc/passwd", &st) == 0);
+  CHECK(st.st_uid == 0u);  // the symlink's target is untouched
+}
+
+TEST_CASE("unconfined runner warns once and still applies limits", "[runner]") {
+  std::string captured;
+  log::ScopedCapture capture(&captured);
+  testing::TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);
+  REQUIRE(PrepareWorkingCopy(dir.path(), 21109, 21109).ok());
+  auto runner = UnconfinedRunner::Create(SmallOptions(21109), dir.path());
+  REQUIRE(runner.ok());
+  auto again = UnconfinedRunner::Create(SmallOptions(21109), dir.path());
+  REQUIRE(again.ok());
+  CHECK((*runner)->VisibleRoot() == dir.path());
+  CHECK((*runner)->Kind() == "none");
+
+  RunLimits limits = SmallOptions(21109).limits;
+  limits.timeout = std::chrono::milliseconds(500);
+  auto r = (*runner)->Run("pwd; id -u; sleep 30", limits);
+  REQUIRE(r.ok());
+  CHECK(r->timed_out);
+  CHECK(r->output == dir.path() + "\n21109\n");
+  // The warning may already have been logged by an earlier test in this
+  // process; when it is in the capture, it is there exactly once.
+  auto first = captured.find("UNCONFINED");
+  if (first != std::string::npos) CHECK(captured.find("UNCONFINED", first + 1) == std::string::npos);
+  CHECK(UnconfinedWarningText().find("UNCONFINED") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace seragen::sandbox
