@@ -1,0 +1,40 @@
+// DiffAgainstBase: the patch of a working copy against its base commit.
+//
+// The result is what `git add -A && git diff --cached --no-renames BASE` prints
+// when run in a throwaway index: tracked changes plus new untracked files
+// (ignored files are left out; tracked files stay tracked even if ignored),
+// in standard git diff format. Nothing in the copy is modified: the index is
+// read but never written and new blobs are hashed into memory only.
+// Empty files under `* text=auto` / `eol` attributes are handled (libgit2
+// 1.5.1's patch printer aborts on them when it reads the work tree; this code
+// never lets it). See docs/REPO.md for the equivalence with the git CLI.
+//
+// Thread-safety: each call opens its own repository handle, so calls may run
+// concurrently on different copies. Calls on the same copy may also overlap
+// (read-only), but a copy being modified while it is diffed gives a mix.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "seragen/base/result.h"
+
+namespace seragen::repo {
+
+struct DiffOptions {
+  // Hex digits of object ids on "index" lines. 0 = git's default: at least 7,
+  // more for repositories with many packed objects, extended until unique.
+  // 40 = full ids (`git diff --full-index`).
+  int abbrev = 0;
+  // Include applicable binary patches (`git diff --binary`, implies full ids).
+  // Otherwise binary changes print "Binary files a/x and b/x differ".
+  bool binary = false;
+};
+
+// `copy_path` is the work tree of a non-bare repository (a pooled working copy);
+// `base_commit` is a 40-hex commit id present in it (or its alternates).
+// Returns "" when the copy equals the base. Errors name the copy and the cause.
+Result<std::string> DiffAgainstBase(const std::string& copy_path, std::string_view base_commit,
+                                    const DiffOptions& options = {});
+
+}  // namespace seragen::repo

@@ -1,0 +1,123 @@
+// WorkingCopyPool: reusable working copies of one repository at one commit.
+//
+// A copy is a small git repository whose objects/info/alternates points at the
+// source repository's object directory (like `git clone --shared`), so creating
+// one costs a checkout and no object copying. Acquire() hands out a copy that is
+// exactly the base commit (HEAD detached at it, no modified, untracked or
+// ignored files); releasing the lease restores the copy in place (forced
+// checkout of the base tree plus removal of untracked and ignored files), which
+// rewrites only what changed.
+//
+// Layout under PoolOptions::pool_dir:
+//   <repo>-<hash>-<commit12>/copy-N/        the work tree (bind-mount this)
+//   <repo>-<hash>-<commit12>/copy-N.lock    flock held while copy-N is leased
+//   <repo>-<hash>-<commit12>/copy-N.clean   present only while copy-N is known clean
+// The lock and stamp live outside the copy so code running inside it cannot
+// touch them. A process killed while holding a lease leaves no ".clean" stamp,
+// so the next Acquire of that copy (in any process) restores it first. Several
+// processes may share one pool_dir: the flock keeps each copy to one holder.
+//
+// The source repository must not be garbage-collected or pruned while copies
+// exist, and a sandbox must make source_objects_dir() readable at the same path.
+//
+// Thread-safety: all members are thread-safe. Each operation opens its own
+// libgit2 handles. The pool's state is shared with its leases, so a lease may
+// outlive the WorkingCopyPool object that made it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "seragen/base/result.h"
+#include "seragen/base/status.h"
+#include "seragen/repo/repository.h"
+
+namespace seragen::repo {
+
+struct PoolOptions {
+  // Root directory for copies; created if missing. tmpfs (e.g. /dev/shm/seragen)
+  // makes checkouts and restores several times faster than a disk.
+  std::string pool_dir;
+  // Most copies this pool keeps (leased or idle) in pool_dir for this commit.
+  std::size_t capacity = 4;
+  // After each restore, run a status check (untracked and ignored files
+  // included); a copy still dirty is deleted and rebuilt on next use.
+  bool verify_after_restore = true;
+  // Also run that status check at Acquire even when the ".clean" stamp is
+  // present (catches edits made to an idle copy by something outside seragen).
+  bool verify_on_acquire = false;
+};
+
+class WorkingCopyLease;
+
+class WorkingCopyPool {
+ public:
+  // `base_commit` is resolved in `source` (any revision accepted). Copies are
+  // created lazily by Acquire. InvalidArgument for a zero capacity or an empty
+  // pool_dir; NotFound when the commit does not exist.
+  static Result<WorkingCopyPool> Create(const Repository& source, std::string_view base_commit,
+                                        const PoolOptions& options);
+
+  WorkingCopyPool(WorkingCopyPool&&) noexcept;
+  WorkingCopyPool& operator=(WorkingCopyPool&&) noexcept;
+  ~WorkingCopyPool();
+
+  // A copy at the base commit, reusing an idle one or creating a new one.
+  // When all `capacity` copies are leased, waits up to `wait` for a release,
+  // then returns ResourceExhausted.
+  Result<WorkingCopyLease> Acquire(std::chrono::milliseconds wait = std::chrono::milliseconds(0));
+
+  const std::string& base_commit() const;
+  // Directory holding this pool's copies, lock files and stamps.
+  const std::string& directory() const;
+  // Object directory of the source repository (see the sandbox note above).
+  const std::string& source_objects_dir() const;
+  std::size_t capacity() const;
+
+  struct State;  // shared with leases; defined in working_copy_pool.cc
+
+ private:
+  explicit WorkingCopyPool(std::shared_ptr<State> state);
+  std::shared_ptr<State> state_;
+};
+
+// Exclusive use of one working copy. Move-only. Destruction releases it (as
+// Release() does, logging a failure instead of returning it).
+class WorkingCopyLease {
+ public:
+  WorkingCopyLease(WorkingCopyLease&& other) noexcept;
+  WorkingCopyLease& operator=(WorkingCopyLease&& other) noexcept;
+  ~WorkingCopyLease();
+
+  // Absolute path of the work tree.
+  const std::string& path() const { return path_; }
+  const std::string& base_commit() const { return base_commit_; }
+
+  // Restores the copy to the base commit and returns it to the pool. The copy
+  // is returned even when restoring fails (it is then rebuilt on next use), and
+  // the failure is reported. Calling it again is a no-op returning OK.
+  Status Release();
+
+ private:
+  friend class WorkingCopyPool;
+  WorkingCopyLease(std::shared_ptr<WorkingCopyPool::State> pool, std::size_t slot, std::string path);
+  std::shared_ptr<WorkingCopyPool::State> pool_;
+  std::size_t slot_ = 0;
+  std::string path_;
+  std::string base_commit_;
+};
+
+// Restores the work tree at `copy_path` to `base_commit` (40-hex) in place:
+// HEAD detached at it, forced checkout of its tree, untracked and ignored files
+// removed. Exposed for tools that manage copies themselves.
+Status RestoreWorkingCopy(const std::string& copy_path, std::string_view base_commit);
+
+// Paths that make `copy_path` differ from a clean checkout (modified, staged,
+// untracked and ignored, as `git status --porcelain --ignored` lists them).
+Result<std::vector<std::string>> DirtyPaths(const std::string& copy_path);
+
+}  // namespace seragen::repo

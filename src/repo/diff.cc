@@ -1,0 +1,264 @@
+#include "seragen/repo/diff.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "repo/abbrev.h"
+#include "repo/git_handles.h"
+#include "seragen/base/file_util.h"
+
+namespace seragen::repo {
+
+namespace {
+
+using internal::GitStatus;
+
+using PatchPtr = internal::GitPtr<git_patch, git_patch_free>;
+
+// Rewrites one file section printed by libgit2 (with 40-hex ids) into git's form.
+class SectionFormatter {
+ public:
+  SectionFormatter(const git_diff_delta& delta, std::size_t num_hunks, const Abbreviator& abbrev)
+      : delta_(delta), num_hunks_(num_hunks), abbrev_(abbrev) {}
+
+  std::string Format(const std::string& section) const {
+    std::string out;
+    out.reserve(section.size());
+    bool in_header = true;
+    std::size_t pos = 0;
+    while (pos < section.size()) {
+      std::size_t end = section.find('\n', pos);
+      std::size_t next = end == std::string::npos ? section.size() : end + 1;
+      std::string_view line(section.data() + pos, next - pos);
+      pos = next;
+      if (in_header && line.rfind("@@", 0) == 0) in_header = false;
+      if (in_header && line.rfind("index ", 0) == 0) {
+        out += RewriteIndexLine(line);
+        continue;
+      }
+      bool file_label = in_header && (line.rfind("--- ", 0) == 0 || line.rfind("+++ ", 0) == 0);
+      // git prints no ---/+++ lines for a file added or deleted without content
+      // (an empty file); libgit2 does.
+      if (file_label && num_hunks_ == 0 && !IsBinary()) continue;
+      if (file_label) {
+        // git ends a label containing a space with a TAB (for GNU patch).
+        std::string_view body = line.substr(4);
+        bool newline = !body.empty() && body.back() == '\n';
+        if (newline) body.remove_suffix(1);
+        out += line.substr(0, 4);
+        out += body;
+        if (body.find(' ') != std::string_view::npos) out += '\t';
+        if (newline) out += '\n';
+        continue;
+      }
+      out += line;
+    }
+    return out;
+  }
+
+ private:
+  bool IsBinary() const { return (delta_.flags & GIT_DIFF_FLAG_BINARY) != 0; }
+
+  // "index <old40>..<new40>[ <mode>]\n" with ids abbreviated like git.
+  std::string RewriteIndexLine(std::string_view line) const {
+    std::string text(line);
+    std::size_t dots = text.find("..", 6);
+    if (dots == std::string::npos) return text;
+    std::size_t end_new = text.find_first_of(" \n", dots + 2);
+    if (end_new == std::string::npos) end_new = text.size();
+    std::string rest = text.substr(end_new);
+    return "index " + abbrev_.Abbreviate(delta_.old_file.id) + ".." +
+           abbrev_.Abbreviate(delta_.new_file.id) + rest;
+  }
+
+  const git_diff_delta& delta_;
+  std::size_t num_hunks_;
+  const Abbreviator& abbrev_;
+};
+
+using FilterListPtr = internal::GitPtr<git_filter_list, git_filter_list_free>;
+
+// Reads a work-tree file as git would store it: eol/ident filters for the
+// path applied (TO_ODB direction). Empty content is returned as is without
+// running filters, which is what they would produce anyway.
+Result<std::string> FilteredContent(git_repository* repo, const std::string& full_path,
+                                    const std::string& path) {
+  SG_ASSIGN_OR_RETURN(std::string raw, seragen::ReadFile(full_path));
+  if (raw.empty()) return raw;
+  git_filter_list* filters_raw = nullptr;
+  int rc = git_filter_list_load(&filters_raw, repo, nullptr, path.c_str(), GIT_FILTER_TO_ODB,
+                                GIT_FILTER_DEFAULT);
+  if (rc != 0) return GitStatus(rc, "cannot load filters for '" + path + "'");
+  if (filters_raw == nullptr) return raw;
+  FilterListPtr filters(filters_raw);
+  internal::OwnedBuf out;
+  rc = git_filter_list_apply_to_buffer(&out.buf, filters.get(), raw.data(), raw.size());
+  if (rc != 0) return GitStatus(rc, "cannot filter '" + path + "'");
+  return out.str();
+}
+
+// Stages the work-tree state of `path` into `index` (like `git add`), writing
+// the blob into the repository's (in-memory) object store.
+Status StagePath(git_repository* repo, git_index* index, const std::string& workdir,
+                 const std::string& path) {
+  std::string full = workdir + path;
+  struct stat st;
+  if (::lstat(full.c_str(), &st) != 0) {
+    int rc = git_index_remove_bypath(index, path.c_str());
+    return rc == 0 ? Status::Ok() : GitStatus(rc, "cannot unstage '" + path + "'");
+  }
+  git_index_entry entry;
+  std::memset(&entry, 0, sizeof(entry));
+  entry.path = path.c_str();
+  std::string content;
+  if (S_ISLNK(st.st_mode)) {
+    std::string target(static_cast<std::size_t>(st.st_size) + 256, '\0');
+    ssize_t n = ::readlink(full.c_str(), target.data(), target.size());
+    if (n < 0) return IoError("cannot read symlink '" + full + "'");
+    target.resize(static_cast<std::size_t>(n));
+    entry.mode = GIT_FILEMODE_LINK;
+    content = std::move(target);
+  } else if (S_ISREG(st.st_mode)) {
+    entry.mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+    SG_ASSIGN_OR_RETURN(content, FilteredContent(repo, full, path));
+  } else if (S_ISDIR(st.st_mode)) {
+    // An untracked directory listed on its own is an embedded repository:
+    // git adds it as a gitlink to its HEAD commit (and refuses if it has none).
+    std::string dir = full;
+    while (!dir.empty() && dir.back() == '/') dir.pop_back();
+    auto nested = internal::OpenRepositoryExact(dir);
+    git_oid head;
+    if (!nested.ok() || git_reference_name_to_id(&head, nested->get(), "HEAD") != 0) {
+      return Status::Ok();
+    }
+    std::string link_path = path;
+    while (!link_path.empty() && link_path.back() == '/') link_path.pop_back();
+    entry.path = link_path.c_str();
+    entry.mode = GIT_FILEMODE_COMMIT;
+    entry.id = head;
+    int rc = git_index_add(index, &entry);
+    return rc == 0 ? Status::Ok() : GitStatus(rc, "cannot stage embedded repository '" + path + "'");
+  } else {
+    return Status::Ok();  // sockets, fifos: git ignores them too
+  }
+  int rc = git_index_add_from_buffer(index, &entry, content.data(), content.size());
+  if (rc != 0) return GitStatus(rc, "cannot stage '" + path + "'");
+  return Status::Ok();
+}
+
+// Loads the copy's index file (for its stat cache) without ever writing it,
+// then updates it in memory to mirror the work tree, like `git add -A`.
+// git_index_add_all is not used: in libgit2 1.5.1 it aborts on a tracked file
+// truncated to empty under text attributes. Changed paths come from a status
+// scan instead (which is safe) and are hashed here.
+Result<internal::IndexPtr> WorkTreeIndex(git_repository* repo, git_tree* base_tree,
+                                         const std::string& copy_path) {
+  std::string index_path = std::string(git_repository_path(repo)) + "index";
+  bool has_index_file = std::filesystem::exists(index_path);
+  git_index* raw = nullptr;
+  int rc = git_index_open(&raw, index_path.c_str());
+  if (rc != 0) {
+    // A corrupt index is no reason to fail: start from the base tree instead.
+    rc = git_index_new(&raw);
+    has_index_file = false;
+    if (rc != 0) return GitStatus(rc, "cannot create an in-memory index for " + copy_path);
+  }
+  internal::IndexPtr index(raw);
+  if (!has_index_file) {
+    rc = git_index_read_tree(index.get(), base_tree);
+    if (rc != 0) return GitStatus(rc, "cannot load the base tree into an index for " + copy_path);
+  }
+  // Status and eol filters consult the repository's index; make it ours.
+  git_repository_set_index(repo, index.get());
+
+  git_status_options options = GIT_STATUS_OPTIONS_INIT;
+  options.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
+  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+                  GIT_STATUS_OPT_EXCLUDE_SUBMODULES |
+                  GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
+  git_status_list* list_raw = nullptr;
+  rc = git_status_list_new(&list_raw, repo, &options);
+  if (rc != 0) return GitStatus(rc, "cannot scan the work tree of " + copy_path);
+  internal::StatusListPtr list(list_raw);
+  std::string workdir = git_repository_workdir(repo);
+  std::size_t count = git_status_list_entrycount(list.get());
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_status_entry* entry = git_status_byindex(list.get(), i);
+    const git_diff_delta* delta = entry->index_to_workdir;
+    if (delta == nullptr) continue;
+    // For a deletion only old_file names the path.
+    const char* path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    if (path == nullptr) continue;
+    SG_RETURN_IF_ERROR(StagePath(repo, index.get(), workdir, path));
+  }
+  return index;
+}
+
+}  // namespace
+
+Result<std::string> DiffAgainstBase(const std::string& copy_path, std::string_view base_commit,
+                                    const DiffOptions& options) {
+  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
+  if (git_repository_is_bare(repo.get())) {
+    return InvalidArgumentError("'" + copy_path + "' is a bare repository, not a working copy");
+  }
+  // New blobs go to an in-memory object store, never into the copy.
+  git_odb* odb_raw = nullptr;
+  int rc = git_repository_odb(&odb_raw, repo.get());
+  if (rc != 0) return GitStatus(rc, "cannot open the object database of " + copy_path);
+  internal::OdbPtr odb(odb_raw);
+  git_odb_backend* mempack = nullptr;
+  rc = git_mempack_new(&mempack);
+  if (rc != 0) return GitStatus(rc, "cannot create an in-memory object store");
+  rc = git_odb_add_backend(odb.get(), mempack, 1000);
+  if (rc != 0) {
+    mempack->free(mempack);
+    return GitStatus(rc, "cannot attach an in-memory object store");
+  }
+
+  auto tree_or = internal::CommitTree(repo.get(), base_commit);
+  if (!tree_or.ok()) return tree_or.status().WithContext("diff of " + copy_path);
+  internal::TreePtr base_tree = std::move(tree_or).value();
+  SG_ASSIGN_OR_RETURN(internal::IndexPtr index, WorkTreeIndex(repo.get(), base_tree.get(), copy_path));
+
+  git_diff_options diff_options = GIT_DIFF_OPTIONS_INIT;
+  diff_options.flags = GIT_DIFF_NORMAL;
+  if (options.binary) diff_options.flags |= GIT_DIFF_SHOW_BINARY;
+  diff_options.context_lines = 3;
+  diff_options.interhunk_lines = 0;
+  diff_options.id_abbrev = GIT_OID_HEXSZ;
+  git_diff* diff_raw = nullptr;
+  rc = git_diff_tree_to_index(&diff_raw, repo.get(), base_tree.get(), index.get(), &diff_options);
+  if (rc != 0) return GitStatus(rc, "cannot diff " + copy_path + " against " + std::string(base_commit));
+  internal::DiffPtr diff(diff_raw);
+
+  int abbrev_len = options.binary ? GIT_OID_HEXSZ : options.abbrev;
+  Abbreviator abbreviator(odb.get(), internal::ObjectsDir(repo.get()), abbrev_len);
+  std::string out;
+  std::size_t deltas = git_diff_num_deltas(diff.get());
+  for (std::size_t i = 0; i < deltas; ++i) {
+    git_patch* patch_raw = nullptr;
+    rc = git_patch_from_diff(&patch_raw, diff.get(), i);
+    if (rc != 0) return GitStatus(rc, "cannot compute the patch of " + copy_path);
+    PatchPtr patch(patch_raw);
+    if (patch == nullptr) continue;  // unchanged entry
+    internal::OwnedBuf buf;
+    rc = git_patch_to_buf(&buf.buf, patch.get());
+    if (rc != 0) return GitStatus(rc, "cannot print the patch of " + copy_path);
+    const git_diff_delta* delta = git_patch_get_delta(patch.get());
+    SectionFormatter formatter(*delta, git_patch_num_hunks(patch.get()), abbreviator);
+    out += formatter.Format(buf.str());
+  }
+  return out;
+}
+
+}  // namespace seragen::repo

@@ -1,0 +1,239 @@
+#include "seragen/repo/working_copy_pool.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <vector>
+
+#include "repo/working_copy_ops.h"
+#include "seragen/base/file_util.h"
+#include "seragen/base/hash.h"
+#include "seragen/base/log.h"
+
+namespace seragen::repo {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const log::Logger& Log() {
+  static const log::Logger logger("repo");
+  return logger;
+}
+
+std::string PoolKey(const std::string& objects_dir, const std::string& commit) {
+  // ".../name/.git/objects" or ".../name.git/objects" -> "name"
+  fs::path p(objects_dir);
+  fs::path parent = p.parent_path();
+  std::string stem = parent.filename().string();
+  if (stem == ".git") stem = parent.parent_path().filename().string();
+  if (stem.size() > 4 && stem.substr(stem.size() - 4) == ".git") stem.resize(stem.size() - 4);
+  std::string safe;
+  for (char c : stem) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_';
+    safe += ok ? c : '_';
+  }
+  if (safe.size() > 48) safe.resize(48);
+  if (safe.empty()) safe = "repo";
+  return safe + "-" + Sha256Hex(objects_dir).substr(0, 8) + "-" + commit.substr(0, 12);
+}
+
+}  // namespace
+
+struct WorkingCopyPool::State {
+  std::string base_commit;
+  std::string directory;
+  std::string source_objects_dir;
+  PoolOptions options;
+
+  struct Slot {
+    bool leased = false;
+    int lock_fd = -1;  // open while leased
+  };
+  std::mutex mu;
+  std::condition_variable released;
+  std::vector<Slot> slots;
+
+  std::string CopyPath(std::size_t i) const { return directory + "/copy-" + std::to_string(i); }
+  std::string LockPath(std::size_t i) const { return CopyPath(i) + ".lock"; }
+  std::string CleanStamp(std::size_t i) const { return CopyPath(i) + ".clean"; }
+
+  // Under mu: claims a slot not leased here and not locked by another process.
+  // Prefers slots whose copy already exists. Returns false when none is free.
+  bool TryClaim(std::size_t* out) {
+    for (int pass = 0; pass < 2; ++pass) {
+      for (std::size_t i = 0; i < slots.size(); ++i) {
+        if (slots[i].leased) continue;
+        std::error_code ec;
+        bool exists = fs::exists(CopyPath(i), ec);
+        if ((pass == 0) != exists) continue;
+        int fd = ::open(LockPath(i).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) continue;
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+          ::close(fd);
+          continue;
+        }
+        slots[i].leased = true;
+        slots[i].lock_fd = fd;
+        *out = i;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void Unclaim(std::size_t i) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (slots[i].lock_fd >= 0) ::close(slots[i].lock_fd);  // drops the flock
+      slots[i].lock_fd = -1;
+      slots[i].leased = false;
+    }
+    released.notify_one();
+  }
+
+  Status Verify(std::size_t i) const {
+    SG_ASSIGN_OR_RETURN(std::vector<std::string> dirty, DirtyPaths(CopyPath(i)));
+    if (dirty.empty()) return Status::Ok();
+    std::string sample;
+    for (std::size_t k = 0; k < dirty.size() && k < 5; ++k) sample += (k ? ", " : "") + dirty[k];
+    return FailedPreconditionError(CopyPath(i) + " still has " + std::to_string(dirty.size()) +
+                                   " changed paths after restore (" + sample + ")");
+  }
+
+  // Restores copy i in place; on failure deletes it so it is rebuilt later.
+  Status Restore(std::size_t i) {
+    std::string copy = CopyPath(i);
+    Status status = internal::EnsureAlternates(copy, source_objects_dir);
+    if (status.ok()) status = RestoreWorkingCopy(copy, base_commit);
+    if (status.ok() && options.verify_after_restore) status = Verify(i);
+    if (!status.ok()) {
+      Log().Warn("rebuilding working copy {}: {}", copy, status.ToString());
+      Status removed = internal::ForceRemoveAll(copy);
+      if (!removed.ok()) return removed;
+      return internal::CreateWorkingCopy(copy, base_commit, source_objects_dir);
+    }
+    return Status::Ok();
+  }
+
+  // Brings claimed slot i to a clean state before handing it out.
+  Status Prepare(std::size_t i) {
+    std::string copy = CopyPath(i);
+    std::error_code ec;
+    if (!fs::exists(copy + "/.git", ec)) {
+      SG_RETURN_IF_ERROR(internal::ForceRemoveAll(copy));
+      SG_RETURN_IF_ERROR(internal::CreateWorkingCopy(copy, base_commit, source_objects_dir));
+    } else if (!fs::exists(CleanStamp(i), ec)) {
+      // A previous holder died (or failed) before restoring it.
+      Log().Info("restoring working copy {} left dirty by an earlier lease", copy);
+      SG_RETURN_IF_ERROR(Restore(i));
+    } else if (options.verify_on_acquire && !Verify(i).ok()) {
+      SG_RETURN_IF_ERROR(Restore(i));
+    }
+    fs::remove(CleanStamp(i), ec);
+    if (ec) return IoError("cannot remove stamp " + CleanStamp(i) + ": " + ec.message());
+    return Status::Ok();
+  }
+
+  Status GiveBack(std::size_t i) {
+    Status status = Restore(i);
+    if (status.ok()) status = WriteFileAtomic(CleanStamp(i), base_commit + "\n");
+    Unclaim(i);
+    return status;
+  }
+};
+
+WorkingCopyPool::WorkingCopyPool(std::shared_ptr<State> state) : state_(std::move(state)) {}
+WorkingCopyPool::WorkingCopyPool(WorkingCopyPool&&) noexcept = default;
+WorkingCopyPool& WorkingCopyPool::operator=(WorkingCopyPool&&) noexcept = default;
+WorkingCopyPool::~WorkingCopyPool() = default;
+
+Result<WorkingCopyPool> WorkingCopyPool::Create(const Repository& source, std::string_view base_commit,
+                                                const PoolOptions& options) {
+  if (options.pool_dir.empty()) return InvalidArgumentError("working-copy pool_dir is empty");
+  if (options.capacity == 0) return InvalidArgumentError("working-copy pool capacity must be at least 1");
+  SG_ASSIGN_OR_RETURN(std::string commit, source.ResolveCommit(base_commit));
+  auto state = std::make_shared<State>();
+  state->base_commit = commit;
+  state->source_objects_dir = source.objects_dir();
+  state->options = options;
+  std::error_code ec;
+  std::string root = fs::absolute(options.pool_dir, ec).lexically_normal().string();
+  state->directory = root + "/" + PoolKey(state->source_objects_dir, commit);
+  SG_RETURN_IF_ERROR(MakeDirs(state->directory));
+  state->slots.resize(options.capacity);
+  return WorkingCopyPool(std::move(state));
+}
+
+Result<WorkingCopyLease> WorkingCopyPool::Acquire(std::chrono::milliseconds wait) {
+  State& s = *state_;
+  std::size_t slot = 0;
+  {
+    std::unique_lock<std::mutex> lock(s.mu);
+    auto deadline = std::chrono::steady_clock::now() + wait;
+    while (!s.TryClaim(&slot)) {
+      // Another process may free a slot without notifying us: poll while waiting.
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) {
+        return ResourceExhaustedError("all " + std::to_string(s.slots.size()) +
+                                      " working copies of " + s.directory + " are in use");
+      }
+      s.released.wait_until(lock, std::min(deadline, now + std::chrono::milliseconds(50)));
+    }
+  }
+  Status prepared = s.Prepare(slot);
+  if (!prepared.ok()) {
+    s.Unclaim(slot);
+    return prepared.WithContext("cannot prepare a working copy");
+  }
+  return WorkingCopyLease(state_, slot, s.CopyPath(slot));
+}
+
+const std::string& WorkingCopyPool::base_commit() const { return state_->base_commit; }
+const std::string& WorkingCopyPool::directory() const { return state_->directory; }
+const std::string& WorkingCopyPool::source_objects_dir() const { return state_->source_objects_dir; }
+std::size_t WorkingCopyPool::capacity() const { return state_->slots.size(); }
+
+WorkingCopyLease::WorkingCopyLease(std::shared_ptr<WorkingCopyPool::State> pool, std::size_t slot,
+                                   std::string path)
+    : pool_(std::move(pool)), slot_(slot), path_(std::move(path)), base_commit_(pool_->base_commit) {}
+
+WorkingCopyLease::WorkingCopyLease(WorkingCopyLease&& other) noexcept
+    : pool_(std::move(other.pool_)),
+      slot_(other.slot_),
+      path_(std::move(other.path_)),
+      base_commit_(std::move(other.base_commit_)) {
+  other.pool_.reset();
+}
+
+WorkingCopyLease& WorkingCopyLease::operator=(WorkingCopyLease&& other) noexcept {
+  if (this != &other) {
+    (void)Release();
+    pool_ = std::move(other.pool_);
+    other.pool_.reset();
+    slot_ = other.slot_;
+    path_ = std::move(other.path_);
+    base_commit_ = std::move(other.base_commit_);
+  }
+  return *this;
+}
+
+WorkingCopyLease::~WorkingCopyLease() {
+  Status status = Release();
+  if (!status.ok()) Log().Warn("releasing working copy {}: {}", path_, status.ToString());
+}
+
+
+Status WorkingCopyLease::Release() {
+  if (!pool_) return Status::Ok();
+  std::shared_ptr<WorkingCopyPool::State> pool = std::move(pool_);
+  pool_.reset();
+  return pool->GiveBack(slot_);
+}
+
+}  // namespace seragen::repo

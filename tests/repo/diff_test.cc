@@ -1,0 +1,238 @@
+// DiffAgainstBase compared byte for byte with the git CLI
+// (`git add -A && git diff --cached --no-renames BASE` in a throwaway index),
+// for every kind of change, with no attributes, `* text=auto` and `* eol=lf`.
+#include "seragen/repo/diff.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "repo/git_fixture.h"
+#include "seragen/repo/repository.h"
+#include "seragen/repo/working_copy_pool.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::repo {
+namespace {
+
+using testing::Git;
+using testing::MustRun;
+using testing::Quote;
+using testing::ReferenceDiff;
+using seragen::testing::TempDir;
+
+const char* const kAttributeModes[] = {"", "* text=auto\n", "* eol=lf\n"};
+
+std::map<std::string, std::string> BaseFiles() {
+  std::string numbered;
+  for (int i = 1; i <= 12; ++i) numbered += "line " + std::to_string(i) + "\n";
+  return {
+      {"mod.txt", numbered},
+      {"append.txt", "a\nb\nc\n"},
+      {"del.txt", "gone\n"},
+      {"del_empty.txt", ""},
+      {"trunc.txt", "some\ncontent\n"},
+      {"noeol.txt", "x\ny"},
+      {"script.sh", "#!/bin/sh\necho hi\n"},
+      {"crlf.txt", "one\r\ntwo\r\nthree\r\n"},
+      {"bin.dat", std::string("A\0B\0C\n", 6)},
+      {".gitignore", "build/\n*.pyc\n"},
+      {"src/deep/keep.py", "def f():\n    return 1\n"},
+      {"tracked_ignored.pyc", "tracked although ignored\n"},
+  };
+}
+
+struct Fixture {
+  TempDir tmp;
+  std::string base;
+  std::optional<Repository> repo;
+  std::optional<WorkingCopyPool> pool;
+
+  explicit Fixture(const std::string& attributes) {
+    base = testing::MakeRepo(tmp.Sub("source"), BaseFiles(), attributes);
+    auto opened = Repository::Open(tmp.Sub("source"));
+    REQUIRE(opened.ok());
+    repo.emplace(std::move(opened).value());
+    auto created = WorkingCopyPool::Create(*repo, base, PoolOptions{tmp.Sub("pool"), 2});
+    REQUIRE(created.ok());
+    pool.emplace(std::move(created).value());
+  }
+
+  WorkingCopyLease Acquire() {
+    auto lease = pool->Acquire();
+    REQUIRE(lease.ok());
+    return std::move(lease).value();
+  }
+};
+
+// Applies `commands` (shell, run in the copy) under every attribute mode and
+// compares our diff with git's. For text patches, also checks that the patch
+// applies with CheckPatchApplies and with `git apply --check` on a fresh copy.
+void ExpectSameAsGit(const std::string& commands, bool applicable = true) {
+  for (const char* attributes : kAttributeModes) {
+    DYNAMIC_SECTION("attributes '" << attributes << "'") {
+      Fixture f(attributes);
+      WorkingCopyLease lease = f.Acquire();
+      MustRun("cd " + Quote(lease.path()) + " && " + commands);
+      auto ours = DiffAgainstBase(lease.path(), f.base);
+      REQUIRE(ours.ok());
+      std::string theirs = ReferenceDiff(lease.path(), f.base);
+      REQUIRE_FALSE(theirs.empty());
+      CHECK(*ours == theirs);
+      if (!applicable) continue;
+      Status check = f.repo->CheckPatchApplies(f.base, *ours);
+      INFO(check.ToString());
+      CHECK(check.ok());
+      WorkingCopyLease fresh = f.Acquire();
+      std::ofstream(f.tmp.Sub("ours.patch"), std::ios::binary) << *ours;
+      MustRun(Git(fresh.path()) + " apply --check " + Quote(f.tmp.Sub("ours.patch")));
+    }
+  }
+}
+
+TEST_CASE("diff: modified lines match git") { ExpectSameAsGit("sed -i 's/line 5/LINE FIVE/; s/line 11/eleven/' mod.txt"); }
+
+TEST_CASE("diff: appended lines match git") { ExpectSameAsGit("printf 'd\\ne\\n' >> append.txt"); }
+
+TEST_CASE("diff: new nested files match git") {
+  ExpectSameAsGit("mkdir -p pkg/sub && printf 'def g():\\n    pass\\n' > pkg/sub/mod.py && echo x > pkg/top.txt");
+}
+
+TEST_CASE("diff: deleted files match git") { ExpectSameAsGit("rm del.txt src/deep/keep.py"); }
+
+TEST_CASE("diff: deleted empty file matches git") { ExpectSameAsGit("rm del_empty.txt"); }
+
+TEST_CASE("diff: empty new file matches git") { ExpectSameAsGit("mkdir -p pkg && : > pkg/__init__.py"); }
+
+TEST_CASE("diff: file truncated to empty matches git") { ExpectSameAsGit(": > trunc.txt"); }
+
+TEST_CASE("diff: missing trailing newline matches git") {
+  ExpectSameAsGit("printf 'x\\nz' > noeol.txt && printf 'tail' > new_noeol.txt && printf 'a\\nb' >> append.txt");
+}
+
+TEST_CASE("diff: binary files match git's marker") {
+  ExpectSameAsGit("printf 'A\\000B\\000D' > bin.dat && printf '\\000\\001\\002' > new.bin",
+                  /*applicable=*/false);
+}
+
+TEST_CASE("diff: mode change matches git") { ExpectSameAsGit("chmod +x script.sh"); }
+
+TEST_CASE("diff: mode change with content change matches git") {
+  ExpectSameAsGit("chmod +x script.sh && echo more >> script.sh");
+}
+
+TEST_CASE("diff: CRLF files match git") {
+  ExpectSameAsGit("printf 'one\\r\\nTWO\\r\\nthree\\r\\n' > crlf.txt && printf 'a\\r\\nb\\r\\n' > new_crlf.txt");
+}
+
+TEST_CASE("diff: ignored files are left out, tracked ignored files are not") {
+  ExpectSameAsGit("mkdir -p build src/deep && echo x > build/out.o && echo y > src/deep/c.pyc && "
+                  "echo changed >> tracked_ignored.pyc");
+}
+
+TEST_CASE("diff: symlinks and type changes match git") {
+  ExpectSameAsGit("ln -s mod.txt link && rm noeol.txt && ln -s append.txt noeol.txt");
+}
+
+TEST_CASE("diff: directory replaced by a file matches git") {
+  ExpectSameAsGit("rm -r src/deep && echo flat > src/deep");
+}
+
+TEST_CASE("diff: unusual file names match git") {
+  ExpectSameAsGit("echo s > 'with space.txt' && mkdir -p d\xc3\xb6r && echo u > d\xc3\xb6r/\xc3\xbc.txt && "
+                  "echo t > 'tab\there.txt'");
+}
+
+TEST_CASE("diff: every kind of change at once matches git") {
+  ExpectSameAsGit(
+      "sed -i 's/line 5/LINE FIVE/' mod.txt && printf 'd\\n' >> append.txt && rm del.txt del_empty.txt && "
+      "mkdir -p pkg/sub build && : > pkg/__init__.py && echo 'x = 1' > pkg/sub/m.py && : > trunc.txt && "
+      "printf 'x\\nz' > noeol.txt && chmod +x script.sh && printf 'one\\r\\n2\\r\\n' > crlf.txt && "
+      "echo o > build/out.o && printf '\\000' > new.bin",
+      /*applicable=*/false);
+}
+
+TEST_CASE("diff: unchanged copy gives an empty patch") {
+  Fixture f("* text=auto\n");
+  WorkingCopyLease lease = f.Acquire();
+  auto diff = DiffAgainstBase(lease.path(), f.base);
+  REQUIRE(diff.ok());
+  CHECK(diff->empty());
+  // Content restored to the original after an edit is no change either.
+  MustRun("cd " + Quote(lease.path()) + " && echo extra >> mod.txt && sed -i '$d' mod.txt");
+  diff = DiffAgainstBase(lease.path(), f.base);
+  REQUIRE(diff.ok());
+  CHECK(*diff == "");
+}
+
+TEST_CASE("diff: staged and committed changes inside the copy still diff against the base") {
+  Fixture f("");
+  WorkingCopyLease lease = f.Acquire();
+  MustRun(Git(lease.path()) + " rm -q --cached del.txt && echo staged >> mod.txt && " + Git(lease.path()) +
+          " add mod.txt && echo unstaged >> mod.txt && " + Git(lease.path()) + " commit -qam inside");
+  auto ours = DiffAgainstBase(lease.path(), f.base);
+  REQUIRE(ours.ok());
+  CHECK(*ours == ReferenceDiff(lease.path(), f.base));
+  CHECK(ours->find("+staged\n+unstaged\n") != std::string::npos);
+}
+
+TEST_CASE("diff: the copy's index and objects are not modified") {
+  Fixture f("* text=auto\n");
+  WorkingCopyLease lease = f.Acquire();
+  MustRun("cd " + Quote(lease.path()) + " && echo new > new.txt && : > empty.txt && echo m >> mod.txt");
+  std::string index_path = lease.path() + "/.git/index";
+  std::ifstream in(index_path, std::ios::binary);
+  std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto ours = DiffAgainstBase(lease.path(), f.base);
+  REQUIRE(ours.ok());
+  std::ifstream again(index_path, std::ios::binary);
+  std::string after((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  CHECK(before == after);
+  std::string loose = MustRun("find " + Quote(lease.path() + "/.git/objects") + " -type f -path '*/objects/[0-9a-f][0-9a-f]/*'");
+  CHECK(loose.empty());
+}
+
+TEST_CASE("diff: full ids and binary patches apply and reproduce the change") {
+  Fixture f("* text=auto\n");
+  WorkingCopyLease lease = f.Acquire();
+  MustRun("cd " + Quote(lease.path()) +
+          " && printf 'A\\000B\\000D' > bin.dat && printf '\\000\\001\\002' > new.bin && echo z >> mod.txt && : > e.txt");
+  auto full = DiffAgainstBase(lease.path(), f.base, DiffOptions{40, false});
+  REQUIRE(full.ok());
+  CHECK(*full == ReferenceDiff(lease.path(), f.base, "--full-index"));
+  auto binary = DiffAgainstBase(lease.path(), f.base, DiffOptions{0, true});
+  REQUIRE(binary.ok());
+  CHECK(binary->find("GIT binary patch") != std::string::npos);
+  CHECK(f.repo->CheckPatchApplies(f.base, *binary).ok());
+  WorkingCopyLease fresh = f.Acquire();
+  std::ofstream(f.tmp.Sub("bin.patch"), std::ios::binary) << *binary;
+  MustRun(Git(fresh.path()) + " apply " + Quote(f.tmp.Sub("bin.patch")));
+  auto replayed = DiffAgainstBase(fresh.path(), f.base);
+  auto original = DiffAgainstBase(lease.path(), f.base);
+  REQUIRE(replayed.ok());
+  REQUIRE(original.ok());
+  CHECK(*replayed == *original);
+}
+
+TEST_CASE("diff: errors name the problem") {
+  TempDir tmp;
+  auto missing = DiffAgainstBase(tmp.Sub("nope"), std::string(40, 'a'));
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().message().find("nope") != std::string::npos);
+
+  Fixture f("");
+  WorkingCopyLease lease = f.Acquire();
+  auto bad_commit = DiffAgainstBase(lease.path(), "not-a-commit");
+  REQUIRE_FALSE(bad_commit.ok());
+  CHECK(bad_commit.status().code() == StatusCode::kInvalidArgument);
+  auto unknown = DiffAgainstBase(lease.path(), std::string(40, 'b'));
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.status().message().find(std::string(40, 'b')) != std::string::npos);
+}
+
+}  // namespace
+}  // namespace seragen::repo
