@@ -1,0 +1,48 @@
+// EndpointOptions: where one OpenAI-compatible server is and how to
+// authenticate. The API key is read from an environment variable named in
+// the config, registered with log::AddSecret, and kept in a type that never
+// prints it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "seragen/base/result.h"
+
+namespace seragen::llm {
+
+// Holds a secret value; has no stream/format support on purpose.
+class SecretString {
+ public:
+  SecretString() = default;
+  explicit SecretString(std::string value) : value_(std::move(value)) {}
+  const std::string& reveal() const { return value_; }  // for the Authorization header only
+  bool empty() const { return value_.empty(); }
+
+ private:
+  std::string value_;
+};
+
+struct EndpointOptions {
+  // Base URL as OpenAI clients take it, e.g. "http://host:8000/v1" or
+  // "https://openrouter.ai/api/v1". A URL with no path gets "/v1".
+  std::string base_url;
+  SecretString api_key;  // empty = no Authorization header
+  int max_concurrency = 0;  // in-flight requests to this endpoint; 0 = unlimited
+};
+
+// Normalises and checks a base URL (http/https scheme, host present; trailing
+// '/' removed; "/v1" added when there is no path). kInvalidArgument names it.
+Result<std::string> NormalizeBaseUrl(std::string_view base_url);
+
+// Builds options from a base URL and the *name* of the environment variable
+// holding the key. An empty name means no key. A named variable that is unset
+// or empty is an error naming the variable (never its value). The key is
+// registered with log::AddSecret.
+Result<EndpointOptions> MakeEndpointOptions(std::string_view base_url, std::string_view api_key_env);
+
+// Scheme + host + port of a base URL ("http://h:8000/v1" -> "http://h:8000"),
+// for server-root paths such as llama.cpp's /props and /health.
+std::string ServerRoot(std::string_view base_url);
+
+}  // namespace seragen::llm

@@ -1,0 +1,46 @@
+// Classification of failed HTTP exchanges into FailureClass (pure functions,
+// testable on fixture bytes). See endpoint_quirks.md §5, §6, §11.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "seragen/http/http_client.h"
+#include "seragen/llm/failure.h"
+
+namespace seragen::llm {
+
+// Fields read from any known error envelope (OpenAI/vLLM nested, vLLM/SGLang
+// flat, llama.cpp, OpenRouter, Anthropic, {"detail": ...}); `message` falls
+// back to the (truncated) body text when nothing could be read.
+struct ErrorInfo {
+  std::string message;
+  std::string type;
+  std::string code;  // string or integer code, as text
+};
+ErrorInfo ParseErrorBody(std::string_view body);
+
+struct Classification {
+  FailureClass failure_class = FailureClass::kNone;
+  std::string message;  // one line for logs and Status messages
+};
+
+// A non-2xx HTTP response.
+Classification ClassifyHttpError(int status, std::string_view body);
+// An error object found inside a 2xx body or stream chunk.
+Classification ClassifyInBandError(const ErrorInfo& info);
+// A transport failure (no usable HTTP response).
+Classification ClassifyTransport(http::TransportError error, std::string_view detail);
+
+// Context-overflow wording (case-insensitive matcher list of §5).
+bool LooksLikeContextOverflow(std::string_view text);
+// vLLM's "'max_tokens' or 'max_completion_tokens' is too large" family.
+bool LooksLikeOutputBudget(std::string_view text);
+
+// For an output-budget error: the largest max_tokens the server would accept,
+// from "maximum context length is C ... has I input tokens" (C - I - margin),
+// when the message gives both numbers.
+std::optional<long long> SuggestedMaxTokens(std::string_view message, long long margin);
+
+}  // namespace seragen::llm

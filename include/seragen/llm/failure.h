@@ -1,0 +1,45 @@
+// Failure classes of an LLM call (endpoint_quirks.md §11) and their
+// encoding in a Status, so errors stay ordinary Result<T> values and callers
+// recover the class with FailureClassOf().
+//
+// The class is carried as a "[llm:<name>] " tag in the Status message; it
+// survives Status::WithContext().
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "seragen/base/status.h"
+
+namespace seragen::llm {
+
+enum class FailureClass {
+  kNone = 0,
+  kTransientNetwork,  // refused, reset, DNS, TLS, timeout: retried with back-off
+  kTransientServer,   // 408/409/5xx, error event inside a stream, stream without finish: retried
+  kServerNotReady,    // 503 "Loading model" / no_available_workers: retried after a probe
+  kRateLimited,       // 429: retried honoring Retry-After, with a shared slowdown per endpoint
+  kContextOverflow,   // prompt does not fit (incl. silent truncation): never retried
+  kOutputBudget,      // max_tokens too large for what is left: lowered once and retried
+  kConfig,            // 401/403/404, tool choice not enabled on the server: abort the run
+  kQuota,             // 402, insufficient_quota: stop scheduling, keep state resumable
+  kBadRequest,        // other 4xx the server rejected: not retried, this call fails
+  kToolFormat,        // tool markup left in content with no parsed calls
+  kToolArgs,          // invalid JSON arguments or schema mismatch
+  kCancelled,         // the caller cancelled or the client shut down
+};
+
+std::string_view FailureClassName(FailureClass c);
+
+// True for classes that are the infrastructure's fault (the rollout should be
+// tagged as an infrastructure failure, not a model failure).
+bool IsInfrastructureFailure(FailureClass c);
+// True for classes the retry policy may retry.
+bool IsRetryable(FailureClass c);
+
+// A non-OK Status tagged with the class (StatusCode chosen to match).
+Status MakeFailure(FailureClass c, std::string_view message);
+// The class tagged in `status`; kNone for OK or untagged statuses.
+FailureClass FailureClassOf(const Status& status);
+
+}  // namespace seragen::llm

@@ -1,0 +1,59 @@
+// HttpChatClient: ChatClient over an http::Client (normally CurlClient on an
+// EventLoop) with an endpoint pool, failure classification, retries with
+// back-off, per-call deadlines and cancellation.
+//
+// Threading: every piece of work runs on `scheduler` (give it the EventLoop
+// the CurlClient uses); `done` runs there too. The one exception: destroying
+// the client completes calls still open with kCancelled on the destroying
+// thread. `http`, `scheduler` and `clock` must outlive the client.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "seragen/base/clock.h"
+#include "seragen/http/http_client.h"
+#include "seragen/http/scheduler.h"
+#include "seragen/llm/chat_client.h"
+#include "seragen/llm/endpoint_pool.h"
+#include "seragen/llm/retry_policy.h"
+#include "seragen/llm/wire_codec.h"
+
+namespace seragen::llm {
+
+struct ChatClientOptions {
+  std::vector<EndpointOptions> endpoints;  // at least one
+  PoolOptions pool;
+  RetryPolicyOptions retry;
+  WireOptions wire;                  // `stream` is taken from CallOptions
+  std::uint64_t jitter_seed = 0x5eed;  // back-off jitter (Rng), for reproducible timing
+  long long output_budget_margin = 256;  // tokens kept free when lowering max_tokens
+  std::chrono::milliseconds probe_timeout{10000};
+};
+
+class HttpChatClient final : public ChatClient {
+ public:
+  HttpChatClient(http::Client& http, http::Scheduler& scheduler, const Clock& clock,
+                 ChatClientOptions options);
+  ~HttpChatClient() override;
+  HttpChatClient(const HttpChatClient&) = delete;
+  HttpChatClient& operator=(const HttpChatClient&) = delete;
+
+  std::shared_ptr<CallHandle> Complete(ChatRequest request, CallOptions options,
+                                       ChatCallback done) override;
+
+  // Set by the first kConfig (abort the run) or kQuota (stop scheduling)
+  // failure; callers check it before starting new work. Thread-safe.
+  std::optional<Status> RunStopStatus() const;
+
+  std::vector<EndpointState> EndpointSnapshot() const;
+
+  struct Core;
+
+ private:
+  std::shared_ptr<Core> core_;
+};
+
+}  // namespace seragen::llm

@@ -1,0 +1,140 @@
+#include "seragen/llm/commands.h"
+
+#include <fmt/format.h>
+
+#include <future>
+
+#include "seragen/base/clock.h"
+#include "seragen/http/curl_client.h"
+#include "seragen/llm/endpoint_options.h"
+#include "seragen/llm/error_classifier.h"
+#include "seragen/llm/http_chat_client.h"
+
+namespace seragen::llm {
+
+namespace {
+
+http::Response Fetch(http::Client& client, http::Request request) {
+  std::promise<http::Response> promise;
+  auto future = promise.get_future();
+  client.Send(std::move(request), [&promise](http::Response r) { promise.set_value(std::move(r)); });
+  return future.get();
+}
+
+http::Request ProbeRequest(const EndpointOptions& ep, std::string url, std::chrono::milliseconds timeout) {
+  http::Request req;
+  req.url = std::move(url);
+  req.timeout = timeout;
+  req.connect_timeout = std::min(timeout, std::chrono::milliseconds(5000));
+  if (!ep.api_key.empty()) {
+    req.headers.emplace_back("Authorization", "Bearer " + ep.api_key.reveal());
+    req.secret_values.push_back(ep.api_key.reveal());
+  }
+  return req;
+}
+
+Status FailureOf(const http::Response& r, const std::string& what) {
+  Classification c = r.transport_ok() ? ClassifyHttpError(r.status, r.body)
+                                      : ClassifyTransport(r.error, r.error_message);
+  return MakeFailure(c.failure_class, what + ": " + c.message);
+}
+
+Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::chrono::milliseconds timeout) {
+  PingReport report;
+  report.base_url = ep.base_url;
+  auto start = std::chrono::steady_clock::now();
+  http::Response r = Fetch(client, ProbeRequest(ep, ep.base_url + "/models", timeout));
+  report.latency = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+  if (!r.transport_ok() || r.status != 200) return FailureOf(r, "GET " + ep.base_url + "/models");
+  auto models = ParseModelsResponse(r.body);
+  if (!models.ok()) {
+    return MakeFailure(FailureClass::kConfig, "GET " + ep.base_url + "/models: " + models.status().message());
+  }
+  report.models = std::move(*models);
+  if (report.models.server_kind == "llamacpp") {
+    http::Response props = Fetch(client, ProbeRequest(ep, ServerRoot(ep.base_url) + "/props", timeout));
+    if (props.transport_ok() && props.status == 200) {
+      if (auto n = ParseLlamaCppPropsContext(props.body); n.ok()) report.props_context = *n;
+    }
+  }
+  return report;
+}
+
+}  // namespace
+
+Result<PingReport> PingEndpoint(const PingOptions& options) {
+  SG_ASSIGN_OR_RETURN(EndpointOptions ep, MakeEndpointOptions(options.base_url, options.api_key_env));
+  http::EventLoop loop;
+  http::CurlClient client(loop);
+  return Ping(client, ep, options.timeout);
+}
+
+std::string FormatPingReport(const PingReport& report) {
+  std::string out = fmt::format("endpoint   {}\nserver     {}\nlatency    {:.1f} ms (GET /models)\n", report.base_url,
+                                report.models.server_kind, static_cast<double>(report.latency.count()) / 1000.0);
+  for (const auto& m : report.models.models) {
+    std::string ctx = m.context_window ? fmt::format("{} ({})", *m.context_window, m.context_source) : "unknown";
+    out += fmt::format("model      {}  owned_by={}  context={}{}\n", m.id, m.owned_by.empty() ? "-" : m.owned_by,
+                       ctx, m.parent.empty() ? "" : "  parent=" + m.parent);
+  }
+  if (report.props_context) out += fmt::format("served ctx {} (/props n_ctx)\n", *report.props_context);
+  return out;
+}
+
+Result<ChatCommandReport> RunChatCommand(const ChatCommandOptions& options) {
+  if (options.prompt.empty()) return InvalidArgumentError("--prompt is empty");
+  SG_ASSIGN_OR_RETURN(EndpointOptions ep, MakeEndpointOptions(options.base_url, options.api_key_env));
+  http::EventLoop loop;
+  http::CurlClient client(loop);
+  ChatCommandReport report;
+  report.model = options.model;
+  if (report.model.empty()) {
+    SG_ASSIGN_OR_RETURN(PingReport ping, Ping(client, ep, std::min(options.timeout, std::chrono::milliseconds(30000))));
+    report.model = ping.models.models.front().id;
+  }
+  ChatRequest request;
+  request.model = report.model;
+  if (!options.system_prompt.empty()) request.messages.push_back({Role::kSystem, options.system_prompt});
+  request.messages.push_back({Role::kUser, options.prompt});
+  request.max_tokens = options.max_tokens;
+  ChatClientOptions chat_options;
+  chat_options.endpoints.push_back(ep);
+  chat_options.retry.max_attempts = 3;
+  Result<ChatResponse> result = MakeFailure(FailureClass::kCancelled, "no answer");
+  {
+    HttpChatClient chat(client, loop, SystemClock(), chat_options);
+    std::promise<Result<ChatResponse>> promise;
+    auto future = promise.get_future();
+    CallOptions call;
+    call.stream = options.stream;
+    call.attempt_timeout = options.timeout;
+    call.deadline = options.timeout * 3;
+    chat.Complete(request, call, [&promise](Result<ChatResponse> r) { promise.set_value(std::move(r)); });
+    result = future.get();
+  }
+  if (!result.ok()) return result.status();
+  report.response = std::move(*result);
+  return report;
+}
+
+std::string FormatChatReport(const ChatCommandReport& report) {
+  const ChatResponse& r = report.response;
+  std::string out = fmt::format("model      {}\nfinish     {}\n", report.model, r.finish_reason);
+  if (r.usage.present) {
+    out += fmt::format("usage      prompt={} completion={} cached={}\n", r.usage.prompt_tokens,
+                       r.usage.completion_tokens,
+                       r.usage.cached_prompt_tokens ? std::to_string(*r.usage.cached_prompt_tokens) : "unknown");
+  }
+  out += fmt::format("latency    {:.1f} ms total, first byte {:.1f} ms, attempts {}\n",
+                     static_cast<double>(r.timings.total.count()) / 1000.0,
+                     static_cast<double>(r.timings.first_byte.count()) / 1000.0, r.timings.attempts);
+  if (!r.reasoning.empty()) {
+    out += fmt::format("reasoning  ({})\n{}\n", ReasoningSourceName(r.reasoning_source), r.reasoning);
+  }
+  for (const auto& c : r.tool_calls) out += fmt::format("tool call  {}({})\n", c.name, c.arguments_raw);
+  if (r.tool_issue != ToolIssue::kNone) out += fmt::format("tool issue {}: {}\n", ToolIssueName(r.tool_issue), r.tool_issue_detail);
+  out += "content\n" + r.content + "\n";
+  return out;
+}
+
+}  // namespace seragen::llm

@@ -1,0 +1,382 @@
+#include "seragen/llm/wire_codec.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "llm/codec_internal.h"
+#include "llm/json_util.h"
+#include "seragen/llm/error_classifier.h"
+#include "seragen/llm/failure.h"
+
+namespace seragen::llm {
+
+using internal::Dump;
+using internal::Json;
+using internal::StringOr;
+using internal::TryParse;
+
+namespace {
+
+std::string_view TrimView(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The arguments text sent back in history: always one JSON object.
+std::string HistoryArguments(const ToolCall& call) {
+  if (auto parsed = TryParse(call.arguments_raw); parsed && parsed->is_object()) {
+    return call.arguments_raw;  // unchanged bytes keep the server's prefix cache warm
+  }
+  if (call.arguments_valid) {
+    if (auto parsed = TryParse(call.arguments_json); parsed && parsed->is_object()) {
+      return call.arguments_json;
+    }
+  }
+  return "{}";
+}
+
+Json EncodeMessage(const Message& m, const WireOptions& options) {
+  Json out = Json::object();
+  out["role"] = std::string(RoleName(m.role));
+  std::string content = m.content;
+  if (m.role == Role::kAssistant && !m.reasoning.empty()) {
+    using F = WireOptions::ReasoningField;
+    switch (options.reasoning_field) {
+      case F::kReasoning: out["reasoning"] = m.reasoning; break;
+      case F::kReasoningContent: out["reasoning_content"] = m.reasoning; break;
+      case F::kBoth:
+        out["reasoning"] = m.reasoning;
+        out["reasoning_content"] = m.reasoning;
+        break;
+      case F::kThinkTagInContent: content = "<think>" + m.reasoning + "</think>" + content; break;
+      case F::kOmit: break;
+    }
+  }
+  if (m.role == Role::kAssistant && content.empty() && !m.tool_calls.empty()) {
+    out["content"] = nullptr;
+  } else {
+    out["content"] = content;
+  }
+  if (!m.name.empty()) out["name"] = m.name;
+  if (m.role == Role::kTool) out["tool_call_id"] = m.tool_call_id;
+  if (m.role == Role::kAssistant && !m.tool_calls.empty()) {
+    Json calls = Json::array();
+    for (const auto& c : m.tool_calls) {
+      calls.push_back({{"id", c.id},
+                       {"type", "function"},
+                       {"function", {{"name", c.name}, {"arguments", HistoryArguments(c)}}}});
+    }
+    out["tool_calls"] = std::move(calls);
+  }
+  return out;
+}
+
+std::string ContentText(const Json& content) {
+  if (content.is_string()) return content.get<std::string>();
+  if (content.is_array()) {  // content parts
+    std::string text;
+    for (const auto& part : content) {
+      if (part.is_object()) text += StringOr(part, "text");
+      else if (part.is_string()) text += part.get<std::string>();
+    }
+    return text;
+  }
+  return {};
+}
+
+std::string ArgumentsText(const Json& arguments) {
+  if (arguments.is_string()) return arguments.get<std::string>();
+  if (arguments.is_null()) return {};
+  return Dump(arguments);  // some servers send an object instead of a string
+}
+
+}  // namespace
+
+Result<WireOptions::ReasoningField> ParseReasoningField(std::string_view name) {
+  using F = WireOptions::ReasoningField;
+  if (name == "reasoning") return F::kReasoning;
+  if (name == "reasoning_content") return F::kReasoningContent;
+  if (name == "both") return F::kBoth;
+  if (name == "think_tag") return F::kThinkTagInContent;
+  if (name == "omit") return F::kOmit;
+  return InvalidArgumentError("unknown reasoning field '" + std::string(name) +
+                              "' (expected reasoning, reasoning_content, both, think_tag or omit)");
+}
+
+Result<std::string> EncodeChatRequest(const ChatRequest& request, const WireOptions& options) {
+  Json body = Json::object();
+  body["model"] = request.model;
+  Json messages = Json::array();
+  for (const auto& m : request.messages) messages.push_back(EncodeMessage(m, options));
+  body["messages"] = std::move(messages);
+  if (!request.tools.empty()) {
+    Json tools = Json::array();
+    for (const auto& t : request.tools) {
+      auto params = TryParse(t.parameters_json);
+      if (!params || !params->is_object()) {
+        return InvalidArgumentError("tool '" + t.name + "': parameters is not a JSON object");
+      }
+      tools.push_back({{"type", "function"},
+                       {"function", {{"name", t.name}, {"description", t.description}, {"parameters", *params}}}});
+    }
+    body["tools"] = std::move(tools);
+  }
+  using M = ToolChoice::Mode;
+  switch (request.tool_choice.mode) {
+    case M::kUnset: break;
+    case M::kAuto: body["tool_choice"] = "auto"; break;
+    case M::kNone: body["tool_choice"] = "none"; break;
+    case M::kRequired: body["tool_choice"] = "required"; break;
+    case M::kNamed:
+      body["tool_choice"] = {{"type", "function"}, {"function", {{"name", request.tool_choice.name}}}};
+      break;
+  }
+  if (request.parallel_tool_calls) body["parallel_tool_calls"] = *request.parallel_tool_calls;
+  const auto& s = request.sampling;
+  if (s.temperature) body["temperature"] = *s.temperature;
+  if (s.top_p) body["top_p"] = *s.top_p;
+  if (s.presence_penalty) body["presence_penalty"] = *s.presence_penalty;
+  if (s.frequency_penalty) body["frequency_penalty"] = *s.frequency_penalty;
+  if (request.max_tokens) body["max_tokens"] = *request.max_tokens;
+  if (request.seed) body["seed"] = *request.seed;
+  if (!request.stop.empty()) body["stop"] = request.stop;
+  if (options.stream) {
+    body["stream"] = true;
+    if (options.stream_include_usage) body["stream_options"] = {{"include_usage", true}};
+  }
+  if (!TrimView(request.extra_body_json).empty()) {
+    auto extra = TryParse(request.extra_body_json);
+    if (!extra || !extra->is_object()) {
+      return InvalidArgumentError("extra_body_json is not a JSON object");
+    }
+    for (auto it = extra->begin(); it != extra->end(); ++it) body[it.key()] = it.value();
+  }
+  return Dump(body);
+}
+
+std::vector<std::string> SplitGluedJsonObjects(std::string_view text) {
+  std::vector<std::string> objects;
+  std::size_t i = 0, n = text.size();
+  while (i < n) {
+    while (i < n && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i >= n) break;
+    if (text[i] != '{') return {};
+    std::size_t start = i;
+    int depth = 0;
+    bool in_string = false, escaped = false;
+    for (; i < n; ++i) {
+      char c = text[i];
+      if (in_string) {
+        if (escaped) escaped = false;
+        else if (c == '\\') escaped = true;
+        else if (c == '"') in_string = false;
+        continue;
+      }
+      if (c == '"') in_string = true;
+      else if (c == '{' || c == '[') ++depth;
+      else if (c == '}' || c == ']') {
+        if (--depth == 0) { ++i; break; }
+      }
+    }
+    if (depth != 0) return {};
+    std::string piece(text.substr(start, i - start));
+    auto parsed = TryParse(piece);
+    if (!parsed || !parsed->is_object()) return {};
+    objects.push_back(std::move(piece));
+  }
+  if (objects.size() < 2) return {};
+  return objects;
+}
+
+void ParseToolCallArguments(ToolCall& call) {
+  call.arguments_valid = false;
+  call.arguments_json = "{}";
+  call.arguments_error.clear();
+  std::string_view trimmed = TrimView(call.arguments_raw);
+  if (trimmed.empty()) {  // zero-argument call
+    call.arguments_valid = true;
+    return;
+  }
+  Json parsed;
+  try {
+    parsed = Json::parse(trimmed.begin(), trimmed.end());
+  } catch (const Json::exception& e) {
+    auto glued = SplitGluedJsonObjects(trimmed);
+    if (!glued.empty()) {
+      call.arguments_error = std::to_string(glued.size()) +
+                             " JSON objects glued together (\"}{\"): several calls in one";
+    } else {
+      call.arguments_error = std::string("arguments are not valid JSON: ") + e.what();
+    }
+    return;
+  }
+  if (parsed.is_string()) {  // double-serialised object: "\"{\\\"a\\\":1}\""
+    if (auto inner = TryParse(parsed.get<std::string>()); inner && inner->is_object()) parsed = *inner;
+  }
+  if (!parsed.is_object()) {
+    call.arguments_error = std::string("arguments must be a JSON object, got ") + parsed.type_name();
+    return;
+  }
+  call.arguments_valid = true;
+  call.arguments_json = Dump(parsed);
+}
+
+void ExtractThinkTag(ChatResponse& response) {
+  if (!response.reasoning.empty()) return;
+  static constexpr std::string_view kOpen = "<think>", kClose = "</think>";
+  const std::string& c = response.content;
+  std::size_t lead = 0;
+  while (lead < c.size() && std::isspace(static_cast<unsigned char>(c[lead]))) ++lead;
+  std::string reasoning, rest;
+  if (c.compare(lead, kOpen.size(), kOpen) == 0) {
+    std::size_t body = lead + kOpen.size();
+    std::size_t close = c.find(kClose, body);
+    if (close == std::string::npos) {
+      reasoning = c.substr(body);  // thinking cut off (e.g. by max_tokens)
+    } else {
+      reasoning = c.substr(body, close - body);
+      rest = c.substr(close + kClose.size());
+    }
+  } else {
+    std::size_t close = c.find(kClose);
+    if (close == std::string::npos || c.rfind(kOpen, close) != std::string::npos) return;
+    reasoning = c.substr(0, close);  // template put <think> in the prompt
+    rest = c.substr(close + kClose.size());
+  }
+  response.reasoning = std::string(TrimView(reasoning));
+  std::size_t skip = 0;
+  while (skip < rest.size() && std::isspace(static_cast<unsigned char>(rest[skip]))) ++skip;
+  response.content = rest.substr(skip);
+  response.reasoning_source = ReasoningSource::kThinkTag;
+}
+
+void DetectToolIssue(ChatResponse& response) {
+  response.tool_issue = ToolIssue::kNone;
+  response.tool_issue_detail.clear();
+  static constexpr std::string_view kMarkers[] = {"<tool_call>", "<function=", "<arg_key>", "[TOOL_CALLS]"};
+  auto find_marker = [](const std::string& text) -> std::string_view {
+    for (auto m : kMarkers) if (text.find(m) != std::string::npos) return m;
+    return {};
+  };
+  if (response.tool_calls.empty()) {
+    if (auto m = find_marker(response.content); !m.empty()) {
+      response.tool_issue = ToolIssue::kToolFormat;
+      response.tool_issue_detail = "tool markup " + std::string(m) +
+                                   " left in content with no parsed tool calls (server-side parser failure)";
+    } else if (auto r = find_marker(response.reasoning); !r.empty()) {
+      response.tool_issue = ToolIssue::kToolFormat;
+      response.tool_issue_detail = "tool markup " + std::string(r) +
+                                   " inside the reasoning with no parsed tool calls (call emitted while thinking)";
+    } else if (response.finish_reason == "tool_calls") {
+      response.tool_issue = ToolIssue::kToolFormat;
+      response.tool_issue_detail = "finish_reason is tool_calls but no tool call was parsed";
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < response.tool_calls.size(); ++i) {
+    const auto& c = response.tool_calls[i];
+    if (c.name.empty()) {
+      response.tool_issue = ToolIssue::kToolFormat;
+      response.tool_issue_detail = "tool call " + std::to_string(i) + " has no function name";
+      return;
+    }
+    if (!c.arguments_valid) {
+      response.tool_issue = ToolIssue::kToolArgs;
+      response.tool_issue_detail = "tool call " + std::to_string(i) + " (" + c.name + "): " + c.arguments_error;
+      if (response.finish_reason == "length") response.tool_issue_detail += " (output cut off by max_tokens)";
+      return;
+    }
+  }
+}
+
+void FinalizeResponse(ChatResponse& response) {
+  ExtractThinkTag(response);
+  for (auto& call : response.tool_calls) ParseToolCallArguments(call);
+  DetectToolIssue(response);
+}
+
+namespace internal {
+void ReadUsage(const Json& usage, Usage& out) {
+  if (!usage.is_object()) return;
+  out.present = true;
+  out.prompt_tokens = IntField(usage, "prompt_tokens").value_or(0);
+  out.completion_tokens = IntField(usage, "completion_tokens").value_or(0);
+  out.total_tokens = IntField(usage, "total_tokens").value_or(out.prompt_tokens + out.completion_tokens);
+  out.cached_prompt_tokens.reset();
+  out.reasoning_tokens.reset();
+  if (auto it = usage.find("prompt_tokens_details"); it != usage.end() && it->is_object()) {
+    out.cached_prompt_tokens = IntField(*it, "cached_tokens");
+  }
+  if (auto it = usage.find("completion_tokens_details"); it != usage.end() && it->is_object()) {
+    out.reasoning_tokens = IntField(*it, "reasoning_tokens");
+  }
+}
+
+// A top-level error object in a 2xx body or stream chunk; nullopt when none.
+std::optional<Status> InBandError(const Json& j) {
+  if (!j.is_object()) return std::nullopt;
+  bool flat = StringOr(j, "object") == "error";
+  auto it = j.find("error");
+  bool nested = it != j.end() && !it->is_null();
+  if (!flat && !nested) return std::nullopt;
+  ErrorInfo info = ParseErrorBody(Dump(j));
+  Classification c = ClassifyInBandError(info);
+  return MakeFailure(c.failure_class, c.message);
+}
+}  // namespace internal
+
+Result<ChatResponse> DecodeChatResponse(std::string_view body) {
+  auto parsed = TryParse(body);
+  if (!parsed || !parsed->is_object()) {
+    return MakeFailure(FailureClass::kTransientServer,
+                       "response body is not a JSON object (" + std::to_string(body.size()) + " bytes)");
+  }
+  const Json& j = *parsed;
+  if (auto err = internal::InBandError(j)) return *err;
+  ChatResponse r;
+  r.raw_body = std::string(body);
+  r.id = StringOr(j, "id");
+  r.model = StringOr(j, "model");
+  auto choices = j.find("choices");
+  if (choices == j.end() || !choices->is_array() || choices->empty() || !(*choices)[0].is_object()) {
+    return MakeFailure(FailureClass::kTransientServer, "response has no choices");
+  }
+  const Json& choice = (*choices)[0];
+  r.finish_reason = StringOr(choice, "finish_reason");
+  if (r.finish_reason == "error") {
+    return MakeFailure(FailureClass::kTransientServer, "finish_reason is \"error\" (provider failed mid-answer)");
+  }
+  auto msg_it = choice.find("message");
+  if (msg_it != choice.end() && msg_it->is_object()) {
+    const Json& msg = *msg_it;
+    auto content = msg.find("content");
+    r.content_was_null = content == msg.end() || content->is_null();
+    if (!r.content_was_null) r.content = ContentText(*content);
+    std::string reasoning = StringOr(msg, "reasoning");
+    if (!reasoning.empty()) {
+      r.reasoning = reasoning;
+      r.reasoning_source = ReasoningSource::kReasoningField;
+    } else if (std::string rc = StringOr(msg, "reasoning_content"); !rc.empty()) {
+      r.reasoning = rc;
+      r.reasoning_source = ReasoningSource::kReasoningContentField;
+    }
+    if (auto calls = msg.find("tool_calls"); calls != msg.end() && calls->is_array()) {
+      for (const auto& c : *calls) {
+        if (!c.is_object()) continue;
+        ToolCall call;
+        call.id = StringOr(c, "id");
+        if (auto f = c.find("function"); f != c.end() && f->is_object()) {
+          call.name = StringOr(*f, "name");
+          if (auto a = f->find("arguments"); a != f->end()) call.arguments_raw = ArgumentsText(*a);
+        }
+        r.tool_calls.push_back(std::move(call));
+      }
+    }
+  }
+  if (auto u = j.find("usage"); u != j.end()) internal::ReadUsage(*u, r.usage);
+  FinalizeResponse(r);
+  return r;
+}
+
+}  // namespace seragen::llm
