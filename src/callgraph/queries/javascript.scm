@@ -1,0 +1,97 @@
+; seragen call-graph query for JavaScript (and JSX). Capture vocabulary: docs/CALLGRAPH.md.
+
+; ---- definitions --------------------------------------------------------
+(function_declaration name: (identifier) @name) @function
+(generator_function_declaration name: (identifier) @name) @function
+(function_expression name: (identifier) @name) @function
+
+(method_definition
+  name: [(property_identifier) (private_property_identifier)] @name) @function
+
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @function
+
+(assignment_expression
+  left: (member_expression property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression)]) @function
+
+(pair
+  key: (property_identifier) @name
+  value: [(arrow_function) (function_expression)]) @function
+
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression)]) @function
+
+(class_declaration name: (identifier) @name) @class
+(class_declaration
+  name: (identifier) @name
+  (class_heritage [(identifier) (member_expression)] @base)) @class
+(class name: (identifier) @name) @class
+
+; ---- call sites ---------------------------------------------------------
+(call_expression function: (identifier) @name) @call
+
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @call
+
+(new_expression constructor: (identifier) @name) @new
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @new
+
+; ---- imports and exports ------------------------------------------------
+(import_statement
+  (import_clause (identifier) @default)
+  source: (string (string_fragment) @module)) @import
+
+(import_statement
+  (import_clause (namespace_import (identifier) @alias))
+  source: (string (string_fragment) @module)) @import
+
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier name: (identifier) @member alias: (identifier)? @alias)))
+  source: (string (string_fragment) @module)) @import
+
+((variable_declarator
+   name: (identifier) @alias
+   value: (call_expression
+     function: (identifier) @_require
+     arguments: (arguments . (string (string_fragment) @module)))) @import
+ (#eq? @_require "require"))
+
+((variable_declarator
+   name: (object_pattern (shorthand_property_identifier_pattern) @member)
+   value: (call_expression
+     function: (identifier) @_require
+     arguments: (arguments . (string (string_fragment) @module)))) @import
+ (#eq? @_require "require"))
+
+((variable_declarator
+   name: (object_pattern
+     (pair_pattern key: (property_identifier) @member value: (identifier) @alias))
+   value: (call_expression
+     function: (identifier) @_require
+     arguments: (arguments . (string (string_fragment) @module)))) @import
+ (#eq? @_require "require"))
+
+(export_statement
+  "default"
+  declaration: [(function_declaration name: (identifier) @name)
+                (generator_function_declaration name: (identifier) @name)
+                (class_declaration name: (identifier) @name)]) @export_default
+
+(export_statement "default" value: (identifier) @name) @export_default
+
+((assignment_expression
+   left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+   right: (identifier) @name) @export_default
+ (#eq? @_module "module")
+ (#eq? @_exports "exports"))

@@ -1,0 +1,72 @@
+#include "seragen/callgraph/source_set.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "seragen/base/file_util.h"
+
+namespace seragen::callgraph {
+
+namespace fs = std::filesystem;
+
+DirectoryFileSource::DirectoryFileSource(std::string root) : root_(std::move(root)) {
+  while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+}
+
+Result<std::vector<SourceEntry>> DirectoryFileSource::List() const {
+  std::error_code ec;
+  if (!fs::is_directory(root_, ec)) {
+    return NotFoundError(fmt::format("source directory '{}' does not exist or is not a directory", root_));
+  }
+  std::vector<SourceEntry> entries;
+  fs::recursive_directory_iterator it(root_, fs::directory_options::skip_permission_denied, ec);
+  if (ec) return IoError(fmt::format("cannot list '{}': {}", root_, ec.message()));
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) return IoError(fmt::format("cannot list '{}': {}", root_, ec.message()));
+    const fs::directory_entry& entry = *it;
+    std::string name = entry.path().filename().string();
+    if (entry.is_symlink(ec)) {
+      continue;
+    }
+    if (entry.is_directory(ec)) {
+      if (!name.empty() && name[0] == '.') it.disable_recursion_pending();
+      continue;
+    }
+    if (!entry.is_regular_file(ec)) continue;
+    std::string relative = fs::relative(entry.path(), root_, ec).generic_string();
+    if (ec || relative.empty()) continue;
+    entries.push_back({std::move(relative), static_cast<std::uint64_t>(entry.file_size(ec))});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const SourceEntry& a, const SourceEntry& b) { return a.path < b.path; });
+  return entries;
+}
+
+Result<std::string> DirectoryFileSource::Read(const std::string& path) const {
+  if (path.empty() || path[0] == '/' || path.find("..") != std::string::npos) {
+    return InvalidArgumentError(fmt::format("'{}' is not a repository-relative path", path));
+  }
+  return ReadFile(root_ + "/" + path);
+}
+
+void InMemoryFileSource::Add(std::string path, std::string content) {
+  files_[std::move(path)] = std::move(content);
+}
+
+Result<std::vector<SourceEntry>> InMemoryFileSource::List() const {
+  std::vector<SourceEntry> entries;
+  entries.reserve(files_.size());
+  for (const auto& [path, content] : files_) entries.push_back({path, content.size()});
+  return entries;
+}
+
+Result<std::string> InMemoryFileSource::Read(const std::string& path) const {
+  auto it = files_.find(path);
+  if (it == files_.end()) return NotFoundError(fmt::format("no file '{}' in the source set", path));
+  return it->second;
+}
+
+}  // namespace seragen::callgraph
