@@ -1,0 +1,127 @@
+// Journal lines: the header and the records of RUN_DIR/shard-K/journal.jsonl
+// (DESIGN §5, docs/JOURNAL.md).
+//
+// Every line is one self-contained JSON object. Line 1 is the header:
+//   {"format":"seragen-journal","version":1,"config_hash":"...","shard":0,
+//    "shards":4,"created":"2026-11-21T12:00:00.000Z"}
+// Each later line is a task record (a state change of one task):
+//   {"type":"task","task_id":"3fa2...","stage":"rollout1_done","status":"submitted",
+//    "attempt":1,"at":"...","timings_ms":{"rollout":8123},"tokens":{...},
+//    "refs":{"trajectory":"trajectories/3fa2.r1.json"},"error":{...},"extra":{...}}
+// or a config-hash change accepted with an explicit user flag:
+//   {"type":"config_change","from":"<old hash>","to":"<new hash>","at":"..."}
+//
+// Encoding/decoding here is pure (no I/O) and thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "seragen/base/result.h"
+
+namespace seragen::journal {
+
+inline constexpr std::string_view kJournalFormat = "seragen-journal";
+inline constexpr int kJournalVersion = 1;
+
+// The state changes of a task. A record says "this stage is now done" (or, for
+// the last three, "the task ended this way").
+enum class Stage {
+  kPlanned,       // the task is in this shard's plan
+  kRollout1Done,  // rollout 1 finished; refs hold its trajectory
+  kIssueDone,     // synthetic issue written
+  kJudgeDone,     // optional judge answered (status: "yes"/"no")
+  kRollout2Done,  // rollout 2 finished
+  kVerified,      // soft verification scored (terminal; status: accepted/rejected/not_scorable)
+  kFailed,        // the task stopped on an error (terminal unless error.retryable)
+  kSkipped,       // the task was dropped on purpose, e.g. judge said no (terminal)
+};
+
+// "planned", "rollout1_done", "issue_done", "judge_done", "rollout2_done",
+// "verified", "failed", "skipped".
+std::string_view StageName(Stage stage);
+// Inverse of StageName; InvalidArgument naming the unknown value.
+Result<Stage> ParseStage(std::string_view name);
+// Verified, skipped and failed end a task.
+bool IsTerminalStage(Stage stage);
+
+struct JournalHeader {
+  std::string format = std::string(kJournalFormat);
+  int version = kJournalVersion;
+  std::string config_hash;
+  int shard = 0;   // K in shard K of N, 0-based
+  int shards = 1;  // N
+  std::string created;  // ISO-8601 UTC
+
+  friend bool operator==(const JournalHeader&, const JournalHeader&) = default;
+};
+
+struct TokenUsage {
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  std::int64_t reasoning_tokens = 0;
+  std::int64_t calls = 0;  // model calls made
+
+  friend bool operator==(const TokenUsage&, const TokenUsage&) = default;
+};
+
+struct ErrorInfo {
+  std::string error_class;  // e.g. "infra.endpoint_unavailable", "model.exit_format"
+  std::string message;
+  bool retryable = false;  // a resumed run may try the task again
+
+  friend bool operator==(const ErrorInfo&, const ErrorInfo&) = default;
+};
+
+struct JournalRecord {
+  std::string task_id;  // required
+  Stage stage = Stage::kPlanned;
+  std::string status;   // free text of the stage's outcome (exit status, verdict)
+  int attempt = 1;      // 1 for the first try of this task
+  std::string at;       // ISO-8601 UTC; Journal::Append fills it when empty
+  std::map<std::string, std::int64_t> timings_ms;  // e.g. {"rollout": 8123}
+  TokenUsage tokens;
+  // Files this record refers to, by role, as paths relative to the shard
+  // directory (e.g. {"trajectory": "trajectories/abc.r1.json"}). No absolute
+  // paths, no "..".
+  std::map<std::string, std::string> refs;
+  std::optional<ErrorInfo> error;
+  // Extension point: empty or the text of a JSON object (e.g. verify scores).
+  // Stored compactly with its key order kept; reading returns that compact text.
+  std::string extra_json;
+
+  friend bool operator==(const JournalRecord&, const JournalRecord&) = default;
+};
+
+struct ConfigHashChange {
+  std::string from;
+  std::string to;
+  std::string at;
+
+  friend bool operator==(const ConfigHashChange&, const ConfigHashChange&) = default;
+};
+
+// One line of JSON (no newline; never contains a raw newline). Invalid UTF-8
+// in strings is replaced with U+FFFD rather than failing.
+std::string EncodeHeader(const JournalHeader& header);
+// InvalidArgument when the record breaks the rules above (empty task id,
+// attempt < 1, extra_json not an object, a ref that is absolute or has "..").
+Result<std::string> EncodeRecord(const JournalRecord& record);
+std::string EncodeConfigHashChange(const ConfigHashChange& change);
+
+// A decoded line after the header.
+struct JournalEntry {
+  std::optional<JournalRecord> record;        // "type":"task"
+  std::optional<ConfigHashChange> config_change;  // "type":"config_change"
+};
+
+// Decoding distinguishes text that is not a complete JSON object (kDataLoss:
+// torn or damaged bytes) from a complete JSON object that breaks the schema
+// (kParseError: unknown stage/type, wrong field types). Messages name the field.
+Result<JournalHeader> DecodeHeader(std::string_view line);
+Result<JournalEntry> DecodeEntry(std::string_view line);
+
+}  // namespace seragen::journal

@@ -1,0 +1,30 @@
+// Durable result files inside a shard directory (trajectories and other data
+// a journal record refers to). Write the file with WriteResultFile, then
+// append the record whose refs name it: after a crash a record never points at
+// a missing or partial file.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "seragen/base/result.h"
+
+namespace seragen::journal {
+
+// Writes `bytes` to shard_dir/relative_path durably (temp file in the same
+// directory, fsync, rename, fsync of the directory; parents created). The
+// path must be relative, non-empty and without ".." segments (kInvalidArgument
+// otherwise), the same rule the journal applies to refs. Safe to call from
+// several threads for different paths.
+Status WriteResultFile(const std::string& shard_dir, std::string_view relative_path,
+                       std::string_view bytes);
+
+// Reads shard_dir/relative_path (a ref from a record); same path rule.
+Result<std::string> ReadResultFile(const std::string& shard_dir, std::string_view relative_path);
+
+// Removes temp files a crash left behind under shard_dir/subdir (names ending
+// in ".tmp.<digits>", as made by the atomic writer). Call only while holding
+// the shard lock (Journal open). Returns how many were removed.
+Result<std::size_t> RemoveStaleTempFiles(const std::string& shard_dir, std::string_view subdir);
+
+}  // namespace seragen::journal

@@ -1,0 +1,58 @@
+// ResumeState: what the journal says about each task, for resuming a run.
+//
+// A fold over task records in file order. For each task it knows which stages
+// are done (so a resumed run skips them and reuses their refs), the latest
+// record, and whether the task is finished. A task is finished when its latest
+// record is terminal: verified, skipped, or failed without error.retryable.
+// A retryable failure leaves the task unfinished with its done stages intact,
+// so a resumed run continues after the last done stage.
+//
+// Plain value type; not thread-safe for concurrent mutation.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "seragen/journal/record.h"
+
+namespace seragen::journal {
+
+struct TaskProgress {
+  std::string task_id;
+  std::set<Stage> stages_done;  // every stage that has a record (incl. failed/skipped)
+  JournalRecord last;           // the latest record of this task
+  // Union of the refs of all records, a later record winning per role.
+  std::map<std::string, std::string> refs;
+  int max_attempt = 0;
+  std::size_t records = 0;
+  bool finished = false;
+
+  bool Done(Stage stage) const { return stages_done.count(stage) > 0; }
+};
+
+class ResumeState {
+ public:
+  ResumeState() = default;
+  static ResumeState Fold(const std::vector<JournalRecord>& records);
+
+  // Folds one more record in (e.g. while the pipeline appends).
+  void Apply(const JournalRecord& record);
+
+  // nullptr when the journal has nothing about the task.
+  const TaskProgress* Find(std::string_view task_id) const;
+  bool IsFinished(std::string_view task_id) const;
+  bool StageDone(std::string_view task_id, Stage stage) const;
+
+  const std::map<std::string, TaskProgress, std::less<>>& tasks() const { return tasks_; }
+  std::size_t finished_count() const { return finished_; }
+
+ private:
+  std::map<std::string, TaskProgress, std::less<>> tasks_;
+  std::size_t finished_ = 0;
+};
+
+}  // namespace seragen::journal

@@ -1,0 +1,68 @@
+#include "seragen/journal/result_files.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "seragen/base/file_util.h"
+
+namespace seragen::journal {
+namespace {
+
+Status ValidateRelative(std::string_view path) {
+  if (path.empty() || path.front() == '/') {
+    return InvalidArgumentError(fmt::format("result file path must be relative, got '{}'", path));
+  }
+  std::string_view rest = path;
+  while (true) {
+    auto slash = rest.find('/');
+    std::string_view segment = rest.substr(0, slash);
+    if (segment == ".." || segment.empty() || segment == ".") {
+      return InvalidArgumentError(fmt::format(
+          "result file path must be a plain relative path inside the shard directory, got '{}'",
+          path));
+    }
+    if (slash == std::string_view::npos) break;
+    rest.remove_prefix(slash + 1);
+  }
+  return Status::Ok();
+}
+
+bool IsTempName(const std::string& name) {
+  auto pos = name.rfind(".tmp.");
+  if (pos == std::string::npos || pos + 5 == name.size()) return false;
+  for (std::size_t i = pos + 5; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status WriteResultFile(const std::string& shard_dir, std::string_view relative_path,
+                       std::string_view bytes) {
+  SG_RETURN_IF_ERROR(ValidateRelative(relative_path));
+  return WriteFileAtomic(shard_dir + "/" + std::string(relative_path), bytes);
+}
+
+Result<std::string> ReadResultFile(const std::string& shard_dir, std::string_view relative_path) {
+  SG_RETURN_IF_ERROR(ValidateRelative(relative_path));
+  return ReadFile(shard_dir + "/" + std::string(relative_path));
+}
+
+Result<std::size_t> RemoveStaleTempFiles(const std::string& shard_dir, std::string_view subdir) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::path(shard_dir) / std::string(subdir);
+  std::error_code ec;
+  if (!fs::exists(root, ec)) return std::size_t{0};
+  std::size_t removed = 0;
+  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec) || !IsTempName(it->path().filename().string())) continue;
+    if (fs::remove(it->path(), ec)) ++removed;
+    if (ec) break;
+  }
+  if (ec) return IoError(fmt::format("cannot clean temp files under {}: {}", root.string(), ec.message()));
+  return removed;
+}
+
+}  // namespace seragen::journal

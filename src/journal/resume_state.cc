@@ -1,0 +1,46 @@
+#include "seragen/journal/resume_state.h"
+
+#include <algorithm>
+
+namespace seragen::journal {
+
+ResumeState ResumeState::Fold(const std::vector<JournalRecord>& records) {
+  ResumeState state;
+  for (const auto& r : records) state.Apply(r);
+  return state;
+}
+
+void ResumeState::Apply(const JournalRecord& record) {
+  auto it = tasks_.find(record.task_id);
+  if (it == tasks_.end()) {
+    it = tasks_.emplace(record.task_id, TaskProgress{}).first;
+    it->second.task_id = record.task_id;
+  }
+  TaskProgress& t = it->second;
+  if (t.finished) --finished_;
+  t.stages_done.insert(record.stage);
+  for (const auto& [role, path] : record.refs) t.refs[role] = path;
+  t.max_attempt = std::max(t.max_attempt, record.attempt);
+  ++t.records;
+  t.last = record;
+  t.finished = IsTerminalStage(record.stage) &&
+               !(record.stage == Stage::kFailed && record.error && record.error->retryable);
+  if (t.finished) ++finished_;
+}
+
+const TaskProgress* ResumeState::Find(std::string_view task_id) const {
+  auto it = tasks_.find(task_id);
+  return it == tasks_.end() ? nullptr : &it->second;
+}
+
+bool ResumeState::IsFinished(std::string_view task_id) const {
+  const TaskProgress* t = Find(task_id);
+  return t != nullptr && t->finished;
+}
+
+bool ResumeState::StageDone(std::string_view task_id, Stage stage) const {
+  const TaskProgress* t = Find(task_id);
+  return t != nullptr && t->Done(stage);
+}
+
+}  // namespace seragen::journal

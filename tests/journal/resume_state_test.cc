@@ -1,0 +1,86 @@
+#include "seragen/journal/resume_state.h"
+
+#include <catch2/catch.hpp>
+
+namespace seragen::journal {
+namespace {
+
+JournalRecord Rec(const std::string& id, Stage stage, int attempt = 1) {
+  JournalRecord r;
+  r.task_id = id;
+  r.stage = stage;
+  r.attempt = attempt;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("resume state knows done stages, refs and finished tasks", "[journal][resume]") {
+  std::vector<JournalRecord> records;
+  records.push_back(Rec("a", Stage::kPlanned));
+  records.push_back(Rec("b", Stage::kPlanned));
+  JournalRecord r1 = Rec("a", Stage::kRollout1Done);
+  r1.refs = {{"trajectory", "trajectories/a.r1.json"}, {"patch", "p/a1.diff"}};
+  records.push_back(r1);
+  records.push_back(Rec("a", Stage::kIssueDone));
+  JournalRecord r2 = Rec("a", Stage::kRollout2Done);
+  r2.refs = {{"patch", "p/a2.diff"}};
+  records.push_back(r2);
+  records.push_back(Rec("a", Stage::kVerified));
+  records.push_back(Rec("b", Stage::kRollout1Done));
+
+  ResumeState s = ResumeState::Fold(records);
+  CHECK(s.tasks().size() == 2);
+  CHECK(s.finished_count() == 1);
+  CHECK(s.IsFinished("a"));
+  CHECK_FALSE(s.IsFinished("b"));
+  CHECK_FALSE(s.IsFinished("unknown"));
+  CHECK(s.Find("unknown") == nullptr);
+  CHECK(s.StageDone("b", Stage::kRollout1Done));
+  CHECK_FALSE(s.StageDone("b", Stage::kIssueDone));
+  const TaskProgress* a = s.Find("a");
+  REQUIRE(a != nullptr);
+  CHECK(a->records == 5);
+  CHECK(a->last.stage == Stage::kVerified);
+  CHECK(a->refs.at("trajectory") == "trajectories/a.r1.json");
+  CHECK(a->refs.at("patch") == "p/a2.diff");  // later record wins per role
+}
+
+TEST_CASE("a retryable failure keeps the task open with its done stages", "[journal][resume]") {
+  ResumeState s;
+  s.Apply(Rec("a", Stage::kRollout1Done));
+  JournalRecord fail = Rec("a", Stage::kFailed);
+  fail.error = ErrorInfo{"infra.endpoint_unavailable", "connection refused", true};
+  s.Apply(fail);
+  CHECK_FALSE(s.IsFinished("a"));
+  CHECK(s.finished_count() == 0);
+  CHECK(s.StageDone("a", Stage::kRollout1Done));
+
+  // The resumed run finishes it on attempt 2.
+  s.Apply(Rec("a", Stage::kIssueDone, 2));
+  s.Apply(Rec("a", Stage::kRollout2Done, 2));
+  s.Apply(Rec("a", Stage::kVerified, 2));
+  CHECK(s.IsFinished("a"));
+  CHECK(s.finished_count() == 1);
+  CHECK(s.Find("a")->max_attempt == 2);
+}
+
+TEST_CASE("non-retryable failures and skips finish a task", "[journal][resume]") {
+  ResumeState s;
+  JournalRecord fail = Rec("a", Stage::kFailed);
+  fail.error = ErrorInfo{"model.exit_format", "three malformed turns", false};
+  s.Apply(fail);
+  s.Apply(Rec("b", Stage::kSkipped));
+  JournalRecord no_error = Rec("c", Stage::kFailed);
+  s.Apply(no_error);
+  CHECK(s.IsFinished("a"));
+  CHECK(s.IsFinished("b"));
+  CHECK(s.IsFinished("c"));
+  CHECK(s.finished_count() == 3);
+  // A later record reopens a task (e.g. an operator requeued it): counts stay right.
+  s.Apply(Rec("b", Stage::kPlanned, 2));
+  CHECK_FALSE(s.IsFinished("b"));
+  CHECK(s.finished_count() == 2);
+}
+
+}  // namespace seragen::journal
