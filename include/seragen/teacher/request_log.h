@@ -1,0 +1,48 @@
+// RequestLog: what the teacher was asked, for tests, load reports and the
+// pipeline's kill test (which counts rollouts started). Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "seragen/base/status.h"
+
+namespace seragen::teacher {
+
+struct RequestRecord {
+  std::string kind;          // RequestKindName, or "models", "health", "invalid"
+  std::string conversation;  // ConversationId ("" for non-chat requests)
+  int turn = 0;              // assistant turns before this request
+  bool rollout_start = false;
+  std::string digest;        // SHA-256 prefix of the request body
+  int attempt = 0;           // times this exact body was seen before
+  std::string fault;         // "none", "500", "429", "reset", "overflow", ...
+  int status = 200;
+  bool stream = false;
+};
+
+struct RequestCounts {
+  std::uint64_t total = 0;
+  std::map<std::string, std::uint64_t> by_kind;
+  std::map<std::string, std::uint64_t> rollout_starts;  // by kind
+  std::map<std::string, std::uint64_t> faults;          // by fault (without "none")
+};
+
+class RequestLog {
+ public:
+  RequestLog() = default;
+  // Also append one JSON line per record to `path` (flushed per line).
+  Status OpenFile(const std::string& path);
+  void Record(const RequestRecord& record);
+  RequestCounts Counts() const;
+
+ private:
+  mutable std::mutex mu_;
+  RequestCounts counts_;
+  std::ofstream file_;
+};
+
+}  // namespace seragen::teacher

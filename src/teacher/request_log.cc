@@ -1,0 +1,42 @@
+#include "seragen/teacher/request_log.h"
+
+#include <nlohmann/json.hpp>
+
+#include "seragen/base/file_util.h"
+
+namespace seragen::teacher {
+
+Status RequestLog::OpenFile(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::size_t slash = path.rfind('/');
+  if (slash != std::string::npos && slash > 0) {
+    Status s = MakeDirs(path.substr(0, slash));
+    if (!s.ok()) return s.WithContext("teacher request log");
+  }
+  file_.open(path, std::ios::app);
+  if (!file_) return IoError("teacher request log: cannot open '" + path + "' for appending");
+  return Status::Ok();
+}
+
+void RequestLog::Record(const RequestRecord& r) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++counts_.total;
+  ++counts_.by_kind[r.kind];
+  if (r.rollout_start) ++counts_.rollout_starts[r.kind];
+  if (!r.fault.empty() && r.fault != "none") ++counts_.faults[r.fault];
+  if (file_.is_open()) {
+    nlohmann::ordered_json j = {{"n", counts_.total},  {"kind", r.kind},     {"conversation", r.conversation},
+                                {"turn", r.turn},      {"rollout_start", r.rollout_start},
+                                {"digest", r.digest},  {"attempt", r.attempt}, {"fault", r.fault},
+                                {"status", r.status},  {"stream", r.stream}};
+    file_ << j.dump() << '\n';
+    file_.flush();
+  }
+}
+
+RequestCounts RequestLog::Counts() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return counts_;
+}
+
+}  // namespace seragen::teacher

@@ -1,0 +1,413 @@
+// The scripted agent: decides the next tool call of a rollout from the
+// conversation so far. Steps: find the file, view it, search for the
+// function's name, view the function, edit it, maybe check, submit, confirm.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "seragen/base/hash.h"
+#include "seragen/base/rng.h"
+#include "seragen/teacher/edit_transforms.h"
+#include "seragen/teacher/policy.h"
+#include "text_facts.h"
+
+namespace seragen::teacher {
+namespace {
+
+using nlohmann::json;
+
+// Tool names offered in this request, by role ("" when the role is missing).
+struct OfferedTools {
+  std::string shell, editor, submit;
+};
+
+OfferedTools IdentifyTools(const ChatRequest& request, const ToolRoles& roles) {
+  OfferedTools offered;
+  for (const ToolSpecIn& t : request.tools) {
+    if (t.name == roles.shell) offered.shell = t.name;
+    if (t.name == roles.editor) offered.editor = t.name;
+    if (t.name == roles.submit) offered.submit = t.name;
+  }
+  // Renamed tools: recognise them by their parameters.
+  for (const ToolSpecIn& t : request.tools) {
+    auto has = [&](const char* p) { return std::find(t.parameters.begin(), t.parameters.end(), p) != t.parameters.end(); };
+    bool edits = std::find(t.command_choices.begin(), t.command_choices.end(), "str_replace") != t.command_choices.end();
+    if (offered.editor.empty() && (edits || (has("command") && has("path") && has("old_str")))) {
+      offered.editor = t.name;
+    } else if (offered.shell.empty() && has("command") && t.parameters.size() <= 2 && !has("path")) {
+      offered.shell = t.name;
+    } else if (offered.submit.empty() && t.parameters.empty()) {
+      offered.submit = t.name;
+    }
+  }
+  return offered;
+}
+
+struct PastCall {
+  std::string name;
+  json args;
+  std::string observation;
+};
+
+std::vector<PastCall> PastCalls(const ChatRequest& request) {
+  std::vector<PastCall> calls;
+  const auto& msgs = request.messages;
+  for (std::size_t i = 0; i < msgs.size(); ++i) {
+    if (msgs[i].role != "assistant") continue;
+    for (std::size_t c = 0; c < msgs[i].tool_calls.size(); ++c) {
+      const ToolCallIn& tc = msgs[i].tool_calls[c];
+      PastCall past;
+      past.name = tc.name;
+      past.args = json::parse(tc.arguments, nullptr, false);
+      if (past.args.is_discarded() || !past.args.is_object()) past.args = json::object();
+      // The observation: the tool message answering this id, else the c-th
+      // tool/user message after the assistant turn.
+      bool found = false;
+      for (std::size_t j = i + 1; j < msgs.size() && msgs[j].role != "assistant"; ++j) {
+        if (!tc.id.empty() && msgs[j].tool_call_id == tc.id) {
+          past.observation = msgs[j].content;
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        std::size_t seen = 0;
+        for (std::size_t j = i + 1; j < msgs.size() && msgs[j].role != "assistant"; ++j) {
+          if (msgs[j].role == "tool" || msgs[j].role == "user") {
+            if (seen++ == c) {
+              past.observation = msgs[j].content;
+              break;
+            }
+          }
+        }
+      }
+      calls.push_back(std::move(past));
+    }
+  }
+  return calls;
+}
+
+std::string Str(const json& args, const char* key) {
+  auto it = args.find(key);
+  return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string Extension(const std::string& path) {
+  std::size_t dot = path.rfind('.');
+  std::size_t slash = path.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  return path.substr(dot);
+}
+
+bool EditFailed(const std::string& observation, const std::string& new_str) {
+  const std::string o = Lower(observation);
+  static const char* kFailure[] = {"no replacement", "did not appear", "not found", "no match", "multiple",
+                                   "occurrences", "not unique", "failed", "invalid", "does not exist"};
+  bool failure_words = false;
+  for (const char* w : kFailure) failure_words = failure_words || o.find(w) != std::string::npos;
+  if (!failure_words) return false;
+  // A success message that echoes the new text is not a failure.
+  std::size_t nl = new_str.find('\n');
+  std::string first_new = new_str.substr(0, nl);
+  return first_new.empty() || observation.find(first_new) == std::string::npos;
+}
+
+// What the conversation shows so far.
+struct RolloutState {
+  std::string repo_root = "/repo";
+  std::string function;
+  std::string rel_path;
+  std::string issue_text;
+  FileKnowledge file;
+  bool listed = false;
+  bool def_search_done = false;
+  bool name_search_done = false;
+  bool full_view_done = false;
+  bool range_view_done = false;
+  int views_after_failed_edit = 0;
+  int edit_attempts = 0;
+  bool edit_ok = false;
+  bool check_done = false;
+  int submits = 0;
+  std::string last_edit_new;
+};
+
+std::string AbsPath(const RolloutState& s, const std::string& rel) {
+  if (!rel.empty() && rel[0] == '/') return rel;
+  std::string root = s.repo_root;
+  if (!root.empty() && root.back() == '/') root.pop_back();
+  return root + "/" + rel;
+}
+
+std::string RelPath(const RolloutState& s, std::string path) {
+  std::string root = s.repo_root;
+  if (!root.empty() && root.back() != '/') root += '/';
+  if (path.rfind(root, 0) == 0) path = path.substr(root.size());
+  return path;
+}
+
+// First source file named in shell output ("path:line:text" from grep, or one path a line).
+std::string FirstPathInOutput(const RolloutState& s, const std::string& output) {
+  std::size_t start = 0;
+  while (start < output.size()) {
+    std::size_t end = output.find('\n', start);
+    std::string line = output.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    start = end == std::string::npos ? output.size() : end + 1;
+    std::string path = line.substr(0, line.find(':'));
+    while (!path.empty() && (path.back() == ' ' || path.back() == '\r')) path.pop_back();
+    if (IsSourcePath(path) && path.find("test") == std::string::npos) return RelPath(s, path);
+  }
+  return {};
+}
+
+void ReplayHistory(const std::vector<PastCall>& calls, const OfferedTools& tools, RolloutState* s) {
+  for (const PastCall& call : calls) {
+    if (!tools.submit.empty() && call.name == tools.submit) {
+      ++s->submits;
+      continue;
+    }
+    if (!tools.shell.empty() && call.name == tools.shell) {
+      const std::string cmd = Str(call.args, "command");
+      if (cmd.rfind("find ", 0) == 0 || cmd.rfind("ls ", 0) == 0) {
+        s->listed = true;
+        if (s->rel_path.empty()) s->rel_path = FirstPathInOutput(*s, call.observation);
+      } else if (cmd.find("grep -rnE") != std::string::npos) {
+        s->def_search_done = true;
+        if (s->rel_path.empty()) s->rel_path = FirstPathInOutput(*s, call.observation);
+      } else if (cmd.rfind("grep ", 0) == 0) {
+        s->name_search_done = true;
+      } else if (s->edit_attempts > 0) {
+        s->check_done = true;
+      }
+      continue;
+    }
+    if (!tools.editor.empty() && call.name == tools.editor) {
+      const std::string command = Str(call.args, "command");
+      const std::string path = Str(call.args, "path");
+      if (command == "view" && !s->rel_path.empty() && RelPath(*s, path) == s->rel_path) {
+        FileKnowledge fresh;
+        if (ReadNumberedView(call.observation, &fresh) == 0) continue;
+        if (call.args.contains("view_range")) {
+          s->range_view_done = true;
+        } else {
+          s->full_view_done = true;
+          s->file = FileKnowledge();  // a full view replaces what was known
+          if (s->edit_attempts > 0 && !s->edit_ok) ++s->views_after_failed_edit;
+        }
+        for (int n = 1; n <= fresh.LastLine(); ++n) {
+          if (const std::string* line = fresh.Line(n)) s->file.SetLine(n, *line);
+        }
+      } else if (command == "str_replace" || command == "insert" || command == "create") {
+        ++s->edit_attempts;
+        s->last_edit_new = Str(call.args, "new_str");
+        s->edit_ok = !EditFailed(call.observation, s->last_edit_new);
+      }
+    }
+  }
+}
+
+std::string ToolId(const std::string& conversation, int turn, int index) {
+  return "call_" + Sha256Hex(conversation + ":" + std::to_string(turn) + ":" + std::to_string(index)).substr(0, 24);
+}
+
+// Picks one of `options` with the rng.
+const char* Pick(Rng& rng, std::initializer_list<const char*> options) {
+  std::size_t i = static_cast<std::size_t>(rng.Uniform(options.size()));
+  return *(options.begin() + i);
+}
+
+std::string Fill(std::string text, const std::string& key, const std::string& value) {
+  for (std::size_t p = text.find(key); p != std::string::npos; p = text.find(key, p + value.size())) {
+    text.replace(p, key.size(), value);
+  }
+  return text;
+}
+
+std::vector<EditKind> KindOrder(const RequestInfo& info, const PolicyContext& ctx, const RolloutState& s,
+                                const std::string& conv) {
+  std::vector<EditKind> order;
+  if (info.kind == RequestKind::kRollout2) {
+    EditKind inferred = InferKindFromIssue(s.issue_text);
+    Rng rng = Rng::Derive(ctx.seed, conv, "rollout2-same-edit");
+    if (rng.Bernoulli(ctx.knobs.rollout2_same_edit_rate)) {
+      order.push_back(inferred);
+    } else {
+      std::vector<EditKind> others;
+      for (EditKind k : AllEditKinds()) {
+        if (k != inferred && k != EditKind::kCommentGuard) others.push_back(k);
+      }
+      order.push_back(others[rng.Uniform(others.size())]);
+    }
+  } else {
+    std::string topic;
+    if (info.category_index >= 0 && ctx.prompts != nullptr &&
+        info.category_index < static_cast<int>(ctx.prompts->categories().size())) {
+      topic = ctx.prompts->categories()[info.category_index].topic;
+    }
+    std::vector<EditKind> preferred = PreferredKindsForTopic(topic);
+    Rng rng = Rng::Derive(ctx.seed, conv, "edit-kind");
+    std::size_t rotate = static_cast<std::size_t>(rng.Uniform(preferred.size()));
+    std::rotate(preferred.begin(), preferred.begin() + rotate, preferred.end());
+    order = preferred;
+  }
+  for (EditKind k : AllEditKinds()) {
+    if (std::find(order.begin(), order.end(), k) == order.end()) order.push_back(k);
+  }
+  return order;
+}
+
+}  // namespace
+
+PolicyReply DecideRollout(const ChatRequest& request, const RequestInfo& info, const PolicyContext& ctx) {
+  PolicyReply reply;
+  reply.kind = info.kind;
+  const int turn = AssistantTurns(request);
+  reply.rollout_start = turn == 0;
+  const std::string conv = ConversationId(request);
+  Rng talk = Rng::Derive(ctx.seed, conv + ":" + std::to_string(turn), "wording");
+  const OfferedTools tools = IdentifyTools(request, ctx.roles);
+
+  RolloutState s;
+  auto value = [&](const char* key) {
+    auto it = info.values.find(key);
+    return it == info.values.end() ? std::string() : it->second;
+  };
+  if (!value("repo_root").empty()) s.repo_root = value("repo_root");
+  if (info.kind == RequestKind::kRollout1) {
+    s.function = value("function_name");
+    s.rel_path = RelPath(s, value("file_path"));
+  } else if (info.kind == RequestKind::kRollout2) {
+    s.issue_text = value("issue_text");
+    TextTarget target = FindTargetInText(s.issue_text, s.repo_root);
+    s.function = target.function;
+    s.rel_path = target.path;
+  }
+  ReplayHistory(PastCalls(request), tools, &s);
+  if (s.function.empty() && !s.file.empty()) {
+    auto first = FirstFunctionName(s.file, s.rel_path);
+    if (first) s.function = *first;
+  }
+
+  auto call = [&](const std::string& name, json args, std::string reasoning) {
+    reply.tool_calls.push_back({ToolId(conv, turn, 0), name, args.dump()});
+    reply.finish_reason = "tool_calls";
+    reply.reasoning = std::move(reasoning);
+  };
+  auto fill = [&](const char* text) {
+    return Fill(Fill(std::string(text), "{f}", s.function.empty() ? "the function" : s.function), "{file}",
+                s.rel_path.empty() ? "the file" : s.rel_path);
+  };
+  auto submit = [&](std::string reasoning) {
+    if (tools.submit.empty()) {
+      reply.content = "I have finished working on this task.";
+      reply.reasoning = std::move(reasoning);
+      reply.finish_reason = "stop";
+      return;
+    }
+    call(tools.submit, json::object(), std::move(reasoning));
+  };
+
+  // Submit review shown: confirm.
+  if (s.submits >= 1) {
+    submit(Pick(talk, {"The diff shows only the change I intended, so I'll confirm the submission.",
+                       "Reviewed the diff; it is what I meant to change. Submitting for real now.",
+                       "That diff looks right. Confirming."}));
+    return reply;
+  }
+  const bool can_shell = !tools.shell.empty();
+  const std::string ext = Extension(s.rel_path);
+  // 1. Find the file.
+  if (s.rel_path.empty()) {
+    if (can_shell && !s.function.empty() && !s.def_search_done) {
+      call(tools.shell,
+           {{"command", "grep -rnE \"(def|function|func|fn) +" + s.function + " *\\(\" " + s.repo_root +
+                            " | head -20"}},
+           fill(Pick(talk, {"The issue mentions `{f}` but not where it lives. Let me find its definition.",
+                            "First I need to know which file defines `{f}`."})));
+      return reply;
+    }
+    if (can_shell && !s.listed) {
+      call(tools.shell,
+           {{"command", "find " + s.repo_root +
+                            " -name \"*.py\" -not -path \"*/.git/*\" -not -path \"*test*\" | sort | head -20"}},
+           Pick(talk, {"I don't have a concrete location yet, so let me look at the layout of the repository.",
+                       "Let me get an overview of the source files first."}));
+      return reply;
+    }
+    submit(fill("I could not locate the code the task refers to, so there is nothing I can change with confidence."));
+    return reply;
+  }
+  if (tools.editor.empty()) {
+    submit("Without a file editing tool I cannot make the change here; submitting as is.");
+    return reply;
+  }
+  const std::string abs = AbsPath(s, s.rel_path);
+  // 2. Read the file (again after a failed edit, once).
+  const bool reread = s.edit_attempts > 0 && !s.edit_ok && s.views_after_failed_edit == 0 && s.edit_attempts < 2;
+  if (!s.full_view_done || reread) {
+    call(tools.editor, {{"command", "view"}, {"path", abs}},
+         reread ? fill("The replacement did not apply. Let me re-read `{file}` to get the exact text.")
+                : fill(Pick(talk, {"The problem is reported around `{f}` in `{file}`. I'll start by reading that file.",
+                                   "Let me open `{file}` and see how `{f}` is written.",
+                                   "First step: read `{file}` to understand `{f}` and its surroundings."})));
+    return reply;
+  }
+  if (s.function.empty()) {
+    submit(fill("`{file}` does not define any function I can work on; submitting without changes."));
+    return reply;
+  }
+  // 3. Search for the name across the repository.
+  if (can_shell && !s.name_search_done) {
+    std::string include = ext.empty() ? "" : " --include=\"*" + ext + "\"";
+    call(tools.shell, {{"command", "grep -rn \"" + s.function + "\" " + s.repo_root + include + " | head -30"}},
+         fill(Pick(talk, {"Now let me see where `{f}` is used, since the cause could also be in a caller.",
+                          "Searching for other references to `{f}` to understand how callers use it.",
+                          "Let me check who calls `{f}` and what they pass in."})));
+    return reply;
+  }
+  auto span = LocateFunction(s.file, s.function, s.rel_path);
+  // 4. Look closely at the function.
+  if (span && !s.range_view_done && s.edit_attempts == 0) {
+    call(tools.editor,
+         {{"command", "view"}, {"path", abs}, {"view_range", json::array({span->first_line, span->last_line})}},
+         fill(Pick(talk, {"Let me focus on the body of `{f}`.", "Looking at `{f}` more closely.",
+                          "Here is the part of `{file}` that matters; let me read `{f}` line by line."})));
+    return reply;
+  }
+  // 5. Edit.
+  if (s.edit_attempts == 0 || (!s.edit_ok && s.edit_attempts < 2 && s.views_after_failed_edit > 0)) {
+    auto edit = MakeEdit(s.file, s.function, s.rel_path, KindOrder(info, ctx, s, conv));
+    if (edit) {
+      call(tools.editor,
+           {{"command", "str_replace"}, {"path", abs}, {"old_str", edit->old_str}, {"new_str", edit->new_str}},
+           fill(Pick(talk, {"I think the weak spot is here: I should ", "The safest improvement is to ",
+                            "After reading `{f}`, the fix I want is to "})) +
+               edit->summary + ".");
+      return reply;
+    }
+    submit(fill("I could not find a change in `{f}` that I am confident about, so I'll submit without edits."));
+    return reply;
+  }
+  // 6. Optional quick check.
+  if (s.edit_ok && can_shell && !s.check_done &&
+      Rng::Derive(ctx.seed, conv, "check").Bernoulli(ctx.knobs.check_command_rate)) {
+    std::string cmd = ext == ".py" ? "python3 -m py_compile " + abs + " && echo compiled-ok"
+                                   : "cd " + s.repo_root + " && git diff --stat";
+    call(tools.shell, {{"command", cmd}},
+         Pick(talk, {"Let me make sure the file still parses after the edit.", "Quick sanity check of the change.",
+                     "Before submitting, a fast check that nothing is broken syntactically."}));
+    return reply;
+  }
+  // 7. Submit.
+  submit(fill(Pick(talk, {"The change to `{f}` is in place. Submitting so I can review the diff.",
+                          "That should address the problem. Let me submit and look over the diff.",
+                          "Done with the edit in `{file}`; submitting."})));
+  return reply;
+}
+
+}  // namespace seragen::teacher

@@ -1,0 +1,227 @@
+#include "text_facts.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace seragen::teacher {
+namespace {
+
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+bool IsIdentifier(std::string_view s) {
+  return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
+         std::all_of(s.begin(), s.end(), IsIdentChar);
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool Contains(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
+
+std::string StripRoot(std::string path, std::string_view repo_root) {
+  std::string root(repo_root);
+  if (!root.empty() && root.back() != '/') root += '/';
+  if (!root.empty() && path.rfind(root, 0) == 0) path = path.substr(root.size());
+  while (path.rfind("./", 0) == 0) path = path.substr(2);
+  return path;
+}
+
+// Words that look like calls but are not what a user means by "the function".
+bool IsNoiseName(std::string_view name) {
+  static const char* kNoise[] = {"print", "len", "str", "int", "dict", "list", "range", "isinstance", "repr",
+                                 "None", "True", "False", "self", "return", "if", "for", "while", "assert"};
+  for (const char* n : kNoise) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsSourcePath(std::string_view token) {
+  static const char* kExt[] = {".py", ".js", ".jsx", ".mjs", ".ts", ".tsx", ".go", ".rs", ".java", ".kt",
+                               ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".scala"};
+  for (const char* e : kExt) {
+    std::string_view ext(e);
+    if (token.size() > ext.size() && token.substr(token.size() - ext.size()) == ext) return true;
+  }
+  return false;
+}
+
+TextTarget FindTargetInText(std::string_view text, std::string_view repo_root) {
+  TextTarget target;
+  // Backticked spans first: `name`, `name(...)`, `Class.name`, `path/to/file.py`.
+  std::size_t pos = 0;
+  while ((pos = text.find('`', pos)) != std::string_view::npos) {
+    std::size_t end = text.find('`', pos + 1);
+    if (end == std::string_view::npos) break;
+    std::string_view span = text.substr(pos + 1, end - pos - 1);
+    pos = end + 1;
+    if (span.empty() || span.size() > 200) continue;
+    if (target.path.empty() && IsSourcePath(span) && span.find(' ') == std::string_view::npos) {
+      target.path = StripRoot(std::string(span), repo_root);
+      continue;
+    }
+    std::string_view name = span.substr(0, span.find('('));
+    std::size_t dot = name.rfind('.');
+    if (dot != std::string_view::npos) name = name.substr(dot + 1);
+    if (target.function.empty() && IsIdentifier(name) && !IsNoiseName(name) &&
+        (span.find('(') != std::string_view::npos || name.find('_') != std::string_view::npos ||
+         span.size() == name.size())) {
+      target.function = std::string(name);
+    }
+  }
+  // Bare file paths anywhere.
+  if (target.path.empty()) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == '"' ||
+                                 text[i] == '\'' || text[i] == '(')) {
+        ++i;
+      }
+      std::size_t start = i;
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '"' &&
+             text[i] != '\'' && text[i] != ',' && text[i] != ')' && text[i] != ':') {
+        ++i;
+      }
+      std::string_view token = text.substr(start, i - start);
+      while (!token.empty() && (token.back() == '.' || token.back() == ';')) token.remove_suffix(1);
+      if (IsSourcePath(token)) {
+        target.path = StripRoot(std::string(token), repo_root);
+        break;
+      }
+      if (i == start) ++i;
+    }
+  }
+  // Bare calls like "parse_config(" as a last resort.
+  if (target.function.empty()) {
+    for (std::size_t p = text.find('('); p != std::string_view::npos; p = text.find('(', p + 1)) {
+      std::size_t s = p;
+      while (s > 0 && IsIdentChar(text[s - 1])) --s;
+      std::string_view name = text.substr(s, p - s);
+      if (name.size() >= 3 && IsIdentifier(name) && !IsNoiseName(name)) {
+        target.function = std::string(name);
+        break;
+      }
+    }
+  }
+  return target;
+}
+
+std::vector<EditKind> PreferredKindsForTopic(std::string_view topic) {
+  const std::string t = Lower(topic);
+  if (Contains(t, "null") || Contains(t, "none") || Contains(t, "optional")) {
+    return {EditKind::kGuardNone, EditKind::kEmptyCheck};
+  }
+  if (Contains(t, "boundary") || Contains(t, "edge") || Contains(t, "algorithm") || Contains(t, "control flow") ||
+      Contains(t, "logical") || Contains(t, "output correctness")) {
+    return {EditKind::kBoundary, EditKind::kEmptyCheck};
+  }
+  if (Contains(t, "error") || Contains(t, "exception") || Contains(t, "logging") || Contains(t, "debug") ||
+      Contains(t, "documentation") || Contains(t, "naming") || Contains(t, "observab")) {
+    return {EditKind::kErrorMessage, EditKind::kGuardNone};
+  }
+  if (Contains(t, "validation") || Contains(t, "precondition") || Contains(t, "assumption") ||
+      Contains(t, "sanitiz") || Contains(t, "contract") || Contains(t, "invariant") || Contains(t, "rules")) {
+    return {EditKind::kGuardNone, EditKind::kEmptyCheck, EditKind::kErrorMessage};
+  }
+  return {EditKind::kGuardNone, EditKind::kEmptyCheck, EditKind::kBoundary, EditKind::kErrorMessage};
+}
+
+EditKind InferKindFromIssue(std::string_view issue_text) {
+  const std::string t = Lower(issue_text);
+  if (Contains(t, "error message") || Contains(t, "the message") || Contains(t, "does not say") ||
+      Contains(t, "doesn't say")) {
+    return EditKind::kErrorMessage;
+  }
+  if (Contains(t, "none") || Contains(t, "null") || Contains(t, "undefined")) return EditKind::kGuardNone;
+  if (Contains(t, "empty")) return EditKind::kEmptyCheck;
+  if (Contains(t, "boundary") || Contains(t, "exactly") || Contains(t, "limit") || Contains(t, "off by") ||
+      Contains(t, "last ") || Contains(t, "edge")) {
+    return EditKind::kBoundary;
+  }
+  return EditKind::kCommentGuard;
+}
+
+PatchFacts AnalyzePatch(std::string_view patch, std::string_view notes) {
+  PatchFacts facts;
+  std::vector<std::string> context;
+  std::size_t start = 0;
+  while (start < patch.size()) {
+    std::size_t end = patch.find('\n', start);
+    std::string line(patch.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    start = end == std::string_view::npos ? patch.size() : end + 1;
+    if (line.rfind("+++ ", 0) == 0) {
+      std::string p = line.substr(4);
+      if (p.rfind("b/", 0) == 0) p = p.substr(2);
+      if (facts.path.empty() && p != "/dev/null") facts.path = p;
+      continue;
+    }
+    if (line.rfind("--- ", 0) == 0 || line.rfind("diff ", 0) == 0 || line.rfind("index ", 0) == 0) continue;
+    if (line.rfind("@@", 0) == 0) {
+      std::size_t close = line.find("@@", 2);
+      if (close != std::string::npos) context.push_back(line.substr(close + 2));
+      continue;
+    }
+    if (!line.empty() && line[0] == '+') facts.added.push_back(line.substr(1));
+    else if (!line.empty() && line[0] == '-') facts.removed.push_back(line.substr(1));
+    else if (!line.empty()) context.push_back(line.substr(1));
+  }
+  facts.empty = facts.added.empty() && facts.removed.empty();
+  // Enclosing function: the last definition line in the context before the change.
+  for (const std::string& c : context) {
+    std::size_t d = c.find("def ");
+    if (d == std::string::npos) d = c.find("function ");
+    if (d == std::string::npos) continue;
+    std::size_t s = c.find(' ', d) + 1;
+    std::size_t e = s;
+    while (e < c.size() && IsIdentChar(c[e])) ++e;
+    if (e > s) facts.function = c.substr(s, e - s);
+  }
+  if (facts.function.empty()) facts.function = FindTargetInText(notes, "/repo").function;
+  if (facts.path.empty()) facts.path = FindTargetInText(notes, "/repo").path;
+  // What kind of change it is.
+  auto added_has = [&](std::string_view needle) {
+    for (const std::string& a : facts.added) {
+      if (a.find(needle) != std::string::npos) return true;
+    }
+    return false;
+  };
+  auto subject_after = [&](std::string_view head, std::string_view tail) {
+    for (const std::string& a : facts.added) {
+      std::size_t h = a.find(head);
+      if (h == std::string::npos) continue;
+      std::size_t s = h + head.size();
+      std::size_t e = a.find(tail, s);
+      if (e != std::string::npos) return a.substr(s, e - s);
+    }
+    return std::string();
+  };
+  if (added_has(" is None:") || added_has("=== null") || added_has("== null)")) {
+    facts.kind = EditKind::kGuardNone;
+    facts.subject = subject_after("if ", " is None");
+    if (facts.subject.empty()) facts.subject = subject_after("if (", " ===");
+    if (facts.subject.empty()) facts.subject = subject_after("if (", " ==");
+  } else if (added_has("if not ") && added_has("non-empty")) {
+    facts.kind = EditKind::kEmptyCheck;
+    facts.subject = subject_after("if not ", ":");
+  } else if (!facts.removed.empty() && (added_has(" <= ") || added_has(" >= ") || added_has(" < ") ||
+                                        added_has(" > ") || added_has("len("))) {
+    facts.kind = EditKind::kBoundary;
+    std::string a = facts.added.front();
+    std::size_t b = a.find_first_not_of(" \t");
+    facts.subject = b == std::string::npos ? a : a.substr(b);
+  } else if (!facts.removed.empty() && (added_has("raise ") || added_has("throw "))) {
+    facts.kind = EditKind::kErrorMessage;
+    facts.subject = subject_after("(\"", "\"");
+    if (facts.subject.empty()) facts.subject = subject_after("(f\"", " (");
+  } else {
+    facts.kind = EditKind::kCommentGuard;
+  }
+  return facts;
+}
+
+}  // namespace seragen::teacher
