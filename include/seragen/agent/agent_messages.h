@@ -1,0 +1,25 @@
+// Model-visible messages of the agent loop itself (format errors), loaded
+// from prompts/format_errors/*.md. Placeholders: {{detail}}, {{tool_names}},
+// {{count}}, {{max_tokens}}.
+#pragma once
+
+#include <string>
+
+#include "seragen/base/result.h"
+
+namespace seragen::agent {
+
+struct AgentMessages {
+  std::string no_tool_call;
+  std::string multiple_tool_calls;
+  std::string tool_markup;
+  std::string invalid_arguments;
+  std::string truncated;
+  std::string invalid_call;
+
+  // Reads every file from `dir` (e.g. DataDir()/prompts/format_errors);
+  // NotFound naming the missing file otherwise.
+  static Result<AgentMessages> Load(const std::string& dir);
+};
+
+}  // namespace seragen::agent

@@ -1,0 +1,100 @@
+// Rollout: one agent episode, as an asynchronous state machine.
+//
+// Start() sends the first request; every later step happens in callbacks on
+// `loop` (model answers are posted there from whatever thread the ChatClient
+// uses; tool calls and the final diff run on `workers`). `done` runs exactly
+// once, on `loop`. All state is touched only on `loop`, so Rollout needs no
+// locks. Keep the shared_ptr alive until `done` (Start holds a reference).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "seragen/agent/agent_messages.h"
+#include "seragen/agent/tool_executor.h"
+#include "seragen/agent/trajectory.h"
+#include "seragen/base/clock.h"
+#include "seragen/base/executor.h"
+#include "seragen/llm/chat_client.h"
+
+namespace seragen::agent {
+
+struct RolloutLimits {
+  int max_steps = 100;
+  int max_format_errors = 3;
+  std::chrono::milliseconds wall_clock{1800000};
+  int max_consecutive_timeouts = 3;
+  std::int64_t max_tokens = 0;  // 0 = unlimited
+  double max_cost_usd = 0;      // 0 = unlimited
+};
+
+struct Pricing {
+  double prompt_per_mtok = 0;
+  double completion_per_mtok = 0;
+  double cached_per_mtok = 0;
+};
+
+struct RolloutSpec {
+  std::string task_id;
+  int rollout = 1;
+  std::string system_prompt;
+  std::string instance_prompt;
+  std::string prompts_hash;
+  llm::ChatRequest request_template;  // model, sampling, max_tokens, seed, tool_choice, extra body
+  llm::CallOptions call_options;      // per-attempt timeout, stream; deadline is set per call
+  RolloutLimits limits;
+  Pricing pricing;
+};
+
+struct RolloutDeps {
+  llm::ChatClient* chat = nullptr;
+  ToolExecutor* tools = nullptr;
+  PatchSource* patch = nullptr;
+  Executor* loop = nullptr;
+  Executor* workers = nullptr;
+  const Clock* clock = nullptr;
+  const AgentMessages* messages = nullptr;
+};
+
+class Rollout : public std::enable_shared_from_this<Rollout> {
+ public:
+  using DoneCallback = std::function<void(Trajectory)>;
+
+  static std::shared_ptr<Rollout> Create(RolloutSpec spec, RolloutDeps deps);
+
+  // Call on `loop`.
+  void Start(DoneCallback done);
+  // Stops at the next opportunity with exit_cancelled (the diff is still
+  // captured). Call on `loop`.
+  void Cancel();
+
+ private:
+  Rollout(RolloutSpec spec, RolloutDeps deps);
+  void Step();
+  void OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime sent);
+  void OnToolDone(ToolOutcome outcome);
+  void RejectTurn(const std::string& kind, const std::string& message);
+  std::optional<ExitStatus> LimitReached(std::string* detail) const;
+  void Finish(ExitStatus status, std::string detail);
+  void Account(const llm::Usage& usage);
+
+  RolloutSpec spec_;
+  RolloutDeps deps_;
+  DoneCallback done_;
+  Trajectory traj_;
+  Clock::SteadyTime started_;
+  std::shared_ptr<llm::CallHandle> in_flight_;
+  // A rejected turn and the error shown for it, sent with the next request
+  // only (never kept in the history).
+  std::optional<llm::Message> retry_assistant_;
+  std::optional<llm::Message> retry_error_;
+  int consecutive_format_errors_ = 0;
+  int consecutive_timeouts_ = 0;
+  bool cancelled_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace seragen::agent

@@ -1,0 +1,44 @@
+// The agent loop's view of the tools and of the working copy's patch. The
+// tools module implements ToolExecutor; repo's diff implements PatchSource.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "seragen/base/result.h"
+#include "seragen/llm/types.h"
+
+namespace seragen::agent {
+
+struct ToolOutcome {
+  enum class Kind {
+    kObservation,  // the call ran (successfully or not); `text` goes to the model
+    kInvalidCall,  // unknown tool, missing/extra/ill-typed arguments: a format error
+    kHarnessError, // the harness itself failed (sandbox broken): ends the rollout
+  };
+  Kind kind = Kind::kObservation;
+  std::string text;          // observation, or the validation problem for kInvalidCall
+  bool submitted = false;    // the submit tool accepted the submission
+  bool timed_out = false;    // a command hit its time limit
+  std::chrono::microseconds duration{0};
+};
+
+// Runs one validated-JSON tool call. Called on a worker thread (may block);
+// one rollout never calls it concurrently with itself.
+class ToolExecutor {
+ public:
+  virtual ~ToolExecutor() = default;
+  virtual std::vector<llm::ToolSpec> Specs() const = 0;
+  virtual ToolOutcome Execute(const llm::ToolCall& call) = 0;
+};
+
+// The working copy's current diff against the base commit, in git diff format.
+// Called on a worker thread.
+class PatchSource {
+ public:
+  virtual ~PatchSource() = default;
+  virtual Result<std::string> CurrentPatch() = 0;
+};
+
+}  // namespace seragen::agent

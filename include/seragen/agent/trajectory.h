@@ -1,0 +1,59 @@
+// The record of one rollout: everything needed to audit it and to build
+// training data from it. Written once, when the rollout ends.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "seragen/agent/exit_status.h"
+#include "seragen/llm/types.h"
+
+namespace seragen::agent {
+
+// One model call and what the harness did with it.
+struct TurnRecord {
+  int step = 0;                  // accepted turns before this call
+  bool accepted = false;         // became part of the history
+  std::string format_error;      // kind, when not accepted: no_tool_call, multiple_tool_calls,
+                                 // tool_markup, invalid_arguments, invalid_call
+  std::string format_error_message;  // what the model was told
+  std::string failure;           // llm failure (status text) when the call failed
+  std::string failure_class;
+  llm::ChatResponse response;    // empty when the call failed
+  std::string observation;       // tool result shown to the model
+  bool command_timed_out = false;
+  double llm_seconds = 0;
+  double tool_seconds = 0;
+};
+
+struct Totals {
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  std::int64_t cached_prompt_tokens = 0;
+  double cost_usd = 0;
+  int model_calls = 0;
+  int steps = 0;  // accepted turns
+  int format_errors = 0;
+  double wall_seconds = 0;
+};
+
+struct Trajectory {
+  std::string task_id;
+  int rollout = 1;  // 1 or 2
+  std::string model;
+  std::string prompts_hash;
+  std::vector<llm::ToolSpec> tools;
+  std::vector<llm::Message> history;  // system, instance, then accepted turns and tool results
+  std::vector<TurnRecord> turns;      // every model call, including failed attempts
+  ExitStatus exit_status = ExitStatus::kSubmitted;
+  std::string exit_detail;
+  std::string patch;       // final diff vs base (computed by the harness)
+  bool has_patch = false;
+  std::string patch_error; // when the diff could not be computed
+  Totals totals;
+  std::string started_at;  // ISO-8601
+  std::string finished_at;
+};
+
+}  // namespace seragen::agent

@@ -1,0 +1,54 @@
+#include "seragen/agent/exit_status.h"
+
+#include <array>
+#include <utility>
+
+namespace seragen::agent {
+namespace {
+
+constexpr std::array<std::pair<ExitStatus, std::string_view>, 13> kNames{{
+    {ExitStatus::kSubmitted, "submitted"},
+    {ExitStatus::kFormat, "exit_format"},
+    {ExitStatus::kContext, "exit_context"},
+    {ExitStatus::kSteps, "exit_steps"},
+    {ExitStatus::kWallClock, "exit_wall_clock"},
+    {ExitStatus::kTokens, "exit_tokens"},
+    {ExitStatus::kCost, "exit_cost"},
+    {ExitStatus::kCommandTimeouts, "exit_command_timeouts"},
+    {ExitStatus::kLlmError, "exit_llm_error"},
+    {ExitStatus::kConfigError, "exit_config"},
+    {ExitStatus::kQuota, "exit_quota"},
+    {ExitStatus::kToolError, "exit_tool_error"},
+    {ExitStatus::kCancelled, "exit_cancelled"},
+}};
+
+}  // namespace
+
+std::string_view ExitStatusName(ExitStatus status) {
+  for (const auto& [s, n] : kNames) {
+    if (s == status) return n;
+  }
+  return "exit_unknown";
+}
+
+std::optional<ExitStatus> ParseExitStatus(std::string_view name) {
+  for (const auto& [s, n] : kNames) {
+    if (n == name) return s;
+  }
+  return std::nullopt;
+}
+
+bool IsInfrastructureExit(ExitStatus status) {
+  switch (status) {
+    case ExitStatus::kLlmError:
+    case ExitStatus::kConfigError:
+    case ExitStatus::kQuota:
+    case ExitStatus::kToolError:
+    case ExitStatus::kCancelled:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace seragen::agent

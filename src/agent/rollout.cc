@@ -1,0 +1,278 @@
+#include "seragen/agent/rollout.h"
+
+#include "seragen/base/log.h"
+#include "seragen/base/template.h"
+
+namespace seragen::agent {
+namespace {
+
+double Seconds(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+std::string ToolNames(const std::vector<llm::ToolSpec>& specs) {
+  std::string out;
+  for (const auto& s : specs) out += (out.empty() ? "" : ", ") + s.name;
+  return out;
+}
+
+// A message text with placeholders filled; falls back to the raw template
+// (never loses the error) if the template itself is broken.
+std::string Fill(const std::string& tmpl, const TemplateValues& values) {
+  Result<std::string> r = RenderTemplate(tmpl, values, "format error message");
+  return r.ok() ? *r : tmpl;
+}
+
+}  // namespace
+
+std::shared_ptr<Rollout> Rollout::Create(RolloutSpec spec, RolloutDeps deps) {
+  return std::shared_ptr<Rollout>(new Rollout(std::move(spec), deps));
+}
+
+Rollout::Rollout(RolloutSpec spec, RolloutDeps deps) : spec_(std::move(spec)), deps_(deps) {}
+
+void Rollout::Start(DoneCallback done) {
+  done_ = std::move(done);
+  started_ = deps_.clock->Now();
+  traj_.task_id = spec_.task_id;
+  traj_.rollout = spec_.rollout;
+  traj_.model = spec_.request_template.model;
+  traj_.prompts_hash = spec_.prompts_hash;
+  traj_.tools = deps_.tools->Specs();
+  traj_.started_at = FormatIso8601(deps_.clock->WallNow());
+  traj_.history.push_back({llm::Role::kSystem, spec_.system_prompt, {}, {}, {}, {}});
+  traj_.history.push_back({llm::Role::kUser, spec_.instance_prompt, {}, {}, {}, {}});
+  Step();
+}
+
+void Rollout::Cancel() {
+  cancelled_ = true;
+  if (in_flight_) in_flight_->Cancel();
+}
+
+std::optional<ExitStatus> Rollout::LimitReached(std::string* detail) const {
+  const RolloutLimits& lim = spec_.limits;
+  if (traj_.totals.steps >= lim.max_steps) {
+    *detail = "step limit " + std::to_string(lim.max_steps) + " reached";
+    return ExitStatus::kSteps;
+  }
+  if (deps_.clock->Now() - started_ >= lim.wall_clock) {
+    *detail = "wall-clock limit of " + std::to_string(lim.wall_clock.count() / 1000.0) + " s reached";
+    return ExitStatus::kWallClock;
+  }
+  std::int64_t tokens = traj_.totals.prompt_tokens + traj_.totals.completion_tokens;
+  if (lim.max_tokens > 0 && tokens >= lim.max_tokens) {
+    *detail = "token budget " + std::to_string(lim.max_tokens) + " spent (" + std::to_string(tokens) + ")";
+    return ExitStatus::kTokens;
+  }
+  if (lim.max_cost_usd > 0 && traj_.totals.cost_usd >= lim.max_cost_usd) {
+    *detail = "cost budget of $" + std::to_string(lim.max_cost_usd) + " spent";
+    return ExitStatus::kCost;
+  }
+  return std::nullopt;
+}
+
+void Rollout::Step() {
+  if (finished_) return;
+  if (cancelled_) return Finish(ExitStatus::kCancelled, "cancelled");
+  std::string detail;
+  if (auto limit = LimitReached(&detail)) return Finish(*limit, detail);
+
+  llm::ChatRequest req = spec_.request_template;
+  req.messages = traj_.history;
+  if (retry_assistant_) req.messages.push_back(*retry_assistant_);
+  if (retry_error_) req.messages.push_back(*retry_error_);
+  req.tools = traj_.tools;
+
+  llm::CallOptions opts = spec_.call_options;
+  auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(
+      spec_.limits.wall_clock - (deps_.clock->Now() - started_));
+  opts.deadline = std::max(std::chrono::milliseconds(1), std::min(opts.deadline, remaining));
+  opts.task_id = spec_.task_id;
+
+  auto self = shared_from_this();
+  Clock::SteadyTime sent = deps_.clock->Now();
+  Executor* loop = deps_.loop;
+  in_flight_ = deps_.chat->Complete(std::move(req), opts, [self, loop, sent](Result<llm::ChatResponse> r) {
+    loop->Post([self, sent, r = std::move(r)]() mutable { self->OnModelAnswer(std::move(r), sent); });
+  });
+}
+
+void Rollout::Account(const llm::Usage& usage) {
+  Totals& t = traj_.totals;
+  t.prompt_tokens += usage.prompt_tokens;
+  t.completion_tokens += usage.completion_tokens;
+  std::int64_t cached = usage.cached_prompt_tokens.value_or(0);
+  t.cached_prompt_tokens += cached;
+  const Pricing& p = spec_.pricing;
+  t.cost_usd += (static_cast<double>(usage.prompt_tokens - cached) * p.prompt_per_mtok +
+                 static_cast<double>(cached) * p.cached_per_mtok +
+                 static_cast<double>(usage.completion_tokens) * p.completion_per_mtok) /
+                1e6;
+}
+
+void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime sent) {
+  in_flight_.reset();
+  if (finished_) return;
+  traj_.totals.model_calls++;
+  TurnRecord turn;
+  turn.step = traj_.totals.steps;
+  turn.llm_seconds = Seconds(deps_.clock->Now() - sent);
+
+  if (cancelled_) {
+    turn.failure = "cancelled";
+    turn.failure_class = "cancelled";
+    if (answer.ok()) turn.response = *answer;
+    traj_.turns.push_back(std::move(turn));
+    return Finish(ExitStatus::kCancelled, "cancelled during a model call");
+  }
+  if (!answer.ok()) {
+    llm::FailureClass fc = llm::FailureClassOf(answer.status());
+    turn.failure = answer.status().ToString();
+    turn.failure_class = std::string(llm::FailureClassName(fc));
+    traj_.turns.push_back(std::move(turn));
+    if (cancelled_ || fc == llm::FailureClass::kCancelled) {
+      return Finish(ExitStatus::kCancelled, "cancelled during a model call");
+    }
+    std::string detail;
+    if (auto limit = LimitReached(&detail); limit == ExitStatus::kWallClock) {
+      return Finish(*limit, detail);
+    }
+    switch (fc) {
+      case llm::FailureClass::kContextOverflow:
+        return Finish(ExitStatus::kContext, answer.status().message());
+      case llm::FailureClass::kConfig:
+        return Finish(ExitStatus::kConfigError, answer.status().message());
+      case llm::FailureClass::kQuota:
+        return Finish(ExitStatus::kQuota, answer.status().message());
+      default:
+        return Finish(ExitStatus::kLlmError, answer.status().message());
+    }
+  }
+
+  llm::ChatResponse& resp = *answer;
+  Account(resp.usage);
+  turn.response = resp;
+  traj_.turns.push_back(std::move(turn));
+
+  // Decide whether the turn is well-formed: exactly one call, valid JSON arguments.
+  const AgentMessages& msg = *deps_.messages;
+  TemplateValues values{{"tool_names", ToolNames(traj_.tools)},
+                        {"count", std::to_string(resp.tool_calls.size())},
+                        {"detail", resp.tool_issue_detail}};
+  if (resp.tool_calls.empty()) {
+    if (resp.tool_issue == llm::ToolIssue::kToolFormat) {
+      return RejectTurn("tool_markup", Fill(msg.tool_markup, values));
+    }
+    return RejectTurn("no_tool_call", Fill(msg.no_tool_call, values));
+  }
+  if (resp.tool_calls.size() > 1) {
+    return RejectTurn("multiple_tool_calls", Fill(msg.multiple_tool_calls, values));
+  }
+  const llm::ToolCall& call = resp.tool_calls.front();
+  if (!call.arguments_valid) {
+    values["detail"] = call.arguments_error;
+    if (resp.finish_reason == "length") {
+      values["max_tokens"] = std::to_string(spec_.request_template.max_tokens.value_or(0));
+      return RejectTurn("invalid_arguments", Fill(msg.truncated, values));
+    }
+    return RejectTurn("invalid_arguments", Fill(msg.invalid_arguments, values));
+  }
+
+  auto self = shared_from_this();
+  Executor* loop = deps_.loop;
+  ToolExecutor* tools = deps_.tools;
+  deps_.workers->Post([self, loop, tools, call] {
+    ToolOutcome outcome = tools->Execute(call);
+    loop->Post([self, outcome = std::move(outcome)]() mutable { self->OnToolDone(std::move(outcome)); });
+  });
+}
+
+void Rollout::RejectTurn(const std::string& kind, const std::string& message) {
+  TurnRecord& turn = traj_.turns.back();
+  turn.accepted = false;
+  turn.format_error = kind;
+  turn.format_error_message = message;
+  traj_.totals.format_errors++;
+  consecutive_format_errors_++;
+  if (consecutive_format_errors_ >= spec_.limits.max_format_errors) {
+    return Finish(ExitStatus::kFormat, std::to_string(consecutive_format_errors_) +
+                                           " consecutive malformed turns (last: " + kind + ")");
+  }
+  // Show the model its rejected turn and the error once; neither enters the history.
+  const llm::ChatResponse& resp = turn.response;
+  llm::Message bad{llm::Role::kAssistant, resp.content, {}, {}, {}, {}};
+  if (bad.content.empty() && !resp.tool_calls.empty()) {
+    for (const auto& c : resp.tool_calls) bad.content += c.name + " " + c.arguments_raw + "\n";
+  }
+  if (bad.content.empty()) bad.content = "(empty reply)";
+  retry_assistant_ = std::move(bad);
+  retry_error_ = llm::Message{llm::Role::kUser, message, {}, {}, {}, {}};
+  Step();
+}
+
+void Rollout::OnToolDone(ToolOutcome outcome) {
+  if (finished_) return;
+  TurnRecord& turn = traj_.turns.back();
+  turn.tool_seconds = std::chrono::duration<double>(outcome.duration).count();
+  if (outcome.kind == ToolOutcome::Kind::kInvalidCall) {
+    TemplateValues values{{"detail", outcome.text}, {"tool_names", ToolNames(traj_.tools)}};
+    return RejectTurn("invalid_call", Fill(deps_.messages->invalid_call, values));
+  }
+  if (outcome.kind == ToolOutcome::Kind::kHarnessError) {
+    turn.observation = outcome.text;
+    return Finish(ExitStatus::kToolError, outcome.text);
+  }
+  // Accepted: append the assistant turn and the observation to the history.
+  turn.accepted = true;
+  turn.observation = outcome.text;
+  turn.command_timed_out = outcome.timed_out;
+  consecutive_format_errors_ = 0;
+  retry_assistant_.reset();
+  retry_error_.reset();
+  const llm::ChatResponse& resp = turn.response;
+  llm::Message assistant{llm::Role::kAssistant, resp.content, resp.reasoning, resp.tool_calls, {}, {}};
+  traj_.history.push_back(std::move(assistant));
+  const llm::ToolCall& call = resp.tool_calls.front();
+  traj_.history.push_back({llm::Role::kTool, outcome.text, {}, {}, call.id, call.name});
+  traj_.totals.steps++;
+
+  consecutive_timeouts_ = outcome.timed_out ? consecutive_timeouts_ + 1 : 0;
+  if (outcome.submitted) return Finish(ExitStatus::kSubmitted, "submitted");
+  if (consecutive_timeouts_ >= spec_.limits.max_consecutive_timeouts) {
+    return Finish(ExitStatus::kCommandTimeouts,
+                  std::to_string(consecutive_timeouts_) + " consecutive commands timed out");
+  }
+  Step();
+}
+
+void Rollout::Finish(ExitStatus status, std::string detail) {
+  if (finished_) return;
+  finished_ = true;
+  traj_.exit_status = status;
+  traj_.exit_detail = std::move(detail);
+  auto self = shared_from_this();
+  Executor* loop = deps_.loop;
+  PatchSource* patch = deps_.patch;
+  deps_.workers->Post([self, loop, patch] {
+    Result<std::string> p = patch->CurrentPatch();
+    loop->Post([self, p = std::move(p)]() mutable {
+      if (p.ok()) {
+        self->traj_.patch = std::move(*p);
+        self->traj_.has_patch = !self->traj_.patch.empty();
+      } else {
+        self->traj_.patch_error = p.status().ToString();
+      }
+      self->traj_.totals.wall_seconds = Seconds(self->deps_.clock->Now() - self->started_);
+      self->traj_.finished_at = FormatIso8601(self->deps_.clock->WallNow());
+      log::Logger("agent", self->spec_.task_id)
+          .Info("rollout {} ended: {} ({}), {} steps, {} model calls", self->spec_.rollout,
+                ExitStatusName(self->traj_.exit_status), self->traj_.exit_detail, self->traj_.totals.steps,
+                self->traj_.totals.model_calls);
+      DoneCallback done = std::move(self->done_);
+      done(std::move(self->traj_));
+    });
+  });
+}
+
+}  // namespace seragen::agent

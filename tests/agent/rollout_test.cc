@@ -1,0 +1,369 @@
+// The rollout loop with a scripted model, fake tools and a fake clock: no
+// processes, no network, milliseconds per test.
+#include "seragen/agent/rollout.h"
+
+#include <catch2/catch.hpp>
+
+#include "seragen/agent/trajectory_json.h"
+#include "seragen/llm/fake_chat_client.h"
+
+namespace seragen::agent {
+namespace {
+
+using llm::FailureClass;
+using llm::MakeTextResponse;
+using llm::MakeToolCallResponse;
+
+class FakeTools final : public ToolExecutor {
+ public:
+  std::vector<llm::ToolSpec> Specs() const override {
+    return {{"bash", "run a command", R"({"type":"object"})"},
+            {"editor", "edit files", R"({"type":"object"})"},
+            {"submit", "submit", R"({"type":"object"})"}};
+  }
+  ToolOutcome Execute(const llm::ToolCall& call) override {
+    calls.push_back(call.name + " " + call.arguments_json);
+    if (clock && advance.count() > 0) clock->Advance(advance);
+    ToolOutcome out;
+    if (call.name == "submit") {
+      out.submitted = true;
+      out.text = "submitted";
+    } else if (call.name == "bash") {
+      out.text = "ran";
+      out.timed_out = time_out_commands;
+    } else if (call.name == "editor") {
+      out.text = "edited";
+    } else if (call.name == "broken") {
+      out.kind = ToolOutcome::Kind::kHarnessError;
+      out.text = "sandbox failed to start";
+    } else {
+      out.kind = ToolOutcome::Kind::kInvalidCall;
+      out.text = "there is no tool named '" + call.name + "'";
+    }
+    return out;
+  }
+  std::vector<std::string> calls;
+  FakeClock* clock = nullptr;
+  std::chrono::seconds advance{0};
+  bool time_out_commands = false;
+};
+
+class FakePatch final : public PatchSource {
+ public:
+  Result<std::string> CurrentPatch() override { return patch; }
+  std::string patch = "diff --git a/x.py b/x.py\n";
+};
+
+AgentMessages TestMessages() {
+  AgentMessages m;
+  m.no_tool_call = "NO_TOOL {{tool_names}}";
+  m.multiple_tool_calls = "MULTI {{count}}";
+  m.tool_markup = "MARKUP {{detail}}";
+  m.invalid_arguments = "BADJSON {{detail}}";
+  m.truncated = "TRUNCATED {{max_tokens}}";
+  m.invalid_call = "INVALID {{detail}}";
+  return m;
+}
+
+struct Harness {
+  llm::FakeChatClient chat;
+  FakeTools tools;
+  FakePatch patch;
+  QueueExecutor loop;
+  QueueExecutor workers;
+  FakeClock clock;
+  AgentMessages messages = TestMessages();
+  RolloutSpec spec;
+
+  Harness() {
+    spec.task_id = "t1";
+    spec.system_prompt = "SYSTEM";
+    spec.instance_prompt = "INSTANCE";
+    spec.request_template.model = "m";
+    spec.request_template.max_tokens = 512;
+    tools.clock = &clock;
+  }
+
+  Trajectory Run(std::function<void(Rollout&)> after_start = nullptr) {
+    RolloutDeps deps{&chat, &tools, &patch, &loop, &workers, &clock, &messages};
+    auto rollout = Rollout::Create(spec, deps);
+    std::optional<Trajectory> result;
+    loop.Post([&] {
+      rollout->Start([&](Trajectory t) { result = std::move(t); });
+      if (after_start) after_start(*rollout);
+    });
+    // Drive both executors until the rollout reports.
+    for (int i = 0; i < 100000 && !result; ++i) {
+      if (!loop.RunOne() && !workers.RunOne()) break;
+    }
+    REQUIRE(result.has_value());
+    return std::move(*result);
+  }
+};
+
+llm::ChatResponse WithUsage(llm::ChatResponse r, std::int64_t prompt, std::int64_t completion) {
+  r.usage.present = true;
+  r.usage.prompt_tokens = prompt;
+  r.usage.completion_tokens = completion;
+  r.usage.total_tokens = prompt + completion;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a clean rollout: tool calls, observations, submit, patch", "[agent]") {
+  Harness h;
+  h.chat.PushResponse(MakeToolCallResponse("editor", R"({"command":"view","path":"/repo/x.py"})", "c1"));
+  h.chat.PushResponse(MakeToolCallResponse("bash", R"({"command":"grep -rn f /repo"})", "c2"));
+  h.chat.PushResponse(MakeToolCallResponse("submit", "{}", "c3"));
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kSubmitted);
+  CHECK(t.totals.steps == 3);
+  CHECK(t.totals.model_calls == 3);
+  CHECK(t.patch == h.patch.patch);
+  CHECK(t.has_patch);
+  // system, user, then (assistant, tool) x 3
+  REQUIRE(t.history.size() == 8);
+  CHECK(t.history[0].role == llm::Role::kSystem);
+  CHECK(t.history[1].content == "INSTANCE");
+  CHECK(t.history[2].role == llm::Role::kAssistant);
+  CHECK(t.history[3].role == llm::Role::kTool);
+  CHECK(t.history[3].tool_call_id == "c1");
+  CHECK(t.history[3].content == "edited");
+  CHECK(h.tools.calls.size() == 3);
+}
+
+TEST_CASE("history is append-only: every request extends the previous one", "[agent]") {
+  Harness h;
+  for (int i = 0; i < 4; ++i) h.chat.PushResponse(MakeToolCallResponse("bash", R"({"command":"ls"})", "c" + std::to_string(i)));
+  h.chat.PushResponse(MakeToolCallResponse("submit", "{}"));
+  h.Run();
+  auto reqs = h.chat.requests();
+  REQUIRE(reqs.size() == 5);
+  for (std::size_t i = 1; i < reqs.size(); ++i) {
+    REQUIRE(reqs[i].messages.size() == reqs[i - 1].messages.size() + 2);
+    for (std::size_t k = 0; k < reqs[i - 1].messages.size(); ++k) {
+      CHECK(reqs[i].messages[k].content == reqs[i - 1].messages[k].content);
+    }
+  }
+  CHECK(reqs[0].tools.size() == 3);
+}
+
+TEST_CASE("each format-error kind gets its message, a retry, and stays out of the history", "[agent]") {
+  struct Case {
+    const char* kind;
+    llm::ChatResponse bad;
+    const char* message_prefix;
+  };
+  llm::ChatResponse markup = MakeTextResponse("<tool_call>{\"name\": \"bash\"</tool_call>");
+  markup.tool_issue = llm::ToolIssue::kToolFormat;
+  markup.tool_issue_detail = "tool_call markup in content";
+  llm::ChatResponse multi = MakeToolCallResponse("bash", R"({"command":"ls"})", "a");
+  multi.tool_calls.push_back(multi.tool_calls.front());
+  multi.tool_calls.back().id = "b";
+  llm::ChatResponse truncated = MakeToolCallResponse("editor", R"({"command":"create","file_text":"def f(x):\n  retu)");
+  truncated.finish_reason = "length";
+  std::vector<Case> cases = {
+      {"no_tool_call", MakeTextResponse("I think the bug is in f."), "NO_TOOL bash, editor, submit"},
+      {"multiple_tool_calls", multi, "MULTI 2"},
+      {"tool_markup", markup, "MARKUP tool_call markup in content"},
+      {"invalid_arguments", MakeToolCallResponse("bash", R"({"command": "ls")"), "BADJSON"},
+      {"invalid_arguments", truncated, "TRUNCATED 512"},
+      {"invalid_call", MakeToolCallResponse("teleport", R"({"to":"mars"})"), "INVALID there is no tool named 'teleport'"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.kind << " / " << c.message_prefix);
+    Harness h;
+    h.chat.PushResponse(c.bad);
+    h.chat.PushResponse(MakeToolCallResponse("submit", "{}", "ok"));
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == ExitStatus::kSubmitted);
+    REQUIRE(t.turns.size() == 2);
+    CHECK_FALSE(t.turns[0].accepted);
+    CHECK(t.turns[0].format_error == c.kind);
+    CHECK(t.turns[0].format_error_message.rfind(c.message_prefix, 0) == 0);
+    CHECK(t.turns[1].accepted);
+    CHECK(t.totals.format_errors == 1);
+    // The retry request showed the rejected turn and the error, once.
+    auto reqs = h.chat.requests();
+    REQUIRE(reqs.size() == 2);
+    REQUIRE(reqs[1].messages.size() == 4);
+    CHECK(reqs[1].messages[2].role == llm::Role::kAssistant);
+    CHECK(reqs[1].messages[2].tool_calls.empty());  // never resend invalid arguments
+    CHECK(reqs[1].messages[3].content == t.turns[0].format_error_message);
+    // ...but the history keeps only accepted turns.
+    REQUIRE(t.history.size() == 4);
+    CHECK(t.history[2].tool_calls.front().name == "submit");
+  }
+}
+
+TEST_CASE("N consecutive format errors end with exit_format; a good turn resets the count", "[agent]") {
+  Harness h;
+  h.spec.limits.max_format_errors = 3;
+  h.chat.PushResponse(MakeTextResponse("a"));
+  h.chat.PushResponse(MakeTextResponse("b"));
+  h.chat.PushResponse(MakeToolCallResponse("bash", R"({"command":"ls"})"));
+  h.chat.PushResponse(MakeTextResponse("c"));
+  h.chat.PushResponse(MakeTextResponse("d"));
+  h.chat.PushResponse(MakeTextResponse("e"));
+  h.chat.PushResponse(MakeToolCallResponse("submit", "{}"));
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kFormat);
+  CHECK(t.totals.format_errors == 5);
+  CHECK(t.totals.steps == 1);
+  CHECK(t.patch == h.patch.patch);  // diff captured on every exit
+  CHECK(h.chat.remaining() == 1);
+}
+
+TEST_CASE("limits: steps, tokens, cost, wall clock, command timeouts", "[agent]") {
+  SECTION("steps") {
+    Harness h;
+    h.spec.limits.max_steps = 2;
+    h.chat.SetHandler([](const llm::ChatRequest&) { return Result<llm::ChatResponse>(MakeToolCallResponse("bash", R"({"command":"ls"})")); });
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == ExitStatus::kSteps);
+    CHECK(t.totals.steps == 2);
+    CHECK(t.has_patch);
+  }
+  SECTION("tokens") {
+    Harness h;
+    h.spec.limits.max_tokens = 2500;
+    h.chat.SetHandler([](const llm::ChatRequest&) {
+      return Result<llm::ChatResponse>(WithUsage(MakeToolCallResponse("bash", R"({"command":"ls"})"), 1000, 100));
+    });
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == ExitStatus::kTokens);
+    CHECK(t.totals.prompt_tokens == 3000);
+    CHECK(t.totals.completion_tokens == 300);
+  }
+  SECTION("cost") {
+    Harness h;
+    h.spec.pricing.prompt_per_mtok = 1000;  // $0.001 per prompt token
+    h.spec.limits.max_cost_usd = 1.5;
+    h.chat.SetHandler([](const llm::ChatRequest&) {
+      return Result<llm::ChatResponse>(WithUsage(MakeToolCallResponse("bash", R"({"command":"ls"})"), 1000, 0));
+    });
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == ExitStatus::kCost);
+    CHECK(t.totals.cost_usd == Approx(2.0));
+  }
+  SECTION("wall clock") {
+    Harness h;
+    h.spec.limits.wall_clock = std::chrono::seconds(25);
+    h.tools.advance = std::chrono::seconds(10);
+    h.chat.SetHandler([](const llm::ChatRequest&) { return Result<llm::ChatResponse>(MakeToolCallResponse("bash", R"({"command":"sleep 10"})")); });
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == ExitStatus::kWallClock);
+    CHECK(t.totals.steps == 3);
+    // The model call's deadline never exceeds the time left.
+    auto reqs = h.chat.requests();
+    CHECK(reqs.size() == 3);
+  }
+  SECTION("consecutive command timeouts") {
+    Harness h;
+    h.spec.limits.max_consecutive_timeouts = 2;
+    h.tools.time_out_commands = true;
+    h.chat.SetHandler([](const llm::ChatRequest&) { return Result<llm::ChatResponse>(MakeToolCallResponse("bash", R"({"command":"sleep 999"})")); });
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == ExitStatus::kCommandTimeouts);
+    CHECK(t.totals.steps == 2);
+  }
+}
+
+TEST_CASE("model failures map to exit statuses; infrastructure is tagged", "[agent]") {
+  struct Case {
+    FailureClass fc;
+    ExitStatus expected;
+  } cases[] = {
+      {FailureClass::kContextOverflow, ExitStatus::kContext},
+      {FailureClass::kTransientServer, ExitStatus::kLlmError},
+      {FailureClass::kRateLimited, ExitStatus::kLlmError},
+      {FailureClass::kConfig, ExitStatus::kConfigError},
+      {FailureClass::kQuota, ExitStatus::kQuota},
+      {FailureClass::kCancelled, ExitStatus::kCancelled},
+  };
+  for (const Case& c : cases) {
+    INFO(llm::FailureClassName(c.fc));
+    Harness h;
+    h.chat.PushResponse(MakeToolCallResponse("bash", R"({"command":"ls"})"));
+    h.chat.PushFailure(c.fc, "scripted failure");
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == c.expected);
+    CHECK(t.turns.back().failure_class == std::string(llm::FailureClassName(c.fc)));
+    CHECK(t.has_patch);
+    CHECK(IsInfrastructureExit(t.exit_status) == (c.expected != ExitStatus::kContext));
+  }
+}
+
+TEST_CASE("a harness failure ends with exit_tool_error", "[agent]") {
+  Harness h;
+  h.chat.PushResponse(MakeToolCallResponse("broken", "{}"));
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kToolError);
+  CHECK(t.exit_detail == "sandbox failed to start");
+  CHECK(IsInfrastructureExit(t.exit_status));
+}
+
+TEST_CASE("cancel stops at the next step with exit_cancelled", "[agent]") {
+  Harness h;
+  h.chat.SetHandler([](const llm::ChatRequest&) { return Result<llm::ChatResponse>(MakeToolCallResponse("bash", R"({"command":"ls"})")); });
+  Trajectory t = h.Run([](Rollout& r) { r.Cancel(); });
+  CHECK(t.exit_status == ExitStatus::kCancelled);
+  CHECK(h.tools.calls.empty());
+}
+
+TEST_CASE("a patch that cannot be computed is recorded, not fatal", "[agent]") {
+  class BadPatch final : public PatchSource {
+    Result<std::string> CurrentPatch() override { return IoError("copy vanished"); }
+  } bad;
+  Harness h;
+  h.chat.PushResponse(MakeToolCallResponse("submit", "{}"));
+  RolloutDeps deps{&h.chat, &h.tools, &bad, &h.loop, &h.workers, &h.clock, &h.messages};
+  auto rollout = Rollout::Create(h.spec, deps);
+  std::optional<Trajectory> out;
+  rollout->Start([&](Trajectory t) { out = std::move(t); });
+  while (!out && (h.loop.RunOne() || h.workers.RunOne())) {
+  }
+  REQUIRE(out);
+  CHECK(out->exit_status == ExitStatus::kSubmitted);
+  CHECK_FALSE(out->has_patch);
+  CHECK(out->patch_error == "IO_ERROR: copy vanished");
+}
+
+TEST_CASE("trajectories round-trip through JSON", "[agent]") {
+  Harness h;
+  llm::ChatResponse r = WithUsage(MakeToolCallResponse("editor", R"({"command":"view","path":"/repo/a.py"})", "c1"), 10, 5);
+  r.reasoning = "look first";
+  r.reasoning_source = llm::ReasoningSource::kReasoningContentField;
+  r.usage.cached_prompt_tokens = 4;
+  h.chat.PushResponse(MakeTextResponse("oops"));
+  h.chat.PushResponse(r);
+  h.chat.PushResponse(MakeToolCallResponse("submit", "{}"));
+  Trajectory t = h.Run();
+  std::string text = TrajectoryToJson(t);
+  auto back = TrajectoryFromJson(text);
+  REQUIRE(back.ok());
+  CHECK(TrajectoryToJson(*back) == text);
+  CHECK(back->turns.size() == 3);
+  CHECK(back->turns[1].response.reasoning == "look first");
+  CHECK(back->history[2].reasoning == "look first");
+  CHECK(back->totals.cached_prompt_tokens == 4);
+  CHECK_FALSE(TrajectoryFromJson("{\"format\":\"seragen-trajectory\",\"version\":99}").ok());
+  CHECK_FALSE(TrajectoryFromJson("not json").ok());
+}
+
+TEST_CASE("exit status names are stable", "[agent]") {
+  CHECK(ExitStatusName(ExitStatus::kFormat) == "exit_format");
+  CHECK(ExitStatusName(ExitStatus::kContext) == "exit_context");
+  CHECK(ParseExitStatus("exit_wall_clock") == ExitStatus::kWallClock);
+  CHECK_FALSE(ParseExitStatus("nope").has_value());
+}
+
+TEST_CASE("the shipped format-error messages load and render", "[agent]") {
+  auto m = AgentMessages::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts/format_errors");
+  REQUIRE(m.ok());
+  CHECK(m->no_tool_call.find("{{tool_names}}") != std::string::npos);
+  CHECK_FALSE(AgentMessages::Load("/nonexistent").ok());
+}
+
+}  // namespace seragen::agent
