@@ -14,6 +14,7 @@
 
 #include "repo/abbrev.h"
 #include "repo/git_handles.h"
+#include "repo/working_copy_ops.h"
 #include "seragen/base/file_util.h"
 
 namespace seragen::repo {
@@ -207,6 +208,7 @@ Result<internal::IndexPtr> WorkTreeIndex(git_repository* repo, git_tree* base_tr
 
 Result<std::string> DiffAgainstBase(const std::string& copy_path, std::string_view base_commit,
                                     const DiffOptions& options) {
+  SG_RETURN_IF_ERROR(internal::CheckGitDirIsReal(copy_path));
   SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
   if (git_repository_is_bare(repo.get())) {
     return InvalidArgumentError("'" + copy_path + "' is a bare repository, not a working copy");

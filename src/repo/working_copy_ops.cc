@@ -1,6 +1,12 @@
 #include "repo/working_copy_ops.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <vector>
@@ -45,9 +51,68 @@ void MakeTreeWritable(const fs::path& path) {
   }
 }
 
+// Unlinks every symlink in the work tree (outside .git) and makes every
+// directory writable. libgit2's checkout writes through symlinks: a tracked
+// file or directory replaced by a link to a host path would otherwise have the
+// restore write base content there. Tracked symlinks are recreated by the
+// checkout that follows. Uses readdir's d_type, so no stat per file.
+Status NeutraliseWorkTree(const std::string& copy_path) {
+  std::vector<std::string> pending{copy_path};
+  while (!pending.empty()) {
+    std::string dir = std::move(pending.back());
+    pending.pop_back();
+    DIR* handle = ::opendir(dir.c_str());
+    if (handle == nullptr && errno == EACCES) {
+      ::chmod(dir.c_str(), 0755);
+      handle = ::opendir(dir.c_str());
+    }
+    if (handle == nullptr) return IoError("cannot read directory '" + dir + "' in a working copy");
+    bool top = dir.size() == copy_path.size();
+    while (const dirent* entry = ::readdir(handle)) {
+      std::string_view name = entry->d_name;
+      if (name == "." || name == ".." || (top && name == ".git")) continue;
+      std::string full = dir + "/" + std::string(name);
+      unsigned char type = entry->d_type;
+      if (type == DT_UNKNOWN) {
+        struct stat st;
+        if (::lstat(full.c_str(), &st) != 0) continue;
+        type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+      }
+      if (type == DT_LNK) {
+        if (::unlink(full.c_str()) != 0 && errno != ENOENT) {
+          ::chmod(dir.c_str(), 0755);
+          if (::unlink(full.c_str()) != 0 && errno != ENOENT) {
+            ::closedir(handle);
+            return IoError("cannot remove symlink '" + full + "' from a working copy");
+          }
+        }
+      } else if (type == DT_DIR) {
+        struct stat st;
+        if (::lstat(full.c_str(), &st) == 0 && (st.st_mode & 0700) != 0700) {
+          ::chmod(full.c_str(), (st.st_mode & 07777) | 0700);
+        }
+        pending.push_back(std::move(full));
+      }
+    }
+    ::closedir(handle);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 namespace internal {
+
+// The copy's .git must be a real directory: a symlink there (made by code in
+// the copy) would point the restore at some other repository.
+Status CheckGitDirIsReal(const std::string& copy_path) {
+  struct stat st;
+  std::string git = copy_path + "/.git";
+  if (::lstat(git.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return FailedPreconditionError("'" + git + "' is missing or not a directory");
+  }
+  return Status::Ok();
+}
 
 Status ForceRemoveAll(const std::string& path) {
   std::error_code ec;
@@ -60,12 +125,37 @@ Status ForceRemoveAll(const std::string& path) {
   return Status::Ok();
 }
 
+Status WriteFileReplacing(const std::string& path, std::string_view content) {
+  std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return IoError("cannot create '" + tmp + "': " + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return IoError("cannot write '" + tmp + "'");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    return IoError("cannot replace '" + path + "': " + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
 Status EnsureAlternates(const std::string& copy_path, const std::string& source_objects_dir) {
-  std::string file = copy_path + "/.git/objects/info/alternates";
+  std::string info = copy_path + "/.git/objects/info";
+  std::string file = info + "/alternates";
   std::string wanted = source_objects_dir + "\n";
   auto current = seragen::ReadFile(file);
   if (current.ok() && *current == wanted) return Status::Ok();
-  return WriteFileAtomic(file, wanted);
+  SG_RETURN_IF_ERROR(MakeDirs(info));
+  return WriteFileReplacing(file, wanted);
 }
 
 Status CreateWorkingCopy(const std::string& copy_path, std::string_view base_commit,
@@ -99,7 +189,20 @@ Status CreateWorkingCopy(const std::string& copy_path, std::string_view base_com
 
 }  // namespace internal
 
+namespace internal {
+
+Status RestoreCopy(const std::string& copy_path, std::string_view base_commit,
+                   const std::string& source_objects_dir) {
+  SG_RETURN_IF_ERROR(CheckGitDirIsReal(copy_path));
+  SG_RETURN_IF_ERROR(EnsureAlternates(copy_path, source_objects_dir));
+  return RestoreWorkingCopy(copy_path, base_commit);
+}
+
+}  // namespace internal
+
 Status RestoreWorkingCopy(const std::string& copy_path, std::string_view base_commit) {
+  SG_RETURN_IF_ERROR(internal::CheckGitDirIsReal(copy_path));
+  SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy_path));
   SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
   if (git_repository_is_bare(repo.get())) {
     return InvalidArgumentError("'" + copy_path + "' is a bare repository, not a working copy");

@@ -20,6 +20,18 @@ Status CreateWorkingCopy(const std::string& copy_path, std::string_view base_com
 // (code in the copy may have edited or deleted it).
 Status EnsureAlternates(const std::string& copy_path, const std::string& source_objects_dir);
 
+// Restore as RestoreWorkingCopy does, after checking that .git is a real
+// directory and repairing the alternates file.
+Status RestoreCopy(const std::string& copy_path, std::string_view base_commit,
+                   const std::string& source_objects_dir);
+
+// FailedPrecondition unless `copy_path`/.git is a directory (not a symlink).
+Status CheckGitDirIsReal(const std::string& copy_path);
+
+// Replaces `path` with `content` (temp file + rename, no fsync: pool metadata
+// is re-derived after a crash, so durability is not needed).
+Status WriteFileReplacing(const std::string& path, std::string_view content);
+
 // Removes a directory tree even when code inside it made parts unwritable.
 Status ForceRemoveAll(const std::string& path);
 

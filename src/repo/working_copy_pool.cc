@@ -109,8 +109,7 @@ struct WorkingCopyPool::State {
   // Restores copy i in place; on failure deletes it so it is rebuilt later.
   Status Restore(std::size_t i) {
     std::string copy = CopyPath(i);
-    Status status = internal::EnsureAlternates(copy, source_objects_dir);
-    if (status.ok()) status = RestoreWorkingCopy(copy, base_commit);
+    Status status = internal::RestoreCopy(copy, base_commit, source_objects_dir);
     if (status.ok() && options.verify_after_restore) status = Verify(i);
     if (!status.ok()) {
       Log().Warn("rebuilding working copy {}: {}", copy, status.ToString());
@@ -142,7 +141,7 @@ struct WorkingCopyPool::State {
 
   Status GiveBack(std::size_t i) {
     Status status = Restore(i);
-    if (status.ok()) status = WriteFileAtomic(CleanStamp(i), base_commit + "\n");
+    if (status.ok()) status = internal::WriteFileReplacing(CleanStamp(i), base_commit + "\n");
     Unclaim(i);
     return status;
   }

@@ -1,0 +1,304 @@
+// WorkingCopyPool: acquire hands out exact base copies, release restores them
+// in place, abandoned copies are restored, concurrent use is safe, and code in
+// a copy cannot make a restore write outside it.
+#include "seragen/repo/working_copy_pool.h"
+
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "repo/git_fixture.h"
+#include "seragen/repo/diff.h"
+#include "seragen/repo/repository.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::repo {
+namespace {
+
+using seragen::testing::TempDir;
+using testing::Git;
+using testing::MustRun;
+using testing::PorcelainStatus;
+using testing::Quote;
+
+struct PoolFixture {
+  TempDir tmp;
+  std::string base;
+  std::optional<Repository> repo;
+
+  explicit PoolFixture(const std::string& attributes = "") {
+    base = testing::MakeRepo(tmp.Sub("source"),
+                             {{"a.txt", "alpha\n"},
+                              {"dir/b.txt", "beta\n"},
+                              {"dir/sub/c.txt", "gamma\n"},
+                              {"run.sh", "#!/bin/sh\n"},
+                              {"link", ""},
+                              {".gitignore", "build/\n*.o\n"}},
+                             attributes);
+    MustRun("cd " + Quote(tmp.Sub("source")) + " && rm link && ln -s a.txt link");
+    base = testing::CommitAll(tmp.Sub("source"), "tracked symlink");
+    auto opened = Repository::Open(tmp.Sub("source"));
+    REQUIRE(opened.ok());
+    repo.emplace(std::move(opened).value());
+  }
+
+  WorkingCopyPool MakePool(std::size_t capacity, bool verify = true) {
+    PoolOptions options;
+    options.pool_dir = tmp.Sub("pool");
+    options.capacity = capacity;
+    options.verify_after_restore = verify;
+    auto pool = WorkingCopyPool::Create(*repo, base, options);
+    REQUIRE(pool.ok());
+    return std::move(pool).value();
+  }
+};
+
+std::string Head(const std::string& dir) { return MustRun(Git(dir) + " rev-parse HEAD"); }
+
+void ExpectPristine(const std::string& copy, const std::string& base) {
+  CHECK(PorcelainStatus(copy).empty());
+  CHECK(Head(copy) == base + "\n");
+}
+
+TEST_CASE("pool: acquire gives a clean copy at the base commit") {
+  PoolFixture f;
+  WorkingCopyPool pool = f.MakePool(2);
+  auto lease = pool.Acquire();
+  REQUIRE(lease.ok());
+  CHECK(lease->base_commit() == f.base);
+  CHECK(std::filesystem::exists(lease->path() + "/dir/sub/c.txt"));
+  CHECK(std::filesystem::is_symlink(lease->path() + "/link"));
+  ExpectPristine(lease->path(), f.base);
+  // Objects are shared through alternates, not copied.
+  CHECK(MustRun("cat " + Quote(lease->path() + "/.git/objects/info/alternates")) ==
+        pool.source_objects_dir() + "\n");
+  CHECK(MustRun("find " + Quote(lease->path() + "/.git/objects") + " -type f -name '*.pack'").empty());
+}
+
+TEST_CASE("pool: release restores every kind of change in place") {
+  PoolFixture f("* text=auto\n");
+  WorkingCopyPool pool = f.MakePool(1);
+  std::string path;
+  {
+    auto lease = pool.Acquire();
+    REQUIRE(lease.ok());
+    path = lease->path();
+    MustRun("cd " + Quote(path) +
+            " && echo changed >> a.txt && rm dir/b.txt && mkdir -p new/deep && echo n > new/deep/n.py && "
+            ": > empty.txt && : > dir/sub/c.txt && chmod +x a.txt && mkdir -p build && echo o > build/x.o && "
+            "echo o > top.o && printf 'x\\r\\n' > crlf.txt && rm link && echo notalink > link && " +
+            Git(path) + " checkout -q -b agent-branch && " + Git(path) + " add -A && " + Git(path) +
+            " commit -qm agent");
+    REQUIRE(lease->Release().ok());
+  }
+  ExpectPristine(path, f.base);
+  auto again = pool.Acquire();
+  REQUIRE(again.ok());
+  CHECK(again->path() == path);  // the same copy, reused
+  auto diff = DiffAgainstBase(again->path(), f.base);
+  REQUIRE(diff.ok());
+  CHECK(diff->empty());
+}
+
+TEST_CASE("pool: a copy dirtied by a killed process is restored on next acquire") {
+  PoolFixture f;
+  std::string pool_dir = f.tmp.Sub("pool");
+  std::string copy_path;
+  {
+    WorkingCopyPool pool = f.MakePool(1);
+    auto lease = pool.Acquire();
+    REQUIRE(lease.ok());
+    copy_path = lease->path();
+  }  // released cleanly: now dirty it from a child that dies holding the lease
+  pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    WorkingCopyPool pool = f.MakePool(1);
+    auto lease = pool.Acquire();
+    if (!lease.ok()) ::_exit(3);
+    std::system(("cd " + Quote(lease->path()) + " && echo dirty >> a.txt && echo u > untracked.txt && "
+                 "mkdir -p build && echo o > build/x.o").c_str());
+    ::_exit(0);  // no destructors: the lease is never released
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  CHECK_FALSE(PorcelainStatus(copy_path).empty());  // really left dirty
+
+  WorkingCopyPool pool = f.MakePool(1);
+  auto lease = pool.Acquire();
+  REQUIRE(lease.ok());
+  CHECK(lease->path() == copy_path);
+  ExpectPristine(lease->path(), f.base);
+}
+
+TEST_CASE("pool: capacity is enforced and a waiting acquire gets the released copy") {
+  PoolFixture f;
+  WorkingCopyPool pool = f.MakePool(1);
+  auto first = pool.Acquire();
+  REQUIRE(first.ok());
+  auto second = pool.Acquire();
+  REQUIRE_FALSE(second.ok());
+  CHECK(second.status().code() == StatusCode::kResourceExhausted);
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(first->Release().ok());
+  });
+  auto waited = pool.Acquire(std::chrono::seconds(30));
+  releaser.join();
+  REQUIRE(waited.ok());
+  CHECK(waited->path() == first->path());
+  CHECK(first->Release().ok());  // second release is a no-op
+}
+
+TEST_CASE("pool: two pools on one directory never share a copy") {
+  PoolFixture f;
+  WorkingCopyPool a = f.MakePool(2);
+  WorkingCopyPool b = f.MakePool(2);
+  auto la = a.Acquire();
+  auto lb = b.Acquire();
+  REQUIRE(la.ok());
+  REQUIRE(lb.ok());
+  CHECK(la->path() != lb->path());
+  auto none = a.Acquire();
+  CHECK_FALSE(none.ok());
+}
+
+TEST_CASE("pool: concurrent acquire and release from several threads") {
+  PoolFixture f;
+  WorkingCopyPool pool = f.MakePool(3);
+  std::atomic<int> failures{0};
+  std::atomic<int> in_use_overlaps{0};
+  std::mutex mu;
+  std::set<std::string> busy;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i) {
+        auto lease = pool.Acquire(std::chrono::seconds(60));
+        if (!lease.ok()) {
+          ++failures;
+          continue;
+        }
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          if (!busy.insert(lease->path()).second) ++in_use_overlaps;
+        }
+        std::string file = lease->path() + "/t" + std::to_string(t) + ".txt";
+        if (std::filesystem::exists(lease->path() + "/t0.txt") ||
+            std::filesystem::exists(lease->path() + "/t1.txt") ||
+            std::filesystem::exists(lease->path() + "/t2.txt") ||
+            std::filesystem::exists(lease->path() + "/t3.txt")) {
+          ++failures;  // a leftover from an earlier lease
+        }
+        std::FILE* out = std::fopen(file.c_str(), "w");
+        if (out) std::fclose(out);
+        auto diff = DiffAgainstBase(lease->path(), f.base);
+        if (!diff.ok() || diff->find("t" + std::to_string(t) + ".txt") == std::string::npos) ++failures;
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          busy.erase(lease->path());
+        }
+        if (!lease->Release().ok()) ++failures;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(failures == 0);
+  CHECK(in_use_overlaps == 0);
+  for (int i = 0; i < 3; ++i) {
+    std::string copy = pool.directory() + "/copy-" + std::to_string(i);
+    if (std::filesystem::exists(copy)) CHECK(PorcelainStatus(copy).empty());
+  }
+}
+
+TEST_CASE("pool: restoring never writes through symlinks made inside the copy") {
+  PoolFixture f;
+  std::string outside = f.tmp.Sub("outside");
+  MustRun("mkdir -p " + Quote(outside + "/sub") + " && echo precious > " + Quote(outside + "/file.txt") +
+          " && echo keep > " + Quote(outside + "/sub/c.txt"));
+  std::string before = MustRun("cd " + Quote(outside) + " && find . -type f | sort | xargs md5sum");
+  WorkingCopyPool pool = f.MakePool(1);
+  std::string path;
+  {
+    auto lease = pool.Acquire();
+    REQUIRE(lease.ok());
+    path = lease->path();
+    MustRun("cd " + Quote(path) + " && rm a.txt && ln -s " + Quote(outside + "/file.txt") + " a.txt && " +
+            "rm -r dir && ln -s " + Quote(outside) + " dir && ln -s " + Quote(outside) + " untracked_link && " +
+            "ln -s " + Quote(outside) + " build && rm link && ln -s " + Quote(outside + "/file.txt") + " link");
+    REQUIRE(lease->Release().ok());
+  }
+  CHECK(MustRun("cd " + Quote(outside) + " && find . -type f | sort | xargs md5sum") == before);
+  ExpectPristine(path, f.base);
+  CHECK(std::filesystem::is_directory(std::filesystem::symlink_status(path + "/dir")));
+}
+
+TEST_CASE("pool: unwritable directories and a deleted .git are repaired") {
+  PoolFixture f;
+  WorkingCopyPool pool = f.MakePool(1);
+  std::string path;
+  {
+    auto lease = pool.Acquire();
+    REQUIRE(lease.ok());
+    path = lease->path();
+    MustRun("cd " + Quote(path) + " && mkdir -p locked/inner && echo x > locked/inner/f && chmod 000 locked/inner && "
+            "chmod 500 locked");
+    REQUIRE(lease->Release().ok());
+  }
+  ExpectPristine(path, f.base);
+  {
+    auto lease = pool.Acquire();
+    REQUIRE(lease.ok());
+    MustRun("rm -rf " + Quote(lease->path() + "/.git") + " && echo x >> " + Quote(lease->path() + "/a.txt"));
+    CHECK(lease->Release().ok());  // rebuilt
+  }
+  ExpectPristine(path, f.base);
+  {
+    auto lease = pool.Acquire();
+    REQUIRE(lease.ok());
+    MustRun("rm " + Quote(lease->path() + "/.git/objects/info/alternates"));
+    CHECK(lease->Release().ok());
+  }
+  ExpectPristine(path, f.base);
+}
+
+TEST_CASE("pool: bad options are rejected with clear errors") {
+  PoolFixture f;
+  auto zero = WorkingCopyPool::Create(*f.repo, f.base, PoolOptions{f.tmp.Sub("pool"), 0});
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.status().message().find("capacity") != std::string::npos);
+  auto no_dir = WorkingCopyPool::Create(*f.repo, f.base, PoolOptions{"", 1});
+  REQUIRE_FALSE(no_dir.ok());
+  auto bad_commit = WorkingCopyPool::Create(*f.repo, "no-such-branch", PoolOptions{f.tmp.Sub("pool"), 1});
+  REQUIRE_FALSE(bad_commit.ok());
+  CHECK(bad_commit.status().message().find("no-such-branch") != std::string::npos);
+}
+
+TEST_CASE("pool: RestoreWorkingCopy and DirtyPaths work on a copy directly") {
+  PoolFixture f;
+  WorkingCopyPool pool = f.MakePool(1);
+  auto lease = pool.Acquire();
+  REQUIRE(lease.ok());
+  MustRun("cd " + Quote(lease->path()) + " && echo x >> a.txt && mkdir -p build && echo o > build/y.o");
+  auto dirty = DirtyPaths(lease->path());
+  REQUIRE(dirty.ok());
+  CHECK(*dirty == std::vector<std::string>{"a.txt", "build/y.o"});
+  REQUIRE(RestoreWorkingCopy(lease->path(), f.base).ok());
+  dirty = DirtyPaths(lease->path());
+  REQUIRE(dirty.ok());
+  CHECK(dirty->empty());
+}
+
+}  // namespace
+}  // namespace seragen::repo
