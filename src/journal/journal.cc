@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "seragen/base/file_util.h"
+#include "seragen/journal/result_files.h"
 
 namespace seragen::journal {
 namespace {
@@ -28,7 +29,7 @@ Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& o) {
     return InvalidArgumentError(fmt::format("invalid shard {}/{}", o.shard, o.shards));
   }
   if (o.config_hash.empty()) return InvalidArgumentError("journal needs the run's config hash");
-  SG_RETURN_IF_ERROR(MakeDirs(o.shard_dir));
+  SG_RETURN_IF_ERROR(MakeDirsDurable(o.shard_dir));
   const std::string what = fmt::format("shard {}/{} ({})", o.shard, o.shards, o.shard_dir);
   SG_ASSIGN_OR_RETURN(ShardLock lock, ShardLock::Acquire(LockPath(o.shard_dir), what));
 

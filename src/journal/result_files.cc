@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <vector>
 
 #include "seragen/base/file_util.h"
 
@@ -39,10 +40,30 @@ bool IsTempName(const std::string& name) {
 
 }  // namespace
 
+Status MakeDirsDurable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // Find the missing ancestors, outermost first.
+  std::vector<fs::path> missing;
+  for (fs::path p = fs::path(path).lexically_normal(); !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p, ec)) break;
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  SG_RETURN_IF_ERROR(MakeDirs(path));
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    fs::path parent = it->parent_path();
+    SG_RETURN_IF_ERROR(SyncDir(parent.empty() ? "." : parent.string()));
+  }
+  return Status::Ok();
+}
+
 Status WriteResultFile(const std::string& shard_dir, std::string_view relative_path,
                        std::string_view bytes) {
   SG_RETURN_IF_ERROR(ValidateRelative(relative_path));
-  return WriteFileAtomic(shard_dir + "/" + std::string(relative_path), bytes);
+  std::string full = shard_dir + "/" + std::string(relative_path);
+  SG_RETURN_IF_ERROR(MakeDirsDurable(std::filesystem::path(full).parent_path().string()));
+  return WriteFileAtomic(full, bytes);
 }
 
 Result<std::string> ReadResultFile(const std::string& shard_dir, std::string_view relative_path) {

@@ -37,3 +37,18 @@ TEST_CASE("stale temp files from a crash are removed, real files kept", "[journa
 }
 
 }  // namespace seragen::journal
+
+namespace seragen::journal {
+
+TEST_CASE("durable directory creation creates every missing level", "[journal][files]") {
+  testing::TempDir dir;
+  REQUIRE(MakeDirsDurable(dir.Sub("a/b/c")).ok());
+  REQUIRE(MakeDirsDurable(dir.Sub("a/b/c")).ok());  // existing: no-op
+  REQUIRE(MakeDirsDurable(dir.Sub("a/./b/../b/d")).ok());
+  int rc = testing::RunShell("test -d " + dir.Sub("a/b/c") + " && test -d " + dir.Sub("a/b/d"));
+  CHECK(rc == 0);
+  dir.Write("file", "x");
+  CHECK_FALSE(MakeDirsDurable(dir.Sub("file/sub")).ok());
+}
+
+}  // namespace seragen::journal

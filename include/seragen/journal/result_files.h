@@ -11,8 +11,14 @@
 
 namespace seragen::journal {
 
+// Creates `path` and its missing parents and fsyncs the parent of every
+// directory it created, so the new directory entries survive a crash (a file
+// fsync does not make a freshly created parent directory durable).
+Status MakeDirsDurable(const std::string& path);
+
 // Writes `bytes` to shard_dir/relative_path durably (temp file in the same
-// directory, fsync, rename, fsync of the directory; parents created). The
+// directory, fsync, rename, fsync of the directory; missing parents created
+// with MakeDirsDurable). The
 // path must be relative, non-empty and without ".." segments (kInvalidArgument
 // otherwise), the same rule the journal applies to refs. Safe to call from
 // several threads for different paths.
