@@ -1,0 +1,184 @@
+#include "seragen/export/record.h"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace seragen::exporter {
+namespace {
+
+using nlohmann::json;
+
+llm::ToolCall Call(std::string id, std::string name, std::string args) {
+  llm::ToolCall c;
+  c.id = std::move(id);
+  c.name = std::move(name);
+  c.arguments_raw = args;
+  c.arguments_json = args;
+  c.arguments_valid = true;
+  return c;
+}
+
+agent::Trajectory SampleTrajectory() {
+  agent::Trajectory t;
+  t.task_id = "abc123";
+  t.model = "teacher-x";
+  t.tools = {{"bash", "Run a command.", R"({"type":"object","properties":{"command":{"type":"string"}},"required":["command"]})"},
+             {"submit", "Submit.", R"({"type":"object","properties":{}})"}};
+  t.history = {
+      {llm::Role::kSystem, "You are an engineer.", {}, {}, {}, {}},
+      {llm::Role::kUser, "Fix the bug.", {}, {}, {}, {}},
+      {llm::Role::kAssistant, "Let me look.", "the bug is near parse", {Call("c1", "bash", R"({"command":"ls /repo"})")}, {}, {}},
+      {llm::Role::kTool, "a.py\nb.py", {}, {}, "c1", "bash"},
+      {llm::Role::kAssistant, "", {}, {Call("c2", "submit", "{}")}, {}, {}},
+      {llm::Role::kTool, "submitted", {}, {}, "c2", "submit"},
+  };
+  t.exit_status = agent::ExitStatus::kSubmitted;
+  t.totals.prompt_tokens = 100;
+  t.totals.completion_tokens = 20;
+  return t;
+}
+
+ExportTemplates Templates() {
+  return {"\nTOOLS {{tools_json}}", "\nXMLTOOLS {{tools_json}}", "<tool_response>\n{{content}}\n</tool_response>"};
+}
+
+RecordMetadata Meta() {
+  RecordMetadata md;
+  md.task_id = "abc123";
+  md.repo = "inventory";
+  md.commit = "0123456789abcdef0123456789abcdef01234567";
+  md.function_id = "inventory/stock.py::Stock.reserve";
+  md.file = "inventory/stock.py";
+  md.category_index = 13;
+  md.category = "boundary conditions and edge cases";
+  md.rollout = 2;
+  md.scores = Scores{0.75, 0.5, 0.6, true, true, 0.5};
+  md.recipe_hash = "r";
+  return md;
+}
+
+json Build(const ExportOptions& o, const agent::Trajectory& t = SampleTrajectory()) {
+  auto r = BuildRecord(t, Meta(), o, Templates());
+  INFO(r.status().ToString());
+  REQUIRE(r.ok());
+  CHECK(r->find('\n') == std::string::npos);  // one JSONL line
+  return json::parse(*r);
+}
+
+}  // namespace
+
+TEST_CASE("openai format: structured tool calls and tool messages", "[export]") {
+  json rec = Build({});
+  const json& m = rec["messages"];
+  REQUIRE(m.size() == 5);  // the final submit observation is dropped
+  CHECK(m[0]["role"] == "system");
+  CHECK(m[2]["role"] == "assistant");
+  CHECK(m[2]["tool_calls"][0]["function"]["name"] == "bash");
+  CHECK(m[2]["tool_calls"][0]["function"]["arguments"] == R"({"command":"ls /repo"})");
+  CHECK(m[2]["reasoning_content"] == "the bug is near parse");
+  CHECK(m[3]["role"] == "tool");
+  CHECK(m[3]["tool_call_id"] == "c1");
+  CHECK(m[4]["tool_calls"][0]["function"]["name"] == "submit");
+  CHECK(rec["tools"][0]["type"] == "function");
+  CHECK(rec["tools"][0]["function"]["parameters"]["required"][0] == "command");
+  const json& md = rec["metadata"];
+  CHECK(md["task_id"] == "abc123");
+  CHECK(md["start_function"] == "inventory/stock.py::Stock.reserve");
+  CHECK(md["category_index"] == 13);
+  CHECK(md["rollout"] == 2);
+  CHECK(md["exit_status"] == "submitted");
+  CHECK(md["model"] == "teacher-x");
+  CHECK(md["soft_verification"]["recall"] == 0.75);
+  CHECK(md["usage"]["prompt_tokens"] == 100);
+  CHECK_FALSE(md.contains("scripted_teacher"));
+}
+
+TEST_CASE("hermes format: tool calls in tags, results as user turns, tools in the system prompt", "[export]") {
+  ExportOptions o;
+  o.format = Format::kHermes;
+  json rec = Build(o);
+  const json& m = rec["messages"];
+  CHECK(m[0]["content"].get<std::string>().find("TOOLS [{\"type\":\"function\"") != std::string::npos);
+  CHECK(m[2]["content"] == "Let me look.\n<tool_call>\n{\"name\":\"bash\",\"arguments\":{\"command\":\"ls /repo\"}}\n</tool_call>");
+  CHECK_FALSE(m[2].contains("tool_calls"));
+  CHECK(m[3]["role"] == "user");
+  CHECK(m[3]["content"] == "<tool_response>\na.py\nb.py\n</tool_response>");
+}
+
+TEST_CASE("xml format: function and parameter blocks", "[export]") {
+  ExportOptions o;
+  o.format = Format::kXml;
+  json rec = Build(o);
+  CHECK(rec["messages"][2]["content"] ==
+        "Let me look.\n<tool_call>\n<function=bash>\n<parameter=command>\nls /repo\n</parameter>\n</function>\n</tool_call>");
+  CHECK(rec["messages"][4]["content"] == "<tool_call>\n<function=submit>\n</function>\n</tool_call>");
+}
+
+TEST_CASE("think modes and train keys", "[export]") {
+  ExportOptions o;
+  o.think = ThinkMode::kDrop;
+  o.train_keys = true;
+  json rec = Build(o);
+  CHECK_FALSE(rec["messages"][2].contains("reasoning_content"));
+  CHECK(rec["messages"][2]["content"] == "Let me look.");
+  CHECK(rec["messages"][2]["train"] == true);
+  CHECK(rec["messages"][1]["train"] == false);
+  CHECK(rec["messages"][3]["train"] == false);
+  o.think = ThinkMode::kWrap;
+  rec = Build(o);
+  CHECK(rec["messages"][2]["content"] == "<think>\nthe bug is near parse\n</think>\nLet me look.");
+  o.include_tools = false;
+  CHECK_FALSE(Build(o).contains("tools"));
+}
+
+TEST_CASE("records are validated before they are written", "[export]") {
+  auto t = SampleTrajectory();
+  SECTION("unanswered call") {
+    t.history.pop_back();
+    auto r = BuildRecord(t, Meta(), {}, Templates());
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message() == "task abc123 rollout 2: tool call 'submit' at message 4 is never answered");
+  }
+  SECTION("does not end with submit") {
+    t.history.resize(4);
+    auto r = BuildRecord(t, Meta(), {}, Templates());
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message().find("not with the submit tool") != std::string::npos);
+  }
+  SECTION("wrong answer id") {
+    t.history[3].tool_call_id = "zzz";
+    CHECK_FALSE(BuildRecord(t, Meta(), {}, Templates()).ok());
+  }
+  SECTION("two calls in one turn") {
+    t.history[2].tool_calls.push_back(t.history[2].tool_calls.front());
+    CHECK_FALSE(BuildRecord(t, Meta(), {}, Templates()).ok());
+  }
+  SECTION("roles out of order") {
+    std::swap(t.history[0], t.history[1]);
+    CHECK_FALSE(BuildRecord(t, Meta(), {}, Templates()).ok());
+  }
+  SECTION("invalid arguments") {
+    t.history[2].tool_calls[0].arguments_valid = false;
+    CHECK_FALSE(BuildRecord(t, Meta(), {}, Templates()).ok());
+  }
+}
+
+TEST_CASE("scripted-teacher output is labelled as such", "[export]") {
+  auto md = Meta();
+  md.scripted_teacher = true;
+  auto r = BuildRecord(SampleTrajectory(), md, {}, Templates());
+  REQUIRE(r.ok());
+  CHECK(json::parse(*r)["metadata"]["scripted_teacher"] == true);
+}
+
+TEST_CASE("shipped export templates load; format names parse", "[export]") {
+  auto t = ExportTemplates::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts/export");
+  REQUIRE(t.ok());
+  CHECK(t->hermes_tools.find("{{tools_json}}") != std::string::npos);
+  CHECK(ParseFormat("hermes") == Format::kHermes);
+  CHECK_FALSE(ParseFormat("sharegpt").has_value());
+  CHECK(ParseThinkMode("wrap") == ThinkMode::kWrap);
+}
+
+}  // namespace seragen::exporter
