@@ -21,6 +21,7 @@ bool IsMainRole(CaptureRole role) {
 Result<CaptureRole> RoleForName(std::string_view name) {
   static const std::map<std::string_view, CaptureRole> kRoles = {
       {"function", CaptureRole::kFunction},     {"class", CaptureRole::kClass},
+      {"namespace", CaptureRole::kNamespace},
       {"documented", CaptureRole::kDocumented}, {"call", CaptureRole::kCall},
       {"new", CaptureRole::kNew},               {"import", CaptureRole::kImport},
       {"include", CaptureRole::kInclude},       {"package", CaptureRole::kPackage},
@@ -414,6 +415,7 @@ FileFacts Extractor::Extract(std::string path, Language language, std::string_vi
     CaptureRole main_role = CaptureRole::kIgnored;
     TSNode main_node{};
     TSNode name_node{};
+    TSNode receiver_node{};
     bool has_name = false;
     std::string qualifier, self_name, receiver, module, member, alias, use_tree;
     bool has_receiver = false, wildcard = false, is_default = false, has_use_tree = false;
@@ -431,6 +433,7 @@ FileFacts Extractor::Extract(std::string path, Language language, std::string_vi
         case CaptureRole::kReceiver:
           receiver = NormalizePath(text, &qualified);
           has_receiver = true;
+          receiver_node = capture.node;
           break;
         case CaptureRole::kModule: module = StripQuotes(text); break;
         case CaptureRole::kMember: member = std::string(text); break;
@@ -452,7 +455,8 @@ FileFacts Extractor::Extract(std::string path, Language language, std::string_vi
                                                 ts_node_end_byte(main_node)};
     switch (main_role) {
       case CaptureRole::kFunction:
-      case CaptureRole::kClass: {
+      case CaptureRole::kClass:
+      case CaptureRole::kNamespace: {
         if (!has_name) break;
         auto [prefix, name] = SplitQualified(NodeText(name_node, content), nullptr);
         if (name.empty()) break;
@@ -472,6 +476,7 @@ FileFacts Extractor::Extract(std::string path, Language language, std::string_vi
         scope.name = std::move(name);
         scope.qualifier = qualifier.empty() || qualifier == "<expr>" ? prefix
                           : prefix.empty() ? qualifier : prefix + "." + qualifier;
+        scope.is_namespace = main_role == CaptureRole::kNamespace;
         scope.bases = std::move(bases);
         scope.self_name = std::move(self_name);
         scope.start_byte = key.first;
@@ -492,6 +497,15 @@ FileFacts Extractor::Extract(std::string path, Language language, std::string_vi
         if (!has_name) break;
         auto [prefix, name] = SplitQualified(NodeText(name_node, content), &qualified);
         if (name.empty() || call_index.count(key) != 0) break;
+        if (has_receiver) {
+          // `path::name` (Rust/C++) rather than `value.name`.
+          std::uint32_t from = ts_node_end_byte(receiver_node);
+          std::uint32_t to = ts_node_start_byte(name_node);
+          if (from < to && to <= content.size() &&
+              content.substr(from, to - from).find("::") != std::string_view::npos) {
+            qualified = true;
+          }
+        }
         CallFact call;
         call.name = std::move(name);
         if (!prefix.empty()) {

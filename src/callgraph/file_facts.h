@@ -28,6 +28,8 @@ struct ScopeFact {
   int end_line = 0;
   int loc = 0;  // non-blank lines in [start_line, end_line]
   bool has_doc = false;
+  bool is_namespace = false;  // kClass that only groups names (C++ namespace, Rust mod):
+                              // always visible to unqualified calls, never `self`
   int parent = -1;        // enclosing scope index in FileFacts::scopes, -1 = file level
   std::string qualname;   // filled after nesting is known: "Outer.Inner.method"
 };

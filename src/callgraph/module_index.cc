@@ -183,10 +183,13 @@ ModuleIndex::ModuleIndex(const std::vector<FileFacts>& files)
     files_of_[module_of_[i]].push_back(index);
   }
   // C/C++ includes: resolved headers plus their same-stem sources.
-  std::map<std::string, std::vector<int>> by_stem;  // "dir/stem" → files
+  std::map<std::string, std::vector<int>> by_stem;       // "dir/stem" → files
+  std::map<std::string, std::vector<int>> by_base_stem;  // "stem" → files anywhere
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (RulesFor(files[i].language).module_system == ModuleSystem::kInclude) {
-      by_stem[std::string(StripExtension(files[i].path))].push_back(static_cast<int>(i));
+      std::string_view stem = StripExtension(files[i].path);
+      by_stem[std::string(stem)].push_back(static_cast<int>(i));
+      by_base_stem[std::string(BaseName(stem))].push_back(static_cast<int>(i));
     }
   }
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -197,8 +200,15 @@ ModuleIndex::ModuleIndex(const std::vector<FileFacts>& files)
       std::optional<std::string> key = ResolveInclude(static_cast<int>(i), import.module);
       if (!key) continue;
       for (int f : FilesOf(Tagged("inc:", *key))) visible.insert(f);
+      // The header's implementation: same directory and stem, else the same
+      // stem anywhere (include/foo.h ↔ src/foo.c).
       auto stem = by_stem.find(std::string(StripExtension(*key)));
-      if (stem != by_stem.end()) visible.insert(stem->second.begin(), stem->second.end());
+      if (stem != by_stem.end() && stem->second.size() > 1) {
+        visible.insert(stem->second.begin(), stem->second.end());
+      } else {
+        auto base = by_base_stem.find(std::string(BaseName(StripExtension(*key))));
+        if (base != by_base_stem.end()) visible.insert(base->second.begin(), base->second.end());
+      }
     }
     // A source file also sees its own header's companions (foo.c ↔ foo.h).
     auto own = by_stem.find(std::string(StripExtension(files[i].path)));

@@ -356,7 +356,7 @@ Found Resolver::ResolveHead(int file, int caller, const std::string& head, int d
   // Lexical scopes, innermost first.
   for (int s = caller; s >= 0; s = facts.scopes[s].parent) {
     const ScopeFact& scope = facts.scopes[s];
-    if (scope.kind == ScopeFact::Kind::kClass && !rules.members_in_scope) continue;
+    if (scope.kind == ScopeFact::Kind::kClass && !scope.is_namespace && !rules.members_in_scope) continue;
     auto members = members_.find(ClassKeyOfScope(file, s));
     if (members == members_.end()) continue;
     if (const std::vector<int>* defs = FindIn(members->second, head)) {
@@ -413,7 +413,10 @@ std::string Resolver::ClassContext(int file, int caller) const {
   const FileFacts& facts = files_[file];
   for (int s = caller; s >= 0; s = facts.scopes[s].parent) {
     const ScopeFact& scope = facts.scopes[s];
-    if (scope.kind == ScopeFact::Kind::kClass) return ClassKeyOfScope(file, s);
+    if (scope.kind == ScopeFact::Kind::kClass) {
+      if (scope.is_namespace) return {};
+      return ClassKeyOfScope(file, s);
+    }
     if (!scope.qualifier.empty()) return group_[file] + "|" + Container(scope.qualname);
   }
   return {};
@@ -537,7 +540,9 @@ void Resolver::Run(CallGraph* graph) {
       if (call.receiver.empty()) {
         for (int s = caller; s >= 0 && !found.symbol; s = facts.scopes[s].parent) {
           const ScopeFact& scope = facts.scopes[s];
-          if (scope.kind == ScopeFact::Kind::kClass && !rules.members_in_scope) continue;
+          if (scope.kind == ScopeFact::Kind::kClass && !scope.is_namespace && !rules.members_in_scope) {
+            continue;
+          }
           std::string key = ClassKeyOfScope(file, s);
           auto members = members_.find(key);
           if (members == members_.end()) continue;
@@ -585,7 +590,21 @@ void Resolver::Run(CallGraph* graph) {
         settled = true;
       } else if (call.receiver != "<expr>") {
         std::vector<std::string> segments = SplitDots(call.receiver);
-        if (facts.language == Language::kRust && call.qualified &&
+        int inline_mods = 0;  // Rust: `super` inside an inline `mod` leaves that mod first
+        for (int s = caller; s >= 0; s = facts.scopes[s].parent) inline_mods += facts.scopes[s].is_namespace;
+        if (facts.language == Language::kRust && call.qualified && segments[0] == "super" &&
+            inline_mods > 0) {
+          std::size_t consumed = 0;
+          while (consumed < segments.size() && segments[consumed] == "super" && inline_mods > 0) {
+            ++consumed;
+            --inline_mods;
+          }
+          std::vector<std::string> rest(segments.begin() + static_cast<long>(consumed), segments.end());
+          rest.push_back(call.name);
+          found = ResolvePath(file, -1, rest, 0);
+          if (found.symbol) found.how = Resolution::kImport;
+          settled = true;
+        } else if (facts.language == Language::kRust && call.qualified &&
             (segments[0] == "crate" || segments[0] == "super" || segments[0] == "self")) {
           std::string path;
           for (const std::string& segment : segments) path += (path.empty() ? "" : "::") + segment;
@@ -606,7 +625,7 @@ void Resolver::Run(CallGraph* graph) {
             }
           }
         }
-        if (found.symbol) {
+        if (found.symbol && !settled) {
           settled = found.symbol.kind != Symbol::Kind::kFunction;
           found.symbol = LookupMember(found.symbol, call.name, 0);
         }
@@ -631,6 +650,12 @@ void Resolver::Run(CallGraph* graph) {
         continue;
       }
       std::vector<int> candidates = UniqueCandidates(facts, call);
+      if (!call.receiver.empty()) {
+        // x.close() inside close(): far more often a wrapper around a library
+        // method of the same name than recursion through another object.
+        const int caller_def = def_of_scope_[f][caller];
+        candidates.erase(std::remove(candidates.begin(), candidates.end(), caller_def), candidates.end());
+      }
       if (candidates.size() == 1) {
         ++stats.resolved[std::string(ResolutionName(Resolution::kUnique))];
         edges.push_back({static_cast<std::uint32_t>(node_of_def[def_of_scope_[f][caller]]),

@@ -28,7 +28,7 @@
   name: (type_identifier) @name
   (base_class_clause [(type_identifier) (qualified_identifier)] @base)
   body: (field_declaration_list)) @class
-(namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @class
+(namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @namespace
 
 ; ---- call sites ---------------------------------------------------------
 (call_expression function: [(identifier) (qualified_identifier)] @name) @call

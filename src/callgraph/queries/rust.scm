@@ -11,7 +11,7 @@
 
 (trait_item name: (type_identifier) @name) @class
 
-(mod_item name: (identifier) @name body: (declaration_list)) @class
+(mod_item name: (identifier) @name body: (declaration_list)) @namespace
 
 ; ---- call sites ---------------------------------------------------------
 (call_expression function: (identifier) @name) @call
@@ -35,3 +35,8 @@
 
 ; ---- imports ------------------------------------------------------------
 (use_declaration argument: (_) @usetree) @import
+
+; Calls inside macro arguments (println!("{}", f(x)), vec![g()]) are token
+; trees, not expressions: an identifier followed by a parenthesised group.
+(token_tree (identifier) @name @call . (token_tree))
+(token_tree (identifier) @receiver . "." . (identifier) @name @call . (token_tree))

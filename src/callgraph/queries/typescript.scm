@@ -34,7 +34,7 @@
   name: (type_identifier) @name
   (class_heritage (extends_clause value: [(identifier) (member_expression)] @base))) @class
 (class name: (type_identifier) @name) @class
-(internal_module name: [(identifier) (nested_identifier)] @name) @class
+(internal_module name: [(identifier) (nested_identifier)] @name) @namespace
 
 ; ---- call sites ---------------------------------------------------------
 (call_expression function: (identifier) @name) @call
