@@ -1,0 +1,43 @@
+// SubmitTool: ends the rollout with the working copy's diff. With review on,
+// the first call shows the full diff and asks the agent to confirm; the next
+// call submits. If the diff changed since it was shown, it is shown again.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "seragen/base/result.h"
+#include "seragen/tools/tool_messages.h"
+
+namespace seragen::tools {
+
+// Where the current patch comes from (the repo module's diff against the
+// base commit including untracked files, or a fake in tests).
+class PatchSource {
+ public:
+  virtual ~PatchSource() = default;
+  virtual Result<std::string> CurrentPatch() = 0;
+};
+
+struct SubmitOutcome {
+  std::string observation;
+  bool submitted = false;
+  std::string patch;  // the submitted patch (when submitted)
+};
+
+class SubmitTool {
+ public:
+  SubmitTool(PatchSource* patches, const ToolMessages* messages, bool review, std::string tool_name);
+
+  // Non-OK when the patch cannot be computed (an infrastructure failure).
+  Result<SubmitOutcome> Submit();
+
+ private:
+  PatchSource* patches_;
+  const ToolMessages* messages_;
+  bool review_;
+  std::string tool_name_;
+  std::optional<std::string> reviewed_patch_;
+};
+
+}  // namespace seragen::tools

@@ -1,0 +1,30 @@
+// Knobs of the agent's tools (sizes, limits, the submit review step).
+#pragma once
+
+#include <cstddef>
+
+#include "seragen/sandbox/sandbox_options.h"
+
+namespace seragen::tools {
+
+struct ToolOptions {
+  // Limits of one bash command (timeout, output cap, rlimits).
+  sandbox::RunLimits bash_limits;
+  // After this many consecutive timed-out commands the bash tool refuses
+  // further commands and reports stop_requested (0 = no cap).
+  int max_consecutive_timeouts = 3;
+  // Characters of file content one `view` shows before clipping.
+  std::size_t view_max_chars = 20000;
+  // Entries one directory view lists before clipping.
+  std::size_t directory_max_entries = 400;
+  // Lines of context around an edit in the snippet shown after it.
+  int snippet_context_lines = 4;
+  // Files larger than this are not loaded by the editor.
+  std::size_t max_file_bytes = 4 * 1024 * 1024;
+  // Edits remembered per file for undo_edit.
+  std::size_t undo_depth = 32;
+  // The first submit shows the diff for review; the next one submits.
+  bool submit_review = true;
+};
+
+}  // namespace seragen::tools

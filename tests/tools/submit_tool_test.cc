@@ -1,0 +1,69 @@
+#include "seragen/tools/submit_tool.h"
+
+#include <catch2/catch.hpp>
+
+#include "tools/tools_test_util.h"
+
+namespace seragen::tools {
+namespace {
+
+using test::Expected;
+using test::FakePatchSource;
+
+const char* kPatch = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n";
+
+TEST_CASE("the first submit shows the diff, the second submits it", "[tools][submit]") {
+  FakePatchSource patches;
+  patches.patch = kPatch;
+  SubmitTool submit(&patches, &test::Messages(), true, "submit");
+  auto first = submit.Submit();
+  REQUIRE(first.ok());
+  CHECK_FALSE(first->submitted);
+  CHECK(first->observation == Expected("submit_review", {{"diff", kPatch}, {"submit_tool", "submit"}}));
+  auto second = submit.Submit();
+  REQUIRE(second.ok());
+  CHECK(second->submitted);
+  CHECK(second->patch == kPatch);
+  CHECK(second->observation == Expected("submit_done", {}));
+}
+
+TEST_CASE("a diff changed after review is shown again", "[tools][submit]") {
+  FakePatchSource patches;
+  patches.patch = kPatch;
+  SubmitTool submit(&patches, &test::Messages(), true, "finish");
+  CHECK_FALSE(submit.Submit()->submitted);
+  patches.patch = std::string(kPatch) + "+c\n";
+  auto again = submit.Submit();
+  CHECK_FALSE(again->submitted);
+  CHECK(again->observation.find("+c") != std::string::npos);
+  CHECK(again->observation.find("finish") != std::string::npos);
+  CHECK(submit.Submit()->submitted);
+}
+
+TEST_CASE("an empty diff gets its own review message", "[tools][submit]") {
+  FakePatchSource patches;
+  SubmitTool submit(&patches, &test::Messages(), true, "submit");
+  CHECK(submit.Submit()->observation == Expected("submit_review_empty", {{"submit_tool", "submit"}}));
+  auto done = submit.Submit();
+  CHECK(done->submitted);
+  CHECK(done->patch.empty());
+}
+
+TEST_CASE("with review off the first call submits", "[tools][submit]") {
+  FakePatchSource patches;
+  patches.patch = kPatch;
+  SubmitTool submit(&patches, &test::Messages(), false, "submit");
+  auto r = submit.Submit();
+  CHECK(r->submitted);
+  CHECK(r->patch == kPatch);
+}
+
+TEST_CASE("a patch that cannot be computed is an infrastructure error", "[tools][submit]") {
+  FakePatchSource patches;
+  patches.error = IoError("git diff failed");
+  SubmitTool submit(&patches, &test::Messages(), true, "submit");
+  CHECK(submit.Submit().status().code() == StatusCode::kIoError);
+}
+
+}  // namespace
+}  // namespace seragen::tools

@@ -1,0 +1,173 @@
+#include "seragen/tools/tool_box.h"
+
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+#include "seragen/sandbox/bwrap_runner.h"
+#include "seragen/sandbox/fake_command_runner.h"
+#include "seragen/sandbox/self_check.h"
+#include "testing/temp_dir.h"
+#include "tools/tools_test_util.h"
+
+namespace seragen::tools {
+namespace {
+
+using test::Expected;
+
+struct BoxFixture {
+  BoxFixture() : box(&test::Resources(), &fake, dir.path(), &patches, ToolOptions{}) {}
+  ValidationError Error(std::string_view tool, std::string_view args) {
+    auto r = box.Call(tool, args);
+    REQUIRE(r.ok());
+    REQUIRE(r->validation_error);
+    return *r->validation_error;
+  }
+  ToolOutcome Outcome(std::string_view tool, std::string_view args) {
+    auto r = box.Call(tool, args);
+    REQUIRE(r.ok());
+    if (r->validation_error) FAIL(r->validation_error->message);
+    return r->outcome;
+  }
+  testing::TempDir dir;
+  sandbox::FakeCommandRunner fake;
+  test::FakePatchSource patches;
+  ToolBox box;
+};
+
+TEST_CASE("malformed calls give typed validation errors with ready messages", "[tools][toolbox]") {
+  BoxFixture f;
+  auto unknown = f.Error("python", R"({"code": "1"})");
+  CHECK(unknown.kind == ValidationErrorKind::kUnknownTool);
+  CHECK(unknown.message == Expected("error_unknown_tool", {{"tool", "python"}, {"tools", "bash, editor, submit"}}));
+
+  auto bad_json = f.Error("bash", R"({"command": "ls)");
+  CHECK(bad_json.kind == ValidationErrorKind::kInvalidJson);
+  CHECK(bad_json.message.find("not valid JSON") != std::string::npos);
+
+  CHECK(f.Error("bash", R"(["ls"])").kind == ValidationErrorKind::kNotAnObject);
+
+  auto missing = f.Error("bash", "{}");
+  CHECK(missing.kind == ValidationErrorKind::kMissingArgument);
+  CHECK(missing.argument == "command");
+  CHECK(missing.message == Expected("error_missing_argument", {{"tool", "bash"}, {"argument", "command"}}));
+
+  auto extra = f.Error("bash", R"({"command": "ls", "timeout": 5})");
+  CHECK(extra.kind == ValidationErrorKind::kUnexpectedArgument);
+  CHECK(extra.message ==
+        Expected("error_unexpected_argument", {{"tool", "bash"}, {"argument", "timeout"}, {"allowed", "command"}}));
+
+  auto wrong = f.Error("bash", R"({"command": ["ls"]})");
+  CHECK(wrong.kind == ValidationErrorKind::kWrongType);
+  CHECK(wrong.message == Expected("error_wrong_type", {{"tool", "bash"}, {"argument", "command"},
+                                                       {"expected", Expected("type_string", {})}}));
+
+  auto bad_enum = f.Error("editor", R"({"command": "delete", "path": "/repo/a"})");
+  CHECK(bad_enum.kind == ValidationErrorKind::kInvalidValue);
+  CHECK(bad_enum.message.find("view, create, str_replace, insert, undo_edit") != std::string::npos);
+
+  auto bad_line = f.Error("editor", R"({"command": "insert", "path": "a", "insert_line": "two", "new_str": "x"})");
+  CHECK(bad_line.kind == ValidationErrorKind::kWrongType);
+  CHECK(bad_line.argument == "insert_line");
+
+  auto missing_path = f.Error("editor", R"({"command": "view"})");
+  CHECK(missing_path.argument == "path");
+  CHECK(f.fake.requests().empty());
+}
+
+TEST_CASE("numeric strings, stringified lists and nulls are accepted", "[tools][toolbox]") {
+  BoxFixture f;
+  f.dir.Write("a.txt", "1\n2\n3\n");
+  auto v = f.box.Validate("editor", R"({"command": "insert", "path": "a.txt", "insert_line": " 2 ", "new_str": "x",
+                                       "file_text": null, "view_range": "[1, 2]"})");
+  REQUIRE(v.call);
+  CHECK(v.call->Integer("insert_line") == 2);
+  CHECK(v.call->IntegerList("view_range") == std::vector<long long>{1, 2});
+  CHECK_FALSE(v.call->String("file_text"));
+  auto view = f.Outcome("editor", R"({"command": "view", "path": "/repo/a.txt", "view_range": ["2", 3.0]})");
+  CHECK(view.observation.find("lines 2 to 3 of 3") != std::string::npos);
+  // No arguments at all is fine for a tool without parameters.
+  f.patches.patch = "diff";
+  CHECK(f.Outcome("submit", "").role == ToolRole::kSubmit);
+  CHECK(f.Outcome("submit", "{}").submitted);
+}
+
+TEST_CASE("the bash tool goes through the runner; infrastructure errors propagate", "[tools][toolbox]") {
+  BoxFixture f;
+  f.fake.EnqueueOutput("a.txt\n");
+  f.fake.Enqueue(UnavailableError("sandbox down"));
+  auto out = f.Outcome("bash", R"({"command": "ls"})");
+  CHECK(out.role == ToolRole::kBash);
+  CHECK(out.observation == "a.txt\n");
+  CHECK(f.fake.requests()[0].command == "ls");
+  auto failed = f.box.Call("bash", R"({"command": "ls"})");
+  CHECK(failed.status().code() == StatusCode::kUnavailable);
+}
+
+// git diff of a real test repository, as the repo module will provide.
+class GitDiffPatchSource final : public PatchSource {
+ public:
+  explicit GitDiffPatchSource(std::string repo) : repo_(std::move(repo)) {}
+  Result<std::string> CurrentPatch() override {
+    std::string out;
+    // The copy belongs to the sandbox uid; the harness (root) reads it anyway.
+    const std::string git = "git -c safe.directory='*' ";
+    int rc = testing::RunShell("cd " + repo_ + " && " + git + "add -A >/dev/null && " + git +
+                               "diff --cached --no-color && " + git + "reset -q",
+                               &out);
+    if (rc != 0) return IoError("git diff failed: " + out);
+    return out;
+  }
+
+ private:
+  std::string repo_;
+};
+
+TEST_CASE("a scripted rollout through the real sandbox: view, grep, edit, submit", "[tools][toolbox][sandbox]") {
+  testing::TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);
+  const std::string repo = dir.Sub("repo");
+  dir.Write("repo/pkg/mod.py", "def area(w, h):\n\treturn w * h\r\n");
+  REQUIRE(testing::RunShell("cd " + repo + " && git init -q && git add -A && git -c user.name=t -c "
+                            "user.email=t@t commit -qm base") == 0);
+  sandbox::SandboxOptions options;
+  options.uid = options.gid = 21301;
+  REQUIRE(sandbox::PrepareWorkingCopy(repo, options.uid, options.gid).ok());
+  auto runner = sandbox::BwrapRunner::Create(options, repo);
+  REQUIRE(runner.ok());
+  GitDiffPatchSource patches(repo);
+  ToolBox box(&test::Resources(), runner->get(), repo, &patches, ToolOptions{});
+  auto call = [&](std::string_view tool, std::string_view args) {
+    auto r = box.Call(tool, args);
+    REQUIRE(r.ok());
+    REQUIRE_FALSE(r->validation_error);
+    return r->outcome;
+  };
+
+  auto listing = call("editor", R"({"command": "view", "path": "/repo"})");
+  CHECK(listing.observation.find("/repo/pkg/mod.py") != std::string::npos);
+  CHECK(listing.observation.find(".git") == std::string::npos);
+  auto grep = call("bash", R"({"command": "grep -rn area /repo --include=*.py"})");
+  CHECK(grep.observation == "/repo/pkg/mod.py:1:def area(w, h):\n");
+  auto view = call("editor", R"({"command": "view", "path": "/repo/pkg/mod.py"})");
+  CHECK(view.observation.find("     2\t\treturn w * h") != std::string::npos);
+  // The model copies the text it saw (tab kept, no \r) into str_replace.
+  auto edit = call("editor", R"({"command": "str_replace", "path": "/repo/pkg/mod.py",
+                               "old_str": "\treturn w * h", "new_str": "\tif w < 0 or h < 0:\n\t\traise ValueError(\"negative\")\n\treturn w * h"})");
+  CHECK(edit.observation.find("was changed") != std::string::npos);
+  auto cd = call("bash", R"({"command": "cd pkg && python3 -c 'import mod; print(mod.area(2, 3))'"})");
+  CHECK(cd.observation == "6\n");
+  auto pwd = call("bash", R"({"command": "pwd"})");
+  CHECK(pwd.observation == "/repo/pkg\n");
+  auto review = call("submit", "{}");
+  CHECK_FALSE(review.submitted);
+  CHECK(review.observation.find("+\tif w < 0 or h < 0:\r") != std::string::npos);
+  auto done = call("submit", "{}");
+  CHECK(done.submitted);
+  CHECK(done.patch.find("raise ValueError") != std::string::npos);
+  CHECK(dir.Read("repo/pkg/mod.py") ==
+        "def area(w, h):\n\tif w < 0 or h < 0:\r\n\t\traise ValueError(\"negative\")\r\n\treturn w * h\r\n");
+}
+
+}  // namespace
+}  // namespace seragen::tools

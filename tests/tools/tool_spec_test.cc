@@ -1,0 +1,95 @@
+#include "seragen/tools/tool_spec.h"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/tools_test_util.h"
+
+namespace seragen::tools {
+namespace {
+
+TEST_CASE("the shipped tools file defines bash, editor and submit", "[tools][spec]") {
+  auto specs = LoadToolSpecs(test::SourcePath("configs/tools.yaml"));
+  REQUIRE(specs.ok());
+  REQUIRE(specs->tools.size() == 3);
+  const ToolSpec* bash = specs->FindByRole(ToolRole::kBash);
+  REQUIRE(bash);
+  CHECK(bash->name == "bash");
+  REQUIRE(bash->FindParam("command"));
+  CHECK(bash->FindParam("command")->required);
+  CHECK(bash->description.find("/repo") != std::string::npos);
+  CHECK(bash->description.find("{{") == std::string::npos);
+
+  const ToolSpec* editor = specs->FindByRole(ToolRole::kEditor);
+  REQUIRE(editor);
+  CHECK(editor->name == "editor");
+  const ParamSpec* command = editor->FindParam("command");
+  REQUIRE(command);
+  CHECK(command->enum_values ==
+        std::vector<std::string>{"view", "create", "str_replace", "insert", "undo_edit"});
+  CHECK(editor->FindParam("path")->required);
+  CHECK_FALSE(editor->FindParam("file_text")->required);
+  CHECK(editor->FindParam("insert_line")->type == ParamType::kInteger);
+  CHECK(editor->FindParam("view_range")->type == ParamType::kIntegerArray);
+
+  const ToolSpec* submit = specs->FindByName("submit");
+  REQUIRE(submit);
+  CHECK(submit->params.empty());
+  CHECK(specs->NameList() == "bash, editor, submit");
+}
+
+TEST_CASE("OpenAI tools JSON carries the schemas verbatim", "[tools][spec]") {
+  auto specs = LoadToolSpecs(test::SourcePath("configs/tools.yaml"), "/workspace");
+  REQUIRE(specs.ok());
+  auto tools = nlohmann::json::parse(OpenAiToolsJson(*specs));
+  REQUIRE(tools.size() == 3);
+  CHECK(tools[0]["type"] == "function");
+  CHECK(tools[0]["function"]["name"] == "bash");
+  CHECK(tools[0]["function"]["parameters"]["required"] == nlohmann::json::array({"command"}));
+  CHECK(tools[1]["function"]["parameters"]["properties"]["view_range"]["items"]["type"] == "integer");
+  CHECK(tools[2]["function"]["parameters"]["type"] == "object");
+  CHECK(tools[0]["function"]["description"].get<std::string>().find("/workspace") != std::string::npos);
+}
+
+const char* kMinimal = R"(
+tools:
+  - {role: bash, name: sh, description: run, parameters: {type: object, properties: {command: {type: string}}, required: [command]}}
+  - {role: editor, name: ed, description: edit}
+  - {role: submit, name: done, description: finish}
+)";
+
+TEST_CASE("tool names are configurable; roles stay", "[tools][spec]") {
+  auto specs = ParseToolSpecs(kMinimal, "mini.yaml");
+  REQUIRE(specs.ok());
+  CHECK(specs->FindByRole(ToolRole::kBash)->name == "sh");
+  CHECK(specs->FindByName("done")->role == ToolRole::kSubmit);
+  CHECK(specs->FindByName("bash") == nullptr);
+}
+
+TEST_CASE("bad tool files are refused with the reason", "[tools][spec]") {
+  auto message = [](const std::string& yaml) {
+    auto r = ParseToolSpecs(yaml, "t.yaml");
+    REQUIRE_FALSE(r.ok());
+    return r.status().message();
+  };
+  CHECK(message("tools: [").find("invalid YAML") != std::string::npos);
+  CHECK(message("other: 1").find("\"tools\" list") != std::string::npos);
+  CHECK(message("tools:\n  - {role: bash, name: a, description: d}\n").find("no tool with role editor") !=
+        std::string::npos);
+  CHECK(message("tools:\n  - {role: shell, name: a, description: d}\n").find("role must be") !=
+        std::string::npos);
+  CHECK(message("tools:\n  - {role: bash, name: a, description: d}\n  - {role: editor, name: a, description: d}\n")
+            .find("duplicate tool name a") != std::string::npos);
+  CHECK(message("tools:\n  - {role: bash, name: a, description: d, parameters: {type: object, properties: "
+                "{x: {type: number}}}}\n")
+            .find("unsupported type \"number\"") != std::string::npos);
+  CHECK(message("tools:\n  - {role: bash, name: a, description: d, parameters: {type: object, properties: {}, "
+                "required: [y]}}\n")
+            .find("required parameter y is not defined") != std::string::npos);
+  CHECK(message("tools:\n  - {role: bash, name: a}\n").find("missing description") != std::string::npos);
+  CHECK(message("tools:\n  - {role: bash, name: '{{oops}}', description: d}\n").find("oops") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace seragen::tools
