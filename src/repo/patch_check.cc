@@ -1,4 +1,5 @@
 // Repository::CheckPatchApplies: in-memory `git apply --check` against a commit.
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -121,16 +122,24 @@ Status Repository::CheckPatchApplies(std::string_view commit, std::string_view p
   if (git_diff_num_deltas(diff.get()) == 0) {
     return InvalidArgumentError("the patch changes no file");
   }
-  // libgit2 lets a "new file" replace an existing one; git apply does not.
+  // libgit2 lets a "new file" replace an existing file; git apply does not.
+  std::set<std::string> deleted;
+  for (std::size_t i = 0; i < git_diff_num_deltas(diff.get()); ++i) {
+    const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);
+    if (delta->status == GIT_DELTA_DELETED && delta->old_file.path != nullptr) {
+      deleted.insert(delta->old_file.path);
+    }
+  }
   for (std::size_t i = 0; i < git_diff_num_deltas(diff.get()); ++i) {
     const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);
     if (delta->status != GIT_DELTA_ADDED || delta->new_file.path == nullptr) continue;
-    git_tree_entry* existing = nullptr;
-    if (git_tree_entry_bypath(&existing, tree.get(), delta->new_file.path) == 0) {
-      git_tree_entry_free(existing);
-      return FailedPreconditionError("patch does not apply to " + std::string(commit) + ": '" +
-                                     delta->new_file.path + "' is created by the patch but already exists");
-    }
+    if (deleted.count(delta->new_file.path) != 0) continue;
+    git_tree_entry* raw_existing = nullptr;
+    if (git_tree_entry_bypath(&raw_existing, tree.get(), delta->new_file.path) != 0) continue;
+    internal::TreeEntryPtr existing(raw_existing);
+    if (git_tree_entry_type(existing.get()) == GIT_OBJECT_TREE) continue;  // libgit2 judges these
+    return FailedPreconditionError("patch does not apply to " + std::string(commit) + ": '" +
+                                   delta->new_file.path + "' is created by the patch but already exists");
   }
   git_apply_options options = GIT_APPLY_OPTIONS_INIT;
   options.flags = GIT_APPLY_CHECK;

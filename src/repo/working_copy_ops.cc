@@ -22,18 +22,163 @@ using internal::GitStatus;
 
 namespace {
 
-Status CheckoutBase(git_repository* repo, const std::string& copy_path, std::string_view base_commit) {
+Status DetachHead(git_repository* repo, const std::string& copy_path, const git_oid& oid) {
+  int rc = git_repository_set_head_detached(repo, &oid);
+  if (rc != 0) return GitStatus(rc, "cannot detach HEAD of " + copy_path);
+  return Status::Ok();
+}
+
+// Forced checkout of the whole base tree, removing untracked and ignored files.
+// `paths` (optional) limits it to those exact paths.
+Status CheckoutBase(git_repository* repo, const std::string& copy_path, std::string_view base_commit,
+                    const std::vector<std::string>* paths = nullptr) {
   SG_ASSIGN_OR_RETURN(git_oid oid, internal::ParseOid(base_commit));
   SG_ASSIGN_OR_RETURN(internal::CommitPtr commit, internal::LookupCommit(repo, oid));
   // HEAD first, so the checkout's baseline is the base commit whatever code in
   // the copy did to HEAD (branches, commits, detached elsewhere).
-  int rc = git_repository_set_head_detached(repo, &oid);
-  if (rc != 0) return GitStatus(rc, "cannot detach HEAD of " + copy_path);
+  SG_RETURN_IF_ERROR(DetachHead(repo, copy_path, oid));
   git_checkout_options options = GIT_CHECKOUT_OPTIONS_INIT;
   options.checkout_strategy =
       GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED | GIT_CHECKOUT_REMOVE_IGNORED;
-  rc = git_checkout_tree(repo, reinterpret_cast<git_object*>(commit.get()), &options);
+  std::vector<char*> raw_paths;
+  if (paths != nullptr) {
+    for (const std::string& p : *paths) raw_paths.push_back(const_cast<char*>(p.c_str()));
+    options.paths.strings = raw_paths.data();
+    options.paths.count = raw_paths.size();
+    options.checkout_strategy |= GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+  }
+  int rc = git_checkout_tree(repo, reinterpret_cast<git_object*>(commit.get()), &options);
   if (rc != 0) return GitStatus(rc, "cannot check out " + std::string(base_commit) + " in " + copy_path);
+  return Status::Ok();
+}
+
+// Makes the index entries of `paths` equal to the base tree (oid and mode, stat
+// data from the restored file). libgit2's checkout only updates entries of the
+// files it writes, so a file already matching the base but missing from the
+// index (`git rm --cached`) would otherwise stay untracked.
+Status SyncIndexEntries(git_repository* repo, const std::string& copy_path, git_tree* base_tree,
+                        const std::vector<std::string>& paths) {
+  git_index* index = nullptr;
+  int rc = git_repository_index(&index, repo);
+  if (rc != 0) return GitStatus(rc, "cannot open the index of " + copy_path);
+  internal::IndexPtr owned(index);
+  rc = git_index_read(index, /*force=*/1);
+  if (rc != 0) return GitStatus(rc, "cannot read the index of " + copy_path);
+  std::string workdir = git_repository_workdir(repo);
+  bool changed = false;
+  for (const std::string& path : paths) {
+    if (git_index_has_conflicts(index) && git_index_conflict_remove(index, path.c_str()) == 0) changed = true;
+    git_tree_entry* raw_entry = nullptr;
+    if (git_tree_entry_bypath(&raw_entry, base_tree, path.c_str()) != 0) {
+      if (git_index_get_bypath(index, path.c_str(), 0) != nullptr) {
+        rc = git_index_remove_bypath(index, path.c_str());
+        if (rc != 0) return GitStatus(rc, "cannot drop '" + path + "' from the index of " + copy_path);
+        changed = true;
+      }
+      continue;
+    }
+    internal::TreeEntryPtr tree_entry(raw_entry);
+    if (git_tree_entry_type(tree_entry.get()) != GIT_OBJECT_BLOB) continue;
+    const git_oid* id = git_tree_entry_id(tree_entry.get());
+    auto mode = static_cast<std::uint32_t>(git_tree_entry_filemode(tree_entry.get()));
+    const git_index_entry* current = git_index_get_bypath(index, path.c_str(), 0);
+    if (current != nullptr && git_oid_equal(&current->id, id) && current->mode == mode) continue;
+    struct stat st;
+    if (::lstat((workdir + path).c_str(), &st) != 0) continue;  // checkout failed: verify reports it
+    git_index_entry entry;
+    std::memset(&entry, 0, sizeof(entry));
+    entry.ctime.seconds = static_cast<int32_t>(st.st_ctim.tv_sec);
+    entry.ctime.nanoseconds = static_cast<uint32_t>(st.st_ctim.tv_nsec);
+    entry.mtime.seconds = static_cast<int32_t>(st.st_mtim.tv_sec);
+    entry.mtime.nanoseconds = static_cast<uint32_t>(st.st_mtim.tv_nsec);
+    entry.dev = static_cast<uint32_t>(st.st_dev);
+    entry.ino = static_cast<uint32_t>(st.st_ino);
+    entry.uid = st.st_uid;
+    entry.gid = st.st_gid;
+    entry.file_size = static_cast<uint32_t>(st.st_size);
+    entry.mode = mode;
+    entry.id = *id;
+    entry.path = path.c_str();
+    rc = git_index_add(index, &entry);
+    if (rc != 0) return GitStatus(rc, "cannot reset '" + path + "' in the index of " + copy_path);
+    changed = true;
+  }
+  if (!changed) return Status::Ok();
+  rc = git_index_write(index);
+  if (rc != 0) return GitStatus(rc, "cannot write the index of " + copy_path);
+  return Status::Ok();
+}
+
+struct StatusScan {
+  std::vector<std::string> tracked;  // differ from the base in the index or work tree
+  std::vector<std::string> extra;    // untracked or ignored files and whole directories
+};
+
+// One status walk (stat per file, trusting the index's stat cache as git does).
+Result<StatusScan> ScanChanges(git_repository* repo, const std::string& copy_path,
+                               const std::vector<std::string>* only_paths) {
+  git_status_options options = GIT_STATUS_OPTIONS_INIT;
+  options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_INCLUDE_IGNORED |
+                  GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+  std::vector<char*> raw_paths;
+  if (only_paths != nullptr) {
+    for (const std::string& p : *only_paths) raw_paths.push_back(const_cast<char*>(p.c_str()));
+    options.pathspec.strings = raw_paths.data();
+    options.pathspec.count = raw_paths.size();
+    options.flags |= GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
+  }
+  git_status_list* raw = nullptr;
+  int rc = git_status_list_new(&raw, repo, &options);
+  if (rc != 0) return GitStatus(rc, "cannot compute the status of " + copy_path);
+  internal::StatusListPtr list(raw);
+  StatusScan scan;
+  std::size_t count = git_status_list_entrycount(list.get());
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_status_entry* entry = git_status_byindex(list.get(), i);
+    if (entry->status == GIT_STATUS_CURRENT) continue;
+    const git_diff_delta* delta = entry->index_to_workdir != nullptr ? entry->index_to_workdir
+                                                                     : entry->head_to_index;
+    const char* path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    if (path == nullptr) continue;
+    bool extra = (entry->status & (GIT_STATUS_WT_NEW | GIT_STATUS_IGNORED)) != 0 &&
+                 (entry->status & ~(GIT_STATUS_WT_NEW | GIT_STATUS_IGNORED)) == 0;
+    (extra ? scan.extra : scan.tracked).emplace_back(path);
+  }
+  return scan;
+}
+
+// Restores only what a status walk reports: removes untracked and ignored
+// entries directly, checks out the changed tracked paths, and (if `verify`)
+// confirms those paths are clean afterwards. Costs one stat per file plus work
+// proportional to the change, versus two full walks for checkout + status.
+Status RestoreChangedPaths(git_repository* repo, const std::string& copy_path,
+                           std::string_view base_commit, bool verify) {
+  SG_ASSIGN_OR_RETURN(git_oid oid, internal::ParseOid(base_commit));
+  SG_RETURN_IF_ERROR(DetachHead(repo, copy_path, oid));
+  SG_ASSIGN_OR_RETURN(StatusScan scan, ScanChanges(repo, copy_path, nullptr));
+  std::string workdir = git_repository_workdir(repo);
+  for (const std::string& path : scan.extra) {
+    SG_RETURN_IF_ERROR(internal::ForceRemoveAll(workdir + path));
+  }
+  if (!scan.tracked.empty()) {
+    SG_RETURN_IF_ERROR(CheckoutBase(repo, copy_path, base_commit, &scan.tracked));
+    SG_ASSIGN_OR_RETURN(internal::TreePtr tree, internal::CommitTree(repo, base_commit));
+    SG_RETURN_IF_ERROR(SyncIndexEntries(repo, copy_path, tree.get(), scan.tracked));
+  }
+  if (!verify) return Status::Ok();
+  for (const std::string& path : scan.extra) {
+    struct stat st;
+    if (::lstat((workdir + path).c_str(), &st) == 0) {
+      return FailedPreconditionError("'" + path + "' is still present in " + copy_path);
+    }
+  }
+  if (scan.tracked.empty()) return Status::Ok();
+  SG_ASSIGN_OR_RETURN(StatusScan after, ScanChanges(repo, copy_path, &scan.tracked));
+  if (!after.tracked.empty() || !after.extra.empty()) {
+    std::string first = after.tracked.empty() ? after.extra.front() : after.tracked.front();
+    return FailedPreconditionError("'" + first + "' still differs from the base in " + copy_path);
+  }
   return Status::Ok();
 }
 
@@ -192,21 +337,43 @@ Status CreateWorkingCopy(const std::string& copy_path, std::string_view base_com
 namespace internal {
 
 Status RestoreCopy(const std::string& copy_path, std::string_view base_commit,
-                   const std::string& source_objects_dir) {
+                   const std::string& source_objects_dir, bool verify) {
   SG_RETURN_IF_ERROR(CheckGitDirIsReal(copy_path));
   SG_RETURN_IF_ERROR(EnsureAlternates(copy_path, source_objects_dir));
-  return RestoreWorkingCopy(copy_path, base_commit);
+  SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy_path));
+  SG_ASSIGN_OR_RETURN(RepoPtr repo, OpenRepositoryExact(copy_path));
+  if (git_repository_is_bare(repo.get())) {
+    return InvalidArgumentError("'" + copy_path + "' is a bare repository, not a working copy");
+  }
+  Status targeted = RestoreChangedPaths(repo.get(), copy_path, base_commit, verify);
+  if (targeted.ok()) return targeted;
+  // The index may be corrupt or a removal may have failed: do it the slow way.
+  SG_RETURN_IF_ERROR(CheckoutBase(repo.get(), copy_path, base_commit));
+  if (!verify) return Status::Ok();
+  SG_ASSIGN_OR_RETURN(StatusScan scan, ScanChanges(repo.get(), copy_path, nullptr));
+  if (!scan.tracked.empty() || !scan.extra.empty()) {
+    return FailedPreconditionError(targeted.message() + "; a full checkout left " +
+                                   std::to_string(scan.tracked.size() + scan.extra.size()) +
+                                   " changed paths");
+  }
+  return Status::Ok();
 }
 
 }  // namespace internal
 
 Status RestoreWorkingCopy(const std::string& copy_path, std::string_view base_commit) {
   SG_RETURN_IF_ERROR(internal::CheckGitDirIsReal(copy_path));
-  SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy_path));
   SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
-  if (git_repository_is_bare(repo.get())) {
-    return InvalidArgumentError("'" + copy_path + "' is a bare repository, not a working copy");
+  std::string objects = internal::ObjectsDir(repo.get());
+  repo.reset();
+  // Keep whatever alternates the copy has: read them back unchanged.
+  auto alternates = seragen::ReadFile(objects + "/info/alternates");
+  if (alternates.ok() && !alternates->empty() && alternates->find('\n') == alternates->size() - 1) {
+    return internal::RestoreCopy(copy_path, base_commit, alternates->substr(0, alternates->size() - 1),
+                                 /*verify=*/true);
   }
+  SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy_path));
+  SG_ASSIGN_OR_RETURN(repo, internal::OpenRepositoryExact(copy_path));
   return CheckoutBase(repo.get(), copy_path, base_commit);
 }
 

@@ -20,10 +20,12 @@ Status CreateWorkingCopy(const std::string& copy_path, std::string_view base_com
 // (code in the copy may have edited or deleted it).
 Status EnsureAlternates(const std::string& copy_path, const std::string& source_objects_dir);
 
-// Restore as RestoreWorkingCopy does, after checking that .git is a real
-// directory and repairing the alternates file.
+// Restores a copy to `base_commit` in place: checks that .git is a real
+// directory, repairs the alternates file, unlinks symlinks in the work tree,
+// then removes/checks out only what a status walk reports (falling back to a
+// full forced checkout). With `verify`, confirms the touched paths are clean.
 Status RestoreCopy(const std::string& copy_path, std::string_view base_commit,
-                   const std::string& source_objects_dir);
+                   const std::string& source_objects_dir, bool verify);
 
 // FailedPrecondition unless `copy_path`/.git is a directory (not a symlink).
 Status CheckGitDirIsReal(const std::string& copy_path);

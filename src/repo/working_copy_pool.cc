@@ -109,8 +109,8 @@ struct WorkingCopyPool::State {
   // Restores copy i in place; on failure deletes it so it is rebuilt later.
   Status Restore(std::size_t i) {
     std::string copy = CopyPath(i);
-    Status status = internal::RestoreCopy(copy, base_commit, source_objects_dir);
-    if (status.ok() && options.verify_after_restore) status = Verify(i);
+    Status status =
+        internal::RestoreCopy(copy, base_commit, source_objects_dir, options.verify_after_restore);
     if (!status.ok()) {
       Log().Warn("rebuilding working copy {}: {}", copy, status.ToString());
       Status removed = internal::ForceRemoveAll(copy);

@@ -64,6 +64,13 @@ struct PoolFixture {
 
 std::string Head(const std::string& dir) { return MustRun(Git(dir) + " rev-parse HEAD"); }
 
+// A marker inside .git tells a copy restored in place from one rebuilt from
+// scratch (a rebuild would hide a restore that does not work).
+void MarkCopy(const std::string& copy) { MustRun("touch " + Quote(copy + "/.git/seragen-test-marker")); }
+bool RestoredInPlace(const std::string& copy) {
+  return std::filesystem::exists(copy + "/.git/seragen-test-marker");
+}
+
 void ExpectPristine(const std::string& copy, const std::string& base) {
   CHECK(PorcelainStatus(copy).empty());
   CHECK(Head(copy) == base + "\n");
@@ -92,6 +99,7 @@ TEST_CASE("pool: release restores every kind of change in place") {
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
     path = lease->path();
+    MarkCopy(path);
     MustRun("cd " + Quote(path) +
             " && echo changed >> a.txt && rm dir/b.txt && mkdir -p new/deep && echo n > new/deep/n.py && "
             ": > empty.txt && : > dir/sub/c.txt && chmod +x a.txt && mkdir -p build && echo o > build/x.o && "
@@ -101,6 +109,7 @@ TEST_CASE("pool: release restores every kind of change in place") {
     REQUIRE(lease->Release().ok());
   }
   ExpectPristine(path, f.base);
+  CHECK(RestoredInPlace(path));
   auto again = pool.Acquire();
   REQUIRE(again.ok());
   CHECK(again->path() == path);  // the same copy, reused
@@ -125,6 +134,7 @@ TEST_CASE("pool: a copy dirtied by a killed process is restored on next acquire"
     WorkingCopyPool pool = f.MakePool(1);
     auto lease = pool.Acquire();
     if (!lease.ok()) ::_exit(3);
+    MarkCopy(lease->path());
     std::system(("cd " + Quote(lease->path()) + " && echo dirty >> a.txt && echo u > untracked.txt && "
                  "mkdir -p build && echo o > build/x.o").c_str());
     ::_exit(0);  // no destructors: the lease is never released
@@ -140,6 +150,7 @@ TEST_CASE("pool: a copy dirtied by a killed process is restored on next acquire"
   REQUIRE(lease.ok());
   CHECK(lease->path() == copy_path);
   ExpectPristine(lease->path(), f.base);
+  CHECK(RestoredInPlace(copy_path));
 }
 
 TEST_CASE("pool: capacity is enforced and a waiting acquire gets the released copy") {
@@ -234,6 +245,7 @@ TEST_CASE("pool: restoring never writes through symlinks made inside the copy") 
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
     path = lease->path();
+    MarkCopy(path);
     MustRun("cd " + Quote(path) + " && rm a.txt && ln -s " + Quote(outside + "/file.txt") + " a.txt && " +
             "rm -r dir && ln -s " + Quote(outside) + " dir && ln -s " + Quote(outside) + " untracked_link && " +
             "ln -s " + Quote(outside) + " build && rm link && ln -s " + Quote(outside + "/file.txt") + " link");
@@ -241,10 +253,11 @@ TEST_CASE("pool: restoring never writes through symlinks made inside the copy") 
   }
   CHECK(MustRun("cd " + Quote(outside) + " && find . -type f | sort | xargs md5sum") == before);
   ExpectPristine(path, f.base);
+  CHECK(RestoredInPlace(path));
   CHECK(std::filesystem::is_directory(std::filesystem::symlink_status(path + "/dir")));
 }
 
-TEST_CASE("pool: unwritable directories and a deleted .git are repaired") {
+TEST_CASE("pool: nested repositories, unwritable directories and a deleted .git are repaired") {
   PoolFixture f;
   WorkingCopyPool pool = f.MakePool(1);
   std::string path;
@@ -252,11 +265,13 @@ TEST_CASE("pool: unwritable directories and a deleted .git are repaired") {
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
     path = lease->path();
-    MustRun("cd " + Quote(path) + " && mkdir -p locked/inner && echo x > locked/inner/f && chmod 000 locked/inner && "
+    MarkCopy(path);
+    MustRun("cd " + Quote(path) + " && git init -q nested && mkdir -p locked/inner && echo x > locked/inner/f && chmod 000 locked/inner && "
             "chmod 500 locked");
     REQUIRE(lease->Release().ok());
   }
   ExpectPristine(path, f.base);
+  CHECK(RestoredInPlace(path));
   {
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
@@ -267,10 +282,30 @@ TEST_CASE("pool: unwritable directories and a deleted .git are repaired") {
   {
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
+    MarkCopy(lease->path());
     MustRun("rm " + Quote(lease->path() + "/.git/objects/info/alternates"));
     CHECK(lease->Release().ok());
   }
   ExpectPristine(path, f.base);
+  CHECK(RestoredInPlace(path));
+}
+
+TEST_CASE("pool: staged, unstaged-from-index and committed changes are undone in place") {
+  PoolFixture f;
+  WorkingCopyPool pool = f.MakePool(1);
+  std::string path;
+  {
+    auto lease = pool.Acquire();
+    REQUIRE(lease.ok());
+    path = lease->path();
+    MarkCopy(path);
+    MustRun(Git(path) + " rm -q --cached dir/b.txt && echo s >> a.txt && " + Git(path) + " add a.txt && " +
+            Git(path) + " commit -qm inside && echo n > staged_new.txt && " + Git(path) +
+            " add staged_new.txt && rm staged_new.txt && " + Git(path) + " tag agent-tag");
+    REQUIRE(lease->Release().ok());
+  }
+  ExpectPristine(path, f.base);
+  CHECK(RestoredInPlace(path));
 }
 
 TEST_CASE("pool: bad options are rejected with clear errors") {
