@@ -160,7 +160,10 @@ std::string FirstPathInOutput(const RolloutState& s, const std::string& output) 
     start = end == std::string::npos ? output.size() : end + 1;
     std::string path = line.substr(0, line.find(':'));
     while (!path.empty() && (path.back() == ' ' || path.back() == '\r')) path.pop_back();
-    if (IsSourcePath(path) && path.find("test") == std::string::npos) return RelPath(s, path);
+    if (IsSourcePath(path) && path.find("test") == std::string::npos &&
+        path.find("__init__.py") == std::string::npos) {
+      return RelPath(s, path);
+    }
   }
   return {};
 }
@@ -191,7 +194,7 @@ void ReplayHistory(const std::vector<PastCall>& calls, const OfferedTools& tools
       const std::string path = Str(call.args, "path");
       if (command == "view" && !s->rel_path.empty() && RelPath(*s, path) == s->rel_path) {
         FileKnowledge fresh;
-        if (ReadNumberedView(call.observation, &fresh) == 0) continue;
+        ReadNumberedView(call.observation, &fresh);  // an empty file gives no lines
         if (call.args.contains("view_range")) {
           s->range_view_done = true;
         } else {
@@ -288,9 +291,18 @@ PolicyReply DecideRollout(const ChatRequest& request, const RequestInfo& info, c
     s.rel_path = target.path;
   }
   ReplayHistory(PastCalls(request), tools, &s);
-  if (s.function.empty() && !s.file.empty()) {
-    auto first = FirstFunctionName(s.file, s.rel_path);
-    if (first) s.function = *first;
+  if (!s.file.empty() && (s.function.empty() || !LocateFunction(s.file, s.function, s.rel_path))) {
+    // The issue's first guess is not defined in this file: take the first
+    // name it mentions that is, else the file's first function.
+    std::optional<std::string> pick;
+    for (const std::string& name : FunctionCandidates(s.issue_text)) {
+      if (LocateFunction(s.file, name, s.rel_path)) {
+        pick = name;
+        break;
+      }
+    }
+    if (!pick && info.kind != RequestKind::kRollout1) pick = FirstFunctionName(s.file, s.rel_path);
+    if (pick) s.function = *pick;
   }
 
   auto call = [&](const std::string& name, json args, std::string reasoning) {

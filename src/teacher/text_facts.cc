@@ -51,30 +51,55 @@ bool IsSourcePath(std::string_view token) {
   return false;
 }
 
-TextTarget FindTargetInText(std::string_view text, std::string_view repo_root) {
-  TextTarget target;
-  // Backticked spans first: `name`, `name(...)`, `Class.name`, `path/to/file.py`.
+std::vector<std::string> FunctionCandidates(std::string_view text) {
+  std::vector<std::string> calls, names, bare;
+  auto add = [](std::vector<std::string>& list, std::string_view name) {
+    std::string n(name);
+    if (std::find(list.begin(), list.end(), n) == list.end()) list.push_back(n);
+  };
   std::size_t pos = 0;
   while ((pos = text.find('`', pos)) != std::string_view::npos) {
     std::size_t end = text.find('`', pos + 1);
     if (end == std::string_view::npos) break;
     std::string_view span = text.substr(pos + 1, end - pos - 1);
     pos = end + 1;
-    if (span.empty() || span.size() > 200) continue;
-    if (target.path.empty() && IsSourcePath(span) && span.find(' ') == std::string_view::npos) {
-      target.path = StripRoot(std::string(span), repo_root);
-      continue;
-    }
+    if (span.empty() || span.size() > 200 || IsSourcePath(span)) continue;
     std::string_view name = span.substr(0, span.find('('));
     std::size_t dot = name.rfind('.');
     if (dot != std::string_view::npos) name = name.substr(dot + 1);
-    if (target.function.empty() && IsIdentifier(name) && !IsNoiseName(name) &&
-        (span.find('(') != std::string_view::npos || name.find('_') != std::string_view::npos ||
-         span.size() == name.size())) {
-      target.function = std::string(name);
+    if (!IsIdentifier(name) || IsNoiseName(name)) continue;
+    add(span.find('(') != std::string_view::npos ? calls : names, name);
+  }
+  for (std::size_t p = text.find('('); p != std::string_view::npos; p = text.find('(', p + 1)) {
+    std::size_t s = p;
+    while (s > 0 && IsIdentChar(text[s - 1])) --s;
+    std::string_view name = text.substr(s, p - s);
+    if (name.size() >= 3 && IsIdentifier(name) && !IsNoiseName(name)) add(bare, name);
+  }
+  std::vector<std::string> all;
+  for (auto* list : {&calls, &names, &bare}) {
+    for (const std::string& n : *list) {
+      if (std::find(all.begin(), all.end(), n) == all.end()) all.push_back(n);
     }
   }
-  // Bare file paths anywhere.
+  return all;
+}
+
+TextTarget FindTargetInText(std::string_view text, std::string_view repo_root) {
+  TextTarget target;
+  std::vector<std::string> candidates = FunctionCandidates(text);
+  if (!candidates.empty()) target.function = candidates.front();
+  // Backticked file paths first, then bare paths anywhere.
+  std::size_t pos = 0;
+  while (target.path.empty() && (pos = text.find('`', pos)) != std::string_view::npos) {
+    std::size_t end = text.find('`', pos + 1);
+    if (end == std::string_view::npos) break;
+    std::string_view span = text.substr(pos + 1, end - pos - 1);
+    pos = end + 1;
+    if (IsSourcePath(span) && span.find(' ') == std::string_view::npos) {
+      target.path = StripRoot(std::string(span), repo_root);
+    }
+  }
   if (target.path.empty()) {
     std::size_t i = 0;
     while (i < text.size()) {
@@ -94,18 +119,6 @@ TextTarget FindTargetInText(std::string_view text, std::string_view repo_root) {
         break;
       }
       if (i == start) ++i;
-    }
-  }
-  // Bare calls like "parse_config(" as a last resort.
-  if (target.function.empty()) {
-    for (std::size_t p = text.find('('); p != std::string_view::npos; p = text.find('(', p + 1)) {
-      std::size_t s = p;
-      while (s > 0 && IsIdentChar(text[s - 1])) --s;
-      std::string_view name = text.substr(s, p - s);
-      if (name.size() >= 3 && IsIdentifier(name) && !IsNoiseName(name)) {
-        target.function = std::string(name);
-        break;
-      }
     }
   }
   return target;

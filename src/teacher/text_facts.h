@@ -20,6 +20,10 @@ struct TextTarget {
 // and source-file paths. `repo_root` is stripped from absolute paths.
 TextTarget FindTargetInText(std::string_view text, std::string_view repo_root);
 
+// Every plausible function name the text mentions, most likely first:
+// backticked calls, then backticked identifiers, then bare calls.
+std::vector<std::string> FunctionCandidates(std::string_view text);
+
 // Edit kinds that fit a category topic best, most fitting first.
 std::vector<EditKind> PreferredKindsForTopic(std::string_view topic);
 

@@ -1,0 +1,115 @@
+// The prompt files the teacher (and the pipeline) rely on: present, with the
+// placeholders the renderers fill, and categories in the topic order.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "seragen/base/template.h"
+#include "teacher/test_support.h"
+
+using namespace seragen::teacher;
+using namespace seragen::teacher::testing;
+
+namespace {
+std::set<std::string> Placeholders(const std::string& file) {
+  auto names = seragen::TemplatePlaceholders(ReadPrompt(file));
+  return {names.begin(), names.end()};
+}
+}  // namespace
+
+TEST_CASE("Prompt templates use exactly the documented placeholders") {
+  CHECK(Placeholders("system.md").empty());
+  CHECK(Placeholders("rollout1.md") == std::set<std::string>{"function_name", "file_path", "category_prompt", "repo_root"});
+  CHECK(Placeholders("rollout2.md") == std::set<std::string>{"issue_text", "repo_root"});
+  CHECK(Placeholders("issue_writer.md") == std::set<std::string>{"trajectory_summary", "patch", "demo_issue"});
+  CHECK(Placeholders("judge.md") == std::set<std::string>{"patch", "problem_statement"});
+}
+
+TEST_CASE("categories.yaml has one prompt per topic of bug_categories.txt, in order") {
+  std::ifstream in("/work/shared/bug_categories.txt");
+  std::vector<std::string> topics;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#') topics.push_back(line);
+  }
+  const auto& cats = Prompts().categories();
+  REQUIRE(cats.size() == 51);
+  if (!topics.empty()) {  // the shared list is not part of the source tree
+    REQUIRE(topics.size() == cats.size());
+    for (std::size_t i = 0; i < cats.size(); ++i) CHECK(cats[i].topic == topics[i]);
+  }
+  std::set<std::string> prompts;
+  for (const auto& c : cats) {
+    CHECK(c.prompt.size() > 30);
+    prompts.insert(c.prompt);
+  }
+  CHECK(prompts.size() == cats.size());  // distinct, so the teacher can map text back to a category
+}
+
+TEST_CASE("Built-in demonstration issues: 6 to 10 JSON lines with id and text") {
+  std::ifstream in(PromptsDir() + "/demo_issues/builtin.jsonl");
+  std::string line;
+  int count = 0;
+  std::set<std::string> ids;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    auto j = nlohmann::json::parse(line);
+    REQUIRE(j.contains("id"));
+    REQUIRE(j.contains("text"));
+    CHECK(j["text"].get<std::string>().size() > 100);
+    ids.insert(j["id"].get<std::string>());
+    ++count;
+  }
+  CHECK(count >= 6);
+  CHECK(count <= 10);
+  CHECK(ids.size() == static_cast<std::size_t>(count));
+}
+
+TEST_CASE("PromptSet classifies rendered prompts and reads their parameters back") {
+  ChatRequest r1 = MustParse({{"messages", {{{"role", "system"}, {"content", ReadPrompt("system.md")}},
+                                            {{"role", "user"}, {"content", Rollout1Prompt("clamp", "pkg/config.py", 13)}}}},
+                              {"tools", ToolsJson()}});
+  RequestInfo info = Prompts().Classify(r1);
+  CHECK(info.kind == RequestKind::kRollout1);
+  CHECK(info.values["function_name"] == "clamp");
+  CHECK(info.values["file_path"] == "pkg/config.py");
+  CHECK(info.category_index == 13);
+
+  ChatRequest r2 = MustParse({{"messages", {{{"role", "user"}, {"content", Rollout2Prompt("`clamp()` breaks")}}}},
+                              {"tools", ToolsJson()}});
+  CHECK(Prompts().Classify(r2).kind == RequestKind::kRollout2);
+
+  auto judge = seragen::RenderTemplate(ReadPrompt("judge.md"), {{"patch", "+x"}, {"problem_statement", "p"}});
+  REQUIRE(judge.ok());
+  ChatRequest j = MustParse({{"messages", {{{"role", "user"}, {"content", *judge}}}}});
+  CHECK(Prompts().Classify(j).kind == RequestKind::kJudge);
+  CHECK(Prompts().judge_tag() == "answer");
+  CHECK(Prompts().issue_tag() == "issue");
+
+  // Tools offered but an unfamiliar prompt: still an agent; no tools: plain chat.
+  ChatRequest other = MustParse({{"messages", {{{"role", "user"}, {"content", "hello"}}}}, {"tools", ToolsJson()}});
+  CHECK(Prompts().Classify(other).kind == RequestKind::kUnknownAgent);
+  ChatRequest chat = MustParse({{"messages", {{{"role", "user"}, {"content", "hello"}}}}});
+  CHECK(Prompts().Classify(chat).kind == RequestKind::kUnknownChat);
+}
+
+TEST_CASE("PromptSet falls back to the longest anchor when a prompt is split across messages") {
+  auto issue = seragen::RenderTemplate(ReadPrompt("issue_writer.md"),
+                                       {{"trajectory_summary", "s"}, {"patch", "p"}, {"demo_issue", "d"}});
+  REQUIRE(issue.ok());
+  std::string text = *issue;
+  std::size_t half = text.find("<change>");
+  ChatRequest r = MustParse({{"messages", {{{"role", "system"}, {"content", text.substr(0, half)}},
+                                           {{"role", "user"}, {"content", text.substr(half)}}}}});
+  CHECK(Prompts().Classify(r).kind == RequestKind::kIssueWriter);
+}
+
+TEST_CASE("ParseCategories reports malformed files") {
+  CHECK_FALSE(ParseCategories("categories: 3", "c.yaml").ok());
+  CHECK(ParseCategories("categories:\n  - topic: a\n", "c.yaml").status().message().find("categories[0]") !=
+        std::string::npos);
+  CHECK_FALSE(ParseCategories("[unclosed", "c.yaml").ok());
+}
