@@ -203,7 +203,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     std::size_t index = *s->endpoint;
     Result<ChatResponse> result = Evaluate(s, response);
     FailureClass failure = FailureClassOf(result.status());
-    pool.Release(index, failure == FailureClass::kCancelled ? FailureClass::kNone : failure);
+    pool.Release(index, failure);  // kCancelled and model-side classes do not affect health
     if (shut_down) return;
     if (result.ok()) {
       auto& r = *result;
