@@ -212,7 +212,7 @@ TEST_CASE("a second writer on the same shard is refused while the first holds it
   CHECK(Journal::Open(Options(dir.Sub("shard-1"), "h", &clock)).ok());
 }
 
-TEST_CASE("a lock held by another live process names it; a dead holder's lock is released",
+TEST_CASE("a lock held by another live process names it and a dead holder's lock is released",
           "[journal][writer][lock]") {
   testing::TempDir dir;
   REQUIRE(MakeDirs(dir.Sub("shard-1")).ok());

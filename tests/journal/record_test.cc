@@ -121,7 +121,7 @@ TEST_CASE("decoding tells torn bytes from schema errors", "[journal][record]") {
   CHECK(missing_id.status().message().find("task_id") != std::string::npos);
 }
 
-TEST_CASE("header round-trips; wrong format and version are clear errors", "[journal][record]") {
+TEST_CASE("header round-trips and wrong format and version are clear errors", "[journal][record]") {
   JournalHeader h;
   h.config_hash = "abc123";
   h.shard = 2;
