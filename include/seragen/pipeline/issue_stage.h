@@ -1,0 +1,37 @@
+// The tool-less stages between the rollouts: the synthetic issue and the
+// optional judge (DESIGN §1.3, §1.4). Pure functions over typed data.
+#pragma once
+
+#include <string>
+
+#include "seragen/agent/trajectory.h"
+#include "seragen/base/result.h"
+#include "seragen/llm/types.h"
+#include "seragen/pipeline/prompt_library.h"
+
+namespace seragen::pipeline {
+
+struct SummaryLimits {
+  std::size_t max_observation_chars = 1200;  // per step, cut in the middle
+  std::size_t max_total_chars = 24000;       // whole summary; oldest steps dropped first
+};
+
+// Rollout-1 steps for the issue writer: each accepted turn's text, its tool
+// call and a clipped observation, rendered with prompts' trajectory_step.md.
+Result<std::string> SummarizeTrajectory(const agent::Trajectory& trajectory, const PromptLibrary& prompts,
+                                        const SummaryLimits& limits = {});
+
+// A single-message, tool-less request based on `base` (model, seed, extra body).
+llm::ChatRequest ToolLessRequest(const llm::ChatRequest& base, std::string prompt, std::int64_t max_tokens,
+                                 double temperature);
+
+// The text between the last "<tag>" and the following "</tag>", trimmed.
+// kParseError (saying what was missing) when absent or empty.
+Result<std::string> ExtractTagged(const std::string& content, const std::string& tag);
+
+enum class JudgeVerdict { kYes, kNo, kUnparseable };
+// kYes only when the tagged answer is exactly "yes" (surrounding whitespace
+// ignored), as SERA does.
+JudgeVerdict ParseJudgeVerdict(const std::string& content, const std::string& tag);
+
+}  // namespace seragen::pipeline

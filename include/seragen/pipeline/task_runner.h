@@ -1,0 +1,136 @@
+// TaskRunner: one task's state machine (DESIGN §1): rollout 1 → issue →
+// optional judge → rollout 2 → verify, with no barrier to other tasks.
+//
+// Each finished stage is made durable (files, then a journal record) before
+// the next starts, so a resumed task restarts after its last done stage.
+// Runs on `loop`: callbacks from the chat client and workers are posted
+// there. `done` runs exactly once, on `loop`.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "seragen/agent/agent_messages.h"
+#include "seragen/agent/rollout.h"
+#include "seragen/agent/trajectory.h"
+#include "seragen/base/clock.h"
+#include "seragen/base/executor.h"
+#include "seragen/journal/resume_state.h"
+#include "seragen/llm/chat_client.h"
+#include "seragen/pipeline/demo_issues.h"
+#include "seragen/pipeline/environment.h"
+#include "seragen/pipeline/prompt_library.h"
+#include "seragen/pipeline/run_store.h"
+#include "seragen/pipeline/task.h"
+
+namespace seragen::pipeline {
+
+struct StageSettings {
+  std::uint64_t run_seed = 0;
+  llm::ChatRequest request_template;  // model, sampling, max_tokens, tool_choice, extra body
+  llm::CallOptions call_options;
+  bool send_seed = true;
+  agent::RolloutLimits limits;
+  agent::Pricing pricing;
+  double issue_temperature = 0.7;
+  std::int64_t issue_max_tokens = 2048;
+  bool judge_enabled = false;
+  std::int64_t judge_max_tokens = 256;
+  double verify_threshold = 0.5;
+};
+
+// Shared by all tasks of a run. Owned by the scheduler; touched on `loop` only.
+struct PipelineContext {
+  const PromptLibrary* prompts = nullptr;
+  const DemoIssuePool* demos = nullptr;
+  const agent::AgentMessages* messages = nullptr;
+  llm::ChatClient* chat = nullptr;
+  EnvironmentFactory* environments = nullptr;
+  RunStore* store = nullptr;
+  Executor* loop = nullptr;
+  Executor* workers = nullptr;
+  const Clock* clock = nullptr;
+  StageSettings settings;
+  // SHA-256 of every P1 seen in this shard, for the early stop on duplicates.
+  std::set<std::string> p1_hashes;
+};
+
+struct TaskOutcome {
+  enum class Kind {
+    kVerified,      // rollout 2 scored (accepted or not)
+    kSkipped,       // stopped on purpose: no P1, duplicate P1, judge said no, rollout-2 ended unsubmitted
+    kModelFailure,  // the model could not do a stage (unparseable issue, ...)
+    kInfraFailure,  // endpoint/sandbox/disk failure: retried on resume
+    kCancelled,     // shutdown: resumes from the last durable stage
+    kAbortRun,      // configuration or quota error: the whole run must stop
+  };
+  Kind kind = Kind::kVerified;
+  std::string detail;
+  bool accepted = false;  // kVerified only
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  std::int64_t cached_tokens = 0;
+  int model_calls = 0;
+  int agent_steps = 0;
+};
+
+std::string_view TaskOutcomeKindName(TaskOutcome::Kind kind);
+
+class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
+ public:
+  using DoneCallback = std::function<void(TaskOutcome)>;
+
+  // `progress`: what the journal says about this task (nullptr: fresh).
+  static std::shared_ptr<TaskRunner> Create(Task task, const journal::TaskProgress* progress, int slot,
+                                            PipelineContext* context);
+  void Start(DoneCallback done);
+  void Cancel();
+
+ private:
+  TaskRunner(Task task, int slot, PipelineContext* context);
+
+  void Next();
+  void RunRollout(int number);
+  void OnRolloutDone(int number, agent::Trajectory trajectory);
+  void WriteIssue();
+  void OnIssueAnswer(Result<llm::ChatResponse> answer);
+  void RunJudge();
+  void OnJudgeAnswer(Result<llm::ChatResponse> answer);
+  void Verify();
+  void LoadFromRefs();
+
+  // Writes files (path → bytes) then appends `record`, on a worker; then `then` on loop.
+  void Persist(std::vector<std::pair<std::string, std::string>> files, journal::JournalRecord record,
+               std::function<void()> then);
+  void Finish(TaskOutcome::Kind kind, std::string detail);
+  void FailFromChat(const Status& status, const std::string& stage);
+  std::uint64_t SeedFor(const std::string& purpose) const;
+  void AddUsage(const agent::Trajectory& t);
+
+  Task task_;
+  int slot_;
+  PipelineContext* ctx_;
+  DoneCallback done_;
+  journal::TaskProgress progress_;  // refs and done stages, kept up to date
+  TaskOutcome outcome_;
+  int attempt_ = 1;
+  bool cancelled_ = false;
+  bool finished_ = false;
+
+  // Stage results (loaded from refs when resuming).
+  std::optional<agent::Trajectory> rollout1_;
+  std::optional<std::string> issue_;
+  std::optional<agent::Trajectory> rollout2_;
+  std::unique_ptr<RolloutEnvironment> env_;
+  std::shared_ptr<agent::Rollout> rollout_;
+  std::shared_ptr<llm::CallHandle> call_;
+};
+
+// Shard-relative paths of a task's result files.
+std::string TrajectoryPath(const std::string& task_id, int rollout);
+std::string IssuePath(const std::string& task_id);
+
+}  // namespace seragen::pipeline

@@ -1,0 +1,123 @@
+#include "seragen/pipeline/demo_issues.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "seragen/base/file_util.h"
+#include "seragen/base/hash.h"
+#include "seragen/base/utf8.h"
+
+namespace seragen::pipeline {
+namespace {
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string Trim(const std::string& s) {
+  std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  std::size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+Result<DemoIssue> FromJsonValue(const nlohmann::json& v, const std::string& where) {
+  DemoIssue issue;
+  if (v.is_string()) {
+    issue.text = v.get<std::string>();
+  } else if (v.is_object()) {
+    if (v.contains("text") && v["text"].is_string()) {
+      issue.text = v["text"].get<std::string>();
+    } else if (v.contains("body") && v["body"].is_string()) {
+      std::string title = v.contains("title") && v["title"].is_string() ? v["title"].get<std::string>() : "";
+      issue.text = title.empty() ? v["body"].get<std::string>() : title + "\n\n" + v["body"].get<std::string>();
+    } else {
+      return ParseError(where + ": an issue object needs a string 'text' (or 'title' and 'body')");
+    }
+    if (v.contains("id") && v["id"].is_string()) issue.id = v["id"].get<std::string>();
+  } else {
+    return ParseError(where + ": expected a string or an object with 'text'");
+  }
+  issue.text = RepairUtf8(Trim(issue.text));
+  if (issue.text.empty()) return ParseError(where + ": empty issue text");
+  if (issue.id.empty()) issue.id = ContentId({issue.text}, 12);
+  return issue;
+}
+
+}  // namespace
+
+DemoIssuePool DemoIssuePool::FromIssues(std::vector<DemoIssue> issues) {
+  DemoIssuePool pool;
+  pool.issues_ = std::move(issues);
+  return pool;
+}
+
+Result<DemoIssuePool> DemoIssuePool::FromFile(const std::string& path) {
+  SG_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  std::vector<DemoIssue> issues;
+  if (EndsWith(path, ".jsonl")) {
+    std::istringstream in(text);
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) {
+      ++n;
+      if (Trim(line).empty()) continue;
+      nlohmann::json v;
+      try {
+        v = nlohmann::json::parse(line);
+      } catch (const std::exception& e) {
+        return ParseError(path + ":" + std::to_string(n) + ": not valid JSON");
+      }
+      SG_ASSIGN_OR_RETURN(DemoIssue issue, FromJsonValue(v, path + ":" + std::to_string(n)));
+      issues.push_back(std::move(issue));
+    }
+  } else if (EndsWith(path, ".json")) {
+    nlohmann::json v;
+    try {
+      v = nlohmann::json::parse(text);
+    } catch (const std::exception& e) {
+      return ParseError(path + ": not valid JSON");
+    }
+    if (!v.is_array()) return ParseError(path + ": expected a JSON array of issues");
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      SG_ASSIGN_OR_RETURN(DemoIssue issue, FromJsonValue(v[i], path + ": entry " + std::to_string(i)));
+      issues.push_back(std::move(issue));
+    }
+  } else {
+    std::istringstream in(text);
+    std::string line, current;
+    auto flush = [&] {
+      std::string t = Trim(current);
+      if (!t.empty()) issues.push_back({ContentId({t}, 12), RepairUtf8(t)});
+      current.clear();
+    };
+    while (std::getline(in, line)) {
+      if (Trim(line) == "---") {
+        flush();
+      } else {
+        current += line + "\n";
+      }
+    }
+    flush();
+  }
+  if (issues.empty()) return InvalidArgumentError(path + ": no demonstration issues found");
+  return FromIssues(std::move(issues));
+}
+
+Result<DemoIssuePool> DemoIssuePool::FromCommitMessages(const std::vector<std::string>& messages) {
+  std::vector<DemoIssue> issues;
+  for (const std::string& raw : messages) {
+    std::string m = Trim(raw);
+    if (m.size() < 60) continue;  // one-liners say too little about style
+    if (m.rfind("Merge ", 0) == 0 || m.rfind("Revert ", 0) == 0) continue;
+    issues.push_back({ContentId({m}, 12), RepairUtf8(m)});
+  }
+  if (issues.empty()) return NotFoundError("no commit message is long enough to serve as a demonstration issue");
+  return FromIssues(std::move(issues));
+}
+
+const DemoIssue& DemoIssuePool::Pick(Rng& rng) const {
+  return issues_[static_cast<std::size_t>(rng.Uniform(issues_.size()))];
+}
+
+}  // namespace seragen::pipeline

@@ -1,0 +1,397 @@
+#include "seragen/pipeline/task_runner.h"
+
+#include "seragen/agent/trajectory_json.h"
+#include "seragen/base/hash.h"
+#include "seragen/base/log.h"
+#include "seragen/base/rng.h"
+#include "seragen/pipeline/issue_stage.h"
+#include "seragen/verify/scores.h"
+
+namespace seragen::pipeline {
+namespace {
+
+using journal::Stage;
+
+constexpr const char* kRefRollout1 = "rollout1";
+constexpr const char* kRefRollout2 = "rollout2";
+constexpr const char* kRefIssue = "issue";
+
+journal::TokenUsage TokensOf(const agent::Trajectory& t) {
+  journal::TokenUsage u;
+  u.prompt_tokens = t.totals.prompt_tokens;
+  u.completion_tokens = t.totals.completion_tokens;
+  u.calls = t.totals.model_calls;
+  return u;
+}
+
+journal::TokenUsage TokensOf(const llm::ChatResponse& r) {
+  journal::TokenUsage u;
+  u.prompt_tokens = r.usage.prompt_tokens;
+  u.completion_tokens = r.usage.completion_tokens;
+  u.reasoning_tokens = r.usage.reasoning_tokens.value_or(0);
+  u.calls = 1;
+  return u;
+}
+
+std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string_view TaskOutcomeKindName(TaskOutcome::Kind kind) {
+  switch (kind) {
+    case TaskOutcome::Kind::kVerified: return "verified";
+    case TaskOutcome::Kind::kSkipped: return "skipped";
+    case TaskOutcome::Kind::kModelFailure: return "model_failure";
+    case TaskOutcome::Kind::kInfraFailure: return "infra_failure";
+    case TaskOutcome::Kind::kCancelled: return "cancelled";
+    case TaskOutcome::Kind::kAbortRun: return "abort_run";
+  }
+  return "?";
+}
+
+std::string TrajectoryPath(const std::string& task_id, int rollout) {
+  return "trajectories/" + task_id + ".r" + std::to_string(rollout) + ".json";
+}
+
+std::string IssuePath(const std::string& task_id) { return "issues/" + task_id + ".md"; }
+
+std::shared_ptr<TaskRunner> TaskRunner::Create(Task task, const journal::TaskProgress* progress, int slot,
+                                               PipelineContext* context) {
+  auto runner = std::shared_ptr<TaskRunner>(new TaskRunner(std::move(task), slot, context));
+  if (progress) {
+    runner->progress_ = *progress;
+    runner->attempt_ = std::max(1, progress->max_attempt);
+    if (progress->last.stage == Stage::kFailed) runner->attempt_++;
+  }
+  runner->progress_.task_id = runner->task_.task_id;
+  return runner;
+}
+
+TaskRunner::TaskRunner(Task task, int slot, PipelineContext* context)
+    : task_(std::move(task)), slot_(slot), ctx_(context) {}
+
+std::uint64_t TaskRunner::SeedFor(const std::string& purpose) const {
+  return Rng::Derive(ctx_->settings.run_seed, task_.task_id, purpose).NextU64();
+}
+
+void TaskRunner::Start(DoneCallback done) {
+  done_ = std::move(done);
+  if (progress_.refs.empty()) return Next();
+  LoadFromRefs();
+}
+
+void TaskRunner::Cancel() {
+  cancelled_ = true;
+  if (rollout_) rollout_->Cancel();
+  if (call_) call_->Cancel();
+}
+
+void TaskRunner::LoadFromRefs() {
+  auto self = shared_from_this();
+  std::map<std::string, std::string> refs = progress_.refs;
+  ctx_->workers->Post([self, refs] {
+    std::optional<agent::Trajectory> r1, r2;
+    std::optional<std::string> issue;
+    std::string problem;
+    auto load_traj = [&](const char* role, std::optional<agent::Trajectory>& out) {
+      auto it = refs.find(role);
+      if (it == refs.end()) return;
+      Result<std::string> text = self->ctx_->store->ReadFile(it->second);
+      if (!text.ok()) {
+        problem += text.status().ToString() + "; ";
+        return;
+      }
+      Result<agent::Trajectory> t = agent::TrajectoryFromJson(*text);
+      if (!t.ok()) {
+        problem += it->second + ": " + t.status().ToString() + "; ";
+        return;
+      }
+      out = std::move(*t);
+    };
+    load_traj(kRefRollout1, r1);
+    load_traj(kRefRollout2, r2);
+    if (auto it = refs.find(kRefIssue); it != refs.end()) {
+      Result<std::string> text = self->ctx_->store->ReadFile(it->second);
+      if (text.ok()) issue = std::move(*text); else problem += text.status().ToString() + "; ";
+    }
+    self->ctx_->loop->Post([self, r1 = std::move(r1), r2 = std::move(r2), issue = std::move(issue), problem]() mutable {
+      self->rollout1_ = std::move(r1);
+      self->rollout2_ = std::move(r2);
+      self->issue_ = std::move(issue);
+      // A stage whose result cannot be read is redone (with every stage after it).
+      auto& done = self->progress_.stages_done;
+      if (!self->rollout1_) done.clear();
+      if (!self->issue_) { done.erase(Stage::kIssueDone); done.erase(Stage::kJudgeDone); done.erase(Stage::kRollout2Done); }
+      if (!self->rollout2_) done.erase(Stage::kRollout2Done);
+      if (!problem.empty()) {
+        log::Logger("pipeline", self->task_.task_id).Warn("redoing stages whose results are unreadable: {}", problem);
+      }
+      self->Next();
+    });
+  });
+}
+
+void TaskRunner::Next() {
+  if (finished_) return;
+  if (cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
+  if (!progress_.Done(Stage::kRollout1Done)) return RunRollout(1);
+  if (!progress_.Done(Stage::kIssueDone)) return WriteIssue();
+  if (ctx_->settings.judge_enabled && !progress_.Done(Stage::kJudgeDone)) return RunJudge();
+  if (!progress_.Done(Stage::kRollout2Done)) return RunRollout(2);
+  Verify();
+}
+
+void TaskRunner::RunRollout(int number) {
+  auto self = shared_from_this();
+  ctx_->workers->Post([self, number] {
+    auto env = std::make_shared<Result<std::unique_ptr<RolloutEnvironment>>>(
+        self->ctx_->environments->Acquire(self->task_, self->slot_));
+    self->ctx_->loop->Post([self, number, env]() mutable {
+      if (!env->ok()) {
+        journal::JournalRecord rec{self->task_.task_id, Stage::kFailed, "environment", self->attempt_};
+        rec.error = journal::ErrorInfo{"infra.environment", env->status().ToString(), true};
+        return self->Persist({}, rec, [self, msg = env->status().ToString()] {
+          self->Finish(TaskOutcome::Kind::kInfraFailure, "cannot prepare a working copy: " + msg);
+        });
+      }
+      if (self->cancelled_) return self->Finish(TaskOutcome::Kind::kCancelled, "cancelled");
+      self->env_ = std::move(**env);
+      const PromptLibrary& prompts = *self->ctx_->prompts;
+      Result<std::string> instance =
+          number == 1 ? prompts.Rollout1(self->task_.function_name, self->task_.file, self->task_.category_index,
+                                         self->env_->repo_root())
+                      : prompts.Rollout2(*self->issue_, self->env_->repo_root());
+      if (!instance.ok()) return self->Finish(TaskOutcome::Kind::kAbortRun, instance.status().ToString());
+      const StageSettings& s = self->ctx_->settings;
+      agent::RolloutSpec spec;
+      spec.task_id = self->task_.task_id;
+      spec.rollout = number;
+      spec.system_prompt = prompts.system();
+      spec.instance_prompt = std::move(*instance);
+      spec.prompts_hash = prompts.hash();
+      spec.request_template = s.request_template;
+      if (s.send_seed) spec.request_template.seed = self->SeedFor(number == 1 ? "rollout1" : "rollout2");
+      spec.call_options = s.call_options;
+      spec.limits = s.limits;
+      spec.pricing = s.pricing;
+      agent::RolloutDeps deps{self->ctx_->chat,    &self->env_->tools(), &self->env_->patch(), self->ctx_->loop,
+                              self->ctx_->workers, self->ctx_->clock,    self->ctx_->messages};
+      self->rollout_ = agent::Rollout::Create(std::move(spec), deps);
+      self->rollout_->Start([self, number](agent::Trajectory t) { self->OnRolloutDone(number, std::move(t)); });
+    });
+  });
+}
+
+void TaskRunner::AddUsage(const agent::Trajectory& t) {
+  outcome_.prompt_tokens += t.totals.prompt_tokens;
+  outcome_.completion_tokens += t.totals.completion_tokens;
+  outcome_.cached_tokens += t.totals.cached_prompt_tokens;
+  outcome_.model_calls += t.totals.model_calls;
+  outcome_.agent_steps += t.totals.steps;
+}
+
+void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
+  rollout_.reset();
+  // Restoring the copy may block: hand the environment to a worker.
+  if (env_) {
+    auto env = std::shared_ptr<RolloutEnvironment>(std::move(env_));
+    ctx_->workers->Post([env]() mutable { env.reset(); });
+  }
+  AddUsage(t);
+  auto self = shared_from_this();
+  const agent::ExitStatus exit = t.exit_status;
+  const std::string exit_name(agent::ExitStatusName(exit));
+  if (exit == agent::ExitStatus::kCancelled) return Finish(TaskOutcome::Kind::kCancelled, "cancelled in rollout");
+  if (agent::IsInfrastructureExit(exit)) {
+    journal::JournalRecord rec{task_.task_id, Stage::kFailed, exit_name, attempt_};
+    rec.tokens = TokensOf(t);
+    rec.error = journal::ErrorInfo{"infra." + exit_name, t.exit_detail, true};
+    bool abort = exit == agent::ExitStatus::kConfigError || exit == agent::ExitStatus::kQuota;
+    return Persist({}, rec, [self, abort, detail = t.exit_detail] {
+      self->Finish(abort ? TaskOutcome::Kind::kAbortRun : TaskOutcome::Kind::kInfraFailure, detail);
+    });
+  }
+  std::string path = TrajectoryPath(task_.task_id, number);
+  std::string p1_hash = number == 1 && t.has_patch ? Sha256Hex(t.patch) : "";
+  journal::JournalRecord rec{task_.task_id, number == 1 ? Stage::kRollout1Done : Stage::kRollout2Done, exit_name,
+                             attempt_};
+  rec.tokens = TokensOf(t);
+  rec.refs[number == 1 ? kRefRollout1 : kRefRollout2] = path;
+  rec.timings_ms["rollout"] = static_cast<std::int64_t>(t.totals.wall_seconds * 1000);
+  rec.extra_json = "{\"has_patch\":" + std::string(t.has_patch ? "true" : "false") +
+                   (p1_hash.empty() ? "" : ",\"patch_sha256\":" + Quote(p1_hash)) + "}";
+  std::string text = agent::TrajectoryToJson(t);
+  if (number == 1) rollout1_ = std::move(t); else rollout2_ = std::move(t);
+  Persist({{path, std::move(text)}}, rec, [self, number, exit, p1_hash] {
+    if (number == 2) return self->Next();
+    std::string why;
+    if (exit != agent::ExitStatus::kSubmitted) why = "rollout1_" + std::string(agent::ExitStatusName(exit));
+    else if (!self->rollout1_->has_patch) why = "empty_p1";
+    else if (!self->ctx_->p1_hashes.insert(p1_hash).second) why = "duplicate_p1";
+    if (why.empty()) return self->Next();
+    journal::JournalRecord skip{self->task_.task_id, Stage::kSkipped, why, self->attempt_};
+    self->Persist({}, skip, [self, why] { self->Finish(TaskOutcome::Kind::kSkipped, why); });
+  });
+}
+
+void TaskRunner::WriteIssue() {
+  if (!rollout1_) return Finish(TaskOutcome::Kind::kInfraFailure, "rollout 1 result missing");
+  const PromptLibrary& prompts = *ctx_->prompts;
+  Result<std::string> summary = SummarizeTrajectory(*rollout1_, prompts);
+  if (!summary.ok()) return Finish(TaskOutcome::Kind::kAbortRun, summary.status().ToString());
+  Rng demo_rng = Rng::Derive(ctx_->settings.run_seed, task_.task_id, "demo_issue");
+  const DemoIssue& demo = ctx_->demos->Pick(demo_rng);
+  Result<std::string> prompt = prompts.IssueWriter(*summary, rollout1_->patch, demo.text);
+  if (!prompt.ok()) return Finish(TaskOutcome::Kind::kAbortRun, prompt.status().ToString());
+  const StageSettings& s = ctx_->settings;
+  llm::ChatRequest req = ToolLessRequest(s.request_template, std::move(*prompt), s.issue_max_tokens, s.issue_temperature);
+  req.seed = s.send_seed ? std::optional<std::uint64_t>(SeedFor("issue")) : std::nullopt;
+  auto self = shared_from_this();
+  llm::CallOptions opts = s.call_options;
+  opts.task_id = task_.task_id;
+  std::string demo_id = demo.id;
+  call_ = ctx_->chat->Complete(std::move(req), opts, [self, demo_id](Result<llm::ChatResponse> r) {
+    self->ctx_->loop->Post([self, demo_id, r = std::move(r)]() mutable {
+      self->call_.reset();
+      if (r.ok()) r->id = demo_id;  // carried to OnIssueAnswer (the response id is not needed)
+      self->OnIssueAnswer(std::move(r));
+    });
+  });
+}
+
+void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer) {
+  if (finished_) return;
+  if (cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
+  if (!answer.ok()) return FailFromChat(answer.status(), "issue");
+  outcome_.prompt_tokens += answer->usage.prompt_tokens;
+  outcome_.completion_tokens += answer->usage.completion_tokens;
+  outcome_.model_calls++;
+  auto self = shared_from_this();
+  Result<std::string> issue = ExtractTagged(answer->content, ctx_->prompts->issue_tag());
+  if (!issue.ok()) {
+    journal::JournalRecord rec{task_.task_id, Stage::kFailed, "issue_unparseable", attempt_};
+    rec.tokens = TokensOf(*answer);
+    rec.error = journal::ErrorInfo{"model.issue_unparseable", issue.status().message(), false};
+    return Persist({}, rec, [self, msg = issue.status().message()] { self->Finish(TaskOutcome::Kind::kModelFailure, msg); });
+  }
+  issue_ = *issue;
+  journal::JournalRecord rec{task_.task_id, Stage::kIssueDone, "written", attempt_};
+  rec.tokens = TokensOf(*answer);
+  rec.refs[kRefIssue] = IssuePath(task_.task_id);
+  rec.extra_json = "{\"demo_issue\":" + Quote(answer->id) + "}";
+  Persist({{IssuePath(task_.task_id), *issue_}}, rec, [self] { self->Next(); });
+}
+
+void TaskRunner::RunJudge() {
+  const PromptLibrary& prompts = *ctx_->prompts;
+  const std::string& problem = rollout1_->history.size() > 1 ? rollout1_->history[1].content : "";
+  Result<std::string> prompt = prompts.Judge(problem, rollout1_->patch);
+  if (!prompt.ok()) return Finish(TaskOutcome::Kind::kAbortRun, prompt.status().ToString());
+  const StageSettings& s = ctx_->settings;
+  llm::ChatRequest req = ToolLessRequest(s.request_template, std::move(*prompt), s.judge_max_tokens, 0.0);
+  req.seed = s.send_seed ? std::optional<std::uint64_t>(SeedFor("judge")) : std::nullopt;
+  auto self = shared_from_this();
+  llm::CallOptions opts = s.call_options;
+  opts.task_id = task_.task_id;
+  call_ = ctx_->chat->Complete(std::move(req), opts, [self](Result<llm::ChatResponse> r) {
+    self->ctx_->loop->Post([self, r = std::move(r)]() mutable {
+      self->call_.reset();
+      self->OnJudgeAnswer(std::move(r));
+    });
+  });
+}
+
+void TaskRunner::OnJudgeAnswer(Result<llm::ChatResponse> answer) {
+  if (finished_) return;
+  if (cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
+  if (!answer.ok()) return FailFromChat(answer.status(), "judge");
+  outcome_.prompt_tokens += answer->usage.prompt_tokens;
+  outcome_.completion_tokens += answer->usage.completion_tokens;
+  outcome_.model_calls++;
+  JudgeVerdict v = ParseJudgeVerdict(answer->content, ctx_->prompts->judge_tag());
+  std::string status = v == JudgeVerdict::kYes ? "yes" : v == JudgeVerdict::kNo ? "no" : "unparseable";
+  journal::JournalRecord rec{task_.task_id, Stage::kJudgeDone, status, attempt_};
+  rec.tokens = TokensOf(*answer);
+  auto self = shared_from_this();
+  Persist({}, rec, [self, v, status] {
+    if (v == JudgeVerdict::kYes) return self->Next();
+    journal::JournalRecord skip{self->task_.task_id, Stage::kSkipped, "judge_" + status, self->attempt_};
+    self->Persist({}, skip, [self, status] { self->Finish(TaskOutcome::Kind::kSkipped, "judge said " + status); });
+  });
+}
+
+void TaskRunner::Verify() {
+  if (!rollout1_ || !rollout2_) return Finish(TaskOutcome::Kind::kInfraFailure, "rollout results missing");
+  verify::Scores scores = verify::ScorePatches(rollout1_->patch, rollout2_->patch);
+  bool submitted = rollout2_->exit_status == agent::ExitStatus::kSubmitted;
+  double threshold = ctx_->settings.verify_threshold;
+  bool accepted = submitted && verify::Accept(scores, threshold);
+  std::string status = !scores.scorable ? "not_scorable" : accepted ? "accepted" : "rejected";
+  journal::JournalRecord rec{task_.task_id, Stage::kVerified, status, attempt_};
+  std::string scores_json = verify::ScoresToJson(scores);
+  rec.extra_json = "{\"scores\":" + scores_json + ",\"threshold\":" + std::to_string(threshold) +
+                   ",\"rollout2_submitted\":" + (submitted ? "true" : "false") + "}";
+  auto self = shared_from_this();
+  Persist({}, rec, [self, accepted, status] {
+    self->outcome_.accepted = accepted;
+    self->Finish(TaskOutcome::Kind::kVerified, status);
+  });
+}
+
+void TaskRunner::FailFromChat(const Status& status, const std::string& stage) {
+  llm::FailureClass fc = llm::FailureClassOf(status);
+  if (fc == llm::FailureClass::kCancelled || cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
+  bool abort = fc == llm::FailureClass::kConfig || fc == llm::FailureClass::kQuota;
+  bool model = fc == llm::FailureClass::kContextOverflow;
+  std::string cls = std::string(model ? "model." : "infra.") + stage + "." + std::string(llm::FailureClassName(fc));
+  journal::JournalRecord rec{task_.task_id, Stage::kFailed, stage, attempt_};
+  rec.error = journal::ErrorInfo{cls, status.ToString(), !model};
+  auto self = shared_from_this();
+  Persist({}, rec, [self, abort, model, msg = status.ToString()] {
+    self->Finish(abort ? TaskOutcome::Kind::kAbortRun
+                       : model ? TaskOutcome::Kind::kModelFailure : TaskOutcome::Kind::kInfraFailure,
+                 msg);
+  });
+}
+
+void TaskRunner::Persist(std::vector<std::pair<std::string, std::string>> files, journal::JournalRecord record,
+                         std::function<void()> then) {
+  auto self = shared_from_this();
+  ctx_->workers->Post([self, files = std::move(files), record, then = std::move(then)]() mutable {
+    Status s;
+    for (const auto& [path, bytes] : files) {
+      s = self->ctx_->store->WriteFile(path, bytes);
+      if (!s.ok()) break;
+    }
+    if (s.ok()) s = self->ctx_->store->Append(record);
+    self->ctx_->loop->Post([self, s, record, then = std::move(then)] {
+      if (!s.ok()) return self->Finish(TaskOutcome::Kind::kInfraFailure, "cannot record progress: " + s.ToString());
+      self->progress_.stages_done.insert(record.stage);
+      for (const auto& [role, path] : record.refs) self->progress_.refs[role] = path;
+      self->progress_.last = record;
+      then();
+    });
+  });
+}
+
+void TaskRunner::Finish(TaskOutcome::Kind kind, std::string detail) {
+  if (finished_) return;
+  finished_ = true;
+  if (env_) {
+    auto env = std::shared_ptr<RolloutEnvironment>(std::move(env_));
+    ctx_->workers->Post([env]() mutable { env.reset(); });
+  }
+  outcome_.kind = kind;
+  outcome_.detail = std::move(detail);
+  DoneCallback done = std::move(done_);
+  done(outcome_);
+}
+
+}  // namespace seragen::pipeline

@@ -1,0 +1,114 @@
+// Fakes for pipeline tests: in-memory run store, scripted environments, and a
+// scripted model that answers rollout, issue and judge requests.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "seragen/journal/resume_state.h"
+#include "seragen/llm/fake_chat_client.h"
+#include "seragen/pipeline/environment.h"
+#include "seragen/pipeline/run_store.h"
+
+namespace seragen::pipeline::testing {
+
+class MemoryStore final : public RunStore {
+ public:
+  Status WriteFile(const std::string& path, std::string_view bytes) override {
+    std::lock_guard<std::mutex> l(mu);
+    if (fail_writes) return IoError("disk full");
+    files[path] = std::string(bytes);
+    return Status::Ok();
+  }
+  Result<std::string> ReadFile(const std::string& path) override {
+    std::lock_guard<std::mutex> l(mu);
+    auto it = files.find(path);
+    if (it == files.end()) return NotFoundError("no file " + path);
+    return it->second;
+  }
+  Status Append(const journal::JournalRecord& r) override {
+    std::lock_guard<std::mutex> l(mu);
+    records.push_back(r);
+    return Status::Ok();
+  }
+  std::vector<std::string> Stages(const std::string& task_id) const {
+    std::vector<std::string> out;
+    for (const auto& r : records) {
+      if (r.task_id == task_id) out.push_back(std::string(journal::StageName(r.stage)) + ":" + r.status);
+    }
+    return out;
+  }
+  mutable std::mutex mu;
+  std::map<std::string, std::string> files;
+  std::vector<journal::JournalRecord> records;
+  bool fail_writes = false;
+};
+
+// Tools that do nothing but submit; the patch is fixed per rollout number.
+class ScriptedEnvironment final : public RolloutEnvironment, agent::ToolExecutor, agent::PatchSource {
+ public:
+  explicit ScriptedEnvironment(std::string patch) : patch_(std::move(patch)) {}
+  agent::ToolExecutor& tools() override { return *this; }
+  agent::PatchSource& patch() override { return *this; }
+  std::string repo_root() const override { return "/repo"; }
+  std::vector<llm::ToolSpec> Specs() const override {
+    return {{"bash", "run", R"({"type":"object"})"}, {"submit", "submit", R"({"type":"object"})"}};
+  }
+  agent::ToolOutcome Execute(const llm::ToolCall& call) override {
+    agent::ToolOutcome o;
+    o.text = call.name == "submit" ? "submitted" : "ok";
+    o.submitted = call.name == "submit";
+    return o;
+  }
+  Result<std::string> CurrentPatch() override { return patch_; }
+
+ private:
+  std::string patch_;
+};
+
+class ScriptedEnvironments final : public EnvironmentFactory {
+ public:
+  Result<std::unique_ptr<RolloutEnvironment>> Acquire(const Task& task, int) override {
+    std::lock_guard<std::mutex> l(mu);
+    if (fail) return UnavailableError("pool exhausted");
+    int n = ++acquired[task.task_id];
+    std::string p = n == 1 ? patch1 : patch2;
+    return std::unique_ptr<RolloutEnvironment>(new ScriptedEnvironment(p));
+  }
+  std::mutex mu;
+  std::map<std::string, int> acquired;
+  std::string patch1 = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1,2 @@\n x = 1\n+if x is None: raise ValueError\n";
+  std::string patch2 = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1,2 @@\n x = 1\n+if x is None: raise ValueError\n";
+  bool fail = false;
+};
+
+// Answers by request kind: tools offered → bash then submit; otherwise the
+// issue writer or judge, told apart by the output tag the prompt asks for.
+struct ScriptedModel {
+  std::string issue_reply = "<issue>Calling `reserve` with 0 items crashes.</issue>";
+  std::string judge_reply = "<answer>yes</answer>";
+  int rollout_calls = 0, issue_calls = 0, judge_calls = 0;
+  std::optional<llm::FailureClass> fail_rollouts;
+
+  void Install(llm::FakeChatClient& chat) {
+    chat.SetHandler([this](const llm::ChatRequest& req) -> Result<llm::ChatResponse> {
+      if (!req.tools.empty()) {
+        ++rollout_calls;
+        if (fail_rollouts) return llm::MakeFailure(*fail_rollouts, "scripted failure");
+        bool acted = req.messages.size() > 2;
+        return acted ? llm::MakeToolCallResponse("submit", "{}") : llm::MakeToolCallResponse("bash", R"({"command":"ls"})");
+      }
+      const std::string& prompt = req.messages.front().content;
+      if (prompt.find("</answer>") != std::string::npos) {
+        ++judge_calls;
+        return llm::MakeTextResponse(judge_reply);
+      }
+      ++issue_calls;
+      return llm::MakeTextResponse(issue_reply);
+    });
+  }
+};
+
+}  // namespace seragen::pipeline::testing

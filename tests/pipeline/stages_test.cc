@@ -1,0 +1,89 @@
+#include <catch2/catch.hpp>
+
+#include "seragen/pipeline/demo_issues.h"
+#include "seragen/pipeline/issue_stage.h"
+#include "seragen/pipeline/prompt_library.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::pipeline {
+
+TEST_CASE("the shipped prompts load, render and hash", "[prompts]") {
+  auto p = PromptLibrary::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts", config::PromptsConfig{});
+  REQUIRE(p.ok());
+  CHECK(p->categories().size() == 51);
+  CHECK(p->issue_tag() == "issue");
+  CHECK(p->judge_tag() == "answer");
+  auto r1 = p->Rollout1("parse_config", "pkg/config.py", 2, "/repo");
+  REQUIRE(r1.ok());
+  CHECK(r1->find("parse_config") != std::string::npos);
+  CHECK(r1->find("/repo") != std::string::npos);
+  CHECK_FALSE(p->Rollout1("f", "x.py", 51, "/repo").ok());
+  // The tools file joins the hash.
+  auto q = PromptLibrary::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts", config::PromptsConfig{}, "tools v2");
+  CHECK(q->hash() != p->hash());
+}
+
+TEST_CASE("a prompt with an unknown placeholder fails at load, naming the file", "[prompts]") {
+  testing::TempDir dir;
+  for (const char* f : {"system.md", "rollout2.md", "issue_writer.md", "judge.md", "categories.yaml", "trajectory_step.md"}) {
+    auto text = std::string(SERAGEN_SOURCE_DIR) + "/prompts/" + f;
+    testing::RunShell("cp " + text + " " + dir.path());
+  }
+  dir.Write("rollout1.md", "Fix {{function}} in {{file_path}}.");
+  auto p = PromptLibrary::Load(dir.path(), config::PromptsConfig{});
+  REQUIRE_FALSE(p.ok());
+  CHECK(p.status().message().find("rollout1.md:1: no value for placeholder '{{function}}'") != std::string::npos);
+}
+
+TEST_CASE("tagged output extraction and the judge rule", "[issue]") {
+  CHECK(ExtractTagged("bla <issue>\n  Title\n\nBody\n</issue> trailing", "issue").value() == "Title\n\nBody");
+  CHECK(ExtractTagged("<issue>old</issue> then <issue>new</issue>", "issue").value() == "new");
+  CHECK_FALSE(ExtractTagged("no tags here", "issue").ok());
+  CHECK_FALSE(ExtractTagged("<issue>   </issue>", "issue").ok());
+  CHECK_FALSE(ExtractTagged("<issue>cut off", "issue").ok());
+  CHECK(ParseJudgeVerdict("<answer>yes</answer>", "answer") == JudgeVerdict::kYes);
+  CHECK(ParseJudgeVerdict("<answer> yes \n</answer>", "answer") == JudgeVerdict::kYes);
+  CHECK(ParseJudgeVerdict("<answer>Yes</answer>", "answer") == JudgeVerdict::kNo);
+  CHECK(ParseJudgeVerdict("<answer>yes, it does</answer>", "answer") == JudgeVerdict::kNo);
+  CHECK(ParseJudgeVerdict("yes", "answer") == JudgeVerdict::kUnparseable);
+  CHECK(LastClosingTag("put it in <issue></issue> tags") == "issue");
+  CHECK(LastClosingTag("nothing") == "");
+}
+
+TEST_CASE("demonstration issues from jsonl, json, text and commits", "[demo]") {
+  testing::TempDir dir;
+  dir.Write("a.jsonl", "{\"id\":\"x\",\"text\":\"First issue\"}\n\n\"Second issue\"\n{\"title\":\"T\",\"body\":\"B\"}\n");
+  auto a = DemoIssuePool::FromFile(dir.Sub("a.jsonl"));
+  REQUIRE(a.ok());
+  REQUIRE(a->size() == 3);
+  CHECK(a->issues()[0].id == "x");
+  CHECK(a->issues()[2].text == "T\n\nB");
+  dir.Write("b.json", "[\"one\", {\"text\": \"two\"}]");
+  CHECK(DemoIssuePool::FromFile(dir.Sub("b.json"))->size() == 2);
+  dir.Write("c.txt", "issue one\nline 2\n---\nissue two\n---\n\n");
+  auto c = DemoIssuePool::FromFile(dir.Sub("c.txt"));
+  REQUIRE(c->size() == 2);
+  CHECK(c->issues()[0].text == "issue one\nline 2");
+  dir.Write("bad.jsonl", "{\"text\": \"ok\"}\n{\"nope\": 1}\n");
+  auto bad = DemoIssuePool::FromFile(dir.Sub("bad.jsonl"));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("bad.jsonl:2") != std::string::npos);
+  dir.Write("empty.txt", "\n\n");
+  CHECK_FALSE(DemoIssuePool::FromFile(dir.Sub("empty.txt")).ok());
+  auto commits = DemoIssuePool::FromCommitMessages(
+      {"Merge branch 'x' into main and also some more words to be long enough", "fix typo",
+       "Reject negative quantities in Stock.reserve\n\nCallers passing -1 silently increased stock."});
+  REQUIRE(commits.ok());
+  CHECK(commits->size() == 1);
+  CHECK_FALSE(DemoIssuePool::FromCommitMessages({"wip"}).ok());
+  // The shipped built-in examples parse.
+  CHECK(DemoIssuePool::FromFile(std::string(SERAGEN_SOURCE_DIR) + "/prompts/demo_issues/builtin.jsonl")->size() >= 6);
+}
+
+TEST_CASE("Pick is deterministic for a given RNG state", "[demo]") {
+  auto pool = DemoIssuePool::FromIssues({{"a", "A"}, {"b", "B"}, {"c", "C"}});
+  Rng r1 = Rng::Derive(1, "task", "demo_issue"), r2 = Rng::Derive(1, "task", "demo_issue");
+  CHECK(pool.Pick(r1).id == pool.Pick(r2).id);
+}
+
+}  // namespace seragen::pipeline

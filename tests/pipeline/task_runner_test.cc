@@ -1,0 +1,228 @@
+#include "seragen/pipeline/task_runner.h"
+
+#include <catch2/catch.hpp>
+
+#include "pipeline/pipeline_fakes.h"
+#include "seragen/agent/trajectory_json.h"
+
+namespace seragen::pipeline {
+namespace {
+
+using testing::MemoryStore;
+using testing::ScriptedEnvironments;
+using testing::ScriptedModel;
+
+std::string Prompts() { return std::string(SERAGEN_SOURCE_DIR) + "/prompts"; }
+
+struct Fixture {
+  PromptLibrary prompts = *PromptLibrary::Load(Prompts(), config::PromptsConfig{});
+  DemoIssuePool demos = DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
+  agent::AgentMessages messages = *agent::AgentMessages::Load(Prompts() + "/format_errors");
+  llm::FakeChatClient chat;
+  ScriptedModel model;
+  ScriptedEnvironments envs;
+  MemoryStore store;
+  QueueExecutor loop, workers;
+  FakeClock clock;
+  PipelineContext ctx;
+
+  Fixture() {
+    ctx.prompts = &prompts;
+    ctx.demos = &demos;
+    ctx.messages = &messages;
+    ctx.chat = &chat;
+    ctx.environments = &envs;
+    ctx.store = &store;
+    ctx.loop = &loop;
+    ctx.workers = &workers;
+    ctx.clock = &clock;
+    ctx.settings.request_template.model = "m";
+    ctx.settings.run_seed = 42;
+    model.Install(chat);
+  }
+
+  static Task MakeTask(const std::string& id) {
+    Task t;
+    t.task_id = id;
+    t.repo = "inventory";
+    t.commit = std::string(40, 'a');
+    t.function_id = "inventory/stock.py::Stock.reserve";
+    t.function_name = "Stock.reserve";
+    t.file = "inventory/stock.py";
+    t.category_index = 13;
+    return t;
+  }
+
+  TaskOutcome Run(const Task& task, const journal::TaskProgress* progress = nullptr) {
+    auto runner = TaskRunner::Create(task, progress, 0, &ctx);
+    std::optional<TaskOutcome> out;
+    loop.Post([&] { runner->Start([&](TaskOutcome o) { out = o; }); });
+    while (!out && (loop.RunOne() || workers.RunOne())) {
+    }
+    workers.RunUntilIdle();  // environment releases
+    REQUIRE(out.has_value());
+    return *out;
+  }
+
+  journal::TaskProgress Progress(const std::string& id) {
+    auto state = journal::ResumeState::Fold(store.records);
+    return *state.Find(id);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a task flows through every stage and is verified", "[pipeline]") {
+  Fixture f;
+  TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+  CHECK(o.kind == TaskOutcome::Kind::kVerified);
+  CHECK(o.accepted);
+  CHECK(f.store.Stages("t1") == std::vector<std::string>{"rollout1_done:submitted", "issue_done:written",
+                                                        "rollout2_done:submitted", "verified:accepted"});
+  CHECK(f.store.files.count("trajectories/t1.r1.json") == 1);
+  CHECK(f.store.files.count("trajectories/t1.r2.json") == 1);
+  CHECK(f.store.files["issues/t1.md"] == "Calling `reserve` with 0 items crashes.");
+  // Rollout 2 was given the issue.
+  auto r2 = agent::TrajectoryFromJson(f.store.files["trajectories/t1.r2.json"]);
+  REQUIRE(r2.ok());
+  CHECK(r2->history[1].content.find("Calling `reserve` with 0 items crashes.") != std::string::npos);
+  // Rollout 1's prompt names the function, the file and the category text.
+  auto r1 = agent::TrajectoryFromJson(f.store.files["trajectories/t1.r1.json"]);
+  CHECK(r1->history[1].content.find("Stock.reserve") != std::string::npos);
+  CHECK(r1->history[1].content.find(f.prompts.categories()[13].prompt) != std::string::npos);
+  CHECK(f.model.rollout_calls == 4);
+  CHECK(f.model.issue_calls == 1);
+  CHECK(f.model.judge_calls == 0);
+}
+
+TEST_CASE("seeds derive from the run seed and task id", "[pipeline]") {
+  Fixture a, b;
+  a.Run(Fixture::MakeTask("t1"));
+  b.Run(Fixture::MakeTask("t1"));
+  auto ra = a.chat.requests(), rb = b.chat.requests();
+  REQUIRE(ra.size() == rb.size());
+  for (std::size_t i = 0; i < ra.size(); ++i) CHECK(ra[i].seed == rb[i].seed);
+  CHECK(ra[0].seed != ra.back().seed);  // rollout 1 and rollout 2 differ
+  Fixture c;
+  c.ctx.settings.run_seed = 43;
+  c.Run(Fixture::MakeTask("t1"));
+  CHECK(c.chat.requests()[0].seed != ra[0].seed);
+}
+
+TEST_CASE("resume continues after the last durable stage", "[pipeline]") {
+  Fixture f;
+  f.Run(Fixture::MakeTask("t1"));
+  // Keep only the first two records, as if the process died after the issue.
+  f.store.records.resize(2);
+  journal::TaskProgress p = f.Progress("t1");
+  Fixture g;
+  g.store.files = f.store.files;
+  g.store.records = f.store.records;
+  TaskOutcome o = g.Run(Fixture::MakeTask("t1"), &p);
+  CHECK(o.kind == TaskOutcome::Kind::kVerified);
+  CHECK(g.model.issue_calls == 0);      // not redone
+  CHECK(g.model.rollout_calls == 2);    // only rollout 2
+  CHECK(g.store.Stages("t1").back() == "verified:accepted");
+}
+
+TEST_CASE("an unreadable stage result is redone, not trusted", "[pipeline]") {
+  Fixture f;
+  f.Run(Fixture::MakeTask("t1"));
+  f.store.records.resize(2);
+  journal::TaskProgress p = f.Progress("t1");
+  Fixture g;
+  g.store.records = f.store.records;
+  g.store.files = f.store.files;
+  g.store.files.erase("issues/t1.md");
+  TaskOutcome o = g.Run(Fixture::MakeTask("t1"), &p);
+  CHECK(o.kind == TaskOutcome::Kind::kVerified);
+  CHECK(g.model.issue_calls == 1);
+  CHECK(g.model.rollout_calls == 2);
+}
+
+TEST_CASE("empty and duplicate P1 stop the task early", "[pipeline]") {
+  Fixture f;
+  CHECK(f.Run(Fixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
+  TaskOutcome dup = f.Run(Fixture::MakeTask("t2"));
+  CHECK(dup.kind == TaskOutcome::Kind::kSkipped);
+  CHECK(dup.detail == "duplicate_p1");
+  f.envs.patch1 = "";
+  TaskOutcome empty = f.Run(Fixture::MakeTask("t3"));
+  CHECK(empty.kind == TaskOutcome::Kind::kSkipped);
+  CHECK(empty.detail == "empty_p1");
+  CHECK(f.store.Stages("t3") == std::vector<std::string>{"rollout1_done:submitted", "skipped:empty_p1"});
+}
+
+TEST_CASE("judge: yes continues, no skips", "[pipeline]") {
+  Fixture f;
+  f.ctx.settings.judge_enabled = true;
+  CHECK(f.Run(Fixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
+  CHECK(f.model.judge_calls == 1);
+  f.model.judge_reply = "<answer>Yes, mostly.</answer>";
+  f.envs.patch1 = "diff --git a/b.py b/b.py\n+other\n";
+  TaskOutcome o = f.Run(Fixture::MakeTask("t2"));
+  CHECK(o.kind == TaskOutcome::Kind::kSkipped);
+  CHECK(f.store.Stages("t2").back() == "skipped:judge_no");
+}
+
+TEST_CASE("an issue reply without the tag is a model failure", "[pipeline]") {
+  Fixture f;
+  f.model.issue_reply = "Here is the issue: it crashes.";
+  TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+  CHECK(o.kind == TaskOutcome::Kind::kModelFailure);
+  REQUIRE(f.store.records.back().error.has_value());
+  CHECK(f.store.records.back().error->error_class == "model.issue_unparseable");
+  CHECK_FALSE(f.store.records.back().error->retryable);
+}
+
+TEST_CASE("infrastructure failures are tagged, retryable, and abort on config errors", "[pipeline]") {
+  SECTION("endpoint keeps failing") {
+    Fixture f;
+    f.model.fail_rollouts = llm::FailureClass::kTransientServer;
+    TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+    CHECK(o.kind == TaskOutcome::Kind::kInfraFailure);
+    REQUIRE(f.store.records.size() == 1);
+    CHECK(f.store.records[0].stage == journal::Stage::kFailed);
+    CHECK(f.store.records[0].error->error_class == "infra.exit_llm_error");
+    CHECK(f.store.records[0].error->retryable);
+    // A resumed run tries again, as attempt 2.
+    journal::TaskProgress p = f.Progress("t1");
+    CHECK_FALSE(p.finished);
+    f.model.fail_rollouts.reset();
+    TaskOutcome again = f.Run(Fixture::MakeTask("t1"), &p);
+    CHECK(again.kind == TaskOutcome::Kind::kVerified);
+    CHECK(f.store.records.back().attempt == 2);
+  }
+  SECTION("configuration error aborts the run") {
+    Fixture f;
+    f.model.fail_rollouts = llm::FailureClass::kConfig;
+    CHECK(f.Run(Fixture::MakeTask("t1")).kind == TaskOutcome::Kind::kAbortRun);
+  }
+  SECTION("no working copy") {
+    Fixture f;
+    f.envs.fail = true;
+    TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+    CHECK(o.kind == TaskOutcome::Kind::kInfraFailure);
+    CHECK(f.store.records.back().error->error_class == "infra.environment");
+  }
+  SECTION("disk failure") {
+    Fixture f;
+    f.store.fail_writes = true;
+    TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+    CHECK(o.kind == TaskOutcome::Kind::kInfraFailure);
+    CHECK(o.detail.find("disk full") != std::string::npos);
+    CHECK(f.store.records.empty());  // never a record pointing at a missing file
+  }
+}
+
+TEST_CASE("rejected rollout 2 is verified but not accepted", "[pipeline]") {
+  Fixture f;
+  f.envs.patch2 = "diff --git a/z.py b/z.py\n--- a/z.py\n+++ b/z.py\n@@ -1 +1 @@\n-a\n+b\n";
+  TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+  CHECK(o.kind == TaskOutcome::Kind::kVerified);
+  CHECK_FALSE(o.accepted);
+  CHECK(f.store.Stages("t1").back() == "verified:rejected");
+  CHECK(f.store.records.back().extra_json.find("\"recall\":0") != std::string::npos);
+}
+
+}  // namespace seragen::pipeline
