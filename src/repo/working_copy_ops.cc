@@ -248,13 +248,23 @@ Status NeutraliseWorkTree(const std::string& copy_path) {
 
 namespace internal {
 
-// The copy's .git must be a real directory: a symlink there (made by code in
-// the copy) would point the restore at some other repository.
+// The copy's .git must be a real directory, and the metadata a restore writes
+// (HEAD and its reflog, index, alternates) must not be symlinks: code in the
+// copy could otherwise point them at host files and have the restore write
+// there. Such a copy is rebuilt instead.
 Status CheckGitDirIsReal(const std::string& copy_path) {
   struct stat st;
   std::string git = copy_path + "/.git";
   if (::lstat(git.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return FailedPreconditionError("'" + git + "' is missing or not a directory");
+  }
+  static const char* const kWritten[] = {"HEAD", "index", "config", "objects", "objects/info",
+                                         "objects/info/alternates", "logs", "logs/HEAD", "refs"};
+  for (const char* name : kWritten) {
+    std::string path = git + "/" + name;
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+      return FailedPreconditionError("'" + path + "' is a symlink");
+    }
   }
   return Status::Ok();
 }

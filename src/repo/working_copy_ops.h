@@ -27,7 +27,9 @@ Status EnsureAlternates(const std::string& copy_path, const std::string& source_
 Status RestoreCopy(const std::string& copy_path, std::string_view base_commit,
                    const std::string& source_objects_dir, bool verify);
 
-// FailedPrecondition unless `copy_path`/.git is a directory (not a symlink).
+// FailedPrecondition unless `copy_path`/.git is a directory and none of the
+// metadata files a restore writes (HEAD, index, logs/HEAD, alternates, ...) is
+// a symlink.
 Status CheckGitDirIsReal(const std::string& copy_path);
 
 // Replaces `path` with `content` (temp file + rename, no fsync: pool metadata

@@ -124,15 +124,17 @@ struct WorkingCopyPool::State {
   Status Prepare(std::size_t i) {
     std::string copy = CopyPath(i);
     std::error_code ec;
-    if (!fs::exists(copy + "/.git", ec)) {
+    if (!internal::CheckGitDirIsReal(copy).ok()) {
+      // Never built, or its .git was replaced: build it from scratch.
       SG_RETURN_IF_ERROR(internal::ForceRemoveAll(copy));
       SG_RETURN_IF_ERROR(internal::CreateWorkingCopy(copy, base_commit, source_objects_dir));
     } else if (!fs::exists(CleanStamp(i), ec)) {
       // A previous holder died (or failed) before restoring it.
       Log().Info("restoring working copy {} left dirty by an earlier lease", copy);
       SG_RETURN_IF_ERROR(Restore(i));
-    } else if (options.verify_on_acquire && !Verify(i).ok()) {
-      SG_RETURN_IF_ERROR(Restore(i));
+    } else {
+      SG_RETURN_IF_ERROR(internal::EnsureAlternates(copy, source_objects_dir));
+      if (options.verify_on_acquire && !Verify(i).ok()) SG_RETURN_IF_ERROR(Restore(i));
     }
     fs::remove(CleanStamp(i), ec);
     if (ec) return IoError("cannot remove stamp " + CleanStamp(i) + ": " + ec.message());

@@ -257,6 +257,30 @@ TEST_CASE("pool: restoring never writes through symlinks made inside the copy") 
   CHECK(std::filesystem::is_directory(std::filesystem::symlink_status(path + "/dir")));
 }
 
+TEST_CASE("pool: symlinked git metadata gets the copy rebuilt, never written through") {
+  PoolFixture f;
+  std::string outside = f.tmp.Sub("outside");
+  MustRun("mkdir -p " + Quote(outside + "/info") + " && echo precious > " + Quote(outside + "/HEAD"));
+  std::string before = MustRun("cd " + Quote(outside) + " && find . | sort && cat HEAD");
+  WorkingCopyPool pool = f.MakePool(1);
+  for (const char* hostile : {"rm -rf .git/logs && ln -s OUT .git/logs",
+                              "rm -rf .git/objects/info && ln -s OUT/info .git/objects/info",
+                              "rm .git/HEAD && ln -s OUT/HEAD .git/HEAD"}) {
+    std::string command = hostile;
+    command.replace(command.find("OUT"), 3, outside);
+    if (command.find("OUT") != std::string::npos) command.replace(command.find("OUT"), 3, outside);
+    auto lease = pool.Acquire();
+    REQUIRE(lease.ok());
+    std::string path = lease->path();
+    MustRun("cd " + Quote(path) + " && " + command + " && echo x >> a.txt");
+    CHECK(lease->Release().ok());
+    CHECK(MustRun("cd " + Quote(outside) + " && find . | sort && cat HEAD") == before);
+    auto again = pool.Acquire();
+    REQUIRE(again.ok());
+    ExpectPristine(again->path(), f.base);
+  }
+}
+
 TEST_CASE("pool: nested repositories, unwritable directories and a deleted .git are repaired") {
   PoolFixture f;
   WorkingCopyPool pool = f.MakePool(1);
