@@ -1,0 +1,83 @@
+// Scheduler: runs a shard's tasks on a bounded number of slots with no stage
+// barriers, checks budgets before each dispatch, and stops cleanly.
+//
+// Lives on `loop` (all methods must be called there). A task's slot index is
+// stable while it runs and is reused afterwards (it picks the sandbox uid).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "seragen/journal/resume_state.h"
+#include "seragen/pipeline/task.h"
+#include "seragen/pipeline/task_runner.h"
+
+namespace seragen::pipeline {
+
+struct SchedulerOptions {
+  int concurrency = 8;
+  std::int64_t max_tasks = 0;     // dispatches in this invocation; 0 = no limit
+  std::int64_t max_tokens = 0;    // prompt + completion; 0 = no limit
+  double max_cost_usd = 0;        // 0 = no limit
+  agent::Pricing pricing;
+  std::chrono::milliseconds grace{30000};
+  // Schedules `fn` on the loop after `delay` (real: an asio timer).
+  std::function<void(std::chrono::milliseconds delay, std::function<void()> fn)> post_after;
+  // Called on the loop after every finished task (progress display, logs).
+  std::function<void(const struct RunSummary&)> on_progress;
+};
+
+struct RunSummary {
+  std::size_t planned = 0;           // tasks in this shard
+  std::size_t already_finished = 0;  // finished before this invocation
+  std::size_t dispatched = 0;
+  std::size_t in_flight = 0;
+  std::map<std::string, std::size_t> outcomes;  // TaskOutcomeKindName -> count
+  std::size_t accepted = 0;
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  std::int64_t cached_tokens = 0;
+  std::int64_t model_calls = 0;
+  std::int64_t agent_steps = 0;
+  double cost_usd = 0;
+  std::string stop_reason;  // empty: ran to completion
+  bool aborted = false;     // a configuration/quota error stopped the run
+  std::string abort_detail;
+};
+
+class Scheduler {
+ public:
+  Scheduler(PipelineContext* context, std::vector<Task> tasks, journal::ResumeState state, SchedulerOptions options);
+
+  // Dispatches until every task is finished or a stop; `done` runs once on loop.
+  void Start(std::function<void(RunSummary)> done);
+  // Stops scheduling. With `cancel_in_flight`, in-flight tasks get the grace
+  // period and are then cancelled (they resume from their last durable stage
+  // next time); without it they run to the end (budget stops). Idempotent.
+  void RequestStop(const std::string& reason, bool cancel_in_flight = true);
+
+  const RunSummary& summary() const { return summary_; }
+
+ private:
+  void Pump();
+  void OnTaskDone(std::size_t slot, const Task& task, TaskOutcome outcome);
+  bool BudgetLeft(std::string* why) const;
+  void MaybeFinish();
+
+  PipelineContext* ctx_;
+  std::vector<Task> tasks_;
+  journal::ResumeState state_;
+  SchedulerOptions options_;
+  std::size_t next_ = 0;
+  std::vector<std::shared_ptr<TaskRunner>> slots_;
+  RunSummary summary_;
+  bool stopping_ = false;
+  bool done_called_ = false;
+  std::function<void(RunSummary)> done_;
+};
+
+}  // namespace seragen::pipeline

@@ -1,0 +1,117 @@
+#include "seragen/pipeline/scheduler.h"
+
+#include "seragen/base/log.h"
+
+namespace seragen::pipeline {
+
+Scheduler::Scheduler(PipelineContext* context, std::vector<Task> tasks, journal::ResumeState state,
+                     SchedulerOptions options)
+    : ctx_(context), tasks_(std::move(tasks)), state_(std::move(state)), options_(std::move(options)) {
+  slots_.resize(static_cast<std::size_t>(std::max(1, options_.concurrency)));
+  summary_.planned = tasks_.size();
+  for (const Task& t : tasks_) {
+    if (state_.IsFinished(t.task_id)) summary_.already_finished++;
+  }
+}
+
+void Scheduler::Start(std::function<void(RunSummary)> done) {
+  done_ = std::move(done);
+  Pump();
+  MaybeFinish();
+}
+
+bool Scheduler::BudgetLeft(std::string* why) const {
+  if (options_.max_tasks > 0 && static_cast<std::int64_t>(summary_.dispatched) >= options_.max_tasks) {
+    *why = "budget.max_tasks reached (" + std::to_string(options_.max_tasks) + ")";
+    return false;
+  }
+  std::int64_t tokens = summary_.prompt_tokens + summary_.completion_tokens;
+  if (options_.max_tokens > 0 && tokens >= options_.max_tokens) {
+    *why = "budget.max_tokens reached (" + std::to_string(tokens) + ")";
+    return false;
+  }
+  if (options_.max_cost_usd > 0 && summary_.cost_usd >= options_.max_cost_usd) {
+    *why = "budget.max_cost_usd reached";
+    return false;
+  }
+  return true;
+}
+
+void Scheduler::Pump() {
+  for (std::size_t slot = 0; slot < slots_.size() && !stopping_; ++slot) {
+    if (slots_[slot]) continue;
+    // Next unfinished task.
+    while (next_ < tasks_.size() && state_.IsFinished(tasks_[next_].task_id)) ++next_;
+    if (next_ >= tasks_.size()) break;
+    std::string why;
+    if (!BudgetLeft(&why)) {
+      RequestStop(why, /*cancel_in_flight=*/false);
+      break;
+    }
+    const Task& task = tasks_[next_++];
+    auto runner = TaskRunner::Create(task, state_.Find(task.task_id), static_cast<int>(slot), ctx_);
+    slots_[slot] = runner;
+    summary_.dispatched++;
+    summary_.in_flight++;
+    runner->Start([this, slot, task](TaskOutcome outcome) { OnTaskDone(slot, task, std::move(outcome)); });
+  }
+}
+
+void Scheduler::OnTaskDone(std::size_t slot, const Task& task, TaskOutcome outcome) {
+  // Keep the runner alive until this callback returns.
+  std::shared_ptr<TaskRunner> keep = std::move(slots_[slot]);
+  summary_.in_flight--;
+  summary_.outcomes[std::string(TaskOutcomeKindName(outcome.kind))]++;
+  if (outcome.accepted) summary_.accepted++;
+  summary_.prompt_tokens += outcome.prompt_tokens;
+  summary_.completion_tokens += outcome.completion_tokens;
+  summary_.cached_tokens += outcome.cached_tokens;
+  summary_.model_calls += outcome.model_calls;
+  summary_.agent_steps += outcome.agent_steps;
+  const agent::Pricing& p = options_.pricing;
+  summary_.cost_usd += (static_cast<double>(outcome.prompt_tokens - outcome.cached_tokens) * p.prompt_per_mtok +
+                        static_cast<double>(outcome.cached_tokens) * p.cached_per_mtok +
+                        static_cast<double>(outcome.completion_tokens) * p.completion_per_mtok) / 1e6;
+  log::Logger("pipeline", task.task_id)
+      .Info("task {}: {}", TaskOutcomeKindName(outcome.kind), outcome.detail);
+  if (outcome.kind == TaskOutcome::Kind::kAbortRun && !summary_.aborted) {
+    summary_.aborted = true;
+    summary_.abort_detail = outcome.detail;
+    RequestStop("aborted: " + outcome.detail);
+  }
+  if (options_.on_progress) options_.on_progress(summary_);
+  Pump();
+  MaybeFinish();
+}
+
+void Scheduler::RequestStop(const std::string& reason, bool cancel_in_flight) {
+  if (stopping_) return;
+  stopping_ = true;
+  summary_.stop_reason = reason;
+  log::Logger("pipeline").Warn("stopping: {} ({} task(s) in flight)", reason, summary_.in_flight);
+  if (summary_.in_flight == 0 || !cancel_in_flight) return;
+  auto cancel_all = [this] {
+    for (auto& runner : slots_) {
+      if (runner) runner->Cancel();
+    }
+  };
+  if (options_.post_after) {
+    options_.post_after(options_.grace, cancel_all);
+  } else {
+    cancel_all();
+  }
+}
+
+void Scheduler::MaybeFinish() {
+  if (done_called_ || summary_.in_flight > 0) return;
+  bool more = false;
+  if (!stopping_) {
+    for (std::size_t i = next_; i < tasks_.size() && !more; ++i) more = !state_.IsFinished(tasks_[i].task_id);
+  }
+  if (more) return;
+  done_called_ = true;
+  auto done = std::move(done_);
+  if (done) done(summary_);
+}
+
+}  // namespace seragen::pipeline
