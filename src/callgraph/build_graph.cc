@@ -3,6 +3,8 @@
 #include <atomic>
 #include <mutex>
 #include <thread>
+#include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -118,7 +120,6 @@ std::string SkipReasonForFile(std::string_view path, std::string_view content,
 }
 
 Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& options) {
-  SG_ASSIGN_OR_RETURN(std::shared_ptr<const QuerySet> queries, QuerySet::Compile());
   SG_ASSIGN_OR_RETURN(std::vector<SourceEntry> entries, source.List());
   CallGraph graph;
   GraphStats& stats = graph.stats;
@@ -148,6 +149,14 @@ Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& optio
     work.push_back({&entry, *language});
   }
 
+  auto t_start = std::chrono::steady_clock::now();
+  std::shared_ptr<QuerySet> query_set = QuerySet::Global();
+  std::array<bool, kLanguageCount> needed{};
+  for (const Work& item : work) needed[static_cast<std::size_t>(item.language)] = true;
+  for (int i = 0; i < kLanguageCount; ++i) {
+    if (needed[static_cast<std::size_t>(i)]) SG_RETURN_IF_ERROR(query_set->Prepare(static_cast<Language>(i)));
+  }
+  std::shared_ptr<const QuerySet> queries = query_set;
   std::vector<FileFacts> facts(work.size());
   std::atomic<std::size_t> next{0};
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
@@ -205,7 +214,13 @@ Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& optio
     parsed.push_back(std::move(file));
   }
   facts.clear();
+  auto t_resolve = std::chrono::steady_clock::now();
   ResolveGraph(parsed, options, &graph);
+  if (std::getenv("SERAGEN_CG_TIMING")) {
+    fprintf(stderr, "extract %.3f s, resolve %.3f s\n",
+            std::chrono::duration<double>(t_resolve - t_start).count(),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_resolve).count());
+  }
   return graph;
 }
 

@@ -287,8 +287,8 @@ void ExpandUse(std::string_view prefix, std::string_view tree, std::vector<Impor
     text = RemoveSpaces(tree.substr(0, as));
     fact.alias = RemoveSpaces(tree.substr(as + 4));
   }
-  if (text == "*") {
-    fact.module = std::string(prefix);
+  if (text == "*" || (text.size() > 3 && text.compare(text.size() - 3, 3, "::*") == 0)) {
+    fact.module = join(prefix, text == "*" ? std::string_view() : std::string_view(text).substr(0, text.size() - 3));
     fact.wildcard = true;
   } else if (text == "self") {
     fact.module = std::string(prefix);
@@ -340,14 +340,28 @@ Result<CompiledQuery> QuerySet::CompileOne(Language language, std::string_view t
   return compiled;
 }
 
+std::shared_ptr<QuerySet> QuerySet::Global() {
+  static const std::shared_ptr<QuerySet> global(new QuerySet());
+  return global;
+}
+
+Status QuerySet::Prepare(Language language) {
+  const auto index = static_cast<std::size_t>(language);
+  std::call_once(once_[index], [&] {
+    Result<CompiledQuery> compiled = CompileOne(language, EmbeddedQueryText(language));
+    if (compiled.ok()) {
+      queries_[index] = std::move(compiled).value();
+    } else {
+      errors_[index] = compiled.status();
+    }
+  });
+  return errors_[index];
+}
+
 Result<std::shared_ptr<const QuerySet>> QuerySet::Compile() {
-  auto set = std::shared_ptr<QuerySet>(new QuerySet());
-  for (int i = 0; i < kLanguageCount; ++i) {
-    auto language = static_cast<Language>(i);
-    SG_ASSIGN_OR_RETURN(set->queries_[static_cast<std::size_t>(i)],
-                        CompileOne(language, EmbeddedQueryText(language)));
-  }
-  return std::shared_ptr<const QuerySet>(std::move(set));
+  std::shared_ptr<QuerySet> set = Global();
+  for (int i = 0; i < kLanguageCount; ++i) SG_RETURN_IF_ERROR(set->Prepare(static_cast<Language>(i)));
+  return std::shared_ptr<const QuerySet>(set);
 }
 
 Extractor::Extractor(std::shared_ptr<const QuerySet> queries)

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,19 +47,29 @@ struct CompiledQuery {
 
 class QuerySet {
  public:
-  // Compiles the embedded query of every language. Fails naming the language
-  // and position of a query error, an unknown capture name or predicate.
+  // The process-wide set. Each language's query is compiled on first use
+  // (thread-safe) and kept for the life of the process.
+  static std::shared_ptr<QuerySet> Global();
+
+  // Compiles the embedded query of every language now. Fails naming the
+  // language and position of a query error, an unknown capture or predicate.
   static Result<std::shared_ptr<const QuerySet>> Compile();
 
   // For tests of query text: compiles `text` for one language only.
   static Result<CompiledQuery> CompileOne(Language language, std::string_view text);
 
+  // Compiles `language` if needed; the error is remembered and returned again.
+  Status Prepare(Language language);
+
+  // Requires a successful Prepare(language) before.
   const CompiledQuery& For(Language language) const {
     return queries_[static_cast<std::size_t>(language)];
   }
 
  private:
   std::array<CompiledQuery, kLanguageCount> queries_;
+  std::array<Status, kLanguageCount> errors_;
+  std::array<std::once_flag, kLanguageCount> once_;
 };
 
 class Extractor {

@@ -1,0 +1,67 @@
+// The task plan (`seragen plan`, RUN_DIR/tasks.jsonl): one task per selected
+// function × bug category × replica, with content-hash ids and seeds derived
+// from the run seed. Same inputs and seed ⇒ byte-identical tasks.jsonl.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "seragen/base/result.h"
+#include "seragen/callgraph/graph.h"
+
+namespace seragen::callgraph {
+
+enum class CategoryMode {
+  kAll,     // every category for every function
+  kSample,  // categories_per_function distinct categories per function, seeded
+};
+
+struct PlanOptions {
+  std::uint64_t seed = 0;
+  int replicas = 1;  // rollouts per (function, category)
+  CategoryMode category_mode = CategoryMode::kSample;
+  int categories_per_function = 1;  // kSample only
+  int category_count = 51;          // index 0 is the generic category
+  std::string recipe_hash;          // hash of prompts/config that shape rollouts
+};
+
+// Names the field in the message ("plan.replicas must be >= 1, got 0").
+Status ValidatePlanOptions(const PlanOptions& options);
+
+struct PlannedTask {
+  std::string task_id;      // ContentId({repo, commit, function_id, category, replica, recipe_hash})
+  std::string repo;
+  std::string commit;
+  std::string function_id;  // path::qualname
+  std::string file;
+  std::string qualname;
+  std::string language;
+  int start_line = 0;
+  int end_line = 0;
+  int category = 0;
+  int replica = 0;
+  std::uint64_t seed = 0;   // per-task seed (< 2^53, exact in JSON everywhere)
+};
+
+// The functions chosen in one repository (SelectFunctions output).
+struct RepoSelection {
+  std::string repo;    // a stable name for the repository (used in ids and seeds)
+  std::string commit;  // resolved commit id ("" for an unpinned directory)
+  const CallGraph* graph = nullptr;
+  std::vector<std::uint32_t> functions;
+};
+
+// Tasks for every repository, in a seeded order (a different seed gives a
+// different order). Deterministic.
+std::vector<PlannedTask> PlanTasks(const std::vector<RepoSelection>& repos, const PlanOptions& options);
+
+// One JSON object per line (keys sorted), '\n'-terminated.
+std::string WriteTasksJsonl(const std::vector<PlannedTask>& tasks);
+// Parses WriteTasksJsonl output; errors name the line number and field.
+Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text);
+// Durable write of RUN_DIR/tasks.jsonl (or any path).
+Status WriteTasksFile(const std::string& path, const std::vector<PlannedTask>& tasks);
+
+}  // namespace seragen::callgraph

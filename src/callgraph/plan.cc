@@ -1,0 +1,127 @@
+#include "seragen/callgraph/plan.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "seragen/base/file_util.h"
+#include "seragen/base/hash.h"
+#include "seragen/base/rng.h"
+
+namespace seragen::callgraph {
+
+Status ValidatePlanOptions(const PlanOptions& options) {
+  if (options.replicas < 1) {
+    return InvalidArgumentError(fmt::format("plan.replicas must be >= 1, got {}", options.replicas));
+  }
+  if (options.category_count < 1) {
+    return InvalidArgumentError(fmt::format("plan.category_count must be >= 1, got {}", options.category_count));
+  }
+  if (options.category_mode == CategoryMode::kSample &&
+      (options.categories_per_function < 1 || options.categories_per_function > options.category_count)) {
+    return InvalidArgumentError(fmt::format("plan.categories_per_function must be in [1, {}], got {}",
+                                            options.category_count, options.categories_per_function));
+  }
+  return Status::Ok();
+}
+
+std::vector<PlannedTask> PlanTasks(const std::vector<RepoSelection>& repos, const PlanOptions& options) {
+  std::vector<PlannedTask> tasks;
+  for (const RepoSelection& selection : repos) {
+    if (selection.graph == nullptr) continue;
+    for (std::uint32_t index : selection.functions) {
+      if (index >= selection.graph->nodes.size()) continue;
+      const FunctionNode& node = selection.graph->nodes[index];
+      std::vector<int> categories;
+      if (options.category_mode == CategoryMode::kAll) {
+        for (int c = 0; c < options.category_count; ++c) categories.push_back(c);
+      } else {
+        Rng rng = Rng::Derive(options.seed, selection.repo + "\n" + node.id, "categories");
+        for (std::size_t c : rng.SampleIndices(static_cast<std::size_t>(options.category_count),
+                                               static_cast<std::size_t>(options.categories_per_function))) {
+          categories.push_back(static_cast<int>(c));
+        }
+      }
+      for (int category : categories) {
+        for (int replica = 0; replica < options.replicas; ++replica) {
+          PlannedTask task;
+          std::string category_text = std::to_string(category);
+          std::string replica_text = std::to_string(replica);
+          task.task_id = ContentId({selection.repo, selection.commit, node.id, category_text, replica_text,
+                                    options.recipe_hash});
+          task.repo = selection.repo;
+          task.commit = selection.commit;
+          task.function_id = node.id;
+          task.file = node.path;
+          task.qualname = node.qualname;
+          task.language = std::string(LanguageName(node.language));
+          task.start_line = node.start_line;
+          task.end_line = node.end_line;
+          task.category = category;
+          task.replica = replica;
+          task.seed = Rng::Derive(options.seed, task.task_id, "task-seed").NextU64() >> 11;
+          tasks.push_back(std::move(task));
+        }
+      }
+    }
+  }
+  Rng order = Rng::Derive(options.seed, "", "task-order");
+  order.Shuffle(tasks);
+  return tasks;
+}
+
+std::string WriteTasksJsonl(const std::vector<PlannedTask>& tasks) {
+  std::string out;
+  for (const PlannedTask& task : tasks) {
+    nlohmann::json line = {
+        {"task_id", task.task_id},       {"repo", task.repo},
+        {"commit", task.commit},         {"function_id", task.function_id},
+        {"file", task.file},             {"qualname", task.qualname},
+        {"language", task.language},     {"start_line", task.start_line},
+        {"end_line", task.end_line},     {"category", task.category},
+        {"replica", task.replica},       {"seed", task.seed},
+    };
+    out += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out += '\n';
+  }
+  return out;
+}
+
+Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text) {
+  std::vector<PlannedTask> tasks;
+  std::size_t start = 0;
+  int line_no = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_no;
+    if (line.empty()) continue;
+    try {
+      nlohmann::json item = nlohmann::json::parse(line);
+      PlannedTask task;
+      task.task_id = item.at("task_id").get<std::string>();
+      task.repo = item.at("repo").get<std::string>();
+      task.commit = item.at("commit").get<std::string>();
+      task.function_id = item.at("function_id").get<std::string>();
+      task.file = item.at("file").get<std::string>();
+      task.qualname = item.at("qualname").get<std::string>();
+      task.language = item.at("language").get<std::string>();
+      task.start_line = item.at("start_line").get<int>();
+      task.end_line = item.at("end_line").get<int>();
+      task.category = item.at("category").get<int>();
+      task.replica = item.at("replica").get<int>();
+      task.seed = item.at("seed").get<std::uint64_t>();
+      tasks.push_back(std::move(task));
+    } catch (const std::exception& error) {
+      return ParseError(fmt::format("tasks.jsonl line {}: {}", line_no, error.what()));
+    }
+  }
+  return tasks;
+}
+
+Status WriteTasksFile(const std::string& path, const std::vector<PlannedTask>& tasks) {
+  return WriteFileAtomic(path, WriteTasksJsonl(tasks));
+}
+
+}  // namespace seragen::callgraph

@@ -1,0 +1,102 @@
+#include "seragen/callgraph/selection.h"
+
+#include <fmt/format.h>
+
+#include "seragen/base/glob.h"
+#include "seragen/base/rng.h"
+
+namespace seragen::callgraph {
+namespace {
+
+bool NameLooksLikeTest(std::string_view qualname, const std::vector<std::string>& patterns) {
+  std::size_t start = 0;
+  while (start <= qualname.size()) {
+    std::size_t dot = qualname.find('.', start);
+    std::string_view segment =
+        qualname.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    std::size_t tilde = segment.find('~');  // "name~2" duplicates
+    if (tilde != std::string_view::npos) segment = segment.substr(0, tilde);
+    if (GlobMatchAny(patterns, segment)) return true;
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> DefaultTestPathPatterns() {
+  return {"test/**",        "tests/**",        "**/test/**",     "**/tests/**",
+          "**/testing/**",  "**/__tests__/**", "**/spec/**",     "test_*.py",
+          "*_test.py",      "conftest.py",     "*_test.go",      "*.test.js",
+          "*.test.jsx",     "*.test.ts",       "*.test.tsx",     "*.spec.js",
+          "*.spec.ts",      "*.spec.tsx",      "**/src/test/**", "*Test.java",
+          "*Tests.java",    "*_test.cc",       "*_test.cpp",     "*_unittest.cc",
+          "*_test.c",       "**/benches/**"};
+}
+
+std::vector<std::string> DefaultTestNamePatterns() {
+  return {"test_*", "test", "Test*", "*Test", "*Tests", "*_test", "tests", "setUp", "tearDown",
+          "setUpClass", "tearDownClass"};
+}
+
+Status ValidateSelectionOptions(const SelectionOptions& options) {
+  if (options.min_lines < 0) {
+    return InvalidArgumentError(fmt::format("selection.min_lines ({}) must be >= 0", options.min_lines));
+  }
+  if (options.max_lines < 0) {
+    return InvalidArgumentError(fmt::format("selection.max_lines ({}) must be >= 0", options.max_lines));
+  }
+  if (options.max_lines != 0 && options.max_lines < options.min_lines) {
+    return InvalidArgumentError(fmt::format("selection.max_lines ({}) is below selection.min_lines ({})",
+                                            options.max_lines, options.min_lines));
+  }
+  for (const std::string& language : options.languages) {
+    if (!LanguageFromName(language)) {
+      return InvalidArgumentError(fmt::format(
+          "selection.languages: unknown language '{}' (known: python, javascript, typescript, tsx, go, "
+          "rust, java, c, cpp)", language));
+    }
+  }
+  return Status::Ok();
+}
+
+std::string RejectionReason(const CallGraph& graph, std::uint32_t index, const SelectionOptions& options,
+                            const std::vector<std::uint32_t>& out_degrees) {
+  const FunctionNode& node = graph.nodes[index];
+  if (!options.include.empty() && !GlobMatchAny(options.include, node.path)) return "include";
+  if (GlobMatchAny(options.exclude, node.path)) return "exclude";
+  if (!options.languages.empty()) {
+    bool listed = false;
+    for (const std::string& language : options.languages) listed |= language == LanguageName(node.language);
+    if (!listed) return "language";
+  }
+  if (options.exclude_tests && (GlobMatchAny(options.test_path_patterns, node.path) ||
+                                NameLooksLikeTest(node.qualname, options.test_name_patterns))) {
+    return "test";
+  }
+  int lines = node.end_line - node.start_line + 1;
+  if (lines < options.min_lines) return "too_short";
+  if (options.max_lines > 0 && lines > options.max_lines) return "too_long";
+  if (options.require_callees && (index >= out_degrees.size() || out_degrees[index] == 0)) {
+    return "no_callees";
+  }
+  return {};
+}
+
+std::vector<std::uint32_t> SelectFunctions(const CallGraph& graph, const SelectionOptions& options,
+                                           std::uint64_t seed, std::string_view repo) {
+  std::vector<std::uint32_t> out_degrees = graph.OutDegrees();
+  std::vector<std::uint32_t> selected;
+  for (std::uint32_t i = 0; i < graph.nodes.size(); ++i) {
+    if (RejectionReason(graph, i, options, out_degrees).empty()) selected.push_back(i);
+  }
+  Rng rng = Rng::Derive(seed, repo, "function-order");
+  rng.Shuffle(selected);
+  if (options.max_functions > 0 && selected.size() > options.max_functions) {
+    selected.resize(options.max_functions);
+  }
+  return selected;
+}
+
+}  // namespace seragen::callgraph

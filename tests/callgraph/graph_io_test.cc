@@ -1,0 +1,90 @@
+#include <catch2/catch.hpp>
+
+#include "seragen/callgraph/graph_cache.h"
+#include "seragen/callgraph/graph_io.h"
+#include "seragen/callgraph/source_set.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::callgraph {
+namespace {
+
+CallGraph Sample() {
+  InMemoryFileSource source;
+  source.Add("pkg/a.py", "def a():\n    \"\"\"Doc.\"\"\"\n    return b()\n\ndef b():\n    return 1\n");
+  source.Add("pkg/q\"uote.py", "def c():\n    pass\n");
+  auto graph = BuildGraph(source, {});
+  REQUIRE(graph.ok());
+  return std::move(graph).value();
+}
+
+TEST_CASE("graph JSON round-trips byte for byte", "[graph_io]") {
+  CallGraph graph = Sample();
+  std::string json = WriteGraphJson(graph);
+  auto back = ReadGraphJson(json);
+  REQUIRE(back.ok());
+  CHECK(WriteGraphJson(*back) == json);
+  CHECK(back->nodes[0].has_doc);
+  REQUIRE(back->edges.size() == 1);
+  CHECK(back->edges[0].resolution == Resolution::kScope);
+  CHECK(back->edges[0].line == 3);
+}
+
+TEST_CASE("malformed graph JSON is a parse error naming the problem", "[graph_io]") {
+  CHECK_FALSE(ReadGraphJson("not json").ok());
+  CHECK_THAT(ReadGraphJson("{\"format\":\"other\"}").status().message(), Catch::Contains("format"));
+  std::string json = WriteGraphJson(Sample());
+  std::string broken = json;
+  broken.replace(broken.find("\"callee\":\"pkg/a.py::b\""), 22, "\"callee\":\"pkg/a.py::zz\"");
+  CHECK_THAT(ReadGraphJson(broken).status().message(), Catch::Contains("unknown node"));
+}
+
+TEST_CASE("DOT output escapes quotes and labels edges", "[graph_io]") {
+  std::string dot = WriteGraphDot(Sample());
+  CHECK_THAT(dot, Catch::StartsWith("digraph callgraph {"));
+  CHECK_THAT(dot, Catch::Contains("q\\\"uote.py::c"));
+  CHECK_THAT(dot, Catch::Contains("[label=\"scope\"]"));
+}
+
+TEST_CASE("stats summary names every counter", "[graph_io]") {
+  std::string text = FormatGraphStats(Sample().stats);
+  CHECK_THAT(text, Catch::Contains("functions: 3") && Catch::Contains("resolved: 1 scope=1") &&
+                       Catch::Contains("unresolved: 0"));
+}
+
+TEST_CASE("graph cache stores by commit and rebuilds on a corrupt file", "[graph_io]") {
+  testing::TempDir run;
+  InMemoryFileSource source;
+  source.Add("m.py", "def f():\n    return g()\n\ndef g():\n    pass\n");
+  GraphOptions options;
+  bool cached = true;
+  auto first = BuildGraphCached(source, run.path(), "org/repo", "abc123", options, &cached);
+  REQUIRE(first.ok());
+  CHECK_FALSE(cached);
+  std::string path = GraphCachePath(run.path(), "org/repo", "abc123", options);
+  CHECK(path.find(run.path() + "/graph/org_repo-") == 0);
+  // A cache hit even when the source changed: the commit pins the content.
+  source.Add("m.py", "def changed():\n    pass\n");
+  auto second = BuildGraphCached(source, run.path(), "org/repo", "abc123", options, &cached);
+  REQUIRE(second.ok());
+  CHECK(cached);
+  CHECK(WriteGraphJson(*second) == WriteGraphJson(*first));
+  // Another commit or other options are other keys.
+  CHECK(GraphCacheKey("org/repo", "abc124", options) != GraphCacheKey("org/repo", "abc123", options));
+  GraphOptions loose;
+  loose.link_ambiguous = true;
+  CHECK(GraphCacheKey("org/repo", "abc123", loose) != GraphCacheKey("org/repo", "abc123", options));
+  // Corrupt cache file: rebuilt from the source.
+  run.Write(path.substr(run.path().size() + 1), "{\"truncated");
+  auto third = BuildGraphCached(source, run.path(), "org/repo", "abc123", options, &cached);
+  REQUIRE(third.ok());
+  CHECK_FALSE(cached);
+  CHECK(third->FindNode("m.py::changed").has_value());
+  // No commit: never cached.
+  auto unpinned = BuildGraphCached(source, run.path(), "dir", "", options, &cached);
+  REQUIRE(unpinned.ok());
+  CHECK_FALSE(cached);
+  CHECK_FALSE(LoadCachedGraph(run.path(), "dir", "", options).has_value());
+}
+
+}  // namespace
+}  // namespace seragen::callgraph
