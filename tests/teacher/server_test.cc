@@ -7,6 +7,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <atomic>
 #include <chrono>
 #include <fstream>
@@ -334,4 +337,20 @@ TEST_CASE("Banner says it is a scripted stand-in, not a model") {
   CHECK(banner.find("not a language model") != std::string::npos);
   CHECK(banner.find("http://127.0.0.1:8765/v1") != std::string::npos);
   CHECK(Opts().model_id.find("not a model") != std::string::npos);
+}
+
+TEST_CASE("RunTeacherCommand serves until SIGTERM and returns 0; bad options return 2") {
+  TeacherOptions o = Opts();
+  int rc = -1;
+  std::thread runner([&] { rc = RunTeacherCommand(o); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  pthread_kill(runner.native_handle(), SIGTERM);  // blocked in that thread, so sigwait takes it
+  runner.join();
+  CHECK(rc == 0);
+  TeacherOptions bad = Opts();
+  bad.prompts_dir = "/nonexistent";
+  int rc_bad = -1;
+  std::thread failing([&] { rc_bad = RunTeacherCommand(bad); });
+  failing.join();
+  CHECK(rc_bad == 2);
 }
