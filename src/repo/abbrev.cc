@@ -1,5 +1,6 @@
 #include "repo/abbrev.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -62,7 +63,7 @@ Abbreviator::Abbreviator(git_odb* odb, std::string objects_dir, int requested)
     : odb_(odb), objects_dir_(std::move(objects_dir)), requested_(requested) {}
 
 int Abbreviator::MinimumLength() const {
-  if (requested_ > 0) return requested_ > GIT_OID_HEXSZ ? GIT_OID_HEXSZ : requested_;
+  if (requested_ > 0) return std::clamp(requested_, GIT_OID_MINPREFIXLEN, GIT_OID_HEXSZ);
   if (auto_length_ < 0) auto_length_ = DefaultAbbrevLength(ApproximatePackedObjectCount(objects_dir_));
   return auto_length_;
 }

@@ -7,8 +7,6 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -139,6 +137,14 @@ Status StagePath(git_repository* repo, git_index* index, const std::string& work
     auto nested = internal::OpenRepositoryExact(dir);
     git_oid head;
     if (!nested.ok() || git_reference_name_to_id(&head, nested->get(), "HEAD") != 0) {
+      // A tracked file replaced by a plain directory: the file is gone (the
+      // files inside are listed and staged on their own).
+      std::string file_path = path;
+      while (!file_path.empty() && file_path.back() == '/') file_path.pop_back();
+      if (git_index_get_bypath(index, file_path.c_str(), 0) != nullptr) {
+        int rc = git_index_remove_bypath(index, file_path.c_str());
+        if (rc != 0) return GitStatus(rc, "cannot unstage '" + file_path + "'");
+      }
       return Status::Ok();
     }
     std::string link_path = path;

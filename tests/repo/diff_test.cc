@@ -142,6 +142,16 @@ TEST_CASE("diff: directory replaced by a file matches git") {
   ExpectSameAsGit("rm -r src/deep && echo flat > src/deep");
 }
 
+TEST_CASE("diff: file replaced by a directory matches git") {
+  ExpectSameAsGit("rm append.txt && mkdir append.txt && echo inner > append.txt/inner.txt");
+}
+
+TEST_CASE("diff: an embedded repository is staged as a gitlink like git does") {
+  ExpectSameAsGit("mkdir sub && cd sub && " + testing::GitCommand() + " init -q && echo x > f && " +
+                      testing::GitCommand() + " add f && " + testing::GitCommand() + " commit -qm sub",
+                  /*applicable=*/false);
+}
+
 TEST_CASE("diff: unusual file names match git") {
   ExpectSameAsGit("echo s > 'with space.txt' && mkdir -p d\xc3\xb6r && echo u > d\xc3\xb6r/\xc3\xbc.txt && "
                   "echo t > 'tab\there.txt'");
