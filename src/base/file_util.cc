@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -63,7 +64,9 @@ Status WriteFileAtomic(const std::string& path, std::string_view content) {
   std::filesystem::path target(path);
   std::string dir = target.parent_path().empty() ? "." : target.parent_path().string();
   SG_RETURN_IF_ERROR(MakeDirs(dir));
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  // Unique per process and call, so concurrent writers of one path never share a temp file.
+  static std::atomic<unsigned long> counter{0};
+  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoStatus("cannot create", tmp);
   Status s = WriteAll(fd, content, tmp);

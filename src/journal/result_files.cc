@@ -32,8 +32,9 @@ Status ValidateRelative(std::string_view path) {
 bool IsTempName(const std::string& name) {
   auto pos = name.rfind(".tmp.");
   if (pos == std::string::npos || pos + 5 == name.size()) return false;
+  // WriteFileAtomic names temp files "<name>.tmp.<pid>.<counter>".
   for (std::size_t i = pos + 5; i < name.size(); ++i) {
-    if (name[i] < '0' || name[i] > '9') return false;
+    if ((name[i] < '0' || name[i] > '9') && name[i] != '.') return false;
   }
   return true;
 }

@@ -25,11 +25,12 @@ TEST_CASE("stale temp files from a crash are removed, real files kept", "[journa
   dir.Write("trajectories/a.json", "keep");
   dir.Write("trajectories/a.json.tmp.12345", "partial");
   dir.Write("trajectories/sub/b.json.tmp.7", "partial");
+  dir.Write("trajectories/sub/c.json.tmp.7.3", "partial");  // WriteFileAtomic: pid.counter
   dir.Write("trajectories/c.tmp.json", "keep");
   dir.Write("trajectories/d.json.tmp.", "keep");
   auto removed = RemoveStaleTempFiles(dir.path(), "trajectories");
   REQUIRE(removed.ok());
-  CHECK(*removed == 2);
+  CHECK(*removed == 3);
   CHECK(dir.Read("trajectories/a.json") == "keep");
   CHECK(dir.Read("trajectories/c.tmp.json") == "keep");
   CHECK(dir.Read("trajectories/d.json.tmp.") == "keep");
