@@ -91,8 +91,10 @@ std::string ReferenceDiff(const std::string& copy, const std::string& base,
                           const std::string& extra_flags) {
   std::string tmp_index = copy + "/.git/index.reference";
   std::string out_file = copy + "/.git/reference.patch";
+  // cp -p keeps the index's mtime: a fresh mtime would hide "racily clean"
+  // entries (a same-size edit right after checkout) from git.
   std::string with_index = "GIT_INDEX_FILE=" + Quote(tmp_index) + " " + GitCommand();
-  MustRun("cd " + Quote(copy) + " && cp .git/index " + Quote(tmp_index) + " && " + with_index +
+  MustRun("cd " + Quote(copy) + " && cp -p .git/index " + Quote(tmp_index) + " && " + with_index +
           " add -A 2>/dev/null && " + with_index + " diff --cached --no-renames " + extra_flags +
           " " + base + " > " + Quote(out_file));
   std::ifstream in(out_file, std::ios::binary);
