@@ -50,8 +50,8 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
   ProcessSpec spec;
   spec.executable = bwrap_exe_;
   spec.argv = ArgvFor(request);
-  spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin"};
-  spec.cwd = "/";
+  spec.env.emplace_back("PATH=/usr/local/bin:/usr/bin:/bin");
+  spec.cwd.assign(1, '/');  // (a plain `= "/"` trips GCC 12 bug 105329, -Wrestrict)
   ApplyRunLimits(limits, &spec);
   if (::geteuid() == 0) {
     spec.credentials = std::make_pair(options_.uid, options_.gid);
@@ -65,7 +65,9 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
   // bwrap reports its own setup failures with exit code 1 and "bwrap: ..."
   // before the command starts; surface them as infrastructure errors.
   if (outcome.exit_code == 1 && outcome.head.rfind("bwrap: ", 0) == 0 && outcome.total_bytes < 4096) {
-    return UnavailableError("the sandbox failed to start: " + outcome.head);
+    std::string message = "the sandbox failed to start: ";
+    message.append(outcome.head);
+    return UnavailableError(std::move(message));
   }
   return ToCommandResult(std::move(outcome), request.capture_state);
 }

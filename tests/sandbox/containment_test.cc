@@ -135,6 +135,17 @@ TEST_CASE("a memory hog is stopped by the address-space limit", "[containment]")
   ExpectStillUsable(f);
 }
 
+TEST_CASE("a CPU hog is stopped by the CPU-time limit", "[containment]") {
+  SandboxOptions o = test::SmallOptions(21015);
+  o.limits.resources.cpu_seconds = 1;
+  SandboxFixture f(21015, o);
+  auto r = f.Run("python3 -c 'while True: pass'; echo rc=$?");
+  CHECK(r.output.find("rc=152") != std::string::npos);  // SIGXCPU at the soft limit
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.duration < std::chrono::seconds(8));
+  ExpectStillUsable(f);
+}
+
 TEST_CASE("large files are stopped by the file-size limit", "[containment]") {
   SandboxFixture f(21007);
   auto r = f.Run("head -c 64M /dev/zero > /repo/big.bin; echo rc=$?");

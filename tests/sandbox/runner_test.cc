@@ -83,6 +83,18 @@ TEST_CASE("bwrap runner: hidden paths show up empty", "[runner]") {
   CHECK(r.output == "0\n");
 }
 
+TEST_CASE("bwrap runner: the copy stays usable when its pool directory is hidden", "[runner]") {
+  SandboxOptions o = SmallOptions(21110);
+  SandboxFixture probe(21110, o);  // only to learn where its copy lives
+  o.hidden_paths = {probe.dir.path()};
+  auto runner = BwrapRunner::Create(o, probe.copy);
+  REQUIRE(runner.ok());
+  probe.dir.Write("sibling-copy.txt", "other rollout");
+  auto r = (*runner)->Run("echo hi > /repo/x && cat /repo/x && ls -A " + probe.dir.path() + " | wc -l", o.limits);
+  REQUIRE(r.ok());
+  CHECK(r->output == "hi\n0\n");
+}
+
 TEST_CASE("bwrap runner: refuses a missing working copy and a missing bwrap", "[runner]") {
   auto missing_copy = BwrapRunner::Create(SmallOptions(21106), "/nonexistent/copy");
   REQUIRE_FALSE(missing_copy.ok());
