@@ -3,6 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
+#include <cstdlib>
+
 #include <deque>
 #include <vector>
 
@@ -81,6 +84,7 @@ Result<ResolvedPath> WorkspacePaths::Resolve(std::string_view agent_path) const 
   std::deque<std::string> pending = SplitComponents(relative);
   std::vector<std::string> resolved;  // components below the root, all existing directories
   bool exists = true;
+  std::size_t first_missing = 0;  // index in `resolved` of the first missing component
   int links_followed = 0;
   while (!pending.empty()) {
     std::string part = std::move(pending.front());
@@ -89,11 +93,9 @@ Result<ResolvedPath> WorkspacePaths::Resolve(std::string_view agent_path) const 
       if (resolved.empty()) {
         return PermissionDeniedError(std::string(agent_path) + " climbs above " + visible_root_);
       }
-      if (exists) {
-        resolved.pop_back();
-        continue;
-      }
-      resolved.pop_back();  // lexical inside a missing subtree
+      resolved.pop_back();
+      // Climbing back out of a missing subtree: check what follows again.
+      if (!exists && resolved.size() <= first_missing) exists = true;
       continue;
     }
     resolved.push_back(part);
@@ -102,6 +104,7 @@ Result<ResolvedPath> WorkspacePaths::Resolve(std::string_view agent_path) const 
     struct stat st;
     if (::lstat(host.c_str(), &st) != 0) {
       exists = false;  // the rest is created or reported as missing by the caller
+      first_missing = resolved.size() - 1;
       continue;
     }
     if (S_ISLNK(st.st_mode)) {
@@ -130,6 +133,21 @@ Result<ResolvedPath> WorkspacePaths::Resolve(std::string_view agent_path) const 
     }
     if (!S_ISDIR(st.st_mode) && !pending.empty()) {
       return NotFoundError(host + " is not a directory");
+    }
+  }
+  // Defence in depth: the deepest existing directory or file must really lie
+  // inside the root once the kernel resolves it.
+  {
+    std::vector<std::string> existing(resolved.begin(),
+                                      exists ? resolved.end() : resolved.begin() + static_cast<long>(first_missing));
+    const std::string rel_existing = Join(existing);
+    const std::string probe = rel_existing.empty() ? host_root_ : host_root_ + "/" + rel_existing;
+    char real_probe[PATH_MAX], real_root[PATH_MAX];
+    if (::realpath(probe.c_str(), real_probe) && ::realpath(host_root_.c_str(), real_root)) {
+      const std::string p(real_probe), r(real_root);
+      if (p != r && p.rfind(r == "/" ? r : r + "/", 0) != 0) {
+        return PermissionDeniedError(std::string(agent_path) + " resolves to " + p + ", outside " + r);
+      }
     }
   }
   ResolvedPath out;
