@@ -147,6 +147,18 @@ TEST_CASE("every command refuses paths outside the copy", "[tools][editor][paths
   CHECK(f.View("/repo/nope.py") == Expected("path_not_found", {{"path", "/repo/nope.py"}}));
 }
 
+TEST_CASE("symlink loops and failing file system calls get their own messages", "[tools][editor][paths]") {
+  EditorFixture f;
+  REQUIRE(::symlink("loop_b", f.dir.Sub("copy/loop_a").c_str()) == 0);
+  REQUIRE(::symlink("loop_a", f.dir.Sub("copy/loop_b").c_str()) == 0);
+  CHECK(f.View("/repo/loop_a") == Expected("path_too_many_links", {{"path", "/repo/loop_a"}}));
+  const std::string long_name(300, 'n');  // longer than NAME_MAX
+  auto out = f.editor.Create("/repo/" + long_name, std::string("x"));
+  REQUIRE(out.ok());
+  CHECK(*out == Expected("io_error", {{"action", "create"}, {"path", "/repo/" + long_name},
+                                      {"error", "File name too long"}}));
+}
+
 // ---------------------------------------------------------------- create
 
 TEST_CASE("create writes new files with parents and refuses existing ones", "[tools][editor][create]") {

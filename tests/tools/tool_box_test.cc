@@ -45,7 +45,14 @@ TEST_CASE("malformed calls give typed validation errors with ready messages", "[
   CHECK(bad_json.kind == ValidationErrorKind::kInvalidJson);
   CHECK(bad_json.message.find("not valid JSON") != std::string::npos);
 
-  CHECK(f.Error("bash", R"(["ls"])").kind == ValidationErrorKind::kNotAnObject);
+  auto not_object = f.Error("bash", R"(["ls"])");
+  CHECK(not_object.kind == ValidationErrorKind::kNotAnObject);
+  CHECK(not_object.message == Expected("error_not_object", {{"tool", "bash"}}));
+  CHECK(bad_json.message == Expected("error_invalid_json", {{"tool", "bash"}, {"detail", "parse error at byte 16"}}));
+
+  auto bad_range = f.Error("editor", R"({"command": "view", "path": "a", "view_range": "1-5"})");
+  CHECK(bad_range.message == Expected("error_wrong_type", {{"tool", "editor"}, {"argument", "view_range"},
+                                                           {"expected", Expected("type_integer_array", {})}}));
 
   auto missing = f.Error("bash", "{}");
   CHECK(missing.kind == ValidationErrorKind::kMissingArgument);
@@ -64,11 +71,14 @@ TEST_CASE("malformed calls give typed validation errors with ready messages", "[
 
   auto bad_enum = f.Error("editor", R"({"command": "delete", "path": "/repo/a"})");
   CHECK(bad_enum.kind == ValidationErrorKind::kInvalidValue);
-  CHECK(bad_enum.message.find("view, create, str_replace, insert, undo_edit") != std::string::npos);
+  CHECK(bad_enum.message == Expected("error_invalid_value", {{"tool", "editor"}, {"argument", "command"},
+                                                             {"allowed", "view, create, str_replace, insert, undo_edit"}}));
 
   auto bad_line = f.Error("editor", R"({"command": "insert", "path": "a", "insert_line": "two", "new_str": "x"})");
   CHECK(bad_line.kind == ValidationErrorKind::kWrongType);
   CHECK(bad_line.argument == "insert_line");
+  CHECK(bad_line.message == Expected("error_wrong_type", {{"tool", "editor"}, {"argument", "insert_line"},
+                                                          {"expected", Expected("type_integer", {})}}));
 
   auto missing_path = f.Error("editor", R"({"command": "view"})");
   CHECK(missing_path.argument == "path");
@@ -167,6 +177,36 @@ TEST_CASE("a scripted rollout through the real sandbox: view, grep, edit, submit
   CHECK(done.patch.find("raise ValueError") != std::string::npos);
   CHECK(dir.Read("repo/pkg/mod.py") ==
         "def area(w, h):\n\tif w < 0 or h < 0:\r\n\t\traise ValueError(\"negative\")\r\n\treturn w * h\r\n");
+}
+
+}  // namespace
+}  // namespace seragen::tools
+
+namespace seragen::tools {
+namespace {
+
+TEST_CASE("boolean parameters accept true/false and name their type otherwise", "[tools][toolbox]") {
+  auto specs = ParseToolSpecs(R"(
+tools:
+  - {role: bash, name: sh, description: run, parameters: {type: object, properties: {command: {type: string}, quiet: {type: boolean}}, required: [command]}}
+  - {role: editor, name: ed, description: edit}
+  - {role: submit, name: done, description: finish}
+)", "custom.yaml");
+  REQUIRE(specs.ok());
+  ToolResources resources{*specs, test::Messages()};
+  testing::TempDir dir;
+  sandbox::FakeCommandRunner fake;
+  test::FakePatchSource patches;
+  ToolBox box(&resources, &fake, dir.path(), &patches, ToolOptions{});
+  auto ok = box.Validate("sh", R"({"command": "ls", "quiet": "true"})");
+  REQUIRE(ok.call);
+  auto bad = box.Validate("sh", R"({"command": "ls", "quiet": 3})");
+  REQUIRE(bad.error);
+  CHECK(bad.error->message == Expected("error_wrong_type", {{"tool", "sh"}, {"argument", "quiet"},
+                                                            {"expected", Expected("type_boolean", {})}}));
+  auto unknown = box.Validate("bash", R"({"command": "ls"})");
+  REQUIRE(unknown.error);
+  CHECK(unknown.error->message == Expected("error_unknown_tool", {{"tool", "bash"}, {"tools", "sh, ed, done"}}));
 }
 
 }  // namespace
