@@ -71,6 +71,25 @@ TEST_CASE("bwrap runner: extra read-only binds are visible at the same path", "[
   CHECK(r.output.find("rc=1") != std::string::npos);
 }
 
+TEST_CASE("bwrap runner: git works in an alternates copy with the source objects bound", "[runner]") {
+  testing::TempDir source;
+  ::chmod(source.path().c_str(), 0755);
+  source.Write("src/app.py", "print('hi')\n");
+  REQUIRE(testing::RunShell("cd " + source.path() + " && git init -q && git add -A && git -c user.name=t "
+                            "-c user.email=t@t commit -qm base") == 0);
+  SandboxOptions o = SmallOptions(21111);
+  o.extra_ro_binds = {source.path() + "/.git/objects"};
+  o.hidden_paths = {source.path()};  // the source tree itself stays invisible
+  SandboxFixture f(21111, o);
+  ::rmdir(f.copy.c_str());
+  REQUIRE(testing::RunShell("git clone -q --shared " + source.path() + " " + f.copy) == 0);
+  REQUIRE(PrepareWorkingCopy(f.copy, 21111, 21111).ok());
+  auto r = f.Run("echo x >> src/app.py && git status --short && git log --format=%s && "
+                 "ls -A " + source.path() + " | wc -l");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output == " M src/app.py\nbase\n1\n");  // only .git is visible under the source
+}
+
 TEST_CASE("bwrap runner: hidden paths show up empty", "[runner]") {
   testing::TempDir other_copy;
   ::chmod(other_copy.path().c_str(), 0755);
