@@ -4,6 +4,7 @@
 
 #include "sandbox/sandbox_test_util.h"
 #include "seragen/base/log.h"
+#include "seragen/sandbox/runner_factory.h"
 #include "seragen/sandbox/unconfined_runner.h"
 
 namespace seragen::sandbox {
@@ -183,6 +184,27 @@ TEST_CASE("unconfined runner warns once and still applies limits", "[runner]") {
   auto first = captured.find("UNCONFINED");
   if (first != std::string::npos) CHECK(captured.find("UNCONFINED", first + 1) == std::string::npos);
   CHECK(UnconfinedWarningText().find("UNCONFINED") != std::string::npos);
+}
+
+TEST_CASE("the factory prepares the copy and builds the configured runner", "[runner]") {
+  CHECK(*ParseSandboxMode("bwrap") == SandboxMode::kBwrap);
+  CHECK(*ParseSandboxMode("none") == SandboxMode::kNone);
+  auto bad = ParseSandboxMode("docker");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("\"docker\"") != std::string::npos);
+
+  testing::TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);
+  dir.Write("copy/a.txt", "a");
+  auto runner = CreateRunner(SandboxMode::kBwrap, SmallOptions(21112), dir.Sub("copy"));
+  REQUIRE(runner.ok());
+  CHECK((*runner)->Kind() == "bwrap");
+  auto r = (*runner)->Run("echo b >> a.txt && cat a.txt", SmallOptions(21112).limits);
+  REQUIRE(r.ok());
+  CHECK(r->output == "ab\n");  // the pre-existing file was handed to the slot uid
+  auto none = CreateRunner(SandboxMode::kNone, SmallOptions(21112), dir.Sub("copy"));
+  REQUIRE(none.ok());
+  CHECK((*none)->Kind() == "none");
 }
 
 }  // namespace
