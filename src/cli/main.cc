@@ -6,6 +6,7 @@
 
 #include "cli/config_command.h"
 #include "cli/exit_codes.h"
+#include "cli/tool_commands.h"
 #include "seragen/base/log.h"
 
 #ifndef SERAGEN_VERSION
@@ -23,6 +24,9 @@ int main(int argc, char** argv) {
 
   std::function<int()> action;
   AddConfigCommand(app, &action);
+  AddVerifyCommand(app, &action);
+  AddLlmCommand(app, &action);
+  AddTeacherCommand(app, &action);
 
   try {
     app.parse(argc, argv);

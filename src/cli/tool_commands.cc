@@ -1,0 +1,170 @@
+#include "cli/tool_commands.h"
+
+#include <iostream>
+#include <memory>
+
+#include "cli/exit_codes.h"
+#include "seragen/config/loader.h"
+#include "seragen/llm/commands.h"
+#include "seragen/teacher/options.h"
+#include "seragen/teacher/run_command.h"
+#include "seragen/verify/verify_command.h"
+
+namespace seragen::cli {
+
+void AddVerifyCommand(CLI::App& app, std::function<int()>* action) {
+  auto opts = std::make_shared<verify::VerifyCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "verify",
+      "Soft-verification scores of two patches: recall of P1's changed lines in P2 (the acceptance rule), "
+      "precision and F1. Exit 0 accepted, 1 not accepted or not scorable, 2 error.");
+  cmd->add_option("p1", opts->p1_path, "Rollout-1 patch (the reference)")->required();
+  cmd->add_option("p2", opts->p2_path, "Rollout-2 patch")->required();
+  cmd->add_option("-t,--threshold", opts->threshold, "Accept when recall >= this (0..1)")->capture_default_str();
+  cmd->add_flag("--json", opts->json, "Print one JSON object");
+  cmd->callback([opts, action] {
+    *action = [opts] {
+      auto out = verify::RunVerifyCommand(*opts);
+      if (!out.ok()) {
+        std::cerr << "seragen verify: " << out.status().message() << "\n";
+        return kExitUsage;
+      }
+      std::cout << out->text;
+      return out->accepted ? kExitOk : kExitRuntimeFailure;
+    };
+  });
+}
+
+void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
+  CLI::App* cmd = app.add_subcommand("llm", "Check an OpenAI-compatible endpoint");
+  cmd->require_subcommand(1);
+
+  auto ping = std::make_shared<llm::PingOptions>();
+  auto ping_timeout = std::make_shared<double>(10);
+  CLI::App* p = cmd->add_subcommand("ping", "List the endpoint's models, context window and latency");
+  p->add_option("--base-url", ping->base_url, "e.g. http://127.0.0.1:8000/v1")->required();
+  p->add_option("--api-key-env", ping->api_key_env, "Name of the environment variable holding the API key");
+  p->add_option("--timeout", *ping_timeout, "Seconds")->capture_default_str();
+  p->callback([ping, ping_timeout, action] {
+    *action = [ping, ping_timeout] {
+      ping->timeout = std::chrono::milliseconds(static_cast<long long>(*ping_timeout * 1000));
+      auto report = llm::PingEndpoint(*ping);
+      if (!report.ok()) {
+        std::cerr << "seragen llm ping: " << report.status().ToString() << "\n";
+        return kExitRuntimeFailure;
+      }
+      std::cout << llm::FormatPingReport(*report);
+      return kExitOk;
+    };
+  });
+
+  auto chat = std::make_shared<llm::ChatCommandOptions>();
+  auto chat_timeout = std::make_shared<double>(120);
+  CLI::App* c = cmd->add_subcommand("chat", "Send one prompt and print the answer, reasoning, tool calls and usage");
+  c->add_option("--base-url", chat->base_url, "e.g. http://127.0.0.1:8000/v1")->required();
+  c->add_option("--prompt", chat->prompt, "The user message")->required();
+  c->add_option("--model", chat->model, "Model id (default: the first the endpoint lists)");
+  c->add_option("--system", chat->system_prompt, "Optional system message");
+  c->add_option("--api-key-env", chat->api_key_env, "Name of the environment variable holding the API key");
+  c->add_option("--max-tokens", chat->max_tokens, "Completion tokens")->capture_default_str();
+  c->add_flag("--stream", chat->stream, "Use SSE streaming");
+  c->add_option("--timeout", *chat_timeout, "Seconds")->capture_default_str();
+  c->callback([chat, chat_timeout, action] {
+    *action = [chat, chat_timeout] {
+      chat->timeout = std::chrono::milliseconds(static_cast<long long>(*chat_timeout * 1000));
+      auto report = llm::RunChatCommand(*chat);
+      if (!report.ok()) {
+        std::cerr << "seragen llm chat: " << report.status().ToString() << "\n";
+        return kExitRuntimeFailure;
+      }
+      std::cout << llm::FormatChatReport(*report);
+      return kExitOk;
+    };
+  });
+}
+
+void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
+  struct Args {
+    std::string config, latency, faults, reasoning, bind, prompts, request_log;
+    int port = -1, threads = 0;
+    long long seed = -1, context_window = 0;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(
+      "teacher",
+      "Serve the built-in scripted teacher: an OpenAI-compatible endpoint whose answers come from a "
+      "deterministic rule-based policy. It is a stand-in for a model, for demos, tests and load tests; "
+      "its output is not real training data.");
+  cmd->add_option("--config", a->config, "Teacher settings file (default: configs/teacher.yaml shipped with seragen)");
+  cmd->add_option("--port", a->port, "TCP port (0 = pick a free one)");
+  cmd->add_option("--bind", a->bind, "Address to listen on (default 127.0.0.1)");
+  cmd->add_option("--seed", a->seed, "Policy seed");
+  cmd->add_option("--latency", a->latency, "zero | fixed:MS | uniform:MIN-MAX | exp:MEAN[,tail=RATExMULT][,first=FRACTION]");
+  cmd->add_option("--faults", a->faults, "Comma-separated NAME=RATE: 500, 502, 503, 429, reset, hang, truncate, midstream");
+  cmd->add_option("--reasoning", a->reasoning, "none | reasoning | reasoning_content | think");
+  cmd->add_option("--context-window", a->context_window, "Tokens; longer prompts get a context-overflow 400");
+  cmd->add_option("--threads", a->threads, "Server threads");
+  cmd->add_option("--prompts", a->prompts, "Prompt directory the teacher recognises requests by");
+  cmd->add_option("--request-log", a->request_log, "Append one JSON line per request to this file");
+  cmd->callback([a, action] {
+    *action = [a] {
+      teacher::TeacherOptions o;
+      std::string cfg = a->config.empty() ? config::DataDir() + "/configs/teacher.yaml" : a->config;
+      Status s = teacher::LoadTeacherConfigFile(cfg, &o);
+      if (!s.ok()) {
+        std::cerr << "seragen teacher: " << s.message() << "\n";
+        return kExitUsage;
+      }
+      if (o.prompts_dir.empty()) o.prompts_dir = config::DataDir() + "/prompts";
+      if (a->port >= 0) o.port = a->port;
+      if (!a->bind.empty()) o.bind_address = a->bind;
+      if (a->seed >= 0) o.seed = static_cast<std::uint64_t>(a->seed);
+      if (a->threads > 0) o.threads = a->threads;
+      if (a->context_window > 0) o.context_window = static_cast<int>(a->context_window);
+      if (!a->prompts.empty()) o.prompts_dir = a->prompts;
+      if (!a->request_log.empty()) o.request_log_path = a->request_log;
+      if (!a->latency.empty()) {
+        auto l = teacher::ParseLatencySpec(a->latency);
+        if (!l.ok()) {
+          std::cerr << "seragen teacher: --latency: " << l.status().message() << "\n";
+          return kExitUsage;
+        }
+        o.latency = *l;
+      }
+      if (!a->faults.empty()) {
+        auto f = teacher::ParseFaultSpec(a->faults);
+        if (!f.ok()) {
+          std::cerr << "seragen teacher: --faults: " << f.status().message() << "\n";
+          return kExitUsage;
+        }
+        o.faults = *f;
+      }
+      if (!a->reasoning.empty()) {
+        static const std::pair<const char*, teacher::ReasoningMode> kModes[] = {
+            {"none", teacher::ReasoningMode::kNone},
+            {"reasoning", teacher::ReasoningMode::kReasoning},
+            {"reasoning_content", teacher::ReasoningMode::kReasoningContent},
+            {"think", teacher::ReasoningMode::kThinkTag}};
+        bool found = false;
+        for (const auto& [name, mode] : kModes) {
+          if (a->reasoning == name) {
+            o.knobs.reasoning = mode;
+            found = true;
+          }
+        }
+        if (!found) {
+          std::cerr << "seragen teacher: --reasoning: expected none, reasoning, reasoning_content or think\n";
+          return kExitUsage;
+        }
+      }
+      Status valid = teacher::ValidateOptions(o);
+      if (!valid.ok()) {
+        std::cerr << "seragen teacher: " << valid.message() << "\n";
+        return kExitUsage;
+      }
+      return teacher::RunTeacherCommand(o);
+    };
+  });
+}
+
+}  // namespace seragen::cli
