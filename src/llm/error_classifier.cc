@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 #include "llm/json_util.h"
 
@@ -176,15 +175,36 @@ Classification ClassifyTransport(http::TransportError error, std::string_view de
   return c;
 }
 
+namespace {
+// The number right after `marker` (case-insensitive search), if any.
+std::optional<long long> NumberAfter(const std::string& lower, std::string_view marker) {
+  std::size_t pos = lower.find(marker);
+  if (pos == std::string::npos) return std::nullopt;
+  pos += marker.size();
+  std::size_t end = pos;
+  while (end < lower.size() && std::isdigit(static_cast<unsigned char>(lower[end]))) ++end;
+  if (end == pos || end - pos > 12) return std::nullopt;
+  return std::stoll(lower.substr(pos, end - pos));
+}
+
+// The number right before `marker` ("52189 input tokens").
+std::optional<long long> NumberBefore(const std::string& lower, std::string_view marker) {
+  std::size_t pos = lower.find(marker);
+  if (pos == std::string::npos) return std::nullopt;
+  std::size_t start = pos;
+  while (start > 0 && std::isdigit(static_cast<unsigned char>(lower[start - 1]))) --start;
+  if (start == pos || pos - start > 12) return std::nullopt;
+  return std::stoll(lower.substr(start, pos - start));
+}
+}  // namespace
+
 std::optional<long long> SuggestedMaxTokens(std::string_view message, long long margin) {
-  static const std::regex kContext(R"(maximum context length (?:is|of) (\d+))", std::regex::icase);
-  static const std::regex kInput(R"((\d+) input tokens)", std::regex::icase);
-  std::string text(message);
-  std::smatch c, i;
-  if (!std::regex_search(text, c, kContext) || !std::regex_search(text, i, kInput)) return std::nullopt;
-  long long context = std::stoll(c[1].str());
-  long long input = std::stoll(i[1].str());
-  long long room = context - input - margin;
+  std::string lower = Lower(message);
+  auto context = NumberAfter(lower, "maximum context length is ");
+  if (!context) context = NumberAfter(lower, "maximum context length of ");
+  auto input = NumberBefore(lower, " input tokens");
+  if (!context || !input) return std::nullopt;
+  long long room = *context - *input - margin;
   if (room <= 0) return std::nullopt;
   return room;
 }
