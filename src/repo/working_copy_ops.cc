@@ -121,6 +121,9 @@ Result<StatusScan> ScanChanges(git_repository* repo, const std::string& copy_pat
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_INCLUDE_IGNORED |
                   GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+  // Write refreshed stat data back, so files whose stat changed without a
+  // content change (chown, touch) are hashed once, not on every later scan.
+  if (only_paths == nullptr) options.flags |= GIT_STATUS_OPT_UPDATE_INDEX;
   std::vector<char*> raw_paths;
   if (only_paths != nullptr) {
     for (const std::string& p : *only_paths) raw_paths.push_back(const_cast<char*>(p.c_str()));
@@ -385,6 +388,82 @@ Status RestoreWorkingCopy(const std::string& copy_path, std::string_view base_co
   SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy_path));
   SG_ASSIGN_OR_RETURN(repo, internal::OpenRepositoryExact(copy_path));
   return CheckoutBase(repo.get(), copy_path, base_commit);
+}
+
+Status AdoptOwnership(const std::string& copy_path, unsigned uid, unsigned gid) {
+  SG_RETURN_IF_ERROR(internal::CheckGitDirIsReal(copy_path));
+  // 1. lchown everything (work tree and .git) not yet owned by uid:gid.
+  std::vector<std::string> pending{copy_path};
+  while (!pending.empty()) {
+    std::string dir = std::move(pending.back());
+    pending.pop_back();
+    struct stat st;
+    if (::lstat(dir.c_str(), &st) != 0) continue;
+    if ((st.st_uid != uid || st.st_gid != gid) && ::lchown(dir.c_str(), uid, gid) != 0) {
+      return IoError("cannot chown '" + dir + "': " + std::strerror(errno));
+    }
+    DIR* handle = ::opendir(dir.c_str());
+    if (handle == nullptr) return IoError("cannot read directory '" + dir + "'");
+    while (const dirent* entry = ::readdir(handle)) {
+      std::string_view name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      std::string full = dir + "/" + std::string(name);
+      if (::lstat(full.c_str(), &st) != 0) continue;
+      if (S_ISDIR(st.st_mode)) {
+        pending.push_back(std::move(full));
+      } else if ((st.st_uid != uid || st.st_gid != gid) && ::lchown(full.c_str(), uid, gid) != 0) {
+        ::closedir(handle);
+        return IoError("cannot chown '" + full + "': " + std::strerror(errno));
+      }
+    }
+    ::closedir(handle);
+  }
+  // 2. chown changed ctime/uid/gid, which the index's stat cache compares: take
+  //    them over for entries whose mtime, size and inode still match, so the
+  //    next status does not re-hash every file.
+  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
+  git_index* raw = nullptr;
+  int rc = git_repository_index(&raw, repo.get());
+  if (rc != 0) return GitStatus(rc, "cannot open the index of " + copy_path);
+  internal::IndexPtr index(raw);
+  std::string workdir = git_repository_workdir(repo.get());
+  std::vector<git_index_entry> updates;
+  std::size_t count = git_index_entrycount(index.get());
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_index_entry* entry = git_index_get_byindex(index.get(), i);
+    if (entry == nullptr || GIT_INDEX_ENTRY_STAGE(entry) != 0) continue;
+    struct stat st;
+    if (::lstat((workdir + entry->path).c_str(), &st) != 0) continue;
+    bool same_content_stat = entry->mtime.seconds == static_cast<int32_t>(st.st_mtim.tv_sec) &&
+                             entry->mtime.nanoseconds == static_cast<uint32_t>(st.st_mtim.tv_nsec) &&
+                             entry->file_size == static_cast<uint32_t>(st.st_size) &&
+                             entry->ino == static_cast<uint32_t>(st.st_ino);
+    if (!same_content_stat) continue;
+    if (entry->uid == st.st_uid && entry->gid == st.st_gid &&
+        entry->ctime.seconds == static_cast<int32_t>(st.st_ctim.tv_sec) &&
+        entry->ctime.nanoseconds == static_cast<uint32_t>(st.st_ctim.tv_nsec)) {
+      continue;
+    }
+    git_index_entry updated = *entry;
+    updated.uid = st.st_uid;
+    updated.gid = st.st_gid;
+    updated.ctime.seconds = static_cast<int32_t>(st.st_ctim.tv_sec);
+    updated.ctime.nanoseconds = static_cast<uint32_t>(st.st_ctim.tv_nsec);
+    updates.push_back(updated);
+  }
+  if (updates.empty()) return Status::Ok();
+  for (const git_index_entry& updated : updates) {
+    rc = git_index_add(index.get(), &updated);  // same path: replaces; copies the path
+    if (rc != 0) return GitStatus(rc, std::string("cannot refresh '") + updated.path + "' in the index");
+  }
+  rc = git_index_write(index.get());
+  if (rc != 0) return GitStatus(rc, "cannot write the index of " + copy_path);
+  // The index file was just rewritten by us.
+  std::string index_path = std::string(git_repository_path(repo.get())) + "index";
+  if (::lchown(index_path.c_str(), uid, gid) != 0) {
+    return IoError("cannot chown '" + index_path + "': " + std::strerror(errno));
+  }
+  return Status::Ok();
 }
 
 Result<std::vector<std::string>> DirtyPaths(const std::string& copy_path) {

@@ -43,7 +43,7 @@ std::string GitCommand() {
          " GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com"
          " GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com"
          " GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'"
-         " git -c init.defaultBranch=main -c advice.detachedHead=false";
+         " git -c init.defaultBranch=main -c advice.detachedHead=false -c safe.directory='*'";
 }
 
 std::string Git(const std::string& dir) { return "cd " + Quote(dir) + " && " + GitCommand(); }

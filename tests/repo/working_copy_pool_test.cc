@@ -332,6 +332,33 @@ TEST_CASE("pool: staged, unstaged-from-index and committed changes are undone in
   CHECK(RestoredInPlace(path));
 }
 
+TEST_CASE("pool: AdoptOwnership hands a copy to another uid and keeps the stat cache valid") {
+  if (::geteuid() != 0) {
+    WARN("not root: cannot chown to another uid, skipped");
+    return;
+  }
+  PoolFixture f;
+  WorkingCopyPool pool = f.MakePool(1);
+  auto lease = pool.Acquire();
+  REQUIRE(lease.ok());
+  MustRun("cd " + Quote(lease->path()) + " && echo changed >> a.txt && echo n > new.txt");
+  REQUIRE(AdoptOwnership(lease->path(), 54321, 54322).ok());
+  CHECK(MustRun("find " + Quote(lease->path()) + " ! -uid 54321 -o ! -gid 54322").empty());
+  // Unchanged tracked files now carry the new owner in the index; the edited one does not.
+  std::string debug = MustRun(Git(lease->path()) + " ls-files --debug dir/b.txt a.txt");
+  CHECK(debug.find("dir/b.txt\n  ctime") != std::string::npos);
+  std::string b_entry = debug.substr(debug.find("dir/b.txt"));
+  CHECK(b_entry.find("uid: 54321\tgid: 54322") != std::string::npos);
+  auto dirty = DirtyPaths(lease->path());
+  REQUIRE(dirty.ok());
+  CHECK(*dirty == std::vector<std::string>{"a.txt", "new.txt"});
+  auto diff = DiffAgainstBase(lease->path(), f.base);
+  REQUIRE(diff.ok());
+  CHECK(diff->find("+changed") != std::string::npos);
+  CHECK(lease->Release().ok());
+  ExpectPristine(pool.directory() + "/copy-0", f.base);
+}
+
 TEST_CASE("pool: bad options are rejected with clear errors") {
   PoolFixture f;
   auto zero = WorkingCopyPool::Create(*f.repo, f.base, PoolOptions{f.tmp.Sub("pool"), 0});

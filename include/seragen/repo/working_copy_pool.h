@@ -116,6 +116,14 @@ class WorkingCopyLease {
 // removed. Exposed for tools that manage copies themselves.
 Status RestoreWorkingCopy(const std::string& copy_path, std::string_view base_commit);
 
+// Gives every file and directory of the copy (work tree and .git) to uid:gid
+// (lchown, skipping those already right) and updates the index's stat cache
+// for the ownership change. A plain `chown -R` changes every file's ctime and
+// owner, which the stat cache compares: each later status, restore or diff
+// then re-hashes every file (measured: 0.7 s instead of 15 ms on 5,000 files)
+// until the index is rewritten. Use this for the sandbox's per-slot uid.
+Status AdoptOwnership(const std::string& copy_path, unsigned uid, unsigned gid);
+
 // Paths that make `copy_path` differ from a clean checkout (modified, staged,
 // untracked and ignored, as `git status --porcelain --ignored` lists them).
 Result<std::vector<std::string>> DirtyPaths(const std::string& copy_path);
