@@ -308,9 +308,8 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
     if (r == pid) {
       exited = true;
       wait_status = status;
-      // Leftovers of the groups (background jobs) go with the main process.
-      if (program_pid > 0) ::kill(-program_pid, SIGKILL);
-      ::kill(-pid, SIGKILL);
+      // No kill here: the reaper already killed the program's group, and
+      // once reaped these ids may belong to someone else.
       drain_deadline = Steady::now() + std::chrono::milliseconds(300);
     }
   };
