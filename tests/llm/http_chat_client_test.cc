@@ -425,3 +425,47 @@ TEST_CASE("encoding errors fail the call without a request", "[llm][client]") {
 }
 
 }  // namespace seragen::llm
+
+namespace seragen::llm {
+
+TEST_CASE("a stream written in small pieces over the socket assembles the same", "[llm][client]") {
+  ChatHarness h;
+  std::string text = Fixture("streams/parallel_interleaved.sse");
+  std::vector<std::string> pieces;
+  for (std::size_t i = 0; i < text.size(); i += 7) pieces.push_back(text.substr(i, 7));
+  ScriptedReply reply = ScriptedReply::Sse(pieces);
+  reply.chunk_interval = milliseconds(0);
+  h.server().Enqueue(kPath, reply);
+  CallOptions stream;
+  stream.stream = true;
+  auto r = h.Call(SimpleRequest(), stream);
+  REQUIRE(r.ok());
+  REQUIRE(r->tool_calls.size() == 2);
+  CHECK(r->tool_calls[1].arguments_raw == R"({"command": "ls"})");
+  CHECK(r->raw_body == text);
+}
+
+TEST_CASE("x-should-retry: false stops retries of a retryable status", "[llm][client]") {
+  ChatHarness h;
+  ScriptedReply busy = ScriptedReply::Json(500, R"({"error":{"message":"busy"}})");
+  busy.headers.emplace_back("x-should-retry", "false");
+  h.server().Enqueue(kPath, busy);
+  h.server().Enqueue(kPath, Ok());
+  auto r = h.Call(SimpleRequest());
+  CHECK(FailureClassOf(r.status()) == FailureClass::kTransientServer);
+  CHECK(r.status().message().find("x-should-retry") != std::string::npos);
+  CHECK(h.server().request_count() == 1);
+}
+
+TEST_CASE("Retry-After above the cap means give up at once", "[llm][client]") {
+  ChatHarness h;
+  ScriptedReply slow = ScriptedReply::Json(429, R"({"error":{"message":"Rate limit reached"}})");
+  slow.headers.emplace_back("Retry-After", "3600");
+  h.server().Enqueue(kPath, slow);
+  auto r = h.Call(SimpleRequest());
+  CHECK(FailureClassOf(r.status()) == FailureClass::kRateLimited);
+  CHECK(r.status().message().find("cap") != std::string::npos);
+  CHECK(h.scheduler.delays().empty());
+}
+
+}  // namespace seragen::llm
