@@ -4,9 +4,12 @@
 //                                        print lines/s, files/s, functions, edges, peak RSS
 //   bench_callgraph --dir DIR [...]      build the graph of each directory and print its figures
 //   bench_callgraph --dump DIR           print every node and edge of DIR's graph
+//   bench_callgraph --mb N [DIR]         generate N MB instead of 32 (written to DIR if given)
 #include <sys/resource.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -82,7 +85,19 @@ int main(int argc, char** argv) {
     return rc;
   }
   std::size_t target_bytes = 32u << 20;
-  if (args.size() == 2 && args[0] == "--mb") target_bytes = std::stoul(args[1]) << 20;
+  if (args.size() >= 2 && args[0] == "--mb") target_bytes = std::stoul(args[1]) << 20;
+  if (args.size() == 3 && args[0] == "--mb") {
+    // --mb N DIR: write the generated tree to DIR instead of measuring it.
+    InMemoryFileSource generated;
+    GeneratePythonTree(target_bytes, 7, &generated);
+    std::vector<SourceEntry> entries = generated.List().value();
+    for (const auto& entry : entries) {
+      std::string path = args[2] + "/" + entry.path;
+      std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+      std::ofstream(path) << generated.Read(entry.path).value();
+    }
+    return 0;
+  }
   auto start = std::chrono::steady_clock::now();
   InMemoryFileSource source;
   GeneratePythonTree(target_bytes, /*seed=*/7, &source);

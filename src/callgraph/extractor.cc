@@ -163,6 +163,21 @@ std::pair<std::string, std::string> SplitQualified(std::string_view raw, bool* q
   return {path.substr(0, dot), path.substr(dot + 1)};
 }
 
+// Qualifier segments that name no scope: JS "Foo.prototype" → "Foo",
+// "exports"/"module.exports" → "" (a module-level export).
+std::string CleanQualifier(std::string qualifier) {
+  if (qualifier == "exports" || qualifier == "module.exports" || qualifier == "<expr>" ||
+      qualifier == "this") {
+    return {};
+  }
+  constexpr std::string_view kPrototype = ".prototype";
+  if (qualifier.size() > kPrototype.size() &&
+      qualifier.compare(qualifier.size() - kPrototype.size(), kPrototype.size(), kPrototype) == 0) {
+    qualifier.resize(qualifier.size() - kPrototype.size());
+  }
+  return qualifier;
+}
+
 int CountNonBlankLines(std::string_view content, std::uint32_t start, std::uint32_t end) {
   int lines = 0;
   bool blank = true;
@@ -441,7 +456,7 @@ FileFacts Extractor::Extract(std::string path, Language language, std::string_vi
       std::string_view text = NodeText(capture.node, content);
       switch (role) {
         case CaptureRole::kName: name_node = capture.node; has_name = true; break;
-        case CaptureRole::kQualifier: qualifier = NormalizePath(text, nullptr); break;
+        case CaptureRole::kQualifier: qualifier = CleanQualifier(NormalizePath(text, nullptr)); break;
         case CaptureRole::kSelf: self_name = std::string(text); break;
         case CaptureRole::kBase: bases.push_back(NormalizePath(text, nullptr)); break;
         case CaptureRole::kReceiver:

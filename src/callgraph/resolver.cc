@@ -79,8 +79,11 @@ class Resolver {
   Symbol ModuleSymbol(std::string key) const;
   Symbol ClassSymbol(const std::string& key) const;
 
+  // Memoized (and cycle-safe: a lookup in progress answers "not found").
   Symbol LookupMember(const Symbol& container, const std::string& name, int depth);
   Symbol ResolveBinding(int file, const ImportFact& import, int depth);
+  Symbol ComputeLookupMember(const Symbol& container, const std::string& name, int depth);
+  Symbol ComputeResolveBinding(int file, const ImportFact& import, int depth);
   Symbol ResolveBase(int class_def, const std::string& base, int depth);
   Found ResolveHead(int file, int caller, const std::string& head, int depth);
   Found ResolvePath(int file, int caller, const std::vector<std::string>& segments, int depth);
@@ -106,6 +109,8 @@ class Resolver {
   std::vector<std::unordered_map<std::string, std::vector<const ImportFact*>>> bindings_;
   std::vector<std::vector<const ImportFact*>> wildcards_;
   std::unordered_map<std::string, bool> class_scope_keys_;  // class key → true if a class scope
+  std::unordered_map<std::string, Symbol> member_cache_;
+  std::unordered_map<const ImportFact*, Symbol> binding_cache_;
 };
 
 std::string BindingName(const FileFacts& facts, const ImportFact& import, const ModuleIndex& index,
@@ -218,6 +223,14 @@ Symbol Resolver::ClassSymbol(const std::string& key) const {
 }
 
 Symbol Resolver::ResolveBinding(int file, const ImportFact& import, int depth) {
+  auto [it, inserted] = binding_cache_.try_emplace(&import);
+  if (!inserted) return it->second;  // known, or in progress (a cycle)
+  Symbol symbol = ComputeResolveBinding(file, import, depth);
+  binding_cache_[&import] = symbol;
+  return symbol;
+}
+
+Symbol Resolver::ComputeResolveBinding(int file, const ImportFact& import, int depth) {
   if (depth > kMaxDepth) return {};
   const FileFacts& facts = files_[file];
   switch (RulesFor(facts.language).module_system) {
@@ -294,6 +307,23 @@ Symbol Resolver::ResolveBase(int class_def, const std::string& base, int depth) 
 }
 
 Symbol Resolver::LookupMember(const Symbol& container, const std::string& name, int depth) {
+  if (!container) return {};
+  std::string key;
+  key.reserve(container.key.size() + name.size() + 16);
+  key += static_cast<char>('0' + static_cast<int>(container.kind));
+  key += std::to_string(container.def);
+  key += '|';
+  key += container.key;
+  key += '\0';
+  key += name;
+  auto [it, inserted] = member_cache_.try_emplace(key);
+  if (!inserted) return it->second;  // known, or in progress (a cycle)
+  Symbol symbol = ComputeLookupMember(container, name, depth);
+  member_cache_[key] = symbol;
+  return symbol;
+}
+
+Symbol Resolver::ComputeLookupMember(const Symbol& container, const std::string& name, int depth) {
   if (depth > kMaxDepth || !container) return {};
   if (container.kind == Symbol::Kind::kModule) {
     const std::vector<int>& module_files = index_.FilesOf(container.key);

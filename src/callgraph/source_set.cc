@@ -46,7 +46,9 @@ Result<std::vector<SourceEntry>> DirectoryFileSource::List() const {
 }
 
 Result<std::string> DirectoryFileSource::Read(const std::string& path) const {
-  if (path.empty() || path[0] == '/' || path.find("..") != std::string::npos) {
+  bool escapes = path == ".." || path.rfind("../", 0) == 0 || path.find("/../") != std::string::npos ||
+                 (path.size() >= 3 && path.compare(path.size() - 3, 3, "/..") == 0);
+  if (path.empty() || path[0] == '/' || escapes) {
     return InvalidArgumentError(fmt::format("'{}' is not a repository-relative path", path));
   }
   return ReadFile(root_ + "/" + path);

@@ -12,8 +12,10 @@
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @function
 
+; obj.method = function () {}, Foo.prototype.m = ..., exports.f = ... (the
+; extractor drops "prototype" and module-export objects from the qualifier).
 (assignment_expression
-  left: (member_expression property: (property_identifier) @name)
+  left: (member_expression object: (_) @qualifier property: (property_identifier) @name)
   right: [(arrow_function) (function_expression)]) @function
 
 (pair
