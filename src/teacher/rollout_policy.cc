@@ -107,7 +107,8 @@ std::string Extension(const std::string& path) {
 bool EditFailed(const std::string& observation, const std::string& new_str) {
   const std::string o = Lower(observation);
   static const char* kFailure[] = {"no replacement", "did not appear", "not found", "no match", "multiple",
-                                   "occurrences", "not unique", "failed", "invalid", "does not exist"};
+                                   "occurrences", "occurs", "not unique", "failed", "invalid", "does not exist",
+                                   "nothing was changed", "no change"};
   bool failure_words = false;
   for (const char* w : kFailure) failure_words = failure_words || o.find(w) != std::string::npos;
   if (!failure_words) return false;
