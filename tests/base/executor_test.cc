@@ -35,3 +35,33 @@ TEST_CASE("QueueExecutor accepts work from other threads and stops", "[executor]
 }
 
 }  // namespace seragen
+
+#include <atomic>
+
+#include "seragen/base/thread_pool.h"
+
+namespace seragen {
+
+TEST_CASE("ThreadPool runs all posted work, in parallel, and drains on destruction", "[executor]") {
+  std::atomic<int> ran{0};
+  {
+    ThreadPool pool(4);
+    CHECK(pool.size() == 4);
+    for (int i = 0; i < 1000; ++i) pool.Post([&] { ++ran; });
+  }
+  CHECK(ran == 1000);
+  // Two blocking items finish together on two threads (they wait for each other).
+  std::atomic<int> arrived{0};
+  {
+    ThreadPool pool(2);
+    for (int i = 0; i < 2; ++i) {
+      pool.Post([&] {
+        ++arrived;
+        while (arrived < 2) std::this_thread::yield();
+      });
+    }
+  }
+  CHECK(arrived == 2);
+}
+
+}  // namespace seragen
