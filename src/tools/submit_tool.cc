@@ -4,8 +4,13 @@
 
 namespace seragen::tools {
 
-SubmitTool::SubmitTool(PatchSource* patches, const ToolMessages* messages, bool review, std::string tool_name)
-    : patches_(patches), messages_(messages), review_(review), tool_name_(std::move(tool_name)) {}
+SubmitTool::SubmitTool(PatchSource* patches, const ToolMessages* messages, bool review, std::string tool_name,
+                       std::size_t review_max_chars)
+    : patches_(patches),
+      messages_(messages),
+      review_(review),
+      tool_name_(std::move(tool_name)),
+      review_max_chars_(review_max_chars) {}
 
 Result<SubmitOutcome> SubmitTool::Submit() {
   SG_ASSIGN_OR_RETURN(std::string patch, patches_->CurrentPatch());
@@ -15,8 +20,17 @@ Result<SubmitOutcome> SubmitTool::Submit() {
     if (patch.empty()) {
       SG_ASSIGN_OR_RETURN(outcome.observation, messages_->Render("submit_review_empty", {{"submit_tool", tool_name_}}));
     } else {
-      SG_ASSIGN_OR_RETURN(outcome.observation, messages_->Render("submit_review", {{"diff", RepairUtf8(patch)},
-                                                                                   {"submit_tool", tool_name_}}));
+      std::string shown = RepairUtf8(patch);
+      if (shown.size() > review_max_chars_) {
+        std::size_t cut = shown.rfind('\n', review_max_chars_);
+        cut = cut == std::string::npos ? Utf8SafePrefixLength(shown, review_max_chars_) : cut + 1;
+        SG_ASSIGN_OR_RETURN(std::string note,
+                            messages_->Render("submit_review_clipped", {{"shown", std::to_string(cut)},
+                                                                       {"total", std::to_string(shown.size())}}));
+        shown = shown.substr(0, cut) + note + "\n";
+      }
+      SG_ASSIGN_OR_RETURN(outcome.observation,
+                          messages_->Render("submit_review", {{"diff", shown}, {"submit_tool", tool_name_}}));
     }
     return outcome;
   }

@@ -131,7 +131,8 @@ ToolBox::ToolBox(const ToolResources* resources, sandbox::CommandRunner* runner,
     : resources_(resources),
       editor_(WorkspacePaths(std::move(host_copy), runner->VisibleRoot()), &resources->messages, options),
       bash_(runner, &resources->messages, options, NameOf(resources->specs, ToolRole::kEditor)),
-      submit_(patches, &resources->messages, options.submit_review, NameOf(resources->specs, ToolRole::kSubmit)) {}
+      submit_(patches, &resources->messages, options.submit_review, NameOf(resources->specs, ToolRole::kSubmit),
+              options.submit_review_max_chars) {}
 
 ToolBox::Validation ToolBox::Validate(std::string_view tool_name, std::string_view arguments_json) const {
   Validation v;

@@ -67,6 +67,7 @@ const std::vector<KeySpec>& KnownKeys() {
       // submit
       {"submit_review", {"diff", "submit_tool"}},
       {"submit_review_empty", {"submit_tool"}},
+      {"submit_review_clipped", {"shown", "total"}},
       {"submit_done", {}},
       // argument validation (format errors)
       {"error_unknown_tool", {"tool", "tools"}},

@@ -49,6 +49,20 @@ TEST_CASE("an empty diff gets its own review message", "[tools][submit]") {
   CHECK(done->patch.empty());
 }
 
+TEST_CASE("a huge diff is shown cut at a line, with a note", "[tools][submit]") {
+  FakePatchSource patches;
+  patches.patch = std::string(kPatch) + std::string(200, '+') + "\n";
+  SubmitTool submit(&patches, &test::Messages(), true, "submit", 60);
+  auto r = submit.Submit();
+  REQUIRE(r.ok());
+  const std::string shown = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n";  // 59 chars, whole lines
+  const std::string note = Expected("submit_review_clipped", {{"shown", "59"}, {"total", std::to_string(patches.patch.size())}});
+  CHECK(r->observation == Expected("submit_review", {{"diff", shown + note + "\n"}, {"submit_tool", "submit"}}));
+  auto done = submit.Submit();
+  CHECK(done->submitted);
+  CHECK(done->patch == patches.patch);  // the full patch is submitted
+}
+
 TEST_CASE("with review off the first call submits", "[tools][submit]") {
   FakePatchSource patches;
   patches.patch = kPatch;

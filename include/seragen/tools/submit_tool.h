@@ -27,7 +27,9 @@ struct SubmitOutcome {
 
 class SubmitTool {
  public:
-  SubmitTool(PatchSource* patches, const ToolMessages* messages, bool review, std::string tool_name);
+  // review_max_chars: characters of the diff shown in the review.
+  SubmitTool(PatchSource* patches, const ToolMessages* messages, bool review, std::string tool_name,
+             std::size_t review_max_chars = 40000);
 
   // Non-OK when the patch cannot be computed (an infrastructure failure).
   Result<SubmitOutcome> Submit();
@@ -37,6 +39,7 @@ class SubmitTool {
   const ToolMessages* messages_;
   bool review_;
   std::string tool_name_;
+  std::size_t review_max_chars_;
   std::optional<std::string> reviewed_patch_;
 };
 

@@ -25,6 +25,9 @@ struct ToolOptions {
   std::size_t undo_depth = 32;
   // The first submit shows the diff for review; the next one submits.
   bool submit_review = true;
+  // Characters of the diff shown in the review (cut at a line, with a note),
+  // so a huge accidental change cannot overflow the context.
+  std::size_t submit_review_max_chars = 40000;
 };
 
 }  // namespace seragen::tools
