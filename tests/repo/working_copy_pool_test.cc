@@ -359,6 +359,26 @@ TEST_CASE("pool: AdoptOwnership hands a copy to another uid and keeps the stat c
   ExpectPristine(pool.directory() + "/copy-0", f.base);
 }
 
+TEST_CASE("pool: verify_on_acquire catches edits made to an idle copy") {
+  PoolFixture f;
+  PoolOptions options;
+  options.pool_dir = f.tmp.Sub("pool");
+  options.capacity = 1;
+  options.verify_on_acquire = true;
+  auto pool = WorkingCopyPool::Create(*f.repo, f.base, options);
+  REQUIRE(pool.ok());
+  std::string path;
+  {
+    auto lease = pool->Acquire();
+    REQUIRE(lease.ok());
+    path = lease->path();
+  }
+  MustRun("cd " + Quote(path) + " && echo outside >> a.txt && echo u > stray.txt");  // idle, stamped clean
+  auto lease = pool->Acquire();
+  REQUIRE(lease.ok());
+  ExpectPristine(lease->path(), f.base);
+}
+
 TEST_CASE("pool: bad options are rejected with clear errors") {
   PoolFixture f;
   auto zero = WorkingCopyPool::Create(*f.repo, f.base, PoolOptions{f.tmp.Sub("pool"), 0});
