@@ -176,15 +176,19 @@ PatchFacts AnalyzePatch(std::string_view patch, std::string_view notes) {
     if (line.rfind("--- ", 0) == 0 || line.rfind("diff ", 0) == 0 || line.rfind("index ", 0) == 0) continue;
     if (line.rfind("@@", 0) == 0) {
       std::size_t close = line.find("@@", 2);
-      if (close != std::string::npos) context.push_back(line.substr(close + 2));
+      if (close != std::string::npos && facts.added.empty() && facts.removed.empty()) {
+        context.push_back(line.substr(close + 2));
+      }
       continue;
     }
     if (!line.empty() && line[0] == '+') facts.added.push_back(line.substr(1));
     else if (!line.empty() && line[0] == '-') facts.removed.push_back(line.substr(1));
-    else if (!line.empty()) context.push_back(line.substr(1));
+    else if (!line.empty() && facts.added.empty() && facts.removed.empty()) {
+      context.push_back(line.substr(1));  // only what precedes the first change
+    }
   }
   facts.empty = facts.added.empty() && facts.removed.empty();
-  // Enclosing function: the last definition line in the context before the change.
+  // Enclosing function: the last definition line before the first change.
   for (const std::string& c : context) {
     std::size_t d = c.find("def ");
     if (d == std::string::npos) d = c.find("function ");
