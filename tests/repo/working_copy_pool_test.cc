@@ -379,6 +379,24 @@ TEST_CASE("pool: verify_on_acquire catches edits made to an idle copy") {
   ExpectPristine(lease->path(), f.base);
 }
 
+TEST_CASE("pool: copies of a bare clone from the cache work end to end") {
+  PoolFixture f;
+  auto cloned = Repository::OpenOrClone("file://" + f.tmp.Sub("source"), f.tmp.Sub("cache"));
+  REQUIRE(cloned.ok());
+  auto pool = WorkingCopyPool::Create(*cloned, "main", PoolOptions{f.tmp.Sub("pool"), 1});
+  REQUIRE(pool.ok());
+  CHECK(pool->base_commit() == f.base);
+  CHECK(pool->source_objects_dir() == cloned->objects_dir());
+  auto lease = pool->Acquire();
+  REQUIRE(lease.ok());
+  ExpectPristine(lease->path(), f.base);
+  MustRun("cd " + Quote(lease->path()) + " && echo more >> dir/b.txt");
+  auto diff = DiffAgainstBase(lease->path(), f.base);
+  REQUIRE(diff.ok());
+  CHECK(*diff == testing::ReferenceDiff(lease->path(), f.base));
+  CHECK(cloned->CheckPatchApplies(f.base, *diff).ok());
+}
+
 TEST_CASE("pool: bad options are rejected with clear errors") {
   PoolFixture f;
   auto zero = WorkingCopyPool::Create(*f.repo, f.base, PoolOptions{f.tmp.Sub("pool"), 0});
