@@ -166,6 +166,26 @@ TEST_CASE("diff: every kind of change at once matches git") {
       /*applicable=*/false);
 }
 
+TEST_CASE("diff: CRLF committed before text=auto was added (git's safe-crlf rule) matches git") {
+  TempDir tmp;
+  std::string source = tmp.Sub("source");
+  testing::MakeRepo(source, {{"old_crlf.txt", "one\r\ntwo\r\n"}, {"lf.txt", "a\nb\n"}});
+  MustRun("cd " + Quote(source) + " && printf '* text=auto\\n' > .gitattributes");
+  std::string base = testing::CommitAll(source, "attributes added later");
+  auto repo = Repository::Open(source);
+  REQUIRE(repo.ok());
+  auto pool = WorkingCopyPool::Create(*repo, base, PoolOptions{tmp.Sub("pool"), 1});
+  REQUIRE(pool.ok());
+  auto lease = pool->Acquire();
+  REQUIRE(lease.ok());
+  MustRun("cd " + Quote(lease->path()) +
+          " && printf 'one\\r\\nTWO\\r\\n' > old_crlf.txt && printf 'a\\r\\nb\\r\\nc\\r\\n' > lf.txt");
+  auto ours = DiffAgainstBase(lease->path(), base);
+  REQUIRE(ours.ok());
+  CHECK(*ours == ReferenceDiff(lease->path(), base));
+  CHECK(ours->find("+TWO\r\n") != std::string::npos);  // CRs kept: the index blob had them
+}
+
 TEST_CASE("diff: unchanged copy gives an empty patch") {
   Fixture f("* text=auto\n");
   WorkingCopyLease lease = f.Acquire();
