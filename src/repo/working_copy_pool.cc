@@ -102,8 +102,8 @@ struct WorkingCopyPool::State {
     if (dirty.empty()) return Status::Ok();
     std::string sample;
     for (std::size_t k = 0; k < dirty.size() && k < 5; ++k) sample += (k ? ", " : "") + dirty[k];
-    return FailedPreconditionError(CopyPath(i) + " still has " + std::to_string(dirty.size()) +
-                                   " changed paths after restore (" + sample + ")");
+    return FailedPreconditionError(CopyPath(i) + " differs from the base in " +
+                                   std::to_string(dirty.size()) + " paths (" + sample + ")");
   }
 
   // Restores copy i in place; on failure deletes it so it is rebuilt later.
