@@ -322,35 +322,94 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
   }
 
   // ---- probes of ejected endpoints ----
-  void SendProbe(std::size_t index) {
-    const EndpointOptions& ep = pool.options(index);
+  http::Request ProbeRequest(const EndpointOptions& ep, std::string url) const {
     http::Request req;
-    req.url = ep.base_url + "/models";
+    req.url = std::move(url);
     req.timeout = options.probe_timeout;
     req.connect_timeout = std::min(options.probe_timeout, milliseconds(5000));
     if (!ep.api_key.empty()) {
       req.headers.emplace_back("Authorization", "Bearer " + ep.api_key.reveal());
       req.secret_values.push_back(ep.api_key.reveal());
     }
+    return req;
+  }
+
+  // GET {base}/models (+ {root}/props for llama.cpp, whose served context is
+  // only there). Success reinstates the endpoint; failure (re-)ejects it.
+  // `after` runs under the lock once the probe is settled.
+  void SendProbe(std::size_t index, std::function<void()> after = {}) {
+    const EndpointOptions& ep = pool.options(index);
     std::weak_ptr<Core> weak = weak_from_this();
-    http.Send(std::move(req), [weak, index](http::Response response) {
+    http.Send(ProbeRequest(ep, ep.base_url + "/models"), [weak, index, after](http::Response response) {
       auto core = weak.lock();
       if (!core) return;
       core->Locked([&] {
         if (core->shut_down) return;
+        std::optional<ModelsReport> report;
         if (response.transport_ok() && response.status == 200) {
-          if (auto report = ParseModelsResponse(response.body); report.ok()) {
-            const ModelInfo& m = report->models.front();
-            core->pool.ProbeSucceeded(index, m.context_window, m.id);
-            core->logger.Info("endpoint {} is back", core->pool.options(index).base_url);
-            core->Pump();
-            return;
-          }
+          if (auto parsed = ParseModelsResponse(response.body); parsed.ok()) report = std::move(*parsed);
         }
-        core->pool.ProbeFailed(index);
-        core->Pump();
+        if (!report) {
+          core->pool.ProbeFailed(index);
+          core->logger.Warn("endpoint {} failed its /models probe ({})", core->pool.options(index).base_url,
+                            response.transport_ok() ? "HTTP " + std::to_string(response.status)
+                                                    : std::string(http::TransportErrorName(response.error)));
+          if (after) after();
+          core->Pump();
+          return;
+        }
+        const ModelInfo& m = report->models.front();
+        if (report->server_kind == "llamacpp") {
+          core->SendPropsProbe(index, m.id, m.context_window, after);
+          return;
+        }
+        core->Reinstate(index, m.context_window, m.id, after);
       });
     });
+  }
+
+  void SendPropsProbe(std::size_t index, std::string model_id, std::optional<std::int64_t> fallback,
+                      std::function<void()> after) {
+    const EndpointOptions& ep = pool.options(index);
+    std::weak_ptr<Core> weak = weak_from_this();
+    http.Send(ProbeRequest(ep, ServerRoot(ep.base_url) + "/props"),
+              [weak, index, model_id, fallback, after](http::Response response) {
+                auto core = weak.lock();
+                if (!core) return;
+                core->Locked([&] {
+                  if (core->shut_down) return;
+                  std::optional<std::int64_t> context = fallback;
+                  if (response.transport_ok() && response.status == 200) {
+                    if (auto n = ParseLlamaCppPropsContext(response.body); n.ok()) context = *n;
+                  }
+                  core->Reinstate(index, context, model_id, after);
+                });
+              });
+  }
+
+  void Reinstate(std::size_t index, std::optional<std::int64_t> context, const std::string& model_id,
+                 const std::function<void()>& after) {
+    bool was_ejected = pool.Snapshot()[index].ejected;
+    pool.ProbeSucceeded(index, context, model_id);
+    if (was_ejected) logger.Info("endpoint {} is back", pool.options(index).base_url);
+    if (after) after();
+    Pump();
+  }
+
+  void ProbeAll(std::function<void(std::vector<EndpointState>)> done) {
+    if (pool.size() == 0) {
+      pending_callbacks.push_back([done] { done({}); });
+      return;
+    }
+    auto remaining = std::make_shared<std::size_t>(pool.size());
+    for (std::size_t i = 0; i < pool.size(); ++i) {
+      SendProbe(i, [this, remaining, done] {
+        if (--*remaining == 0) {
+          auto snapshot = pool.Snapshot();
+          pending_callbacks.push_back([done, snapshot] { done(snapshot); });
+        }
+      });
+    }
   }
 
   void Cancel(std::uint64_t id) {
@@ -396,6 +455,15 @@ class HttpCallHandle final : public CallHandle {
   std::uint64_t id_;
 };
 }  // namespace
+
+void HttpChatClient::ProbeAll(std::function<void(std::vector<EndpointState>)> done) {
+  std::weak_ptr<Core> weak = core_;
+  core_->scheduler.Post([weak, done = std::move(done)] {
+    auto core = weak.lock();
+    if (!core) return;
+    core->Locked([&] { core->ProbeAll(done); });
+  });
+}
 
 HttpChatClient::HttpChatClient(http::Client& http, http::Scheduler& scheduler, const Clock& clock,
                                ChatClientOptions options)

@@ -45,7 +45,7 @@ TEST_CASE("GET returns status, lower-cased headers, body and timings", "[http][c
   CHECK(r.timings.total >= r.timings.first_byte);
 }
 
-TEST_CASE("POST sends body and headers; error statuses are responses, not transport errors",
+TEST_CASE("POST sends body and headers, error statuses are responses, not transport errors",
           "[http][curl]") {
   ReplayServer server;
   server.Enqueue("/v1/chat/completions", ScriptedReply::Json(429, R"({"error":{}})", {{"Retry-After", "3"}}));

@@ -86,7 +86,7 @@ TEST_CASE("ejection after repeated failures and probing back in", "[llm][pool]")
   CHECK(pool.AnyHealthy());
 }
 
-TEST_CASE("non-health failures do not eject; success resets the count", "[llm][pool]") {
+TEST_CASE("non-health failures do not eject, success resets the count", "[llm][pool]") {
   FakeClock clock;
   PoolOptions options;
   options.eject_after_failures = 2;

@@ -469,3 +469,32 @@ TEST_CASE("Retry-After above the cap means give up at once", "[llm][client]") {
 }
 
 }  // namespace seragen::llm
+
+namespace seragen::llm {
+
+TEST_CASE("ProbeAll reads identity and context window, failing endpoints are ejected",
+          "[llm][client][pool]") {
+  ChatHarness h({}, 3);
+  h.server(0).Enqueue("/v1/models", ScriptedReply::Json(200, Fixture("models/f9c_sglang.json")));
+  h.server(1).Enqueue("/v1/models", ScriptedReply::Json(200, Fixture("models/f9d_llamacpp.json")));
+  h.server(1).Enqueue("/props", ScriptedReply::Json(200, Fixture("models/llamacpp_props.json")));
+  h.server(2).Enqueue("/v1/models", ScriptedReply::Json(503, Fixture("models/f9a_openai.json")));
+  std::promise<std::vector<EndpointState>> promise;
+  h.client->ProbeAll([&](std::vector<EndpointState> s) { promise.set_value(std::move(s)); });
+  auto future = promise.get_future();
+  REQUIRE(future.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  auto snap = future.get();
+  REQUIRE(snap.size() == 3);
+  CHECK(snap[0].model_id == "GLM-4.6");
+  CHECK(snap[0].context_window == std::optional<std::int64_t>(65536));
+  CHECK_FALSE(snap[0].ejected);
+  CHECK(snap[1].context_window == std::optional<std::int64_t>(8192));  // /props, not n_ctx_train
+  CHECK_FALSE(snap[1].ejected);
+  CHECK(snap[2].ejected);
+  // Calls now avoid the ejected endpoint.
+  for (int i = 0; i < 2; ++i) h.server(i).SetHandler([](const testing::ReceivedRequest&) { return Ok(); });
+  for (int i = 0; i < 4; ++i) REQUIRE(h.Call(SimpleRequest()).ok());
+  CHECK(h.server(2).request_count() == 1);  // only the probe
+}
+
+}  // namespace seragen::llm

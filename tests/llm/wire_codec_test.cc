@@ -156,7 +156,7 @@ TEST_CASE("F1a OpenAI tool call with cached-token usage", "[llm][codec][fixture]
   CHECK(r.raw_body.find("system_fingerprint") != std::string::npos);
 }
 
-TEST_CASE("F1b vLLM extras; null prompt_tokens_details means unknown cached tokens", "[llm][codec][fixture]") {
+TEST_CASE("F1b vLLM extras, null prompt_tokens_details means unknown cached tokens", "[llm][codec][fixture]") {
   ChatResponse r = Decode("f1b_vllm_tool_call");
   CHECK(r.reasoning_source == ReasoningSource::kReasoningField);
   CHECK(r.tool_calls[0].id == "chatcmpl-tool-b99d32848b324eaea4bac5a5830d00b8");

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -49,6 +50,12 @@ class HttpChatClient final : public ChatClient {
   std::optional<Status> RunStopStatus() const;
 
   std::vector<EndpointState> EndpointSnapshot() const;
+
+  // Health and identity probe of every endpoint (GET {base}/models, plus
+  // /props for llama.cpp): records the served model id and context window;
+  // endpoints that fail are ejected and probed again later. `done` gets the
+  // resulting snapshot, on the scheduler thread. For run start-up checks.
+  void ProbeAll(std::function<void(std::vector<EndpointState>)> done);
 
   struct Core;
 
