@@ -29,12 +29,22 @@ long PeakRssMb() {
   return usage.ru_maxrss / 1024;
 }
 
+double CpuSeconds() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 int Measure(const std::string& name, const FileSource& source, unsigned threads) {
   GraphOptions options;
   options.threads = threads;
   auto start = std::chrono::steady_clock::now();
-  auto graph = BuildGraph(source, options);
+  double cpu_start = CpuSeconds();
+  BuildTimings timings;
+  auto graph = BuildGraph(source, options, &timings);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double cpu = CpuSeconds() - cpu_start;
   if (!graph.ok()) {
     std::fprintf(stderr, "%s: %s\n", name.c_str(), graph.status().ToString().c_str());
     return 1;
@@ -49,6 +59,10 @@ int Measure(const std::string& name, const FileSource& source, unsigned threads)
               static_cast<unsigned long long>(s.functions), static_cast<unsigned long long>(s.call_sites),
               static_cast<unsigned long long>(s.edges), static_cast<unsigned long long>(s.ambiguous),
               static_cast<unsigned long long>(s.unresolved), PeakRssMb(), threads);
+  std::printf("%s: phases list %.3f s, extract %.3f s, resolve %.3f s; CPU %.2f s "
+              "(= %.2f s wall on %u otherwise idle cores)\n",
+              name.c_str(), timings.list_seconds, timings.extract_seconds, timings.resolve_seconds, cpu,
+              cpu / threads, threads);
   std::printf("%s", FormatGraphStats(s).c_str());
   return 0;
 }

@@ -2,9 +2,8 @@
 #include <array>
 #include <atomic>
 #include <mutex>
+#include <chrono>
 #include <thread>
-#include <cstdio>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -119,8 +118,15 @@ std::string SkipReasonForFile(std::string_view path, std::string_view content,
   return {};
 }
 
-Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& options) {
+Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& options,
+                             BuildTimings* timings) {
+  using SteadyClock = std::chrono::steady_clock;
+  auto seconds_since = [](SteadyClock::time_point start) {
+    return std::chrono::duration<double>(SteadyClock::now() - start).count();
+  };
+  const auto t_list = SteadyClock::now();
   SG_ASSIGN_OR_RETURN(std::vector<SourceEntry> entries, source.List());
+  if (timings != nullptr) timings->list_seconds = seconds_since(t_list);
   CallGraph graph;
   GraphStats& stats = graph.stats;
   stats.files_listed = entries.size();
@@ -149,7 +155,7 @@ Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& optio
     work.push_back({&entry, *language});
   }
 
-  auto t_start = std::chrono::steady_clock::now();
+  const auto t_extract = SteadyClock::now();
   std::shared_ptr<QuerySet> query_set = QuerySet::Global();
   std::array<bool, kLanguageCount> needed{};
   for (const Work& item : work) needed[static_cast<std::size_t>(item.language)] = true;
@@ -214,13 +220,10 @@ Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& optio
     parsed.push_back(std::move(file));
   }
   facts.clear();
-  auto t_resolve = std::chrono::steady_clock::now();
+  if (timings != nullptr) timings->extract_seconds = seconds_since(t_extract);
+  const auto t_resolve = SteadyClock::now();
   ResolveGraph(parsed, options, &graph);
-  if (std::getenv("SERAGEN_CG_TIMING")) {
-    fprintf(stderr, "extract %.3f s, resolve %.3f s\n",
-            std::chrono::duration<double>(t_resolve - t_start).count(),
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_resolve).count());
-  }
+  if (timings != nullptr) timings->resolve_seconds = seconds_since(t_resolve);
   return graph;
 }
 

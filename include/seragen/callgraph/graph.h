@@ -93,11 +93,20 @@ struct GraphOptions {
   std::size_t max_ambiguous_candidates = 4;
 };
 
+// Wall-clock time of BuildGraph's phases (not part of the graph, so graphs
+// stay byte-identical across runs).
+struct BuildTimings {
+  double list_seconds = 0;
+  double extract_seconds = 0;  // read + parse + query, in parallel
+  double resolve_seconds = 0;
+};
+
 // Lists, reads, parses (in parallel) and resolves every supported source file
 // of `source`. Deterministic: the same files give the same graph regardless
 // of thread timing. Fails only when the source cannot be listed or a query
 // does not compile; unreadable or unparsable files are counted and skipped.
-Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& options = {});
+Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& options = {},
+                             BuildTimings* timings = nullptr);
 
 // Identifies the extractor's behaviour: a version constant and the hash of
 // every query text. Part of the graph cache key.
