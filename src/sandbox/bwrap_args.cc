@@ -86,9 +86,10 @@ std::vector<std::string> BuildBwrapArgv(const SandboxOptions& o,
       a.insert(a.end(), {"--ro-bind", root_prefix + "/" + e.name, "/" + e.name});
     }
   }
-  a.insert(a.end(), {"--dev", "/dev", "--proc", "/proc", "--size",
-                     std::to_string(o.tmp_size_mb * 1024 * 1024), "--tmpfs", "/tmp", "--size",
-                     std::to_string(64 * 1024 * 1024), "--tmpfs", "/run"});
+  const std::string small_tmpfs = std::to_string(64 * 1024 * 1024);
+  a.insert(a.end(), {"--dev", "/dev", "--size", small_tmpfs, "--tmpfs", "/dev/shm", "--proc", "/proc",
+                     "--size", std::to_string(o.tmp_size_mb * 1024 * 1024), "--tmpfs", "/tmp",
+                     "--size", small_tmpfs, "--tmpfs", "/run"});
   for (const auto& p : o.hidden_paths) a.insert(a.end(), {"--tmpfs", p});
   for (const auto& p : o.extra_ro_binds) a.insert(a.end(), {"--ro-bind", p, p});
   a.insert(a.end(), {"--bind", host_copy, o.mount_point});

@@ -40,7 +40,7 @@ TEST_CASE("bwrap argv is exactly the documented confinement", "[sandbox][bwrap_a
       "--ro-bind", "/etc", "/etc",
       "--ro-bind", "/usr", "/usr",
       "--ro-bind", "/version.txt", "/version.txt",
-      "--dev", "/dev", "--proc", "/proc",
+      "--dev", "/dev", "--size", "67108864", "--tmpfs", "/dev/shm", "--proc", "/proc",
       "--size", "67108864", "--tmpfs", "/tmp",
       "--size", "67108864", "--tmpfs", "/run",
       "--tmpfs", "/work/runs",
