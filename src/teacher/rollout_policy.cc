@@ -136,7 +136,45 @@ struct RolloutState {
   bool check_done = false;
   int submits = 0;
   std::string last_edit_new;
+  std::string name_search_output;
 };
+
+// Short name of a qualified one: "pkg.mod.Class.method" / "ns::f" -> "method" / "f".
+std::string ShortName(std::string name) {
+  std::size_t cut = name.find_last_of(".:");
+  if (cut != std::string::npos) name = name.substr(cut + 1);
+  return name;
+}
+
+// Line of the definition of `function` in `rel_path`, from grep output
+// ("path:line:text"); 0 when not there (e.g. the search output was cut).
+int DefinitionLineFromGrep(const std::string& output, const std::string& rel_path, const std::string& function) {
+  std::size_t start = 0;
+  while (start < output.size()) {
+    std::size_t end = output.find('\n', start);
+    std::string line = output.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    start = end == std::string::npos ? output.size() : end + 1;
+    std::size_t c1 = line.find(':');
+    std::size_t c2 = c1 == std::string::npos ? c1 : line.find(':', c1 + 1);
+    if (c2 == std::string::npos) continue;
+    std::string path = line.substr(0, c1);
+    if (path.size() < rel_path.size() || path.compare(path.size() - rel_path.size(), rel_path.size(), rel_path) != 0) {
+      continue;
+    }
+    std::string text = line.substr(c2 + 1);
+    bool definition = false;
+    for (const char* kw : {"def ", "function ", "func ", "fn "}) {
+      if (text.find(std::string(kw) + function) != std::string::npos) definition = true;
+    }
+    if (!definition) continue;
+    try {
+      return std::stoi(line.substr(c1 + 1, c2 - c1 - 1));
+    } catch (...) {
+      continue;
+    }
+  }
+  return 0;
+}
 
 std::string AbsPath(const RolloutState& s, const std::string& rel) {
   if (!rel.empty() && rel[0] == '/') return rel;
@@ -185,6 +223,7 @@ void ReplayHistory(const std::vector<PastCall>& calls, const OfferedTools& tools
         if (s->rel_path.empty()) s->rel_path = FirstPathInOutput(*s, call.observation);
       } else if (cmd.rfind("grep ", 0) == 0) {
         s->name_search_done = true;
+        s->name_search_output = call.observation;
       } else if (s->edit_attempts > 0) {
         s->check_done = true;
       }
@@ -283,7 +322,7 @@ PolicyReply DecideRollout(const ChatRequest& request, const RequestInfo& info, c
   };
   if (!value("repo_root").empty()) s.repo_root = value("repo_root");
   if (info.kind == RequestKind::kRollout1) {
-    s.function = value("function_name");
+    s.function = ShortName(value("function_name"));
     s.rel_path = RelPath(s, value("file_path"));
   } else if (info.kind == RequestKind::kRollout2) {
     s.issue_text = value("issue_text");
@@ -384,7 +423,16 @@ PolicyReply DecideRollout(const ChatRequest& request, const RequestInfo& info, c
     return reply;
   }
   auto span = LocateFunction(s.file, s.function, s.rel_path);
-  // 4. Look closely at the function.
+  // 4. Look closely at the function. When the whole-file view was cut short
+  // before it, the name search tells where the definition starts.
+  if (!span && !s.range_view_done && s.edit_attempts == 0) {
+    int line = DefinitionLineFromGrep(s.name_search_output, s.rel_path, s.function);
+    if (line > 0) {
+      call(tools.editor, {{"command", "view"}, {"path", abs}, {"view_range", json::array({line, -1})}},
+           fill("`{file}` is long and the first view stopped before `{f}`; let me read from its definition on."));
+      return reply;
+    }
+  }
   if (span && !s.range_view_done && s.edit_attempts == 0) {
     call(tools.editor,
          {{"command", "view"}, {"path", abs}, {"view_range", json::array({span->first_line, span->last_line})}},

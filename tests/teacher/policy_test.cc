@@ -232,3 +232,21 @@ TEST_CASE("A plain chat request gets a stand-in notice, not a tool call") {
   CHECK(r.tool_calls.empty());
   CHECK(r.content.find("stand-in") != std::string::npos);
 }
+
+TEST_CASE("A function beyond a clipped view is found through the name search and viewed from its line") {
+  auto files = FixtureRepo();
+  std::string big = "\"\"\"Many helpers.\"\"\"\n";
+  for (int i = 0; i < 400; ++i) {
+    big += "\n\ndef helper_" + std::to_string(i) + "(x):\n    return x + " + std::to_string(i) + "\n";
+  }
+  big += "\n\ndef target_fn(values, limit):\n    if len(values) > limit:\n        return values[:limit]\n    return values\n";
+  files["pkg/big.py"] = big;
+  RolloutRun run = DriveRollout(Rollout1Prompt("pkg.big.target_fn", "pkg/big.py", 13), DefaultContext(2), 20, files, 4000);
+  std::vector<std::string> seq = CallSequence(run);
+  REQUIRE(seq.size() >= 5);
+  CHECK(seq[2] == "editor:view:range");
+  json range = json::parse(run.replies[2].tool_calls[0].arguments)["view_range"];
+  CHECK(range[0] == 1604);  // the definition line, found by the grep step
+  CHECK(run.submitted);
+  CHECK(run.patch.find("pkg/big.py") != std::string::npos);
+}

@@ -237,8 +237,13 @@ std::string FakeTools::Run(const std::string& name, const std::string& arguments
       if (args.contains("view_range")) {
         from = args["view_range"][0].get<int>();
         to = args["view_range"][1].get<int>();
+        if (to == -1) to = 1 << 30;
       }
-      return "Contents of /repo/" + path + ":\n" + Numbered(it->second, from, to);
+      std::string shown = Numbered(it->second, from, to);
+      if (shown.size() > view_max_chars) {  // cut at a line end, like the real editor
+        shown = shown.substr(0, shown.rfind('\n', view_max_chars) + 1) + "[file clipped; use view_range]\n";
+      }
+      return "Contents of /repo/" + path + ":\n" + shown;
     }
     if (command == "str_replace") {
       EditRecord record{it->second, args.value("old_str", ""), args.value("new_str", ""), false};
@@ -292,9 +297,11 @@ PolicyContext DefaultContext(std::uint64_t seed) {
   return ctx;
 }
 
-RolloutRun DriveRollout(const std::string& instance_prompt, const PolicyContext& context, int max_turns) {
+RolloutRun DriveRollout(const std::string& instance_prompt, const PolicyContext& context, int max_turns,
+                        std::map<std::string, std::string> files, std::size_t view_max_chars) {
   RolloutRun run;
-  FakeTools tools(FixtureRepo());
+  FakeTools tools(std::move(files));
+  tools.view_max_chars = view_max_chars;
   run.messages = json::array({{{"role", "system"}, {"content", ReadPrompt("system.md")}},
                               {{"role", "user"}, {"content", instance_prompt}}});
   for (int turn = 0; turn < max_turns; ++turn) {

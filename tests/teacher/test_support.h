@@ -39,6 +39,8 @@ class FakeTools {
   // Unified-diff-like listing of changed lines ("-old" / "+new") per file.
   std::string Patch() const;
   int submits() const { return submits_; }
+  // Views longer than this many characters are clipped (like the real editor).
+  std::size_t view_max_chars = 20000;
 
   // Every str_replace call made: the file text it applied to and old_str.
   struct EditRecord {
@@ -66,7 +68,8 @@ struct RolloutRun {
 
 // Drives Decide() turn by turn with FakeTools until the second submit or
 // `max_turns`.
-RolloutRun DriveRollout(const std::string& instance_prompt, const PolicyContext& context, int max_turns = 20);
+RolloutRun DriveRollout(const std::string& instance_prompt, const PolicyContext& context, int max_turns = 20,
+                        std::map<std::string, std::string> files = FixtureRepo(), std::size_t view_max_chars = 20000);
 
 // Parses a request JSON into ChatRequest (aborts the test on failure).
 ChatRequest MustParse(const nlohmann::json& request);
