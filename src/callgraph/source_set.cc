@@ -36,8 +36,12 @@ Result<std::vector<SourceEntry>> DirectoryFileSource::List() const {
       continue;
     }
     if (!entry.is_regular_file(ec)) continue;
-    std::string relative = fs::relative(entry.path(), root_, ec).generic_string();
-    if (ec || relative.empty()) continue;
+    // The iterator yields root_ + "/" + relative; strip the prefix rather than
+    // fs::relative (which canonicalizes with several syscalls per path).
+    std::string full = entry.path().generic_string();
+    if (full.size() <= root_.size() + 1 || full.compare(0, root_.size(), root_) != 0) continue;
+    std::string relative = full.substr(root_.size() + (root_ == "/" ? 0 : 1));
+    if (relative.empty()) continue;
     entries.push_back({std::move(relative), static_cast<std::uint64_t>(entry.file_size(ec))});
   }
   std::sort(entries.begin(), entries.end(),
