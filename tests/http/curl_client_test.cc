@@ -149,6 +149,16 @@ TEST_CASE("transport failures are classified", "[http][curl]") {
   // Whatever failed, no connection is left behind once the client is gone.
 }
 
+TEST_CASE("HTTPS is negotiated: a plain-HTTP peer fails the TLS handshake", "[http][curl]") {
+  ReplayServer server;
+  server.SetHandler([](const testing::ReceivedRequest&) { return ScriptedReply::Json(200, "{}"); });
+  EventLoop loop;
+  CurlClient client(loop);
+  Response r = SendAndWait(client, Get("https://127.0.0.1:" + std::to_string(server.port()) + "/v1/models"));
+  CHECK(r.error == TransportError::kTls);
+  CHECK(server.request_count() == 0);
+}
+
 TEST_CASE("connection refused", "[http][curl]") {
   int port = 0;
   { ReplayServer gone; port = gone.port(); }
