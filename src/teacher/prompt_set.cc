@@ -112,8 +112,15 @@ RequestInfo PromptSet::Classify(const ChatRequest& request) const {
   }
   if (info.kind == RequestKind::kUnknownChat && has_tools) info.kind = RequestKind::kUnknownAgent;
   if (info.kind == RequestKind::kRollout1) {
+    auto topic = info.values.find("category_topic");  // optional placeholder
+    if (topic != info.values.end()) {
+      const std::string wanted = CollapseWhitespace(topic->second);
+      for (std::size_t i = 0; i < categories_.size() && info.category_index < 0; ++i) {
+        if (CollapseWhitespace(categories_[i].topic) == wanted) info.category_index = static_cast<int>(i);
+      }
+    }
     auto it = info.values.find("category_prompt");
-    if (it != info.values.end()) {
+    if (it != info.values.end() && info.category_index < 0) {
       const std::string wanted = CollapseWhitespace(it->second);
       for (std::size_t i = 0; i < categories_.size(); ++i) {
         if (CollapseWhitespace(categories_[i].prompt) == wanted) {

@@ -113,3 +113,15 @@ TEST_CASE("ParseCategories reports malformed files") {
         std::string::npos);
   CHECK_FALSE(ParseCategories("[unclosed", "c.yaml").ok());
 }
+
+TEST_CASE("A rollout-1 template that names the category topic is matched by topic") {
+  std::vector<Category> cats = {{"alpha", "same text"}, {"beta", "same text"}};
+  PromptSet set = PromptSet::FromTexts("Fix `{{function_name}}` in {{file_path}} ({{category_topic}}): {{category_prompt}}",
+                                       "<issue>{{issue_text}}</issue>", "{{patch}} <issue></issue>",
+                                       "{{patch}} <answer></answer>", cats);
+  ChatRequest r = MustParse({{"messages", {{{"role", "user"}, {"content", "Fix `f` in a.py (beta): same text"}}}},
+                             {"tools", ToolsJson()}});
+  RequestInfo info = set.Classify(r);
+  CHECK(info.kind == RequestKind::kRollout1);
+  CHECK(info.category_index == 1);
+}
