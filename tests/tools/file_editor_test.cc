@@ -82,7 +82,7 @@ TEST_CASE("long views are clipped at a line with a note", "[tools][editor][view]
                                             {"max_chars", "100"}})) != std::string::npos);
 }
 
-TEST_CASE("view repairs invalid UTF-8 and says so; binary and empty files", "[tools][editor][view]") {
+TEST_CASE("view repairs invalid UTF-8 and says so, binary and empty files", "[tools][editor][view]") {
   EditorFixture f;
   f.Write("bad.txt", "ok\nbad \xff\xfe here\n");
   auto out = f.View("bad.txt");
@@ -235,7 +235,7 @@ TEST_CASE("str_replace keeps invalid UTF-8 bytes outside the edit", "[tools][edi
   CHECK(f.Read("l1.py") == "# caf\xe9 latin-1 comment\nvalue = 2\n");
 }
 
-TEST_CASE("str_replace with empty new_str deletes; a file without final newline stays so",
+TEST_CASE("str_replace with empty new_str deletes, a file without final newline stays so",
           "[tools][editor][replace]") {
   EditorFixture f;
   f.Write("d.txt", "keep\ndrop me\nend");
@@ -313,7 +313,7 @@ TEST_CASE("undo_edit walks back through several edits", "[tools][editor][undo]")
   CHECK(f.Read("u.py") == "v = 0\n");
 }
 
-TEST_CASE("undo of a create removes the file; history is per file", "[tools][editor][undo]") {
+TEST_CASE("undo of a create removes the file and history is per file", "[tools][editor][undo]") {
   EditorFixture f;
   f.Write("keep.txt", "k\n");
   REQUIRE(f.editor.Create("/repo/made.txt", std::string("m\n")).ok());

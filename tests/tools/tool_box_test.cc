@@ -102,7 +102,7 @@ TEST_CASE("numeric strings, stringified lists and nulls are accepted", "[tools][
   CHECK(f.Outcome("submit", "{}").submitted);
 }
 
-TEST_CASE("the bash tool goes through the runner; infrastructure errors propagate", "[tools][toolbox]") {
+TEST_CASE("the bash tool goes through the runner and infrastructure errors propagate", "[tools][toolbox]") {
   BoxFixture f;
   f.fake.EnqueueOutput("a.txt\n");
   f.fake.Enqueue(UnavailableError("sandbox down"));

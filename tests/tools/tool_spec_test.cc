@@ -59,7 +59,7 @@ tools:
   - {role: submit, name: done, description: finish}
 )";
 
-TEST_CASE("tool names are configurable; roles stay", "[tools][spec]") {
+TEST_CASE("tool names are configurable while roles stay", "[tools][spec]") {
   auto specs = ParseToolSpecs(kMinimal, "mini.yaml");
   REQUIRE(specs.ok());
   CHECK(specs->FindByRole(ToolRole::kBash)->name == "sh");
