@@ -173,6 +173,13 @@ TEST_CASE("tasks.jsonl round-trips and rejects broken lines by number", "[plan]"
   CHECK_THAT(broken.status().message(), Catch::Contains("line " + std::to_string(tasks.size() + 1)));
 }
 
+TEST_CASE("category modes parse from their config names", "[plan]") {
+  CHECK(CategoryModeFromName("all") == CategoryMode::kAll);
+  CHECK(CategoryModeFromName("sample") == CategoryMode::kSample);
+  CHECK_FALSE(CategoryModeFromName("All").has_value());
+  CHECK(CategoryModeName(CategoryMode::kSample) == "sample");
+}
+
 TEST_CASE("plan options are validated with the field name", "[plan]") {
   PlanOptions options;
   options.replicas = 0;

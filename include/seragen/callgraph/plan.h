@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,10 @@ enum class CategoryMode {
   kAll,     // every category for every function
   kSample,  // categories_per_function distinct categories per function, seeded
 };
+
+// "all" / "sample" (config spelling); nullopt for anything else.
+std::optional<CategoryMode> CategoryModeFromName(std::string_view name);
+std::string_view CategoryModeName(CategoryMode mode);
 
 struct PlanOptions {
   std::uint64_t seed = 0;
