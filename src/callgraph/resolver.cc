@@ -265,7 +265,6 @@ Symbol Resolver::ComputeResolveBinding(int file, const ImportFact& import, int d
       auto resolved = index_.ResolveRustPath(file, import.module);
       if (!resolved) {
         // `use Type::method` style paths relative to the current file's items.
-        std::vector<std::string> segments;
         std::string path = import.module;
         std::size_t pos;
         while ((pos = path.find("::")) != std::string::npos) path.replace(pos, 2, ".");
@@ -468,8 +467,8 @@ bool Resolver::IsSelfReceiver(int file, int caller, const std::string& receiver,
 Symbol Resolver::Constructor(const Symbol& cls) {
   const LanguageRules& rules = RulesFor(cls.def >= 0 ? files_[defs_[cls.def].file].language : Language::kPython);
   for (std::string_view name : rules.constructor_names) {
-    std::string ctor = name.empty() ? LastSegment(cls.key, ".") : std::string(name);
-    if (name.empty()) ctor = LastSegment(LastSegment(cls.key, "|"), ".");
+    // "" = the class's own name (Java, C++): the last segment of its qualname.
+    std::string ctor = name.empty() ? LastSegment(LastSegment(cls.key, "|"), ".") : std::string(name);
     Symbol symbol = LookupMember(cls, ctor, 0);
     if (symbol.kind == Symbol::Kind::kFunction) return symbol;
   }
