@@ -7,7 +7,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <future>
+#include <sstream>
 #include <memory>
 
 #include "seragen/base/clock.h"
@@ -264,69 +266,141 @@ class GitPatchSource final : public tools::PatchSource {
 
 }  // namespace
 
-TEST_CASE("A scripted rollout through the real tools edits with text taken from the real view") {
-  for (int category : {49, 13, 3, 0}) {
-    seragen::testing::TempDir dir;
-    for (const auto& [path, text] : FixtureRepo()) dir.Write(path, text);
-    REQUIRE(seragen::testing::RunShell("cd '" + dir.path() +
-                                       "' && chmod -R a+rwX . && git init -q && git add -A && git -c user.email=t@t -c user.name=t "
-                                       "commit -qm base") == 0);
-    auto resources = tools::LoadToolResources(std::string(SERAGEN_SOURCE_DIR) + "/configs/tools.yaml",
-                                              std::string(SERAGEN_SOURCE_DIR) + "/prompts/tools/messages.yaml",
-                                              dir.path());
-    INFO(resources.status().ToString());
-    REQUIRE(resources.ok());
-    auto runner = sandbox::UnconfinedRunner::Create(sandbox::SandboxOptions{}, dir.path());
-    REQUIRE(runner.ok());
-    GitPatchSource patches(dir.path());
-    tools::ToolBox box(&*resources, runner->get(), dir.path(), &patches, tools::ToolOptions{});
+namespace {
 
-    // The instance prompt names the working copy as the tools see it.
-    auto tmpl = ReadPrompt("rollout1.md");
-    auto prompt = RenderTemplate(tmpl, {{"function_name", "parse_config"},
-                                        {"file_path", "pkg/config.py"},
-                                        {"category_prompt", Prompts().categories()[category].prompt},
-                                        {"repo_root", dir.path()}});
-    REQUIRE(prompt.ok());
-    json tool_schemas = json::parse(tools::OpenAiToolsJson(resources->specs));
-    json messages = {{{"role", "system"}, {"content", ReadPrompt("system.md")}}, {{"role", "user"}, {"content", *prompt}}};
-    PolicyContext ctx = DefaultContext(category);
-    bool submitted = false;
-    std::string patch;
-    int edits = 0;
-    for (int turn = 0; turn < 20 && !submitted; ++turn) {
-      PolicyReply reply = Decide(MustParse({{"messages", messages}, {"tools", tool_schemas}}), ctx);
-      REQUIRE(reply.tool_calls.size() == 1);
-      const ToolCallOut& call = reply.tool_calls[0];
-      json args = json::parse(call.arguments);
-      if (args.value("command", "") == "str_replace") {
-        ++edits;
-        auto before = ReadFile(dir.Sub("pkg/config.py"));
-        REQUIRE(before.ok());
-        const std::string old_str = args["old_str"];
-        std::size_t first = before->find(old_str);
-        REQUIRE(first != std::string::npos);
-        CHECK(before->find(old_str, first + 1) == std::string::npos);  // exactly once
-      }
-      auto result = box.Call(call.name, call.arguments);
-      INFO(result.status().ToString() << " call " << call.name << " " << call.arguments);
-      REQUIRE(result.ok());
-      REQUIRE_FALSE(result->validation_error);
-      messages.push_back({{"role", "assistant"},
-                          {"content", nullptr},
-                          {"tool_calls", json::array({{{"id", call.id}, {"type", "function"},
-                                                       {"function", {{"name", call.name}, {"arguments", call.arguments}}}}})}});
-      messages.push_back({{"role", "tool"}, {"tool_call_id", call.id}, {"content", result->outcome.observation}});
-      submitted = result->outcome.submitted;
-      patch = result->outcome.patch;
+// One rollout of the scripted policy through the real ToolBox on a fresh git
+// copy of the fixture repository.
+struct RealRollout {
+  bool submitted = false;
+  int edits = 0;
+  std::string patch;
+  std::string summary;  // thoughts and actions, for the issue writer
+};
+
+RealRollout RunWithRealTools(const std::function<std::string(const std::string& repo_root)>& instance_prompt,
+                             const PolicyContext& ctx) {
+  RealRollout out;
+  seragen::testing::TempDir dir;
+  for (const auto& [path, text] : FixtureRepo()) dir.Write(path, text);
+  REQUIRE(seragen::testing::RunShell("cd '" + dir.path() +
+                                     "' && chmod -R a+rwX . && git init -q && git add -A && "
+                                     "git -c user.email=t@t -c user.name=t commit -qm base") == 0);
+  auto resources = tools::LoadToolResources(std::string(SERAGEN_SOURCE_DIR) + "/configs/tools.yaml",
+                                            std::string(SERAGEN_SOURCE_DIR) + "/prompts/tools/messages.yaml",
+                                            dir.path());
+  INFO(resources.status().ToString());
+  REQUIRE(resources.ok());
+  auto runner = sandbox::UnconfinedRunner::Create(sandbox::SandboxOptions{}, dir.path());
+  REQUIRE(runner.ok());
+  GitPatchSource patches(dir.path());
+  tools::ToolBox box(&*resources, runner->get(), dir.path(), &patches, tools::ToolOptions{});
+  json tool_schemas = json::parse(tools::OpenAiToolsJson(resources->specs));
+  // The instance prompt names the working copy as the tools see it.
+  json messages = {{{"role", "system"}, {"content", ReadPrompt("system.md")}},
+                   {{"role", "user"}, {"content", instance_prompt(dir.path())}}};
+  for (int turn = 0; turn < 20 && !out.submitted; ++turn) {
+    PolicyReply reply = Decide(MustParse({{"messages", messages}, {"tools", tool_schemas}}), ctx);
+    REQUIRE(reply.tool_calls.size() == 1);
+    const ToolCallOut& call = reply.tool_calls[0];
+    json args = json::parse(call.arguments);
+    if (args.value("command", "") == "str_replace") {
+      ++out.edits;
+      std::string path = args["path"];
+      auto before = ReadFile(path);
+      REQUIRE(before.ok());
+      const std::string old_str = args["old_str"];
+      std::size_t first = before->find(old_str);
+      REQUIRE(first != std::string::npos);
+      CHECK(before->find(old_str, first + 1) == std::string::npos);  // exactly once
     }
-    INFO("category " << category);
-    CHECK(submitted);
-    CHECK(edits == 1);
-    CHECK(patch.find("+++ b/pkg/config.py") != std::string::npos);
-    if (category == 49) {  // None values: a None guard or an emptiness check on `text`
-      CHECK((patch.find("+    if text is None:") != std::string::npos ||
-             patch.find("+    if not text:") != std::string::npos));
+    auto result = box.Call(call.name, call.arguments);
+    INFO(result.status().ToString() << " call " << call.name << " " << call.arguments);
+    REQUIRE(result.ok());
+    REQUIRE_FALSE(result->validation_error);
+    out.summary += "### Step " + std::to_string(turn + 1) + "\n" + reply.reasoning + "\nAction: " + call.name + " " +
+                   call.arguments + "\nOutput:\n" + result->outcome.observation + "\n";
+    messages.push_back({{"role", "assistant"},
+                        {"content", nullptr},
+                        {"tool_calls", json::array({{{"id", call.id}, {"type", "function"},
+                                                     {"function", {{"name", call.name}, {"arguments", call.arguments}}}}})}});
+    messages.push_back({{"role", "tool"}, {"tool_call_id", call.id}, {"content", result->outcome.observation}});
+    out.submitted = result->outcome.submitted;
+    out.patch = result->outcome.patch;
+  }
+  return out;
+}
+
+std::vector<std::string> ChangedLines(const std::string& patch) {
+  std::vector<std::string> lines;
+  std::istringstream in(patch);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && (line[0] == '+' || line[0] == '-') && line.rfind("+++", 0) != 0 &&
+        line.rfind("---", 0) != 0) {
+      lines.push_back(line);
     }
   }
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("A scripted rollout through the real tools edits with text taken from the real view") {
+  for (int category : {49, 13, 3, 0}) {
+    RealRollout r = RunWithRealTools(
+        [&](const std::string& root) {
+          auto prompt = RenderTemplate(ReadPrompt("rollout1.md"),
+                                       {{"function_name", "parse_config"},
+                                        {"file_path", "pkg/config.py"},
+                                        {"category_prompt", Prompts().categories()[category].prompt},
+                                        {"repo_root", root}});
+          REQUIRE(prompt.ok());
+          return *prompt;
+        },
+        DefaultContext(category));
+    INFO("category " << category);
+    CHECK(r.submitted);
+    CHECK(r.edits == 1);
+    CHECK(r.patch.find("+++ b/pkg/config.py") != std::string::npos);
+    if (category == 49) {  // None values: a None guard or an emptiness check on `text`
+      CHECK((r.patch.find("+    if text is None:") != std::string::npos ||
+             r.patch.find("+    if not text:") != std::string::npos));
+    }
+  }
+}
+
+TEST_CASE("Rollout 1, issue, rollout 2 through the real tools: rollout 2 works on the same code") {
+  int same = 0;
+  for (int seed = 0; seed < 4; ++seed) {
+    PolicyContext ctx = DefaultContext(seed);
+    // Rollout 1 and 2 run in different temporary copies, like the pipeline's
+    // working-copy pool; patches are relative to the repository, so they compare.
+    RealRollout r1 = RunWithRealTools(
+        [&](const std::string& root) {
+          return *RenderTemplate(ReadPrompt("rollout1.md"), {{"function_name", "Settings.get"},
+                                                             {"file_path", "pkg/config.py"},
+                                                             {"category_prompt", Prompts().categories()[49].prompt},
+                                                             {"repo_root", root}});
+        },
+        ctx);
+    REQUIRE(r1.submitted);
+    REQUIRE_FALSE(r1.patch.empty());
+    auto writer = RenderTemplate(ReadPrompt("issue_writer.md"),
+                                 {{"trajectory_summary", r1.summary}, {"patch", r1.patch}, {"demo_issue", "A short bug."}});
+    REQUIRE(writer.ok());
+    PolicyReply issue = Decide(MustParse({{"messages", {{{"role", "user"}, {"content", *writer}}}}}), ctx);
+    REQUIRE(issue.kind == RequestKind::kIssueWriter);
+    std::string text = issue.content.substr(8, issue.content.size() - 17);
+    INFO(text);
+    CHECK(text.find("get") != std::string::npos);
+    RealRollout r2 = RunWithRealTools(
+        [&](const std::string& root) {
+          return *RenderTemplate(ReadPrompt("rollout2.md"), {{"issue_text", text}, {"repo_root", root}});
+        },
+        ctx);
+    CHECK(r2.submitted);
+    CHECK(r2.patch.find("+++ b/pkg/config.py") != std::string::npos);
+    if (ChangedLines(r1.patch) == ChangedLines(r2.patch)) ++same;
+  }
+  CHECK(same >= 1);
 }
