@@ -150,3 +150,33 @@ TEST_CASE("extractor fingerprint is stable within a build and names the version"
 
 }  // namespace
 }  // namespace seragen::callgraph
+
+namespace seragen::callgraph {
+namespace {
+
+TEST_CASE("garbage truncation and deep nesting never break extraction", "[graph]") {
+  const std::vector<std::string> extensions = {"py", "js", "ts", "tsx", "go", "rs", "java", "c", "cpp"};
+  std::string garbage;
+  std::uint64_t state = 12345;
+  for (int i = 0; i < 3000; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    garbage.push_back(static_cast<char>(state >> 56));
+  }
+  std::string nested = "x = " + std::string(400, '(') + "f()" + std::string(400, ')') + "\n";
+  InMemoryFileSource source;
+  for (const std::string& ext : extensions) {
+    source.Add("garbage." + ext, garbage);
+    source.Add("nested." + ext, nested);
+    source.Add("truncated." + ext, "def f(:\n  class { fn ( func (x) {\n");
+    source.Add("empty." + ext, "");
+  }
+  GraphOptions options;
+  options.threads = 2;
+  Result<CallGraph> graph = BuildGraph(source, options);
+  REQUIRE(graph.ok());
+  CHECK(graph->stats.files_listed == 36);
+  CHECK(graph->stats.files_parsed + graph->stats.files_skipped.size() > 0);
+}
+
+}  // namespace
+}  // namespace seragen::callgraph
