@@ -31,8 +31,14 @@ function(seragen_test module)
     target_precompile_headers(${exe} REUSE_FROM seragen_test_pch)
   endif()
   set(_labels unit ${module} ${T_LABELS})
-  catch_discover_tests(${exe} TEST_PREFIX "${module}." PROPERTIES LABELS "${_labels}"
+  catch_discover_tests(${exe} TEST_PREFIX "${module}." TEST_LIST ${exe}_TESTS
                        WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
+  # Catch2 v2 flattens list-valued PROPERTIES (only the first label would
+  # survive), so label the discovered tests afterwards.
+  set(_label_script ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake)
+  file(WRITE ${_label_script}
+    "foreach(_t IN LISTS ${exe}_TESTS)\n  set_tests_properties(\"\${_t}\" PROPERTIES LABELS \"${_labels}\")\nendforeach()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${_label_script})
 endfunction()
 
 # seragen_bench(<name> SOURCES ... DEPS ...): a benchmark program under bench/;

@@ -6,6 +6,7 @@
 
 #include "cli/config_command.h"
 #include "cli/exit_codes.h"
+#include "cli/run_commands.h"
 #include "cli/tool_commands.h"
 #include "seragen/base/log.h"
 
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   app.fallthrough();
 
   std::function<int()> action;
+  AddRunCommands(app, &action);
   AddConfigCommand(app, &action);
   AddVerifyCommand(app, &action);
   AddLlmCommand(app, &action);

@@ -113,8 +113,7 @@ Result<LoadedConfig> LoadFromNode(YAML::Node root, const std::string& name, cons
   if (issues_out) *issues_out = issues;
   if (!issues.empty()) return InvalidArgumentError(FormatIssues(issues));
   loaded.config_hash = Sha256Hex(CanonicalJson(loaded.config));
-  nlohmann::json recipe = internal::RootSchema().ToJson(loaded.config, false, true);
-  loaded.recipe_hash = Sha256Hex(recipe.dump());
+  loaded.recipe_hash = Sha256Hex(RecipeJson(loaded.config));
   return loaded;
 }
 
@@ -192,6 +191,11 @@ Result<LoadedConfig> LoadConfigFile(const std::string& path, const LoadOptions& 
 
 std::string CanonicalJson(const Config& config) {
   nlohmann::json sorted = internal::RootSchema().ToJson(config, false, false);
+  return sorted.dump();
+}
+
+std::string RecipeJson(const Config& config) {
+  nlohmann::json sorted = internal::RootSchema().ToJson(config, false, true);
   return sorted.dump();
 }
 

@@ -53,6 +53,10 @@ std::string RenderResolvedYaml(const LoadedConfig& loaded);
 // Canonical JSON (sorted keys, no secrets): what config_hash covers.
 std::string CanonicalJson(const Config& config);
 
+// Canonical JSON of only the values that change generated data: what
+// recipe_hash covers (used to list what changed when a run is resumed).
+std::string RecipeJson(const Config& config);
+
 // Markdown reference of every key: type, default, meaning (docs/CONFIG.md).
 std::string RenderReferenceMarkdown();
 

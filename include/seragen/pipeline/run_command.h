@@ -1,0 +1,36 @@
+// `seragen run` and `seragen plan`: everything between a loaded config and a
+// finished shard. This is where config::Config becomes module options.
+#pragma once
+
+#include <string>
+
+#include "seragen/base/result.h"
+#include "seragen/config/loader.h"
+
+namespace seragen::pipeline {
+
+struct RunFlags {
+  std::string shard;  // "K/N"; empty = config run.shard, then Slurm variables, then 0/1
+  bool allow_config_change = false;
+};
+
+// Exit codes of `seragen run` (also in README): 0 the shard is done (or a
+// budget was reached), 1 a runtime failure or the run was aborted by a
+// configuration/quota error from the endpoint, 2 bad input, 75 interrupted
+// (SIGINT/SIGTERM): rerun the same command to resume.
+inline constexpr int kExitInterrupted = 75;
+
+int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags);
+
+// Builds (or reuses) RUN_DIR/tasks.jsonl and prints a summary; no model calls.
+int PlanCommand(const config::LoadedConfig& loaded);
+
+struct ShardSpec {
+  int index = 0;
+  int count = 1;
+};
+// flag > config > SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (with
+// SLURM_ARRAY_TASK_MIN subtracted when set) > 0/1.
+Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured);
+
+}  // namespace seragen::pipeline

@@ -1,0 +1,45 @@
+// The real EnvironmentFactory: a working-copy pool per repository, a
+// sandboxed command runner per rollout (bubblewrap, or unconfined when the
+// user opted in), and the agent's tools bound to the copy.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "seragen/pipeline/environment.h"
+#include "seragen/repo/repository.h"
+#include "seragen/repo/working_copy_pool.h"
+#include "seragen/sandbox/sandbox_options.h"
+#include "seragen/tools/tool_box.h"
+
+namespace seragen::pipeline {
+
+struct EnvironmentOptions {
+  std::string sandbox_mode = "bwrap";  // bwrap | none
+  sandbox::SandboxOptions sandbox;     // uid is set per slot from uid_base
+  uid_t uid_base = 20000;
+  tools::ToolOptions tools;
+  repo::PoolOptions pool;              // pool_dir is a parent; one sub-directory per repo
+};
+
+class RunEnvironmentFactory final : public EnvironmentFactory {
+ public:
+  // `resources` must outlive the factory. Pools are created lazily (first
+  // Acquire for a repository), from `repos` (name → open repository).
+  RunEnvironmentFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
+                        const tools::ToolResources* resources, EnvironmentOptions options);
+  Result<std::unique_ptr<RolloutEnvironment>> Acquire(const Task& task, int slot) override;
+
+ private:
+  Result<repo::WorkingCopyPool*> PoolFor(const Task& task);
+
+  std::map<std::string, std::shared_ptr<repo::Repository>> repos_;
+  const tools::ToolResources* resources_;
+  EnvironmentOptions options_;
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<repo::WorkingCopyPool>> pools_;  // key: repo + commit
+};
+
+}  // namespace seragen::pipeline

@@ -1,0 +1,109 @@
+#include "seragen/pipeline/run_environment.h"
+
+#include <chrono>
+
+#include "seragen/base/hash.h"
+#include "seragen/repo/diff.h"
+#include "seragen/sandbox/runner_factory.h"
+
+namespace seragen::pipeline {
+namespace {
+
+// One rollout's world: the lease (restored when released), the command runner
+// and the tools; adapts tools::ToolBox to the agent's ToolExecutor.
+class LeasedEnvironment final : public RolloutEnvironment,
+                                public agent::ToolExecutor,
+                                public agent::PatchSource,
+                                public tools::PatchSource {
+ public:
+  LeasedEnvironment(repo::WorkingCopyLease lease, std::unique_ptr<sandbox::CommandRunner> runner,
+                    const tools::ToolResources* resources, const tools::ToolOptions& options)
+      : lease_(std::move(lease)),
+        runner_(std::move(runner)),
+        resources_(resources),
+        box_(resources, runner_.get(), lease_.path(), static_cast<tools::PatchSource*>(this), options) {}
+
+  ~LeasedEnvironment() override { (void)lease_.Release(); }
+
+  agent::ToolExecutor& tools() override { return *this; }
+  agent::PatchSource& patch() override { return *this; }
+  std::string repo_root() const override { return runner_->VisibleRoot(); }
+
+  std::vector<llm::ToolSpec> Specs() const override {
+    std::vector<llm::ToolSpec> out;
+    for (const auto& t : resources_->specs.tools) out.push_back({t.name, t.description, t.parameters_schema_json});
+    return out;
+  }
+
+  agent::ToolOutcome Execute(const llm::ToolCall& call) override {
+    auto start = std::chrono::steady_clock::now();
+    agent::ToolOutcome out;
+    Result<tools::ToolCallResult> r = box_.Call(call.name, call.arguments_json);
+    out.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+    if (!r.ok()) {
+      out.kind = agent::ToolOutcome::Kind::kHarnessError;
+      out.text = r.status().ToString();
+      return out;
+    }
+    if (r->validation_error) {
+      out.kind = agent::ToolOutcome::Kind::kInvalidCall;
+      out.text = r->validation_error->message;
+      return out;
+    }
+    out.text = r->outcome.observation;
+    out.submitted = r->outcome.submitted;
+    out.timed_out = r->outcome.timed_out;
+    return out;
+  }
+
+  Result<std::string> CurrentPatch() override { return repo::DiffAgainstBase(lease_.path(), lease_.base_commit()); }
+
+ private:
+  repo::WorkingCopyLease lease_;
+  std::unique_ptr<sandbox::CommandRunner> runner_;
+  const tools::ToolResources* resources_;
+  tools::ToolBox box_;
+};
+
+}  // namespace
+
+RunEnvironmentFactory::RunEnvironmentFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
+                                             const tools::ToolResources* resources, EnvironmentOptions options)
+    : repos_(std::move(repos)), resources_(resources), options_(std::move(options)) {}
+
+Result<repo::WorkingCopyPool*> RunEnvironmentFactory::PoolFor(const Task& task) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string key = task.repo + "@" + task.commit;
+  auto it = pools_.find(key);
+  if (it != pools_.end()) return it->second.get();
+  auto repo = repos_.find(task.repo);
+  if (repo == repos_.end()) return NotFoundError("task " + task.task_id + " names unknown repository '" + task.repo + "'");
+  repo::PoolOptions opts = options_.pool;
+  opts.pool_dir = options_.pool.pool_dir + "/" + task.repo + "-" + task.commit.substr(0, 12);
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool pool, repo::WorkingCopyPool::Create(*repo->second, task.commit, opts));
+  auto owned = std::make_unique<repo::WorkingCopyPool>(std::move(pool));
+  repo::WorkingCopyPool* raw = owned.get();
+  pools_[key] = std::move(owned);
+  return raw;
+}
+
+Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const Task& task, int slot) {
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
+  sandbox::SandboxOptions sb = options_.sandbox;
+  sb.uid = sandbox::SandboxUidForSlot(options_.uid_base, slot);
+  sb.gid = sb.uid;
+  sb.extra_ro_binds.push_back(pool->source_objects_dir());
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
+  if (mode == sandbox::SandboxMode::kBwrap) {
+    // Hand the copy to the slot's uid while keeping the index's stat cache valid
+    // (a plain chown would make every later status/diff re-hash every file).
+    SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.path(), sb.uid, sb.gid));
+  }
+  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner,
+                      sandbox::CreateRunner(mode, sb, lease.path()));
+  return std::unique_ptr<RolloutEnvironment>(
+      new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools));
+}
+
+}  // namespace seragen::pipeline

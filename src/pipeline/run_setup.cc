@@ -1,0 +1,153 @@
+#include "pipeline/run_setup.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "seragen/base/file_util.h"
+#include "seragen/base/hash.h"
+#include "seragen/base/log.h"
+#include "seragen/callgraph/graph_cache.h"
+#include "seragen/callgraph/language.h"
+#include "seragen/callgraph/selection.h"
+#include "seragen/journal/config_diff.h"
+#include "seragen/pipeline/repo_source.h"
+
+namespace seragen::pipeline::internal {
+namespace {
+
+std::string Join(const std::string& dir, const std::string& name) {
+  return std::filesystem::path(name).is_absolute() ? name : dir + "/" + name;
+}
+
+Status SaveOrCheckConfig(const config::LoadedConfig& loaded, const std::string& run_dir, bool allow_change) {
+  std::string json_path = run_dir + "/config.json";
+  std::string current = config::RecipeJson(loaded.config);
+  Result<std::string> stored = ReadFile(json_path);
+  if (stored.ok()) {
+    journal::ConfigCheckOptions opts;
+    opts.override_flag = "--allow-config-change";
+    Status same = journal::CheckConfigCompatible(*stored, current, opts);
+    if (!same.ok() && !allow_change) return same.WithContext("run directory " + run_dir);
+    if (same.ok()) {
+      // Operational settings may differ: keep the saved YAML in step with this invocation.
+      return WriteFileAtomic(run_dir + "/config.yaml", config::RenderResolvedYaml(loaded));
+    }
+    log::Logger("pipeline").Warn("continuing with a changed configuration (--allow-config-change):\n{}", same.message());
+  }
+  SG_RETURN_IF_ERROR(WriteFileAtomic(run_dir + "/config.yaml", config::RenderResolvedYaml(loaded)));
+  return WriteFileAtomic(json_path, current);
+}
+
+callgraph::SelectionOptions SelectionFrom(const config::SelectionConfig& s) {
+  callgraph::SelectionOptions o;
+  o.include = s.include;
+  o.exclude = s.exclude;
+  for (const std::string& lang : s.languages) {
+    o.languages.push_back(lang);
+    if (lang == "typescript") o.languages.push_back("tsx");
+  }
+  o.exclude_tests = s.exclude_tests;
+  o.test_path_patterns = s.test_patterns;
+  o.min_lines = static_cast<int>(s.min_lines);
+  o.max_lines = static_cast<int>(s.max_lines);
+  o.require_callees = s.require_callees;
+  o.max_functions = static_cast<std::size_t>(s.max_functions_per_repo);
+  return o;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> CommitMessages(const std::string& git_dir, const std::string& commit, int max_count) {
+  std::string cmd = "git --git-dir='" + git_dir + "' log --no-merges -z --format=%B -n " + std::to_string(max_count) +
+                    " " + commit + " 2>/dev/null";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return IoError("cannot run git log");
+  std::string out;
+  char buf[8192];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  int rc = ::pclose(pipe);
+  if (rc != 0) return IoError("git log failed for " + git_dir);
+  std::vector<std::string> messages;
+  std::size_t start = 0;
+  while (start < out.size()) {
+    std::size_t end = out.find('\0', start);
+    if (end == std::string::npos) end = out.size();
+    messages.push_back(out.substr(start, end - start));
+    start = end + 1;
+  }
+  return messages;
+}
+
+Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_config_change) {
+  const config::Config& cfg = loaded.config;
+  PreparedRun run;
+  run.run_dir = cfg.run.dir;
+  SG_RETURN_IF_ERROR(MakeDirs(run.run_dir));
+  SG_RETURN_IF_ERROR(SaveOrCheckConfig(loaded, run.run_dir, allow_config_change));
+
+  run.prompts_dir = cfg.prompts.dir.empty() ? config::DataDir() + "/prompts" : cfg.prompts.dir;
+  std::string tools_path = cfg.tools.file.empty() ? config::DataDir() + "/configs/tools.yaml" : cfg.tools.file;
+  std::string messages_path = run.prompts_dir + "/tools/messages.yaml";
+  SG_ASSIGN_OR_RETURN(run.tool_resources, tools::LoadToolResources(tools_path, messages_path, cfg.sandbox.mount_point));
+  SG_ASSIGN_OR_RETURN(std::string tools_text, ReadFile(tools_path));
+  SG_ASSIGN_OR_RETURN(std::string messages_text, ReadFile(messages_path));
+  SG_ASSIGN_OR_RETURN(run.prompts, PromptLibrary::Load(run.prompts_dir, cfg.prompts, tools_text + "\n" + messages_text));
+  run.recipe_hash = ContentId({loaded.recipe_hash, run.prompts.hash()}, 64);
+
+  std::map<std::string, std::string> commits;
+  for (const config::RepoConfig& rc : cfg.repos) {
+    auto repo = repo::Repository::OpenOrClone(rc.source, run.run_dir + "/repo-cache");
+    if (!repo.ok()) return repo.status().WithContext("repos." + rc.name);
+    auto commit = repo->ResolveCommit(rc.ref);
+    if (!commit.ok()) return commit.status().WithContext("repos." + rc.name + ".ref '" + rc.ref + "'");
+    commits[rc.name] = *commit;
+    run.repos[rc.name] = std::make_shared<repo::Repository>(std::move(*repo));
+  }
+
+  std::string tasks_path = run.run_dir + "/tasks.jsonl";
+  if (Result<std::string> existing = ReadFile(tasks_path); existing.ok()) {
+    SG_ASSIGN_OR_RETURN(run.plan, callgraph::ReadTasksJsonl(*existing));
+    run.plan_reused = true;
+    return run;
+  }
+
+  std::vector<callgraph::CallGraph> graphs;
+  graphs.reserve(cfg.repos.size());
+  std::vector<callgraph::RepoSelection> selections;
+  callgraph::SelectionOptions sel = SelectionFrom(cfg.selection);
+  SG_RETURN_IF_ERROR(callgraph::ValidateSelectionOptions(sel));
+  for (const config::RepoConfig& rc : cfg.repos) {
+    repo::FileFilter filter;
+    filter.max_file_bytes = static_cast<std::uint64_t>(rc.max_file_bytes);
+    filter.exclude_globs = rc.skip;
+    RepoFileSource source(run.repos[rc.name].get(), commits[rc.name], filter);
+    callgraph::GraphOptions gopts;
+    gopts.max_file_bytes = static_cast<std::uint64_t>(rc.max_file_bytes);
+    gopts.link_ambiguous = cfg.selection.resolve_ambiguous;
+    bool cached = false;
+    auto graph = callgraph::BuildGraphCached(source, run.run_dir, rc.name, commits[rc.name], gopts, &cached);
+    if (!graph.ok()) return graph.status().WithContext("call graph of " + rc.name);
+    graphs.push_back(std::move(*graph));
+    const callgraph::CallGraph& g = graphs.back();
+    auto picked = callgraph::SelectFunctions(g, sel, static_cast<std::uint64_t>(cfg.run.seed), rc.name);
+    run.plan_notes.push_back(rc.name + "@" + commits[rc.name].substr(0, 12) + ": " + std::to_string(g.stats.files_parsed) +
+                             " files, " + std::to_string(g.nodes.size()) + " functions, " +
+                             std::to_string(g.edges.size()) + " call edges, " + std::to_string(picked.size()) +
+                             " selected" + (cached ? " (graph from cache)" : ""));
+    selections.push_back({rc.name, commits[rc.name], &g, std::move(picked)});
+  }
+  callgraph::PlanOptions popts;
+  popts.seed = static_cast<std::uint64_t>(cfg.run.seed);
+  popts.replicas = static_cast<int>(cfg.selection.replicas);
+  popts.category_mode = cfg.selection.categories.mode == "all" ? callgraph::CategoryMode::kAll : callgraph::CategoryMode::kSample;
+  popts.categories_per_function = static_cast<int>(cfg.selection.categories.per_function);
+  popts.category_count = static_cast<int>(run.prompts.categories().size());
+  popts.recipe_hash = run.recipe_hash;
+  SG_RETURN_IF_ERROR(callgraph::ValidatePlanOptions(popts));
+  run.plan = callgraph::PlanTasks(selections, popts);
+  SG_RETURN_IF_ERROR(callgraph::WriteTasksFile(tasks_path, run.plan));
+  return run;
+}
+
+}  // namespace seragen::pipeline::internal

@@ -1,0 +1,40 @@
+// Internal to the pipeline module: preparing a run directory, its prompts,
+// repositories and plan (shared by `seragen run` and `seragen plan`).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "seragen/callgraph/plan.h"
+#include "seragen/config/loader.h"
+#include "seragen/pipeline/prompt_library.h"
+#include "seragen/repo/repository.h"
+#include "seragen/tools/tool_box.h"
+
+namespace seragen::pipeline::internal {
+
+struct PreparedRun {
+  std::string run_dir;
+  std::string prompts_dir;
+  PromptLibrary prompts;
+  tools::ToolResources tool_resources;
+  std::string recipe_hash;  // config recipe + prompt/tool texts
+  std::map<std::string, std::shared_ptr<repo::Repository>> repos;  // by name
+  std::vector<callgraph::PlannedTask> plan;
+  bool plan_reused = false;
+  std::vector<std::string> plan_notes;  // per-repo graph/selection summary lines
+};
+
+// Creates/validates RUN_DIR (saved config, compatibility), loads prompts and
+// tools, opens repositories, and builds or reuses RUN_DIR/tasks.jsonl.
+// kFailedPrecondition for a config change without the flag (message lists
+// the changes); kInvalidArgument/kNotFound for bad input; others for I/O.
+Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_config_change);
+
+// Commit messages of `repo_source` reachable from `commit` (newest first), via git.
+Result<std::vector<std::string>> CommitMessages(const std::string& git_dir, const std::string& commit,
+                                                int max_count);
+
+}  // namespace seragen::pipeline::internal
