@@ -6,6 +6,7 @@
 
 #include "cli/config_command.h"
 #include "cli/exit_codes.h"
+#include "cli/data_commands.h"
 #include "cli/run_commands.h"
 #include "cli/tool_commands.h"
 #include "seragen/base/log.h"
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
 
   std::function<int()> action;
   AddRunCommands(app, &action);
+  AddDataCommands(app, &action);
   AddConfigCommand(app, &action);
   AddVerifyCommand(app, &action);
   AddLlmCommand(app, &action);

@@ -1,0 +1,66 @@
+// What a run directory holds, read back: `seragen status`, `seragen export`
+// and `seragen merge`. Read-only over journals (no shard lock is taken), so
+// they can run while shards are still working.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "seragen/base/result.h"
+#include "seragen/export/record.h"
+
+namespace seragen::pipeline {
+
+struct StatusReport {
+  std::size_t planned = 0;   // tasks.jsonl
+  std::size_t started = 0;   // tasks with at least one record
+  std::size_t finished = 0;  // terminal (verified, skipped, failed non-retryable)
+  std::map<std::string, std::size_t> by_stage;    // latest stage of each started task
+  std::map<std::string, std::size_t> verified;    // accepted / rejected / not_scorable
+  std::map<std::string, std::size_t> skipped;     // reason -> count
+  std::map<std::string, std::size_t> infra_failures;  // error class -> count (latest record)
+  std::map<std::string, std::size_t> model_failures;
+  std::map<std::string, std::size_t> rollout_exits;   // rollout exit status -> count
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  std::int64_t model_calls = 0;
+  double acceptance_rate = 0;   // accepted / verified
+  double tasks_per_minute = 0;  // finished over the span of record timestamps
+  double eta_minutes = -1;      // remaining at that rate; -1 unknown
+  std::size_t shards = 0;
+  std::size_t torn_tails = 0;   // journals that ended in a torn line (a crash)
+};
+
+Result<StatusReport> ReadStatus(const std::string& run_dir);
+std::string FormatStatus(const StatusReport& report);
+std::string StatusJson(const StatusReport& report);
+
+struct ExportRequest {
+  std::string run_dir;
+  std::string out_dir;  // default RUN_DIR/data
+  exporter::ExportOptions options;
+  std::string rollouts = "both";  // t1 | t2 | both
+  bool only_submitted = true;
+  std::optional<double> threshold;  // default: the one recorded at verification
+  std::string prompts_dir;          // for prompts/export templates and category names
+};
+
+struct ExportReport {
+  std::size_t t1_written = 0;
+  std::size_t t2_written = 0;
+  std::map<std::string, std::size_t> excluded;  // reason -> count
+  std::size_t invalid = 0;                      // failed validation (not written)
+  std::size_t duplicates = 0;                   // same task id or same patch seen before
+  std::string t1_path, t2_path;
+  bool scripted_teacher = false;
+};
+
+// Writes OUT/t1.<format>.jsonl and OUT/t2.<format>.jsonl (+ OUT/summary.json)
+// from every shard of the run. Each task id is exported once, and a patch
+// already exported (same P1 for T1 / same P2 for T2) is not repeated, so the
+// output of several shards — or of a re-sharded rerun — merges cleanly.
+Result<ExportReport> ExportRun(const ExportRequest& request);
+std::string FormatExport(const ExportReport& report);
+
+}  // namespace seragen::pipeline

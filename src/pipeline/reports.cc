@@ -1,0 +1,301 @@
+#include "seragen/pipeline/reports.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "seragen/agent/trajectory_json.h"
+#include "seragen/base/file_util.h"
+#include "seragen/base/hash.h"
+#include "seragen/callgraph/plan.h"
+#include "seragen/config/prompt_files.h"
+#include "seragen/journal/result_files.h"
+#include "seragen/journal/resume_state.h"
+#include "seragen/journal/run_journals.h"
+#include "seragen/verify/scores.h"
+
+namespace seragen::pipeline {
+namespace {
+
+using journal::Stage;
+
+// Seconds since the epoch of an ISO-8601 "YYYY-MM-DDTHH:MM:SS.mmmZ" stamp (0 if malformed).
+double ParseIso(const std::string& s) {
+  std::tm tm{};
+  int ms = 0;
+  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                  &tm.tm_sec, &ms) < 6) {
+    return 0;
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<double>(timegm(&tm)) + ms / 1000.0;
+}
+
+bool IsInfraClass(const std::string& cls) { return cls.rfind("infra.", 0) == 0; }
+
+Result<std::vector<callgraph::PlannedTask>> ReadPlan(const std::string& run_dir) {
+  SG_ASSIGN_OR_RETURN(std::string text, ReadFile(run_dir + "/tasks.jsonl"));
+  return callgraph::ReadTasksJsonl(text);
+}
+
+}  // namespace
+
+Result<StatusReport> ReadStatus(const std::string& run_dir) {
+  StatusReport r;
+  SG_ASSIGN_OR_RETURN(auto plan, ReadPlan(run_dir));
+  r.planned = plan.size();
+  SG_ASSIGN_OR_RETURN(auto shards, journal::LoadRunJournals(run_dir));
+  r.shards = shards.size();
+  double first = 0, last = 0;
+  for (const auto& shard : shards) {
+    if (shard.journal.dropped_tail_bytes > 0) r.torn_tails++;
+    for (const auto& rec : shard.journal.records) {
+      r.prompt_tokens += rec.tokens.prompt_tokens;
+      r.completion_tokens += rec.tokens.completion_tokens;
+      r.model_calls += rec.tokens.calls;
+      if (rec.stage == Stage::kRollout1Done || rec.stage == Stage::kRollout2Done) r.rollout_exits[rec.status]++;
+      double t = ParseIso(rec.at);
+      if (t > 0) {
+        first = first == 0 ? t : std::min(first, t);
+        last = std::max(last, t);
+      }
+    }
+    journal::ResumeState state = journal::ResumeState::Fold(shard.journal.records);
+    for (const auto& [id, p] : state.tasks()) {
+      r.started++;
+      if (p.finished) r.finished++;
+      r.by_stage[std::string(journal::StageName(p.last.stage))]++;
+      if (p.last.stage == Stage::kVerified) r.verified[p.last.status]++;
+      if (p.last.stage == Stage::kSkipped) r.skipped[p.last.status]++;
+      if (p.last.stage == Stage::kFailed && p.last.error) {
+        (IsInfraClass(p.last.error->error_class) ? r.infra_failures : r.model_failures)[p.last.error->error_class]++;
+      }
+    }
+  }
+  std::size_t verified = 0;
+  for (const auto& [k, n] : r.verified) verified += n;
+  r.acceptance_rate = verified ? static_cast<double>(r.verified["accepted"]) / static_cast<double>(verified) : 0;
+  if (last > first && r.finished > 0) {
+    r.tasks_per_minute = 60.0 * static_cast<double>(r.finished) / (last - first);
+    if (r.tasks_per_minute > 0) r.eta_minutes = static_cast<double>(r.planned - std::min(r.planned, r.finished)) / r.tasks_per_minute;
+  }
+  return r;
+}
+
+std::string FormatStatus(const StatusReport& r) {
+  std::string out = fmt::format("tasks      {} planned, {} started, {} finished ({:.1f}%), {} shard(s)\n", r.planned,
+                                r.started, r.finished, r.planned ? 100.0 * r.finished / r.planned : 0.0, r.shards);
+  auto line = [&](const char* name, const std::map<std::string, std::size_t>& m) {
+    if (m.empty()) return;
+    out += fmt::format("{:<11}", name);
+    bool firstk = true;
+    for (const auto& [k, n] : m) {
+      out += fmt::format("{}{} {}", firstk ? "" : ", ", n, k);
+      firstk = false;
+    }
+    out += "\n";
+  };
+  line("stages", r.by_stage);
+  line("verified", r.verified);
+  out += fmt::format("acceptance {:.1f}% of verified tasks\n", 100.0 * r.acceptance_rate);
+  line("skipped", r.skipped);
+  line("rollouts", r.rollout_exits);
+  out += fmt::format("failures   {} infrastructure, {} model\n",
+                     [&] { std::size_t n = 0; for (auto& [k, v] : r.infra_failures) n += v; return n; }(),
+                     [&] { std::size_t n = 0; for (auto& [k, v] : r.model_failures) n += v; return n; }());
+  line("  infra", r.infra_failures);
+  line("  model", r.model_failures);
+  out += fmt::format("tokens     {} in, {} out, {} model calls\n", r.prompt_tokens, r.completion_tokens, r.model_calls);
+  if (r.tasks_per_minute > 0) {
+    out += fmt::format("throughput {:.1f} tasks/min", r.tasks_per_minute);
+    if (r.eta_minutes >= 0 && r.finished < r.planned) out += fmt::format(", ETA {:.0f} min", r.eta_minutes);
+    out += "\n";
+  }
+  if (r.torn_tails) out += fmt::format("note       {} journal(s) end in a torn line (a crash); it is ignored\n", r.torn_tails);
+  return out;
+}
+
+std::string StatusJson(const StatusReport& r) {
+  nlohmann::ordered_json j = {{"planned", r.planned},
+                              {"started", r.started},
+                              {"finished", r.finished},
+                              {"shards", r.shards},
+                              {"by_stage", r.by_stage},
+                              {"verified", r.verified},
+                              {"acceptance_rate", r.acceptance_rate},
+                              {"skipped", r.skipped},
+                              {"rollout_exits", r.rollout_exits},
+                              {"infra_failures", r.infra_failures},
+                              {"model_failures", r.model_failures},
+                              {"prompt_tokens", r.prompt_tokens},
+                              {"completion_tokens", r.completion_tokens},
+                              {"model_calls", r.model_calls},
+                              {"tasks_per_minute", r.tasks_per_minute},
+                              {"eta_minutes", r.eta_minutes},
+                              {"torn_journals", r.torn_tails}};
+  return j.dump() + "\n";
+}
+
+Result<ExportReport> ExportRun(const ExportRequest& req) {
+  ExportReport report;
+  SG_ASSIGN_OR_RETURN(auto plan, ReadPlan(req.run_dir));
+  std::map<std::string, const callgraph::PlannedTask*> by_id;
+  for (const auto& t : plan) by_id[t.task_id] = &t;
+  SG_ASSIGN_OR_RETURN(auto shards, journal::LoadRunJournals(req.run_dir));
+  SG_ASSIGN_OR_RETURN(auto templates, exporter::ExportTemplates::Load(req.prompts_dir + "/export"));
+  std::vector<config::CategoryPrompt> categories;
+  if (auto c = config::LoadCategoryPrompts(req.prompts_dir + "/categories.yaml"); c.ok()) categories = *c;
+  std::string run_name;
+  if (auto cfg = ReadFile(req.run_dir + "/config.json"); cfg.ok()) {
+    try {
+      run_name = nlohmann::json::parse(*cfg).value("run", nlohmann::json::object()).value("name", "");
+    } catch (const std::exception&) {
+    }
+  }
+
+  std::string out_dir = req.out_dir.empty() ? req.run_dir + "/data" : req.out_dir;
+  SG_RETURN_IF_ERROR(MakeDirs(out_dir));
+  std::string fmt_name(exporter::FormatName(req.options.format));
+  report.t1_path = out_dir + "/t1." + fmt_name + ".jsonl";
+  report.t2_path = out_dir + "/t2." + fmt_name + ".jsonl";
+  std::string t1_text, t2_text;
+  std::set<std::string> seen_tasks, seen_p1, seen_p2;
+  bool want_t1 = req.rollouts != "t2", want_t2 = req.rollouts != "t1";
+
+  for (const auto& shard : shards) {
+    journal::ResumeState state = journal::ResumeState::Fold(shard.journal.records);
+    for (const auto& [id, p] : state.tasks()) {
+      if (!seen_tasks.insert(id).second) {
+        report.duplicates++;
+        continue;
+      }
+      auto planned = by_id.find(id);
+      if (planned == by_id.end()) {
+        report.excluded["not_in_plan"]++;
+        continue;
+      }
+      const callgraph::PlannedTask& t = *planned->second;
+      exporter::RecordMetadata md;
+      md.task_id = id;
+      md.run_name = run_name;
+      md.repo = t.repo;
+      md.commit = t.commit;
+      md.function_id = t.function_id;
+      md.file = t.file;
+      md.category_index = t.category;
+      if (t.category >= 0 && static_cast<std::size_t>(t.category) < categories.size()) md.category = categories[t.category].topic;
+      md.recipe_hash = shard.journal.effective_config_hash;
+
+      auto load = [&](const char* role) -> std::optional<agent::Trajectory> {
+        auto it = p.refs.find(role);
+        if (it == p.refs.end()) return std::nullopt;
+        auto text = journal::ReadResultFile(shard.shard_dir, it->second);
+        if (!text.ok()) return std::nullopt;
+        auto traj = agent::TrajectoryFromJson(*text);
+        if (!traj.ok()) return std::nullopt;
+        return std::move(*traj);
+      };
+      std::optional<agent::Trajectory> r1 = load("rollout1");
+      bool skipped_on_purpose = p.last.stage == Stage::kSkipped;
+      if (want_t1 && r1) {
+        bool ok = !req.only_submitted || r1->exit_status == agent::ExitStatus::kSubmitted;
+        std::string why;
+        if (!ok) why = "t1_not_submitted";
+        else if (!r1->has_patch) why = "t1_empty_patch";
+        else if (skipped_on_purpose && p.last.status.rfind("judge_", 0) == 0) why = "t1_judge_rejected";
+        else if (!seen_p1.insert(Sha256Hex(r1->patch)).second) why = "t1_duplicate_patch";
+        if (why.empty()) {
+          md.rollout = 1;
+          md.scores.reset();
+          md.scripted_teacher = r1->model.find("seragen-scripted-teacher") != std::string::npos;
+          report.scripted_teacher = report.scripted_teacher || md.scripted_teacher;
+          auto rec = exporter::BuildRecord(*r1, md, req.options, templates);
+          if (rec.ok()) {
+            t1_text += *rec + "\n";
+            report.t1_written++;
+          } else {
+            report.invalid++;
+          }
+        } else {
+          report.excluded[why]++;
+        }
+      }
+      if (!want_t2) continue;
+      if (p.last.stage != Stage::kVerified) {
+        report.excluded["t2_not_verified"]++;
+        continue;
+      }
+      std::optional<agent::Trajectory> r2 = load("rollout2");
+      if (!r2) {
+        report.excluded["t2_missing"]++;
+        continue;
+      }
+      exporter::Scores sc;
+      double threshold = 0.5;
+      bool r2_submitted = r2->exit_status == agent::ExitStatus::kSubmitted;
+      try {
+        auto j = nlohmann::json::parse(p.last.extra_json);
+        auto scores = verify::ScoresFromJson(j.at("scores").dump());
+        if (!scores.ok()) throw std::runtime_error("scores");
+        threshold = req.threshold.value_or(j.value("threshold", 0.5));
+        sc = {scores->recall, scores->precision, scores->f1, scores->scorable,
+              r2_submitted && verify::Accept(*scores, threshold), threshold};
+      } catch (const std::exception&) {
+        report.excluded["t2_scores_unreadable"]++;
+        continue;
+      }
+      if (req.only_submitted && !r2_submitted) {
+        report.excluded["t2_not_submitted"]++;
+        continue;
+      }
+      if (!sc.accepted) {
+        report.excluded["t2_below_threshold"]++;
+        continue;
+      }
+      if (!seen_p2.insert(Sha256Hex(r2->patch)).second) {
+        report.excluded["t2_duplicate_patch"]++;
+        continue;
+      }
+      md.rollout = 2;
+      md.scores = sc;
+      md.scripted_teacher = r2->model.find("seragen-scripted-teacher") != std::string::npos;
+      report.scripted_teacher = report.scripted_teacher || md.scripted_teacher;
+      auto rec = exporter::BuildRecord(*r2, md, req.options, templates);
+      if (rec.ok()) {
+        t2_text += *rec + "\n";
+        report.t2_written++;
+      } else {
+        report.invalid++;
+      }
+    }
+  }
+  SG_RETURN_IF_ERROR(WriteFileAtomic(report.t1_path, t1_text));
+  SG_RETURN_IF_ERROR(WriteFileAtomic(report.t2_path, t2_text));
+  nlohmann::ordered_json summary = {{"format", fmt_name},
+                                    {"t1", {{"path", report.t1_path}, {"records", report.t1_written}}},
+                                    {"t2", {{"path", report.t2_path}, {"records", report.t2_written}}},
+                                    {"excluded", report.excluded},
+                                    {"invalid", report.invalid},
+                                    {"duplicate_task_ids", report.duplicates},
+                                    {"scripted_teacher", report.scripted_teacher}};
+  SG_RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/summary." + fmt_name + ".json", summary.dump(2) + "\n"));
+  return report;
+}
+
+std::string FormatExport(const ExportReport& r) {
+  std::string out = fmt::format("T1: {} records -> {}\nT2: {} records -> {}\n", r.t1_written, r.t1_path, r.t2_written, r.t2_path);
+  for (const auto& [why, n] : r.excluded) out += fmt::format("  excluded {}: {}\n", why, n);
+  if (r.invalid) out += fmt::format("  {} record(s) failed validation and were not written\n", r.invalid);
+  if (r.duplicates) out += fmt::format("  {} duplicate task id(s) across shards dropped\n", r.duplicates);
+  if (r.scripted_teacher) {
+    out += "NOTE: these trajectories come from seragen's built-in scripted teacher, a stand-in for a model.\n"
+           "      They demonstrate the format; they are not real training data.\n";
+  }
+  return out;
+}
+
+}  // namespace seragen::pipeline
