@@ -190,7 +190,13 @@ class Session : public std::enable_shared_from_this<Session> {
       });
       return;
     }
-    out_ = ChunkFrame(plan_.events[next_event_++]);
+    // Without a gap between events (zero latency), send everything that is
+    // due in one write instead of one syscall per event.
+    const std::size_t limit = cut ? plan_.cut_at : plan_.events.size();
+    out_.clear();
+    do {
+      out_ += ChunkFrame(plan_.events[next_event_++]);
+    } while (plan_.chunk_gap.count() <= 0 && next_event_ < limit);
     net::async_write(stream_, net::buffer(out_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return self->Close();
       self->After(self->plan_.chunk_gap, [self] { self->WriteEvent(); });
