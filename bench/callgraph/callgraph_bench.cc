@@ -5,6 +5,7 @@
 //   bench_callgraph --dir DIR [...]      build the graph of each directory and print its figures
 //   bench_callgraph --dump DIR           print every node and edge of DIR's graph
 //   bench_callgraph --mb N [DIR]         generate N MB instead of 32 (written to DIR if given)
+//   --threads N (first argument)         parse with N threads (default 2)
 #include <sys/resource.h>
 
 #include <chrono>
@@ -72,6 +73,10 @@ int Measure(const std::string& name, const FileSource& source, unsigned threads)
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   unsigned threads = 2;
+  if (args.size() >= 2 && args[0] == "--threads") {
+    threads = static_cast<unsigned>(std::stoul(args[1]));
+    args.erase(args.begin(), args.begin() + 2);
+  }
   if (args.size() == 2 && args[0] == "--dump") {
     DirectoryFileSource source(args[1]);
     auto graph = BuildGraph(source, {});
