@@ -22,7 +22,9 @@ void RequestLog::Record(const RequestRecord& r) {
   std::lock_guard<std::mutex> lock(mu_);
   ++counts_.total;
   ++counts_.by_kind[r.kind];
-  if (r.rollout_start) ++counts_.rollout_starts[r.kind];
+  // A first turn counts once it is answered cleanly, so a retry after an
+  // injected fault does not count twice, while a rollout redone later does.
+  if (r.rollout_start && r.status == 200 && (r.fault.empty() || r.fault == "none")) ++counts_.rollout_starts[r.kind];
   if (!r.fault.empty() && r.fault != "none") ++counts_.faults[r.fault];
   if (file_.is_open()) {
     nlohmann::ordered_json j = {{"n", counts_.total},  {"kind", r.kind},     {"conversation", r.conversation},

@@ -354,3 +354,19 @@ TEST_CASE("RunTeacherCommand serves until SIGTERM and returns 0; bad options ret
   failing.join();
   CHECK(rc_bad == 2);
 }
+
+TEST_CASE("Rollout starts count clean first turns only, not retries after faults") {
+  Server server;
+  TeacherOptions o = Opts(3);
+  o.faults = *ParseFaultSpec("503=0.5");
+  auto port = server.Start(o);
+  REQUIRE(port.ok());
+  int ok = 0;
+  for (int i = 0; i < 12; ++i) {
+    if (HttpCall(*port, "POST", "/v1/chat/completions", RolloutBody()).status == 200) ++ok;
+  }
+  RequestCounts c = server.Counts();
+  CHECK(c.by_kind["rollout1"] == 12);
+  CHECK(c.rollout_starts["rollout1"] == static_cast<std::uint64_t>(ok));
+  CHECK(c.faults["503"] == static_cast<std::uint64_t>(12 - ok));
+}

@@ -27,7 +27,9 @@ struct RequestRecord {
 struct RequestCounts {
   std::uint64_t total = 0;
   std::map<std::string, std::uint64_t> by_kind;
-  std::map<std::string, std::uint64_t> rollout_starts;  // by kind
+  // First turns of agent conversations answered with a clean 200, by kind
+  // (retries after injected faults are not counted twice).
+  std::map<std::string, std::uint64_t> rollout_starts;
   std::map<std::string, std::uint64_t> faults;          // by fault (without "none")
 };
 
