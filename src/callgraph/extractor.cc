@@ -15,7 +15,7 @@ namespace seragen::callgraph {
 namespace {
 
 bool IsMainRole(CaptureRole role) {
-  return role >= CaptureRole::kFunction && role <= CaptureRole::kExportDefault;
+  return role >= CaptureRole::kFunction && role <= CaptureRole::kAssignType;
 }
 
 Result<CaptureRole> RoleForName(std::string_view name) {
@@ -26,6 +26,7 @@ Result<CaptureRole> RoleForName(std::string_view name) {
       {"new", CaptureRole::kNew},               {"import", CaptureRole::kImport},
       {"include", CaptureRole::kInclude},       {"package", CaptureRole::kPackage},
       {"export_default", CaptureRole::kExportDefault},
+      {"assign_type", CaptureRole::kAssignType},
       {"name", CaptureRole::kName},             {"qualifier", CaptureRole::kQualifier},
       {"self", CaptureRole::kSelf},             {"base", CaptureRole::kBase},
       {"receiver", CaptureRole::kReceiver},     {"module", CaptureRole::kModule},
@@ -569,6 +570,16 @@ FileFacts Extractor::Extract(std::string path, Language language, std::string_vi
       case CaptureRole::kPackage:
         if (has_name) facts.package = RemoveSpaces(NodeText(name_node, content));
         break;
+      case CaptureRole::kAssignType: {
+        if (!has_name || qualifier.empty()) break;
+        TypeHintFact hint;
+        hint.object = has_receiver ? receiver : std::string();
+        hint.name = std::string(NodeText(name_node, content));
+        hint.type_path = qualifier;
+        hint.byte = key.first;
+        facts.type_hints.push_back(std::move(hint));
+        break;
+      }
       case CaptureRole::kExportDefault:
         if (has_name) facts.default_export = std::string(NodeText(name_node, content));
         break;
@@ -598,21 +609,24 @@ FileFacts Extractor::Extract(std::string path, Language language, std::string_vi
     scope.qualname = std::move(qualname);
     stack.push_back(static_cast<int>(i));
   }
-  // Calls: innermost enclosing scope by a sweep in byte order.
-  std::sort(facts.calls.begin(), facts.calls.end(),
-            [](const CallFact& a, const CallFact& b) { return a.byte < b.byte; });
-  stack.clear();
-  std::size_t next_scope = 0;
-  for (CallFact& call : facts.calls) {
-    while (next_scope < facts.scopes.size() && facts.scopes[next_scope].start_byte <= call.byte) {
-      const ScopeFact& scope = facts.scopes[next_scope];
-      while (!stack.empty() && facts.scopes[stack.back()].end_byte <= scope.start_byte) stack.pop_back();
-      stack.push_back(static_cast<int>(next_scope));
-      ++next_scope;
+  // Calls and type hints: innermost enclosing scope by a sweep in byte order.
+  auto assign_scopes = [&facts](auto& items) {
+    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.byte < b.byte; });
+    std::vector<int> open;
+    std::size_t next_scope = 0;
+    for (auto& item : items) {
+      while (next_scope < facts.scopes.size() && facts.scopes[next_scope].start_byte <= item.byte) {
+        const ScopeFact& scope = facts.scopes[next_scope];
+        while (!open.empty() && facts.scopes[open.back()].end_byte <= scope.start_byte) open.pop_back();
+        open.push_back(static_cast<int>(next_scope));
+        ++next_scope;
+      }
+      while (!open.empty() && facts.scopes[open.back()].end_byte <= item.byte) open.pop_back();
+      item.scope = open.empty() ? -1 : open.back();
     }
-    while (!stack.empty() && facts.scopes[stack.back()].end_byte <= call.byte) stack.pop_back();
-    call.scope = stack.empty() ? -1 : stack.back();
-  }
+  };
+  assign_scopes(facts.calls);
+  assign_scopes(facts.type_hints);
   return facts;
 }
 

@@ -25,7 +25,7 @@ namespace seragen::callgraph {
 enum class CaptureRole : std::uint8_t {
   kIgnored,  // names starting with '_' (used only by predicates)
   // Main captures: one per pattern, the node the record is about.
-  kFunction, kClass, kNamespace, kDocumented, kCall, kNew, kImport, kInclude, kPackage, kExportDefault,
+  kFunction, kClass, kNamespace, kDocumented, kCall, kNew, kImport, kInclude, kPackage, kExportDefault, kAssignType,
   // Detail captures.
   kName, kQualifier, kSelf, kBase, kReceiver, kModule, kMember, kAlias, kDefault, kWildcard,
   kUseTree,

@@ -55,12 +55,23 @@ struct ImportFact {
   bool is_include = false;  // C/C++ #include
 };
 
+// `x = Foo(...)`, `self.x = Foo(...)`, `const x = new Foo()`: a hint that the
+// name (or attribute of `object`) holds an instance of the type at `type_path`.
+struct TypeHintFact {
+  int scope = -1;           // innermost enclosing scope, -1 = file level
+  std::string object;       // "" for a plain variable, else the receiver ("self", "this")
+  std::string name;         // variable or attribute name
+  std::string type_path;    // '.'-separated path of the called class ("Foo", "mod.Foo")
+  std::uint32_t byte = 0;
+};
+
 struct FileFacts {
   std::string path;
   Language language = Language::kPython;
   std::vector<ScopeFact> scopes;  // sorted by start_byte, outer before inner
   std::vector<CallFact> calls;    // in source order
   std::vector<ImportFact> imports;
+  std::vector<TypeHintFact> type_hints;
   std::string package;         // Go package clause / Java package declaration
   std::string default_export;  // JS/TS: name of the default-exported definition
   bool has_parse_error = false;

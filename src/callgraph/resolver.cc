@@ -109,6 +109,13 @@ class Resolver {
   std::vector<std::unordered_map<std::string, std::vector<const ImportFact*>>> bindings_;
   std::vector<std::vector<const ImportFact*>> wildcards_;
   std::unordered_map<std::string, bool> class_scope_keys_;  // class key → true if a class scope
+  // Type hints: "file:scope:name" → type path of a local variable, and
+  // "classkey\0attr" → (file, type path) of an attribute set through self/this.
+  // An empty type path marks conflicting hints (never used).
+  std::unordered_map<std::string, std::string> local_types_;
+  std::unordered_map<std::string, std::pair<int, std::string>> attribute_types_;
+  Found TypedReceiver(int file, int caller, const std::string& class_key,
+                      const std::vector<std::string>& segments);
   std::unordered_map<std::string, Symbol> member_cache_;
   std::unordered_map<const ImportFact*, Symbol> binding_cache_;
 };
@@ -179,6 +186,23 @@ void Resolver::BuildIndexes() {
       if (!container.empty()) {
         by_tail_[family + LastSegment(container, ".") + "." + scope.name].push_back(def);
       }
+    }
+    const LanguageRules& rules = RulesFor(facts.language);
+    for (const TypeHintFact& hint : facts.type_hints) {
+      if (hint.object.empty()) {
+        std::string key = std::to_string(f) + ":" + std::to_string(hint.scope) + ":" + hint.name;
+        auto [it, inserted] = local_types_.emplace(key, hint.type_path);
+        if (!inserted && it->second != hint.type_path) it->second.clear();
+        continue;
+      }
+      if (std::find(rules.self_words.begin(), rules.self_words.end(), hint.object) == rules.self_words.end()) {
+        continue;
+      }
+      std::string class_key = ClassContext(file, hint.scope);
+      if (class_key.empty()) continue;
+      auto [it, inserted] =
+          attribute_types_.emplace(class_key + '\0' + hint.name, std::make_pair(file, hint.type_path));
+      if (!inserted && it->second.second != hint.type_path) it->second.second.clear();
     }
     for (const ImportFact& import : facts.imports) {
       if (import.is_include) continue;
@@ -438,6 +462,36 @@ Found Resolver::ResolvePath(int file, int caller, const std::vector<std::string>
   return found;
 }
 
+Found Resolver::TypedReceiver(int file, int caller, const std::string& class_key,
+                             const std::vector<std::string>& segments) {
+  const FileFacts& facts = files_[file];
+  int hint_file = file;
+  int hint_scope = -1;
+  std::string type_path;
+  if (segments.size() == 1) {
+    for (int s = caller; s >= 0 && type_path.empty(); s = facts.scopes[s].parent) {
+      auto it = local_types_.find(std::to_string(file) + ":" + std::to_string(s) + ":" + segments[0]);
+      if (it == local_types_.end()) continue;
+      if (it->second.empty()) return {};  // conflicting hints
+      type_path = it->second;
+      hint_scope = s;
+    }
+  } else if (segments.size() == 2 && !class_key.empty()) {
+    const LanguageRules& rules = RulesFor(facts.language);
+    if (std::find(rules.self_words.begin(), rules.self_words.end(), segments[0]) == rules.self_words.end()) {
+      return {};
+    }
+    auto it = attribute_types_.find(class_key + '\0' + segments[1]);
+    if (it == attribute_types_.end() || it->second.second.empty()) return {};
+    hint_file = it->second.first;
+    type_path = it->second.second;
+  }
+  if (type_path.empty()) return {};
+  Found type = ResolvePath(hint_file, hint_scope, SplitDots(type_path), 0);
+  if (type.symbol.kind != Symbol::Kind::kClass) return {};
+  return type;
+}
+
 std::string Resolver::ClassContext(int file, int caller) const {
   const FileFacts& facts = files_[file];
   for (int s = caller; s >= 0; s = facts.scopes[s].parent) {
@@ -643,6 +697,10 @@ void Resolver::Run(CallGraph* graph) {
             for (const std::string& segment : resolved->second) symbol = LookupMember(symbol, segment, 0);
             found = {symbol, Resolution::kImport};
           }
+        } else if (Found typed = TypedReceiver(file, caller, class_key, segments); typed.symbol) {
+          // x = Foo(); x.m()  /  self.x = Foo(); self.x.m(): look in Foo. A
+          // miss (an inherited library method) gets no name-based guess.
+          found = typed;
         } else {
           found = ResolvePath(file, caller, segments, 0);
           if (!found.symbol && facts.language == Language::kJava) {

@@ -97,3 +97,12 @@
    right: (identifier) @name) @export_default
  (#eq? @_module "module")
  (#eq? @_exports "exports"))
+
+; ---- type hints: const x = new Foo(), this.x = new ns.Foo() -------------
+(variable_declarator
+  name: (identifier) @name
+  value: (new_expression constructor: [(identifier) (member_expression)] @qualifier)) @assign_type
+
+(assignment_expression
+  left: (member_expression object: (this) @receiver property: (property_identifier) @name)
+  right: (new_expression constructor: [(identifier) (member_expression)] @qualifier)) @assign_type

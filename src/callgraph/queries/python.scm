@@ -43,3 +43,12 @@
 (import_from_statement
   module_name: (_) @module
   (wildcard_import) @wildcard) @import
+
+; ---- type hints: x = Foo(...), self.x = mod.Foo(...) --------------------
+(assignment
+  left: (identifier) @name
+  right: (call function: [(identifier) (attribute)] @qualifier)) @assign_type
+
+(assignment
+  left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
+  right: (call function: [(identifier) (attribute)] @qualifier)) @assign_type

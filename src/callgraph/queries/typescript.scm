@@ -92,3 +92,12 @@
                 (class_declaration name: (type_identifier) @name)]) @export_default
 
 (export_statement "default" value: (identifier) @name) @export_default
+
+; ---- type hints: const x = new Foo(), this.x = new ns.Foo() -------------
+(variable_declarator
+  name: (identifier) @name
+  value: (new_expression constructor: [(identifier) (member_expression)] @qualifier)) @assign_type
+
+(assignment_expression
+  left: (member_expression object: (this) @receiver property: (property_identifier) @name)
+  right: (new_expression constructor: [(identifier) (member_expression)] @qualifier)) @assign_type
