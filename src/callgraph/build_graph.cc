@@ -18,7 +18,7 @@ namespace seragen::callgraph {
 namespace {
 
 // Bump when extraction or resolution changes in a way that changes graphs.
-constexpr std::string_view kExtractorVersion = "callgraph-2";
+constexpr std::string_view kExtractorVersion = "callgraph-3";
 
 constexpr std::array<std::string_view, kResolutionCount> kResolutionNames = {
     "self", "scope", "import", "package", "include", "qualified", "unique", "ambiguous"};

@@ -189,6 +189,15 @@ void Resolver::BuildIndexes() {
     }
     const LanguageRules& rules = RulesFor(facts.language);
     for (const TypeHintFact& hint : facts.type_hints) {
+      const bool class_level = hint.scope >= 0 && facts.scopes[hint.scope].kind == ScopeFact::Kind::kClass &&
+                               !facts.scopes[hint.scope].is_namespace;
+      if (hint.object.empty() && class_level) {
+        // A typed field declaration (Java/C++/TS): an attribute of that class.
+        auto [it, inserted] = attribute_types_.emplace(ClassKeyOfScope(file, hint.scope) + '\0' + hint.name,
+                                                       std::make_pair(file, hint.type_path));
+        if (!inserted && it->second.second != hint.type_path) it->second.second.clear();
+        continue;
+      }
       if (hint.object.empty()) {
         std::string key = std::to_string(f) + ":" + std::to_string(hint.scope) + ":" + hint.name;
         auto [it, inserted] = local_types_.emplace(key, hint.type_path);
@@ -468,6 +477,7 @@ Found Resolver::TypedReceiver(int file, int caller, const std::string& class_key
   int hint_file = file;
   int hint_scope = -1;
   std::string type_path;
+  const LanguageRules& rules = RulesFor(facts.language);
   if (segments.size() == 1) {
     for (int s = caller; s >= 0 && type_path.empty(); s = facts.scopes[s].parent) {
       auto it = local_types_.find(std::to_string(file) + ":" + std::to_string(s) + ":" + segments[0]);
@@ -476,8 +486,14 @@ Found Resolver::TypedReceiver(int file, int caller, const std::string& class_key
       type_path = it->second;
       hint_scope = s;
     }
+    if (type_path.empty() && rules.members_in_scope && !class_key.empty()) {
+      // Java/C++: an unqualified field of the enclosing class.
+      auto it = attribute_types_.find(class_key + '\0' + segments[0]);
+      if (it == attribute_types_.end() || it->second.second.empty()) return {};
+      hint_file = it->second.first;
+      type_path = it->second.second;
+    }
   } else if (segments.size() == 2 && !class_key.empty()) {
-    const LanguageRules& rules = RulesFor(facts.language);
     if (std::find(rules.self_words.begin(), rules.self_words.end(), segments[0]) == rules.self_words.end()) {
       return {};
     }
@@ -673,6 +689,7 @@ void Resolver::Run(CallGraph* graph) {
         settled = true;
       } else if (call.receiver != "<expr>") {
         std::vector<std::string> segments = SplitDots(call.receiver);
+        bool typed_receiver = false;
         int inline_mods = 0;  // Rust: `super` inside an inline `mod` leaves that mod first
         for (int s = caller; s >= 0; s = facts.scopes[s].parent) inline_mods += facts.scopes[s].is_namespace;
         if (facts.language == Language::kRust && call.qualified && segments[0] == "super" &&
@@ -698,9 +715,11 @@ void Resolver::Run(CallGraph* graph) {
             found = {symbol, Resolution::kImport};
           }
         } else if (Found typed = TypedReceiver(file, caller, class_key, segments); typed.symbol) {
-          // x = Foo(); x.m()  /  self.x = Foo(); self.x.m(): look in Foo. A
-          // miss (an inherited library method) gets no name-based guess.
-          found = typed;
+          // x = Foo(); x.m()  /  self.x = Foo(); self.x.m()  /  Foo x; x.m(): look
+          // in Foo and its bases. A miss (an interface, an inherited library
+          // method) still gets the name-based fallback below.
+          found = {LookupMember(typed.symbol, call.name, 0), typed.how};
+          typed_receiver = true;
         } else {
           found = ResolvePath(file, caller, segments, 0);
           if (!found.symbol && facts.language == Language::kJava) {
@@ -712,7 +731,7 @@ void Resolver::Run(CallGraph* graph) {
             }
           }
         }
-        if (found.symbol && !settled) {
+        if (found.symbol && !settled && !typed_receiver) {
           settled = found.symbol.kind != Symbol::Kind::kFunction;
           found.symbol = LookupMember(found.symbol, call.name, 0);
         }

@@ -47,3 +47,23 @@
 
 ; ---- includes -----------------------------------------------------------
 (preproc_include path: [(string_literal) (system_lib_string)] @module) @include
+
+; ---- type hints: Foo x; Foo* x; void f(const Foo& x); Foo field_; -------
+(declaration
+  type: [(type_identifier) (qualified_identifier)] @qualifier
+  declarator: [(identifier) @name
+               (init_declarator declarator: (identifier) @name)
+               (pointer_declarator declarator: (identifier) @name)
+               (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+               (reference_declarator (identifier) @name)]) @assign_type
+
+(parameter_declaration
+  type: [(type_identifier) (qualified_identifier)] @qualifier
+  declarator: [(identifier) @name
+               (pointer_declarator declarator: (identifier) @name)
+               (reference_declarator (identifier) @name)]) @assign_type
+
+(field_declaration
+  type: [(type_identifier) (qualified_identifier)] @qualifier
+  declarator: [(field_identifier) @name
+               (pointer_declarator declarator: (field_identifier) @name)]) @assign_type

@@ -27,3 +27,21 @@
 (import_spec
   name: [(package_identifier) (dot) (blank_identifier)]? @alias
   path: [(interpreted_string_literal) (raw_string_literal)] @module) @import
+
+; ---- types and type hints -----------------------------------------------
+; Struct and interface types are scopes, so `T.Method` resolves through T.
+(type_spec name: (type_identifier) @name type: [(struct_type) (interface_type)]) @class
+
+; x := &T{...} / x := T{...} / var x T / func f(x *T)
+(short_var_declaration
+  left: (expression_list . (identifier) @name)
+  right: (expression_list . [(composite_literal type: (type_identifier) @qualifier)
+                             (unary_expression operand: (composite_literal type: (type_identifier) @qualifier))])) @assign_type
+
+(var_spec
+  name: (identifier) @name
+  type: [(type_identifier) @qualifier (pointer_type (type_identifier) @qualifier)]) @assign_type
+
+(parameter_declaration
+  name: (identifier) @name
+  type: [(type_identifier) @qualifier (pointer_type (type_identifier) @qualifier)]) @assign_type

@@ -29,3 +29,16 @@
 ; ---- imports ------------------------------------------------------------
 (import_declaration [(identifier) (scoped_identifier)] @module) @import
 (import_declaration [(identifier) (scoped_identifier)] @module (asterisk) @wildcard) @import
+
+; ---- type hints: Foo x = ...; void f(Foo x); private Foo field; ---------
+(local_variable_declaration
+  type: [(type_identifier) (scoped_type_identifier)] @qualifier
+  declarator: (variable_declarator name: (identifier) @name)) @assign_type
+
+(formal_parameter
+  type: [(type_identifier) (scoped_type_identifier)] @qualifier
+  name: (identifier) @name) @assign_type
+
+(field_declaration
+  type: [(type_identifier) (scoped_type_identifier)] @qualifier
+  declarator: (variable_declarator name: (identifier) @name)) @assign_type

@@ -101,3 +101,16 @@
 (assignment_expression
   left: (member_expression object: (this) @receiver property: (property_identifier) @name)
   right: (new_expression constructor: [(identifier) (member_expression)] @qualifier)) @assign_type
+
+; ---- type hints: annotated parameters, variables and fields -------------
+(required_parameter
+  pattern: (identifier) @name
+  type: (type_annotation (type_identifier) @qualifier)) @assign_type
+
+(variable_declarator
+  name: (identifier) @name
+  type: (type_annotation (type_identifier) @qualifier)) @assign_type
+
+(public_field_definition
+  name: (property_identifier) @name
+  type: (type_annotation (type_identifier) @qualifier)) @assign_type
