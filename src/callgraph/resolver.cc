@@ -479,12 +479,15 @@ Found Resolver::TypedReceiver(int file, int caller, const std::string& class_key
   std::string type_path;
   const LanguageRules& rules = RulesFor(facts.language);
   if (segments.size() == 1) {
-    for (int s = caller; s >= 0 && type_path.empty(); s = facts.scopes[s].parent) {
+    // Innermost function first, then enclosing ones, then file level (-1).
+    for (int s = caller; type_path.empty(); s = facts.scopes[s].parent) {
       auto it = local_types_.find(std::to_string(file) + ":" + std::to_string(s) + ":" + segments[0]);
-      if (it == local_types_.end()) continue;
-      if (it->second.empty()) return {};  // conflicting hints
-      type_path = it->second;
-      hint_scope = s;
+      if (it != local_types_.end()) {
+        if (it->second.empty()) return {};  // conflicting hints
+        type_path = it->second;
+        hint_scope = s;
+      }
+      if (s < 0) break;
     }
     if (type_path.empty() && rules.members_in_scope && !class_key.empty()) {
       // Java/C++: an unqualified field of the enclosing class.
