@@ -1,9 +1,11 @@
 #include "seragen/pipeline/run_command.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <cstdlib>
 #include <future>
 #include <iostream>
@@ -12,6 +14,7 @@
 #include "pipeline/run_setup.h"
 #include "seragen/agent/agent_messages.h"
 #include "seragen/base/file_util.h"
+#include "seragen/base/hash.h"
 #include "seragen/base/log.h"
 #include "seragen/base/thread_pool.h"
 #include "seragen/http/curl_client.h"
@@ -95,6 +98,27 @@ Result<DemoIssuePool> LoadDemos(const config::Config& cfg, const internal::Prepa
     return DemoIssuePool::FromCommitMessages(all);
   }
   return DemoIssuePool::FromFile(run.prompts_dir + "/demo_issues/builtin.jsonl");
+}
+
+// Working copies must sit below directories every slot uid can enter (bwrap
+// resolves the copy's path as that uid). RUN_DIR/workcopies when RUN_DIR's
+// ancestors allow it; otherwise a per-run directory under /tmp, said in the log.
+std::string ChooseWorkcopyDir(const std::string& run_dir, const std::string& configured, const log::Logger& logger) {
+  if (!configured.empty()) return configured;
+  bool searchable = true;
+  for (std::filesystem::path p(run_dir);; p = p.parent_path()) {
+    struct stat st;
+    if (::stat(p.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH)) searchable = false;
+    if (p == p.parent_path() || p.empty()) break;
+  }
+  if (searchable) return run_dir + "/workcopies";
+  std::string base = "/tmp/seragen-workcopies";
+  std::string dir = base + "/" + ContentId({run_dir}, 16);
+  (void)MakeDirs(dir);
+  ::chmod(base.c_str(), 0711);
+  ::chmod(dir.c_str(), 0711);
+  logger.Info("{} is not searchable by the sandbox uids; working copies go to {}", run_dir, dir);
+  return dir;
 }
 
 }  // namespace
@@ -188,10 +212,11 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   env.tools.bash_limits = env.sandbox.limits;
   env.tools.max_consecutive_timeouts = static_cast<int>(cfg.agent.max_consecutive_timeouts);
   env.tools.submit_review = cfg.agent.submit_review;
-  env.pool.pool_dir = cfg.workcopies.dir.empty() ? run.run_dir + "/workcopies" : cfg.workcopies.dir;
+  env.pool.pool_dir = cfg.sandbox.mode == "bwrap" ? ChooseWorkcopyDir(run.run_dir, cfg.workcopies.dir, logger)
+                                                   : (cfg.workcopies.dir.empty() ? run.run_dir + "/workcopies" : cfg.workcopies.dir);
   // Agents must not read the run's other copies, trajectories or journals.
   env.sandbox.hidden_paths = {run.run_dir};
-  if (!cfg.workcopies.dir.empty()) env.sandbox.hidden_paths.push_back(cfg.workcopies.dir);
+  if (env.pool.pool_dir.rfind(run.run_dir + "/", 0) != 0) env.sandbox.hidden_paths.push_back(env.pool.pool_dir);
   env.pool.capacity = static_cast<std::size_t>(cfg.workcopies.max_per_repo > 0 ? cfg.workcopies.max_per_repo : cfg.run.concurrency);
   if (cfg.sandbox.mode == "bwrap") {
     sandbox::SandboxOptions probe = env.sandbox;

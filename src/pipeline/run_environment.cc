@@ -1,7 +1,11 @@
 #include "seragen/pipeline/run_environment.h"
 
-#include <chrono>
+#include <sys/stat.h>
 
+#include <chrono>
+#include <filesystem>
+
+#include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/repo/diff.h"
 #include "seragen/sandbox/runner_factory.h"
@@ -65,6 +69,15 @@ class LeasedEnvironment final : public RolloutEnvironment,
   tools::ToolBox box_;
 };
 
+// True when every directory from `path` up to / lets other users through.
+bool SearchableByOthers(const std::string& path) {
+  for (std::filesystem::path p(path);; p = p.parent_path()) {
+    struct stat st;
+    if (::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) return false;
+    if (p == p.parent_path() || p.empty()) return true;
+  }
+}
+
 }  // namespace
 
 RunEnvironmentFactory::RunEnvironmentFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
@@ -78,9 +91,22 @@ Result<repo::WorkingCopyPool*> RunEnvironmentFactory::PoolFor(const Task& task) 
   if (it != pools_.end()) return it->second.get();
   auto repo = repos_.find(task.repo);
   if (repo == repos_.end()) return NotFoundError("task " + task.task_id + " names unknown repository '" + task.repo + "'");
+  const repo::Repository* source = repo->second.get();
+  if (options_.sandbox_mode == "bwrap" && !SearchableByOthers(source->objects_dir())) {
+    // Copies share the source's objects, which the sandbox uid must be able to
+    // reach: mirror a repository kept in a private directory next to the copies.
+    std::string mirrors = options_.pool.pool_dir + "/sources";
+    SG_RETURN_IF_ERROR(MakeDirs(mirrors));
+    ::chmod(options_.pool.pool_dir.c_str(), 0711);
+    ::chmod(mirrors.c_str(), 0711);
+    SG_ASSIGN_OR_RETURN(repo::Repository mirror, repo::Repository::OpenOrClone("file://" + source->git_dir(), mirrors));
+    auto owned = std::make_shared<repo::Repository>(std::move(mirror));
+    mirrors_[task.repo] = owned;
+    source = owned.get();
+  }
   repo::PoolOptions opts = options_.pool;
   opts.pool_dir = options_.pool.pool_dir + "/" + task.repo + "-" + task.commit.substr(0, 12);
-  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool pool, repo::WorkingCopyPool::Create(*repo->second, task.commit, opts));
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool pool, repo::WorkingCopyPool::Create(*source, task.commit, opts));
   auto owned = std::make_unique<repo::WorkingCopyPool>(std::move(pool));
   repo::WorkingCopyPool* raw = owned.get();
   pools_[key] = std::move(owned);

@@ -40,6 +40,7 @@ class RunEnvironmentFactory final : public EnvironmentFactory {
   EnvironmentOptions options_;
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<repo::WorkingCopyPool>> pools_;  // key: repo + commit
+  std::map<std::string, std::shared_ptr<repo::Repository>> mirrors_;     // sandbox-reachable clones
 };
 
 }  // namespace seragen::pipeline

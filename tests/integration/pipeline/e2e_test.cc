@@ -1,0 +1,245 @@
+// End-to-end: the real binary against the scripted teacher over loopback,
+// on repositories created here. Slow-ish (seconds each): label "e2e".
+#include <signal.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "integration/pipeline/harness.h"
+#include "seragen/agent/trajectory_json.h"
+#include "seragen/base/file_util.h"
+#include "seragen/base/rng.h"
+#include "seragen/journal/journal_reader.h"
+#include "seragen/repo/repository.h"
+#include "seragen/verify/scores.h"
+
+namespace seragen::e2e {
+namespace {
+
+using nlohmann::json;
+
+std::vector<agent::Trajectory> Trajectories(const std::string& run_dir) {
+  std::vector<agent::Trajectory> out;
+  std::string dir = run_dir + "/shard-0/trajectories";
+  if (!std::filesystem::exists(dir)) return out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    auto t = agent::TrajectoryFromJson(*ReadFile(e.path().string()));
+    REQUIRE(t.ok());
+    out.push_back(std::move(*t));
+  }
+  return out;
+}
+
+json Status(const std::string& run_dir) {
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " status " + run_dir + " --json", &out) == 0);
+  return json::parse(out);
+}
+
+void CheckExport(const std::string& run_dir, const std::string& format, bool expect_records) {
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format " + format, &out) == 0);
+  std::size_t records = 0;
+  std::set<std::string> ids;
+  for (const char* which : {"t1", "t2"}) {
+    for (const std::string& line : ReadLines(run_dir + "/data/" + which + "." + format + ".jsonl")) {
+      json rec = json::parse(line);
+      ++records;
+      REQUIRE(rec["messages"].size() >= 4);
+      CHECK(rec["messages"][0]["role"] == "system");
+      CHECK(rec["messages"].back()["role"] == "assistant");
+      CHECK(rec["metadata"]["scripted_teacher"] == true);
+      CHECK(rec["metadata"]["exit_status"] == "submitted");
+      CHECK(ids.insert(std::string(which) + rec["metadata"]["task_id"].get<std::string>()).second);
+    }
+  }
+  if (expect_records) CHECK(records > 0);
+}
+
+}  // namespace
+
+TEST_CASE("python: the whole pipeline, every patch applies, scores follow the rule", "[e2e]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
+  std::string out;
+  INFO(out);
+  REQUIRE(testing::RunShell(Binary() + " run -c " + cfg, &out) == 0);
+  json st = Status(dir.Sub("run"));
+  CHECK(st["planned"].get<int>() == 5);
+  CHECK(st["finished"] == st["planned"]);
+  CheckExport(dir.Sub("run"), "openai", true);
+  CheckExport(dir.Sub("run"), "hermes", true);
+  CheckExport(dir.Sub("run"), "xml", true);
+
+  auto repo = repo::Repository::Open(dir.Sub("repo"));
+  REQUIRE(repo.ok());
+  std::string commit = *repo->ResolveCommit("HEAD");
+  std::map<std::string, std::string> patches;  // task.rN -> patch
+  for (const auto& t : Trajectories(dir.Sub("run"))) {
+    if (!t.has_patch) continue;
+    INFO(t.task_id << " rollout " << t.rollout << "\n" << t.patch);
+    CHECK(repo->CheckPatchApplies(commit, t.patch).ok());
+    patches[t.task_id + ".r" + std::to_string(t.rollout)] = t.patch;
+  }
+  CHECK(patches.size() >= 5);
+  // The verified records hold exactly the scores of the rule on the stored patches.
+  auto journal = journal::LoadJournal(dir.Sub("run/shard-0/journal.jsonl"));
+  REQUIRE(journal.ok());
+  int verified = 0;
+  for (const auto& r : journal->records) {
+    if (r.stage != journal::Stage::kVerified) continue;
+    ++verified;
+    auto stored = verify::ScoresFromJson(json::parse(r.extra_json)["scores"].dump());
+    REQUIRE(stored.ok());
+    verify::Scores recomputed = verify::ScorePatches(patches[r.task_id + ".r1"], patches[r.task_id + ".r2"]);
+    CHECK(recomputed == *stored);
+    CHECK((r.status == "accepted") == verify::Accept(recomputed, 0.5));
+  }
+  CHECK(verified > 0);
+  // Rerunning resumes: nothing left to do, no new model calls (health probes aside).
+  auto chat_requests = [&] {
+    std::size_t n = 0;
+    for (const auto& line : ReadLines(dir.Sub("requests.jsonl"))) {
+      std::string kind = json::parse(line)["kind"];
+      n += kind != "models" && kind != "health";
+    }
+    return n;
+  };
+  std::size_t requests = chat_requests();
+  CHECK(requests > 0);
+  REQUIRE(testing::RunShell(Binary() + " run -c " + cfg, &out) == 0);
+  CHECK(chat_requests() == requests);
+}
+
+TEST_CASE("javascript: the pipeline works on a second language", "[e2e]") {
+  testing::TempDir dir;
+  MakeJavaScriptRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--seed 5", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(), "selection: {languages: [javascript], min_lines: 3}\n");
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " run -c " + cfg, &out) == 0);
+  json st = Status(dir.Sub("run"));
+  CHECK(st["planned"].get<int>() >= 3);
+  CHECK(st["finished"] == st["planned"]);
+  CheckExport(dir.Sub("run"), "openai", true);
+}
+
+TEST_CASE("a changed config is refused with the list of changes", "[e2e]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), "http://127.0.0.1:9/v1");
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " plan -c " + cfg, &out) == 0);
+  std::string tasks = *ReadFile(dir.Sub("run/tasks.jsonl"));
+  REQUIRE(testing::RunShell(Binary() + " plan -c " + cfg, &out) == 0);
+  CHECK(*ReadFile(dir.Sub("run/tasks.jsonl")) == tasks);  // deterministic, reused
+  CHECK(testing::RunShell(Binary() + " run -c " + cfg + " --set agent.max_steps=7", &out) == 2);
+  CHECK(out.find("agent.max_steps: 30 -> 7") != std::string::npos);
+  CHECK(out.find("--allow-config-change") != std::string::npos);
+  // Operational settings may change on resume.
+  CHECK(testing::RunShell(Binary() + " plan -c " + cfg + " --set run.concurrency=9", &out) == 0);
+}
+
+TEST_CASE("faults: 5xx, 429, resets, hangs, truncation and malformed tool calls; the run finishes", "[e2e]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  dir.Write("teacher.yaml",
+            "policy:\n  invalid_json_rate: 0.1\n  multi_call_rate: 0.05\n  raw_markup_rate: 0.05\n");
+  TeacherProcess teacher(dir.path(),
+                         "--seed 9 --config " + dir.Sub("teacher.yaml") +
+                             " --faults 500=0.05,502=0.03,503=0.03,429=0.05,reset=0.03,hang=0.01,truncate=0.03,"
+                             "retry_after=1,hang_seconds=30",
+                         dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(), "");
+  std::string out;
+  int rc = testing::RunShell(Binary() + " run -c " + cfg + " --set llm.request_timeout_s=2", &out);
+  INFO(out);
+  CHECK(rc == 0);
+  json st = Status(dir.Sub("run"));
+  CHECK(st["finished"].get<int>() + st["infra_failures"].size() >= 1);
+  // Faults were injected and the client classified and survived them.
+  std::size_t faults = 0;
+  for (const auto& line : ReadLines(dir.Sub("requests.jsonl"))) faults += json::parse(line)["fault"] != "none";
+  CHECK(faults > 0);
+  // Malformed turns were rejected as format errors and kept in the trajectories.
+  int format_errors = 0;
+  for (const auto& t : Trajectories(dir.Sub("run"))) format_errors += t.totals.format_errors;
+  CHECK(format_errors > 0);
+  CheckExport(dir.Sub("run"), "openai", false);
+}
+
+TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no finished rollout", "[e2e][kill]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--seed 4 --latency fixed:10", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(),
+                                "selection: {min_lines: 3, max_functions_per_repo: 8}\n");
+  Rng rng(2026);
+  // conversation id -> request-log length when its rollout was first seen durable.
+  std::map<std::string, std::size_t> durable_at;
+  int kills = 0;
+  for (int round = 0; round < 12; ++round) {
+    std::string out;
+    testing::RunShell(Binary() + " run -c " + cfg + " > " + dir.Sub("run.log") + " 2>&1 & echo $!", &out);
+    int pid = std::atoi(out.c_str());
+    REQUIRE(pid > 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150 + rng.Uniform(700)));
+    bool alive = ::kill(pid, 0) == 0;
+    ::kill(pid, SIGKILL);
+    for (int i = 0; i < 200 && ::kill(pid, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    kills += alive ? 1 : 0;
+    std::size_t log_len = ReadLines(dir.Sub("requests.jsonl")).size();
+    auto journal = journal::LoadJournal(dir.Sub("run/shard-0/journal.jsonl"));
+    if (!journal.ok()) continue;  // killed before the journal existed
+    for (const auto& r : journal->records) {
+      if (r.stage != journal::Stage::kRollout1Done && r.stage != journal::Stage::kRollout2Done) continue;
+      for (const auto& [role, path] : r.refs) {
+        auto t = agent::TrajectoryFromJson(*ReadFile(dir.Sub("run/shard-0/" + path)));
+        REQUIRE(t.ok());
+        durable_at.emplace(ConversationIdOf(t->history[0].content, t->history[1].content), log_len);
+      }
+    }
+  }
+  CHECK(kills >= 10);
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " run -c " + cfg, &out) == 0);
+
+  // Every planned task finished exactly once; no journal line is torn in the middle.
+  auto journal = journal::LoadJournal(dir.Sub("run/shard-0/journal.jsonl"));
+  REQUIRE(journal.ok());
+  std::map<std::string, int> terminal;
+  for (const auto& r : journal->records) {
+    if (journal::IsTerminalStage(r.stage) && !(r.stage == journal::Stage::kFailed && r.error && r.error->retryable)) {
+      terminal[r.task_id]++;
+    }
+  }
+  json st = Status(dir.Sub("run"));
+  CHECK(st["finished"] == st["planned"]);
+  CHECK(terminal.size() == st["planned"].get<std::size_t>());
+  for (const auto& [id, n] : terminal) CHECK(n == 1);
+  CheckExport(dir.Sub("run"), "openai", true);
+  // No rollout that was durable at some kill was started again afterwards.
+  auto log = ReadLines(dir.Sub("requests.jsonl"));
+  for (const auto& [conv, len] : durable_at) {
+    for (std::size_t i = len; i < log.size(); ++i) {
+      json r = json::parse(log[i]);
+      if (r["conversation"] == conv) CHECK_FALSE(r["rollout_start"].get<bool>());
+    }
+  }
+  CHECK_FALSE(durable_at.empty());
+}
+
+}  // namespace seragen::e2e

@@ -1,0 +1,42 @@
+// Helpers for end-to-end tests: the real seragen binary, a scripted teacher
+// process on a free loopback port, and small repositories made on the spot.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "testing/temp_dir.h"
+
+namespace seragen::e2e {
+
+std::string Binary();
+
+// `seragen teacher` in the background; stopped on destruction.
+class TeacherProcess {
+ public:
+  // extra_args e.g. "--latency fixed:20 --config FILE"; the request log goes to log_path.
+  TeacherProcess(const std::string& work_dir, const std::string& extra_args, const std::string& log_path);
+  ~TeacherProcess();
+  const std::string& url() const { return url_; }  // http://127.0.0.1:PORT/v1, empty if it failed
+
+ private:
+  int pid_ = -1;
+  std::string url_;
+};
+
+// Writes a config for `repo_dir` against `url` into dir/config.yaml; returns its path.
+std::string WriteConfig(const testing::TempDir& dir, const std::string& repo_dir, const std::string& url,
+                        const std::string& extra_yaml = "");
+
+// Makes the demo Python repository at `path`.
+void MakePythonRepo(const std::string& path);
+// Makes a small JavaScript repository at `path`.
+void MakeJavaScriptRepo(const std::string& path);
+
+// Lines of a text file (empty lines dropped).
+std::vector<std::string> ReadLines(const std::string& path);
+
+// The teacher's conversation id of a rollout (system + first user message).
+std::string ConversationIdOf(const std::string& system, const std::string& user);
+
+}  // namespace seragen::e2e
