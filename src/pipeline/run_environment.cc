@@ -7,6 +7,7 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/pipeline/toolbox_executor.h"
 #include "seragen/repo/diff.h"
 #include "seragen/sandbox/runner_factory.h"
 
@@ -14,59 +15,28 @@ namespace seragen::pipeline {
 namespace {
 
 // One rollout's world: the lease (restored when released), the command runner
-// and the tools; adapts tools::ToolBox to the agent's ToolExecutor.
-class LeasedEnvironment final : public RolloutEnvironment,
-                                public agent::ToolExecutor,
-                                public agent::PatchSource,
-                                public tools::PatchSource {
+// and the tools bound to the copy.
+class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSource, public tools::PatchSource {
  public:
   LeasedEnvironment(repo::WorkingCopyLease lease, std::unique_ptr<sandbox::CommandRunner> runner,
                     const tools::ToolResources* resources, const tools::ToolOptions& options)
       : lease_(std::move(lease)),
         runner_(std::move(runner)),
-        resources_(resources),
-        box_(resources, runner_.get(), lease_.path(), static_cast<tools::PatchSource*>(this), options) {}
+        box_(resources, runner_.get(), lease_.path(), static_cast<tools::PatchSource*>(this), options),
+        executor_(&box_, resources) {}
 
   ~LeasedEnvironment() override { (void)lease_.Release(); }
 
-  agent::ToolExecutor& tools() override { return *this; }
+  agent::ToolExecutor& tools() override { return executor_; }
   agent::PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return runner_->VisibleRoot(); }
-
-  std::vector<llm::ToolSpec> Specs() const override {
-    std::vector<llm::ToolSpec> out;
-    for (const auto& t : resources_->specs.tools) out.push_back({t.name, t.description, t.parameters_schema_json});
-    return out;
-  }
-
-  agent::ToolOutcome Execute(const llm::ToolCall& call) override {
-    auto start = std::chrono::steady_clock::now();
-    agent::ToolOutcome out;
-    Result<tools::ToolCallResult> r = box_.Call(call.name, call.arguments_json);
-    out.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
-    if (!r.ok()) {
-      out.kind = agent::ToolOutcome::Kind::kHarnessError;
-      out.text = r.status().ToString();
-      return out;
-    }
-    if (r->validation_error) {
-      out.kind = agent::ToolOutcome::Kind::kInvalidCall;
-      out.text = r->validation_error->message;
-      return out;
-    }
-    out.text = r->outcome.observation;
-    out.submitted = r->outcome.submitted;
-    out.timed_out = r->outcome.timed_out;
-    return out;
-  }
-
   Result<std::string> CurrentPatch() override { return repo::DiffAgainstBase(lease_.path(), lease_.base_commit()); }
 
  private:
   repo::WorkingCopyLease lease_;
   std::unique_ptr<sandbox::CommandRunner> runner_;
-  const tools::ToolResources* resources_;
   tools::ToolBox box_;
+  ToolBoxExecutor executor_;
 };
 
 // True when every directory from `path` up to / lets other users through.
