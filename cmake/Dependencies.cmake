@@ -16,4 +16,4 @@ include(Catch)
 
 add_library(seragen_asio INTERFACE)
 target_link_libraries(seragen_asio INTERFACE Boost::headers Threads::Threads)
-target_compile_definitions(seragen_asio INTERFACE BOOST_ASIO_NO_DEPRECATED BOOST_BEAST_USE_STD_STRING_VIEW)
+target_compile_definitions(seragen_asio INTERFACE BOOST_ASIO_NO_DEPRECATED)
