@@ -234,8 +234,6 @@ Section<SandboxConfig> SandboxSchema() {
       }, "Absolute, not /.");
   s.Add<Str<SandboxConfig>>("rootfs", &SandboxConfig::rootfs,
       "Root filesystem for commands (read-only). Empty: the host root, read-only.", Flag::kPath);
-  s.Add<Bool<SandboxConfig>>("persistent_shell", &SandboxConfig::persistent_shell,
-      "One sandboxed shell per rollout (keeps cd and variables) instead of a fresh sandbox per command.");
   s.Add<Num<SandboxConfig>>("cpu_seconds", &SandboxConfig::cpu_seconds, "CPU time limit per command.").Min(1);
   s.Add<Int<SandboxConfig>>("memory_mb", &SandboxConfig::memory_mb, "Address-space limit per process.").Min(16);
   s.Add<Int<SandboxConfig>>("max_processes", &SandboxConfig::max_processes, "Process limit per rollout slot.").Min(4);

@@ -106,6 +106,7 @@ Result<JournalRecord> DecodeTask(const Json& j) {
     SG_RETURN_IF_ERROR(ReadInt(*it, "prompt", false, &r.tokens.prompt_tokens));
     SG_RETURN_IF_ERROR(ReadInt(*it, "completion", false, &r.tokens.completion_tokens));
     SG_RETURN_IF_ERROR(ReadInt(*it, "reasoning", false, &r.tokens.reasoning_tokens));
+    SG_RETURN_IF_ERROR(ReadInt(*it, "cached", false, &r.tokens.cached_prompt_tokens));
     SG_RETURN_IF_ERROR(ReadInt(*it, "calls", false, &r.tokens.calls));
   }
   if (auto it = j.find("refs"); it != j.end()) {
@@ -183,6 +184,7 @@ Result<std::string> EncodeRecord(const JournalRecord& r) {
                    {"completion", r.tokens.completion_tokens},
                    {"reasoning", r.tokens.reasoning_tokens},
                    {"calls", r.tokens.calls}};
+    if (r.tokens.cached_prompt_tokens != 0) j["tokens"]["cached"] = r.tokens.cached_prompt_tokens;
   }
   if (!r.refs.empty()) {
     for (const auto& [role, path] : r.refs) {

@@ -56,6 +56,7 @@ Result<StatusReport> ReadStatus(const std::string& run_dir) {
     for (const auto& rec : shard.journal.records) {
       r.prompt_tokens += rec.tokens.prompt_tokens;
       r.completion_tokens += rec.tokens.completion_tokens;
+      r.cached_tokens += rec.tokens.cached_prompt_tokens;
       r.model_calls += rec.tokens.calls;
       if (rec.stage == Stage::kRollout1Done || rec.stage == Stage::kRollout2Done) r.rollout_exits[rec.status]++;
       double t = ParseIso(rec.at);
@@ -109,7 +110,8 @@ std::string FormatStatus(const StatusReport& r) {
                      [&] { std::size_t n = 0; for (auto& [k, v] : r.model_failures) n += v; return n; }());
   line("  infra", r.infra_failures);
   line("  model", r.model_failures);
-  out += fmt::format("tokens     {} in, {} out, {} model calls\n", r.prompt_tokens, r.completion_tokens, r.model_calls);
+  out += fmt::format("tokens     {} in ({} cached), {} out, {} model calls\n", r.prompt_tokens, r.cached_tokens,
+                     r.completion_tokens, r.model_calls);
   if (r.tasks_per_minute > 0) {
     out += fmt::format("throughput {:.1f} tasks/min", r.tasks_per_minute);
     if (r.eta_minutes >= 0 && r.finished < r.planned) out += fmt::format(", ETA {:.0f} min", r.eta_minutes);
@@ -133,6 +135,7 @@ std::string StatusJson(const StatusReport& r) {
                               {"model_failures", r.model_failures},
                               {"prompt_tokens", r.prompt_tokens},
                               {"completion_tokens", r.completion_tokens},
+                              {"cached_prompt_tokens", r.cached_tokens},
                               {"model_calls", r.model_calls},
                               {"tasks_per_minute", r.tasks_per_minute},
                               {"eta_minutes", r.eta_minutes},

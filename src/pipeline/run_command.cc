@@ -1,5 +1,6 @@
 #include "seragen/pipeline/run_command.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -165,6 +166,12 @@ int PlanCommand(const config::LoadedConfig& loaded) {
 
 int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   const config::Config& cfg = loaded.config;
+  // Every in-flight request holds a socket and every command a few pipes: a
+  // thousand rollouts in flight need more than the usual soft limit of 1024.
+  if (rlimit nofile{}; ::getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+    nofile.rlim_cur = nofile.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &nofile);
+  }
   log::Level level;
   if (log::ParseLevel(cfg.run.log_level, &level)) log::SetLevel(level);
   log::Logger logger("run");

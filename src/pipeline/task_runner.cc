@@ -20,6 +20,7 @@ journal::TokenUsage TokensOf(const agent::Trajectory& t) {
   journal::TokenUsage u;
   u.prompt_tokens = t.totals.prompt_tokens;
   u.completion_tokens = t.totals.completion_tokens;
+  u.cached_prompt_tokens = t.totals.cached_prompt_tokens;
   u.calls = t.totals.model_calls;
   return u;
 }
@@ -29,6 +30,7 @@ journal::TokenUsage TokensOf(const llm::ChatResponse& r) {
   u.prompt_tokens = r.usage.prompt_tokens;
   u.completion_tokens = r.usage.completion_tokens;
   u.reasoning_tokens = r.usage.reasoning_tokens.value_or(0);
+  u.cached_prompt_tokens = r.usage.cached_prompt_tokens.value_or(0);
   u.calls = 1;
   return u;
 }

@@ -280,11 +280,15 @@ std::vector<EditKind> KindOrder(const RequestInfo& info, const PolicyContext& ct
     if (rng.Bernoulli(ctx.knobs.rollout2_same_edit_rate)) {
       order.push_back(inferred);
     } else {
+      // A different edit: any other kind that applies, else the comment guard
+      // (which always applies), never falling back to the inferred edit.
       std::vector<EditKind> others;
       for (EditKind k : AllEditKinds()) {
         if (k != inferred && k != EditKind::kCommentGuard) others.push_back(k);
       }
-      order.push_back(others[rng.Uniform(others.size())]);
+      rng.Shuffle(others);
+      order = others;
+      order.push_back(EditKind::kCommentGuard);
     }
   } else {
     std::string topic;

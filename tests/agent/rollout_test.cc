@@ -197,7 +197,7 @@ TEST_CASE("each format-error kind gets its message, a retry, and stays out of th
   }
 }
 
-TEST_CASE("N consecutive format errors end with exit_format; a good turn resets the count", "[agent]") {
+TEST_CASE("N consecutive format errors end with exit_format, a good turn resets the count", "[agent]") {
   Harness h;
   h.spec.limits.max_format_errors = 3;
   h.chat.PushResponse(MakeTextResponse("a"));
@@ -270,7 +270,7 @@ TEST_CASE("limits: steps, tokens, cost, wall clock, command timeouts", "[agent]"
   }
 }
 
-TEST_CASE("model failures map to exit statuses; infrastructure is tagged", "[agent]") {
+TEST_CASE("model failures map to exit statuses, infrastructure is tagged", "[agent]") {
   struct Case {
     FailureClass fc;
     ExitStatus expected;

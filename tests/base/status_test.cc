@@ -38,7 +38,7 @@ TEST_CASE("Status basics", "[status]") {
   CHECK(ok.WithContext("x").ok());
 }
 
-TEST_CASE("Result carries values and errors; macros propagate", "[status]") {
+TEST_CASE("Result carries values and errors, macros propagate", "[status]") {
   CHECK(Quarter(8).value() == 2);
   Result<int> r = Quarter(6);
   REQUIRE_FALSE(r.ok());

@@ -19,7 +19,7 @@ TEST_CASE("missing values name the placeholder, file and line", "[template]") {
   CHECK(r.status().message() == "prompts/rollout1.md:2: no value for placeholder '{{missing}}'");
 }
 
-TEST_CASE("malformed placeholders are errors; escapes work", "[template]") {
+TEST_CASE("malformed placeholders are errors, escapes work", "[template]") {
   CHECK_FALSE(RenderTemplate("{{ bad name }}", {}).ok());
   CHECK_FALSE(RenderTemplate("open {{ never closed", {}).ok());
   CHECK(RenderTemplate("literal {{{{ braces", {}).value() == "literal {{ braces");

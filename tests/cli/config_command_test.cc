@@ -17,7 +17,7 @@ std::string Quote(const std::string& s) { return "'" + s + "'"; }
 
 }  // namespace
 
-TEST_CASE("--version and --help succeed", "[cli]") {
+TEST_CASE("version and help flags succeed", "[cli]") {
   std::string out;
   CHECK(Seragen("--version", &out) == 0);
   CHECK(out.rfind("seragen ", 0) == 0);

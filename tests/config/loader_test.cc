@@ -123,7 +123,7 @@ TEST_CASE("any value change changes the hash", "[config]") {
                            "llm.temperature=0.7",       "selection.replicas=2",
                            "repos.0.ref=main",          "run.concurrency=9",
                            "selection.languages=[go]",  "llm.extra_body={top_k: 20}",
-                           "sandbox.persistent_shell=false", "run.seed=1"};
+                           "sandbox.cpu_seconds=30", "run.seed=1"};
   for (const char* change : changes) {
     INFO(change);
     LoadOptions opts;

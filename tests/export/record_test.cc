@@ -172,7 +172,7 @@ TEST_CASE("scripted-teacher output is labelled as such", "[export]") {
   CHECK(json::parse(*r)["metadata"]["scripted_teacher"] == true);
 }
 
-TEST_CASE("shipped export templates load; format names parse", "[export]") {
+TEST_CASE("shipped export templates load, format names parse", "[export]") {
   auto t = ExportTemplates::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts/export");
   REQUIRE(t.ok());
   CHECK(t->hermes_tools.find("{{tools_json}}") != std::string::npos);

@@ -16,7 +16,7 @@ JournalRecord FullRecord() {
   r.attempt = 2;
   r.at = "2026-11-21T12:00:00.123Z";
   r.timings_ms = {{"rollout", 8123}, {"queue", 5}};
-  r.tokens = {1000, 200, 50, 7};
+  r.tokens = {1000, 200, 50, 7, 640};
   r.refs = {{"trajectory", "trajectories/3fa2.r2.json"}, {"patch", "patches/3fa2.p2.diff"}};
   r.error = ErrorInfo{"model.exit_format", "three bad turns\nin a row \"quoted\" \xe2\x9c\x93", true};
   r.extra_json = R"({"scores":{"recall":0.5,"matched":2},"note":"x"})";

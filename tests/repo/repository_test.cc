@@ -102,7 +102,7 @@ TEST_CASE("repository: resolve branches, tags, short ids and expressions") {
   CHECK(tree.status().message().find("does not name a commit") != std::string::npos);
 }
 
-TEST_CASE("repository: list files with size, mode and blob id; filters apply") {
+TEST_CASE("repository: list files with size, mode and blob id, filters apply") {
   RepoFixture f;
   Repository repo = f.Open();
   FileFilter all;

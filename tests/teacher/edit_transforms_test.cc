@@ -98,7 +98,7 @@ TEST_CASE("Edits extend old_str upwards until it is unique") {
   CHECK(Apply(text, *edit) == "def a(x):\n    return x\n\n\ndef b(x):\n    if x is None:\n        raise ValueError(\"b() got None for 'x'\")\n    return x\n");
 }
 
-TEST_CASE("Kinds fall back in order; methods and empty checks on collection-like names") {
+TEST_CASE("Kinds fall back in order, methods and empty checks on collection-like names") {
   FileKnowledge f = Know(kPy);
   // The first `def load` is the module function; the fallback list is tried in order.
   auto edit = MakeEdit(f, "load", "pkg/io.py", {EditKind::kEmptyCheck, EditKind::kCommentGuard});

@@ -98,7 +98,7 @@ TEST_CASE("Rollout 1 on the fixture repo: explore, edit with exact text, submit 
   }
 }
 
-TEST_CASE("The same seed and conversation give the same rollout; seeds and categories vary it") {
+TEST_CASE("The same seed and conversation give the same rollout, seeds and categories vary it") {
   PolicyContext ctx = DefaultContext(11);
   RolloutRun a = DriveRollout(Rollout1Prompt("clamp", "pkg/config.py", 0), ctx);
   RolloutRun b = DriveRollout(Rollout1Prompt("clamp", "pkg/config.py", 0), ctx);
@@ -148,7 +148,7 @@ TEST_CASE("Issue writer describes symptoms, names the function and follows the d
   CHECK(terse.size() < issue.size());
 }
 
-TEST_CASE("Rollout 2 finds the function from the issue; its edit sometimes repeats rollout 1's") {
+TEST_CASE("Rollout 2 finds the function from the issue, its edit sometimes repeats rollout 1's") {
   int same = 0;
   int different = 0;
   for (int seed = 0; seed < 16; ++seed) {

@@ -339,7 +339,7 @@ TEST_CASE("Banner says it is a scripted stand-in, not a model") {
   CHECK(Opts().model_id.find("not a model") != std::string::npos);
 }
 
-TEST_CASE("RunTeacherCommand serves until SIGTERM and returns 0; bad options return 2") {
+TEST_CASE("RunTeacherCommand serves until SIGTERM and returns 0, bad options return 2") {
   TeacherOptions o = Opts();
   int rc = -1;
   std::thread runner([&] { rc = RunTeacherCommand(o); });

@@ -199,7 +199,7 @@ TEST_CASE("Error bodies: OpenAI envelope, vLLM context overflow wording, models 
   CHECK(models["data"][0]["max_model_len"] == 8192);
 }
 
-TEST_CASE("Glitches: raw markup, invalid JSON arguments, two calls; never on text replies") {
+TEST_CASE("Glitches: raw markup, invalid JSON arguments, two calls, never on text replies") {
   PolicyKnobs k;
   k.raw_markup_rate = 1;
   for (RawMarkupStyle style : {RawMarkupStyle::kHermes, RawMarkupStyle::kQwenXml, RawMarkupStyle::kGlm}) {

@@ -140,7 +140,6 @@ struct SandboxConfig {
   std::string mode = "bwrap";  // bwrap | none
   std::string mount_point = "/repo";
   std::string rootfs;  // empty = host root, read-only
-  bool persistent_shell = true;
   double cpu_seconds = 120;
   std::int64_t memory_mb = 4096;
   std::int64_t max_processes = 256;

@@ -64,6 +64,7 @@ struct TokenUsage {
   std::int64_t completion_tokens = 0;
   std::int64_t reasoning_tokens = 0;
   std::int64_t calls = 0;  // model calls made
+  std::int64_t cached_prompt_tokens = 0;  // prompt tokens served from the server's cache (0 = none or unknown)
 
   friend bool operator==(const TokenUsage&, const TokenUsage&) = default;
 };

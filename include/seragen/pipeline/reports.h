@@ -24,6 +24,7 @@ struct StatusReport {
   std::map<std::string, std::size_t> rollout_exits;   // rollout exit status -> count
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
+  std::int64_t cached_tokens = 0;
   std::int64_t model_calls = 0;
   double acceptance_rate = 0;   // accepted / verified
   double tasks_per_minute = 0;  // finished over the span of record timestamps

@@ -151,7 +151,7 @@ TEST_CASE("a changed config is refused with the list of changes", "[e2e]") {
   CHECK(testing::RunShell(Binary() + " plan -c " + cfg + " --set run.concurrency=9", &out) == 0);
 }
 
-TEST_CASE("faults: 5xx, 429, resets, hangs, truncation and malformed tool calls; the run finishes", "[e2e]") {
+TEST_CASE("faults: 5xx, 429, resets, hangs, truncation and malformed tool calls, the run finishes", "[e2e]") {
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
   dir.Write("teacher.yaml",

@@ -1,0 +1,147 @@
+// Whole-pipeline benchmark: `seragen run` in-process against the scripted
+// teacher in a forked child process (so the figures are the orchestrator's).
+//
+//   bench_pipeline [tasks=48] [concurrency=8] [latency_ms=0]
+//
+// Prints tasks per minute, agent steps per second, orchestrator CPU per agent
+// step and peak RSS. With latency_ms=2000 and concurrency=1000 it is the
+// "1,000 rollouts in flight" memory check (target: peak RSS under 2 GB).
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "seragen/agent/trajectory_json.h"
+#include "seragen/base/file_util.h"
+#include "seragen/base/log.h"
+#include "seragen/config/loader.h"
+#include "seragen/pipeline/run_command.h"
+#include "seragen/teacher/options.h"
+#include "seragen/teacher/server.h"
+
+using namespace seragen;
+
+namespace {
+
+double CpuSeconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+long PeakRssMb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss / 1024;
+}
+
+// A Python package with `files` modules of 8 small functions that call each other.
+void MakeRepo(const std::string& dir, int files) {
+  std::filesystem::create_directories(dir + "/pkg");
+  std::ofstream(dir + "/pkg/__init__.py") << "";
+  for (int f = 0; f < files; ++f) {
+    std::ofstream out(dir + "/pkg/mod" + std::to_string(f) + ".py");
+    out << "\"\"\"Module " << f << ".\"\"\"\n\n";
+    for (int i = 0; i < 8; ++i) {
+      out << "def step_" << f << "_" << i << "(value, limit):\n"
+          << "    \"\"\"Advance value towards limit.\"\"\"\n"
+          << "    total = value + " << i << "\n"
+          << "    if total > limit:\n"
+          << "        total = limit\n";
+      if (i > 0) out << "    total = step_" << f << "_" << (i - 1) << "(total, limit)\n";
+      out << "    return total\n\n\n";
+    }
+  }
+  std::string cmd = "cd " + dir + " && git init -q -b main . && git -c user.name=b -c user.email=b@example.invalid add -A && "
+                    "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z "
+                    "git -c user.name=b -c user.email=b@example.invalid commit -q -m bench";
+  if (std::system(cmd.c_str()) != 0) std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int tasks = argc > 1 ? std::atoi(argv[1]) : 48;
+  int concurrency = argc > 2 ? std::atoi(argv[2]) : 8;
+  int latency_ms = argc > 3 ? std::atoi(argv[3]) : 0;
+  std::string base = "/tmp/seragen-pipeline-bench";
+  std::filesystem::remove_all(base);
+  std::filesystem::create_directories(base);
+  std::filesystem::permissions(base, std::filesystem::perms::all & ~std::filesystem::perms::group_write & ~std::filesystem::perms::others_write);
+  MakeRepo(base + "/repo", (tasks + 7) / 8 + 1);
+
+  // The teacher runs in a child process, started before this process has threads.
+  int pipefd[2];
+  if (::pipe(pipefd) != 0) return 1;
+  pid_t child = ::fork();
+  if (child == 0) {
+    ::close(pipefd[0]);
+    teacher::TeacherOptions o;
+    o.prompts_dir = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
+    o.seed = 1;
+    o.threads = 1;
+    if (latency_ms > 0) {
+      o.latency.kind = teacher::LatencyModel::Kind::kFixed;
+      o.latency.fixed_ms = latency_ms;
+    }
+    teacher::Server server;
+    auto port = server.Start(o);
+    int p = port.ok() ? *port : -1;
+    if (::write(pipefd[1], &p, sizeof p) != sizeof p) std::_Exit(1);
+    while (true) ::pause();
+  }
+  ::close(pipefd[1]);
+  int port = -1;
+  if (::read(pipefd[0], &port, sizeof port) != sizeof port || port <= 0) {
+    std::fprintf(stderr, "teacher did not start\n");
+    return 1;
+  }
+
+  std::string yaml = "run: {dir: " + base + "/run, seed: 1, concurrency: " + std::to_string(concurrency) +
+                     ", progress: never, log_level: warn}\n"
+                     "repos: [{name: bench, source: " + base + "/repo}]\n"
+                     "selection: {min_lines: 3, max_functions_per_repo: " + std::to_string(tasks) + "}\n"
+                     "llm:\n  model: 'seragen-scripted-teacher (not a model)'\n"
+                     "  endpoints: [{base_url: 'http://127.0.0.1:" + std::to_string(port) + "/v1'}]\n"
+                     "  max_concurrency: " + std::to_string(std::max(64, concurrency + 16)) + "\n"
+                     "  max_concurrency_per_endpoint: " + std::to_string(std::max(32, concurrency + 16)) + "\n"
+                     "agent: {max_steps: 40, wall_clock_s: 600, command_timeout_s: 60}\n"
+                     "workcopies: {dir: " + base + "/copies}\n";
+  auto loaded = config::LoadConfigText(yaml, base + "/bench.yaml");
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "%s\n", loaded.status().ToString().c_str());
+    return 1;
+  }
+  auto start = std::chrono::steady_clock::now();
+  double cpu0 = CpuSeconds();
+  int rc = pipeline::RunCommand(*loaded, {});
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double cpu = CpuSeconds() - cpu0;
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+
+  long steps = 0, rollouts = 0;
+  for (const auto& e : std::filesystem::directory_iterator(base + "/run/shard-0/trajectories")) {
+    auto t = agent::TrajectoryFromJson(*ReadFile(e.path().string()));
+    if (t.ok()) {
+      steps += t->totals.steps;
+      rollouts++;
+    }
+  }
+  std::printf("tasks: %d planned, concurrency %d, teacher latency %d ms, exit code %d\n", tasks, concurrency, latency_ms, rc);
+  std::printf("wall %.2f s; rollouts %ld; agent steps %ld\n", wall, rollouts, steps);
+  std::printf("tasks per minute:                 %.0f\n", 60.0 * tasks / wall);
+  std::printf("agent steps per second:           %.0f\n", steps / wall);
+  std::printf("orchestrator CPU per agent step:  %.2f ms (includes sandboxed-command spawning and git diffs)\n",
+              1000.0 * cpu / std::max(1L, steps));
+  std::printf("peak RSS (orchestrator):          %ld MB\n", PeakRssMb());
+  return rc == 0 ? 0 : 1;
+}
