@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "integration/pipeline/harness.h"
@@ -240,6 +241,38 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
     }
   }
   CHECK_FALSE(durable_at.empty());
+}
+
+}  // namespace seragen::e2e
+
+namespace seragen::e2e {
+
+TEST_CASE("two shards run separately, then merge writes every task once", "[e2e]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--seed 6", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " run -c " + cfg + " --shard 0/2", &out) == 0);
+  json st = Status(dir.Sub("run"));
+  CHECK(st["shards"] == 1);
+  CHECK(st["finished"].get<int>() == 3);  // tasks 0, 2, 4 of 5
+  // Slurm's array variables pick the shard when no flag is given.
+  REQUIRE(testing::RunShell("SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2 " + Binary() + " run -c " + cfg, &out) == 0);
+  st = Status(dir.Sub("run"));
+  CHECK(st["shards"] == 2);
+  CHECK(st["finished"] == st["planned"]);
+  REQUIRE(testing::RunShell(Binary() + " merge " + dir.Sub("run") + " --formats openai hermes", &out) == 0);
+  std::set<std::string> t1;
+  for (const auto& line : ReadLines(dir.Sub("run/data/t1.openai.jsonl"))) {
+    CHECK(t1.insert(json::parse(line)["metadata"]["task_id"].get<std::string>()).second);
+  }
+  CHECK(t1.size() >= 3);
+  CHECK(ReadLines(dir.Sub("run/data/t1.hermes.jsonl")).size() == t1.size());
+  // A shard outside 0..N-1 is a usage error that names the flag.
+  CHECK(testing::RunShell(Binary() + " run -c " + cfg + " --shard 5/2", &out) == 2);
+  CHECK(out.find("--shard") != std::string::npos);
 }
 
 }  // namespace seragen::e2e
