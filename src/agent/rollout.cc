@@ -205,7 +205,7 @@ void Rollout::RejectTurn(const std::string& kind, const std::string& message) {
   if (bad.content.empty() && !resp.tool_calls.empty()) {
     for (const auto& c : resp.tool_calls) bad.content += c.name + " " + c.arguments_raw + "\n";
   }
-  if (bad.content.empty()) bad.content = "(empty reply)";
+  if (bad.content.empty()) bad.content = deps_.messages->empty_reply;
   retry_assistant_ = std::move(bad);
   retry_error_ = llm::Message{llm::Role::kUser, message, {}, {}, {}, {}};
   Step();

@@ -62,6 +62,7 @@ AgentMessages TestMessages() {
   m.invalid_arguments = "BADJSON {{detail}}";
   m.truncated = "TRUNCATED {{max_tokens}}";
   m.invalid_call = "INVALID {{detail}}";
+  m.empty_reply = "EMPTY";
   return m;
 }
 
@@ -363,6 +364,7 @@ TEST_CASE("the shipped format-error messages load and render", "[agent]") {
   auto m = AgentMessages::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts/format_errors");
   REQUIRE(m.ok());
   CHECK(m->no_tool_call.find("{{tool_names}}") != std::string::npos);
+  CHECK_FALSE(m->empty_reply.empty());
   CHECK_FALSE(AgentMessages::Load("/nonexistent").ok());
 }
 

@@ -16,6 +16,7 @@ struct AgentMessages {
   std::string invalid_arguments;
   std::string truncated;
   std::string invalid_call;
+  std::string empty_reply;  // stands in for a rejected reply that had no text and no calls
 
   // Reads every file from `dir` (e.g. DataDir()/prompts/format_errors);
   // NotFound naming the missing file otherwise.
