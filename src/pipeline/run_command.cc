@@ -106,13 +106,7 @@ Result<DemoIssuePool> LoadDemos(const config::Config& cfg, const internal::Prepa
 // ancestors allow it; otherwise a per-run directory under /tmp, said in the log.
 std::string ChooseWorkcopyDir(const std::string& run_dir, const std::string& configured, const log::Logger& logger) {
   if (!configured.empty()) return configured;
-  bool searchable = true;
-  for (std::filesystem::path p(run_dir);; p = p.parent_path()) {
-    struct stat st;
-    if (::stat(p.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH)) searchable = false;
-    if (p == p.parent_path() || p.empty()) break;
-  }
-  if (searchable) return run_dir + "/workcopies";
+  if (SearchableByOthers(run_dir)) return run_dir + "/workcopies";
   std::string base = "/tmp/seragen-workcopies";
   std::string dir = base + "/" + ContentId({run_dir}, 16);
   (void)MakeDirs(dir);

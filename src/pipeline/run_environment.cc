@@ -39,7 +39,8 @@ class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSo
   ToolBoxExecutor executor_;
 };
 
-// True when every directory from `path` up to / lets other users through.
+}  // namespace
+
 bool SearchableByOthers(const std::string& path) {
   for (std::filesystem::path p(path);; p = p.parent_path()) {
     struct stat st;
@@ -47,8 +48,6 @@ bool SearchableByOthers(const std::string& path) {
     if (p == p.parent_path() || p.empty()) return true;
   }
 }
-
-}  // namespace
 
 RunEnvironmentFactory::RunEnvironmentFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
                                              const tools::ToolResources* resources, EnvironmentOptions options)

@@ -262,13 +262,12 @@ void TaskRunner::WriteIssue() {
   call_ = ctx_->chat->Complete(std::move(req), opts, [self, demo_id](Result<llm::ChatResponse> r) {
     self->ctx_->loop->Post([self, demo_id, r = std::move(r)]() mutable {
       self->call_.reset();
-      if (r.ok()) r->id = demo_id;  // carried to OnIssueAnswer (the response id is not needed)
-      self->OnIssueAnswer(std::move(r));
+      self->OnIssueAnswer(std::move(r), demo_id);
     });
   });
 }
 
-void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer) {
+void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer, const std::string& demo_id) {
   if (finished_) return;
   if (cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
   if (!answer.ok()) return FailFromChat(answer.status(), "issue");
@@ -287,7 +286,7 @@ void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer) {
   journal::JournalRecord rec{task_.task_id, Stage::kIssueDone, "written", attempt_};
   rec.tokens = TokensOf(*answer);
   rec.refs[kRefIssue] = IssuePath(task_.task_id);
-  rec.extra_json = "{\"demo_issue\":" + Quote(answer->id) + "}";
+  rec.extra_json = "{\"demo_issue\":" + Quote(demo_id) + "}";
   Persist({{IssuePath(task_.task_id), *issue_}}, rec, [self] { self->Next(); });
 }
 

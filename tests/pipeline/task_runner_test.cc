@@ -82,6 +82,7 @@ TEST_CASE("a task flows through every stage and is verified", "[pipeline]") {
   CHECK(f.store.files.count("trajectories/t1.r1.json") == 1);
   CHECK(f.store.files.count("trajectories/t1.r2.json") == 1);
   CHECK(f.store.files["issues/t1.md"] == "Calling `reserve` with 0 items crashes.");
+  CHECK(f.store.records[1].extra_json == R"({"demo_issue":"d1"})");  // which demonstration issue was used
   // Rollout 2 was given the issue.
   auto r2 = agent::TrajectoryFromJson(f.store.files["trajectories/t1.r2.json"]);
   REQUIRE(r2.ok());

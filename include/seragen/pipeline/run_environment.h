@@ -24,6 +24,10 @@ struct EnvironmentOptions {
   repo::PoolOptions pool;              // pool_dir is a parent; one sub-directory per repo
 };
 
+// True when every directory from `path` up to / lets other users through
+// (the sandbox's slot uids resolve working-copy and object paths as others).
+bool SearchableByOthers(const std::string& path);
+
 class RunEnvironmentFactory final : public EnvironmentFactory {
  public:
   // `resources` must outlive the factory. Pools are created lazily (first

@@ -96,7 +96,7 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   void RunRollout(int number);
   void OnRolloutDone(int number, agent::Trajectory trajectory);
   void WriteIssue();
-  void OnIssueAnswer(Result<llm::ChatResponse> answer);
+  void OnIssueAnswer(Result<llm::ChatResponse> answer, const std::string& demo_id);
   void RunJudge();
   void OnJudgeAnswer(Result<llm::ChatResponse> answer);
   void Verify();
