@@ -1,0 +1,1 @@
+// Anchor source for the seragen_test_pch target (see CMakeLists.txt).
