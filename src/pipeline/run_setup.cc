@@ -1,7 +1,6 @@
 #include "pipeline/run_setup.h"
 
 #include <cstdio>
-#include <filesystem>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
@@ -14,10 +13,6 @@
 
 namespace seragen::pipeline::internal {
 namespace {
-
-std::string Join(const std::string& dir, const std::string& name) {
-  return std::filesystem::path(name).is_absolute() ? name : dir + "/" + name;
-}
 
 Status SaveOrCheckConfig(const config::LoadedConfig& loaded, const std::string& run_dir, bool allow_change) {
   std::string json_path = run_dir + "/config.json";

@@ -1,17 +1,14 @@
 // Runs the real seragen binary: exit codes and messages of `config` and basics.
 #include <catch2/catch.hpp>
 
+#include "cli/cli_test_util.h"
 #include "config/config_test_util.h"
 #include "testing/temp_dir.h"
 
 namespace seragen {
 namespace {
 
-std::string Binary() { return std::string(SERAGEN_BINARY_DIR) + "/seragen"; }
-
-int Seragen(const std::string& args, std::string* out) {
-  return testing::RunShell(Binary() + " " + args, out);
-}
+using testing::RunSeragen;
 
 std::string Quote(const std::string& s) { return "'" + s + "'"; }
 
@@ -19,23 +16,23 @@ std::string Quote(const std::string& s) { return "'" + s + "'"; }
 
 TEST_CASE("version and help flags succeed", "[cli]") {
   std::string out;
-  CHECK(Seragen("--version", &out) == 0);
+  CHECK(RunSeragen("--version", &out) == 0);
   CHECK(out.rfind("seragen ", 0) == 0);
-  CHECK(Seragen("--help", &out) == 0);
+  CHECK(RunSeragen("--help", &out) == 0);
   CHECK(out.find("Exit codes") != std::string::npos);
-  CHECK(Seragen("config --help", &out) == 0);
+  CHECK(RunSeragen("config --help", &out) == 0);
   CHECK(out.find("show") != std::string::npos);
-  CHECK(Seragen("config show --help", &out) == 0);
+  CHECK(RunSeragen("config show --help", &out) == 0);
   CHECK(out.find("--set") != std::string::npos);
 }
 
 TEST_CASE("usage errors exit 2", "[cli]") {
   std::string out;
-  CHECK(Seragen("", &out) == 2);
-  CHECK(Seragen("no-such-command", &out) == 2);
-  CHECK(Seragen("config show", &out) == 2);  // -c missing
+  CHECK(RunSeragen("", &out) == 2);
+  CHECK(RunSeragen("no-such-command", &out) == 2);
+  CHECK(RunSeragen("config show", &out) == 2);  // -c missing
   CHECK(out.find("--config") != std::string::npos);
-  CHECK(Seragen("config show -c /nonexistent/seragen.yaml", &out) == 2);
+  CHECK(RunSeragen("config show -c /nonexistent/seragen.yaml", &out) == 2);
   CHECK(out.find("/nonexistent/seragen.yaml") != std::string::npos);
 }
 
@@ -47,7 +44,7 @@ TEST_CASE("every bad config exits 2 and names the problem", "[cli]") {
     for (const auto& o : c.overrides) args += " --set " + Quote(o);
     std::string out;
     INFO(c.path);
-    CHECK(Seragen(args, &out) == 2);
+    CHECK(RunSeragen(args, &out) == 2);
     INFO(out);
     CHECK(out.find(c.expect) != std::string::npos);
     CHECK(out.find("sk-live") == std::string::npos);
@@ -60,7 +57,7 @@ TEST_CASE("config show prints the resolved config with hashes and no secrets", "
             "repos: [{source: ./repo}]\n"
             "llm:\n  endpoints: [{base_url: 'http://127.0.0.1:9/v1'}]\n  api_key: ${SERAGEN_CLI_TEST_KEY}\n");
   std::string out;
-  REQUIRE(Seragen("config show -c " + dir.Sub("c.yaml") + " --set agent.max_steps=9", &out) == 0);
+  REQUIRE(RunSeragen("config show -c " + dir.Sub("c.yaml") + " --set agent.max_steps=9", &out) == 0);
   CHECK(out.find("# config_hash: ") != std::string::npos);
   CHECK(out.find("max_steps: 9") != std::string::npos);
   CHECK(out.find("source: " + dir.Sub("repo")) != std::string::npos);

@@ -1,14 +1,13 @@
 // The real binary: verify exit codes and argument errors of llm/teacher.
 #include <catch2/catch.hpp>
 
+#include "cli/cli_test_util.h"
 #include "testing/temp_dir.h"
 
 namespace seragen {
 namespace {
 
-int Seragen(const std::string& args, std::string* out) {
-  return testing::RunShell(std::string(SERAGEN_BINARY_DIR) + "/seragen " + args, out);
-}
+using testing::RunSeragen;
 
 }  // namespace
 
@@ -18,29 +17,29 @@ TEST_CASE("verify: 0 accepted, 1 rejected, 2 errors", "[cli]") {
   dir.Write("p2.diff", "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1,2 @@\n x\n+y = 1\n");
   dir.Write("p3.diff", "diff --git a/b.py b/b.py\n--- a/b.py\n+++ b/b.py\n@@ -1 +1,2 @@\n x\n+z = 2\n");
   std::string out;
-  CHECK(Seragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("p2.diff"), &out) == 0);
+  CHECK(RunSeragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("p2.diff"), &out) == 0);
   CHECK(out.find("accepted") != std::string::npos);
-  CHECK(Seragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("p3.diff") + " --json", &out) == 1);
+  CHECK(RunSeragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("p3.diff") + " --json", &out) == 1);
   CHECK(out.find("\"accepted\":false") != std::string::npos);
-  CHECK(Seragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("missing.diff"), &out) == 2);
+  CHECK(RunSeragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("missing.diff"), &out) == 2);
   CHECK(out.find("missing.diff") != std::string::npos);
-  CHECK(Seragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("p2.diff") + " -t 1.5", &out) == 2);
+  CHECK(RunSeragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("p2.diff") + " -t 1.5", &out) == 2);
 }
 
 TEST_CASE("teacher and llm reject bad arguments with exit 2", "[cli]") {
   std::string out;
-  CHECK(Seragen("teacher --faults bogus=1", &out) == 2);
+  CHECK(RunSeragen("teacher --faults bogus=1", &out) == 2);
   CHECK(out.find("--faults") != std::string::npos);
-  CHECK(Seragen("teacher --latency sometimes", &out) == 2);
-  CHECK(Seragen("teacher --reasoning loud", &out) == 2);
-  CHECK(Seragen("llm ping", &out) == 2);  // --base-url missing
-  CHECK(Seragen("teacher --help", &out) == 0);
+  CHECK(RunSeragen("teacher --latency sometimes", &out) == 2);
+  CHECK(RunSeragen("teacher --reasoning loud", &out) == 2);
+  CHECK(RunSeragen("llm ping", &out) == 2);  // --base-url missing
+  CHECK(RunSeragen("teacher --help", &out) == 0);
   CHECK(out.find("stand-in for a model") != std::string::npos);
 }
 
 TEST_CASE("llm ping on a closed port fails with exit 1 and says why", "[cli]") {
   std::string out;
-  CHECK(Seragen("llm ping --base-url http://127.0.0.1:9/v1 --timeout 2", &out) == 1);
+  CHECK(RunSeragen("llm ping --base-url http://127.0.0.1:9/v1 --timeout 2", &out) == 1);
   CHECK_FALSE(out.empty());
 }
 

@@ -11,7 +11,7 @@ using testing::MemoryStore;
 using testing::ScriptedEnvironments;
 using testing::ScriptedModel;
 
-struct Fixture {
+struct SchedulerFixture {
   std::string dir = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
   PromptLibrary prompts = *PromptLibrary::Load(dir, config::PromptsConfig{});
   DemoIssuePool demos = DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
@@ -26,7 +26,7 @@ struct Fixture {
   SchedulerOptions options;
   std::vector<std::function<void()>> timers;
 
-  Fixture() {
+  SchedulerFixture() {
     ctx = PipelineContext{&prompts, &demos, &messages, &chat, &envs, &store, &loop, &workers, &clock, {}, {}};
     ctx.settings.request_template.model = "m";
     model.Install(chat);
@@ -71,7 +71,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("all tasks run to completion on bounded slots", "[scheduler]") {
-  Fixture f;
+  SchedulerFixture f;
   f.envs.patch1 = "";  // empty P1: tasks end early but every one is dispatched
   RunSummary s = f.Run(f.Tasks(10));
   CHECK(s.planned == 10);
@@ -83,7 +83,7 @@ TEST_CASE("all tasks run to completion on bounded slots", "[scheduler]") {
 }
 
 TEST_CASE("finished tasks are skipped on resume", "[scheduler]") {
-  Fixture f;
+  SchedulerFixture f;
   f.envs.patch1 = "";
   f.Run(f.Tasks(4));
   RunSummary again = f.Run(f.Tasks(6));
@@ -92,7 +92,7 @@ TEST_CASE("finished tasks are skipped on resume", "[scheduler]") {
 }
 
 TEST_CASE("max_tasks budget stops dispatching but lets in-flight work finish", "[scheduler]") {
-  Fixture f;
+  SchedulerFixture f;
   f.envs.patch1 = "";
   f.options.max_tasks = 4;
   RunSummary s = f.Run(f.Tasks(10));
@@ -102,7 +102,7 @@ TEST_CASE("max_tasks budget stops dispatching but lets in-flight work finish", "
 }
 
 TEST_CASE("a configuration error aborts the run", "[scheduler]") {
-  Fixture f;
+  SchedulerFixture f;
   f.model.fail_rollouts = llm::FailureClass::kConfig;
   RunSummary s = f.Run(f.Tasks(10));
   CHECK(s.aborted);
@@ -111,7 +111,7 @@ TEST_CASE("a configuration error aborts the run", "[scheduler]") {
 }
 
 TEST_CASE("a stop request cancels in-flight tasks after the grace period", "[scheduler]") {
-  Fixture f;
+  SchedulerFixture f;
   RunSummary s = f.Run(f.Tasks(10), [](Scheduler& sch) { sch.RequestStop("SIGTERM"); });
   CHECK(s.stop_reason == "SIGTERM");
   CHECK(s.dispatched == 3);

@@ -24,10 +24,10 @@ TEST_CASE("the shipped prompts load, render and hash", "[prompts]") {
 }
 
 TEST_CASE("a prompt with an unknown placeholder fails at load, naming the file", "[prompts]") {
-  testing::TempDir dir;
+  seragen::testing::TempDir dir;
   for (const char* f : {"system.md", "rollout2.md", "issue_writer.md", "judge.md", "categories.yaml", "trajectory_step.md"}) {
     auto text = std::string(SERAGEN_SOURCE_DIR) + "/prompts/" + f;
-    testing::RunShell("cp " + text + " " + dir.path());
+    seragen::testing::RunShell("cp " + text + " " + dir.path());
   }
   dir.Write("rollout1.md", "Fix {{function}} in {{file_path}}.");
   auto p = PromptLibrary::Load(dir.path(), config::PromptsConfig{});
@@ -51,7 +51,7 @@ TEST_CASE("tagged output extraction and the judge rule", "[issue]") {
 }
 
 TEST_CASE("demonstration issues from jsonl, json, text and commits", "[demo]") {
-  testing::TempDir dir;
+  seragen::testing::TempDir dir;
   dir.Write("a.jsonl", "{\"id\":\"x\",\"text\":\"First issue\"}\n\n\"Second issue\"\n{\"title\":\"T\",\"body\":\"B\"}\n");
   auto a = DemoIssuePool::FromFile(dir.Sub("a.jsonl"));
   REQUIRE(a.ok());

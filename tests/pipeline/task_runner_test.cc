@@ -14,7 +14,7 @@ using testing::ScriptedModel;
 
 std::string Prompts() { return std::string(SERAGEN_SOURCE_DIR) + "/prompts"; }
 
-struct Fixture {
+struct RunnerFixture {
   PromptLibrary prompts = *PromptLibrary::Load(Prompts(), config::PromptsConfig{});
   DemoIssuePool demos = DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
   agent::AgentMessages messages = *agent::AgentMessages::Load(Prompts() + "/format_errors");
@@ -26,7 +26,7 @@ struct Fixture {
   FakeClock clock;
   PipelineContext ctx;
 
-  Fixture() {
+  RunnerFixture() {
     ctx.prompts = &prompts;
     ctx.demos = &demos;
     ctx.messages = &messages;
@@ -73,8 +73,8 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("a task flows through every stage and is verified", "[pipeline]") {
-  Fixture f;
-  TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+  RunnerFixture f;
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
   CHECK(o.kind == TaskOutcome::Kind::kVerified);
   CHECK(o.accepted);
   CHECK(f.store.Stages("t1") == std::vector<std::string>{"rollout1_done:submitted", "issue_done:written",
@@ -97,29 +97,29 @@ TEST_CASE("a task flows through every stage and is verified", "[pipeline]") {
 }
 
 TEST_CASE("seeds derive from the run seed and task id", "[pipeline]") {
-  Fixture a, b;
-  a.Run(Fixture::MakeTask("t1"));
-  b.Run(Fixture::MakeTask("t1"));
+  RunnerFixture a, b;
+  a.Run(RunnerFixture::MakeTask("t1"));
+  b.Run(RunnerFixture::MakeTask("t1"));
   auto ra = a.chat.requests(), rb = b.chat.requests();
   REQUIRE(ra.size() == rb.size());
   for (std::size_t i = 0; i < ra.size(); ++i) CHECK(ra[i].seed == rb[i].seed);
   CHECK(ra[0].seed != ra.back().seed);  // rollout 1 and rollout 2 differ
-  Fixture c;
+  RunnerFixture c;
   c.ctx.settings.run_seed = 43;
-  c.Run(Fixture::MakeTask("t1"));
+  c.Run(RunnerFixture::MakeTask("t1"));
   CHECK(c.chat.requests()[0].seed != ra[0].seed);
 }
 
 TEST_CASE("resume continues after the last durable stage", "[pipeline]") {
-  Fixture f;
-  f.Run(Fixture::MakeTask("t1"));
+  RunnerFixture f;
+  f.Run(RunnerFixture::MakeTask("t1"));
   // Keep only the first two records, as if the process died after the issue.
   f.store.records.resize(2);
   journal::TaskProgress p = f.Progress("t1");
-  Fixture g;
+  RunnerFixture g;
   g.store.files = f.store.files;
   g.store.records = f.store.records;
-  TaskOutcome o = g.Run(Fixture::MakeTask("t1"), &p);
+  TaskOutcome o = g.Run(RunnerFixture::MakeTask("t1"), &p);
   CHECK(o.kind == TaskOutcome::Kind::kVerified);
   CHECK(g.model.issue_calls == 0);      // not redone
   CHECK(g.model.rollout_calls == 2);    // only rollout 2
@@ -127,49 +127,49 @@ TEST_CASE("resume continues after the last durable stage", "[pipeline]") {
 }
 
 TEST_CASE("an unreadable stage result is redone, not trusted", "[pipeline]") {
-  Fixture f;
-  f.Run(Fixture::MakeTask("t1"));
+  RunnerFixture f;
+  f.Run(RunnerFixture::MakeTask("t1"));
   f.store.records.resize(2);
   journal::TaskProgress p = f.Progress("t1");
-  Fixture g;
+  RunnerFixture g;
   g.store.records = f.store.records;
   g.store.files = f.store.files;
   g.store.files.erase("issues/t1.md");
-  TaskOutcome o = g.Run(Fixture::MakeTask("t1"), &p);
+  TaskOutcome o = g.Run(RunnerFixture::MakeTask("t1"), &p);
   CHECK(o.kind == TaskOutcome::Kind::kVerified);
   CHECK(g.model.issue_calls == 1);
   CHECK(g.model.rollout_calls == 2);
 }
 
 TEST_CASE("empty and duplicate P1 stop the task early", "[pipeline]") {
-  Fixture f;
-  CHECK(f.Run(Fixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
-  TaskOutcome dup = f.Run(Fixture::MakeTask("t2"));
+  RunnerFixture f;
+  CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
+  TaskOutcome dup = f.Run(RunnerFixture::MakeTask("t2"));
   CHECK(dup.kind == TaskOutcome::Kind::kSkipped);
   CHECK(dup.detail == "duplicate_p1");
   f.envs.patch1 = "";
-  TaskOutcome empty = f.Run(Fixture::MakeTask("t3"));
+  TaskOutcome empty = f.Run(RunnerFixture::MakeTask("t3"));
   CHECK(empty.kind == TaskOutcome::Kind::kSkipped);
   CHECK(empty.detail == "empty_p1");
   CHECK(f.store.Stages("t3") == std::vector<std::string>{"rollout1_done:submitted", "skipped:empty_p1"});
 }
 
 TEST_CASE("judge: yes continues, no skips", "[pipeline]") {
-  Fixture f;
+  RunnerFixture f;
   f.ctx.settings.judge_enabled = true;
-  CHECK(f.Run(Fixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
+  CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
   CHECK(f.model.judge_calls == 1);
   f.model.judge_reply = "<answer>Yes, mostly.</answer>";
   f.envs.patch1 = "diff --git a/b.py b/b.py\n+other\n";
-  TaskOutcome o = f.Run(Fixture::MakeTask("t2"));
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t2"));
   CHECK(o.kind == TaskOutcome::Kind::kSkipped);
   CHECK(f.store.Stages("t2").back() == "skipped:judge_no");
 }
 
 TEST_CASE("an issue reply without the tag is a model failure", "[pipeline]") {
-  Fixture f;
+  RunnerFixture f;
   f.model.issue_reply = "Here is the issue: it crashes.";
-  TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
   CHECK(o.kind == TaskOutcome::Kind::kModelFailure);
   REQUIRE(f.store.records.back().error.has_value());
   CHECK(f.store.records.back().error->error_class == "model.issue_unparseable");
@@ -178,9 +178,9 @@ TEST_CASE("an issue reply without the tag is a model failure", "[pipeline]") {
 
 TEST_CASE("infrastructure failures are tagged, retryable, and abort on config errors", "[pipeline]") {
   SECTION("endpoint keeps failing") {
-    Fixture f;
+    RunnerFixture f;
     f.model.fail_rollouts = llm::FailureClass::kTransientServer;
-    TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+    TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
     CHECK(o.kind == TaskOutcome::Kind::kInfraFailure);
     REQUIRE(f.store.records.size() == 1);
     CHECK(f.store.records[0].stage == journal::Stage::kFailed);
@@ -190,26 +190,26 @@ TEST_CASE("infrastructure failures are tagged, retryable, and abort on config er
     journal::TaskProgress p = f.Progress("t1");
     CHECK_FALSE(p.finished);
     f.model.fail_rollouts.reset();
-    TaskOutcome again = f.Run(Fixture::MakeTask("t1"), &p);
+    TaskOutcome again = f.Run(RunnerFixture::MakeTask("t1"), &p);
     CHECK(again.kind == TaskOutcome::Kind::kVerified);
     CHECK(f.store.records.back().attempt == 2);
   }
   SECTION("configuration error aborts the run") {
-    Fixture f;
+    RunnerFixture f;
     f.model.fail_rollouts = llm::FailureClass::kConfig;
-    CHECK(f.Run(Fixture::MakeTask("t1")).kind == TaskOutcome::Kind::kAbortRun);
+    CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kAbortRun);
   }
   SECTION("no working copy") {
-    Fixture f;
+    RunnerFixture f;
     f.envs.fail = true;
-    TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+    TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
     CHECK(o.kind == TaskOutcome::Kind::kInfraFailure);
     CHECK(f.store.records.back().error->error_class == "infra.environment");
   }
   SECTION("disk failure") {
-    Fixture f;
+    RunnerFixture f;
     f.store.fail_writes = true;
-    TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+    TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
     CHECK(o.kind == TaskOutcome::Kind::kInfraFailure);
     CHECK(o.detail.find("disk full") != std::string::npos);
     CHECK(f.store.records.empty());  // never a record pointing at a missing file
@@ -217,9 +217,9 @@ TEST_CASE("infrastructure failures are tagged, retryable, and abort on config er
 }
 
 TEST_CASE("rejected rollout 2 is verified but not accepted", "[pipeline]") {
-  Fixture f;
+  RunnerFixture f;
   f.envs.patch2 = "diff --git a/z.py b/z.py\n--- a/z.py\n+++ b/z.py\n@@ -1 +1 @@\n-a\n+b\n";
-  TaskOutcome o = f.Run(Fixture::MakeTask("t1"));
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
   CHECK(o.kind == TaskOutcome::Kind::kVerified);
   CHECK_FALSE(o.accepted);
   CHECK(f.store.Stages("t1").back() == "verified:rejected");

@@ -18,7 +18,7 @@ std::string Body(bool stream, const std::string& extra = "") {
   return body.dump();
 }
 
-TeacherOptions Opts() {
+TeacherOptions ResponderOptions() {
   TeacherOptions o;
   o.prompts_dir = PromptsDir();
   return o;
@@ -27,7 +27,7 @@ TeacherOptions Opts() {
 }  // namespace
 
 TEST_CASE("Latency plans: fixed, uniform within bounds, long tail, stream split") {
-  TeacherOptions o = Opts();
+  TeacherOptions o = ResponderOptions();
   o.latency = *ParseLatencySpec("fixed:200");
   Responder fixed(o, Prompts());
   CHECK(fixed.PlanChat(Body(false)).delay == std::chrono::milliseconds(200));
@@ -53,14 +53,14 @@ TEST_CASE("Latency plans: fixed, uniform within bounds, long tail, stream split"
   }
   CHECK(slow > 25);
   CHECK(slow < 75);
-  Responder zero(Opts(), Prompts());
+  Responder zero(ResponderOptions(), Prompts());
   ResponsePlan z = zero.PlanChat(Body(true));
   CHECK(z.delay.count() == 0);
   CHECK(z.chunk_gap.count() == 0);
 }
 
 TEST_CASE("Fault draws follow the rates, vary by attempt, and never touch successful bytes") {
-  TeacherOptions o = Opts();
+  TeacherOptions o = ResponderOptions();
   o.faults = *ParseFaultSpec("500=0.2,429=0.2,reset=0.1");
   Responder responder(o, Prompts());
   std::map<std::string, int> seen;
@@ -89,7 +89,7 @@ TEST_CASE("Fault draws follow the rates, vary by attempt, and never touch succes
 }
 
 TEST_CASE("Requests that are not chat requests get a 400 naming the problem") {
-  Responder responder(Opts(), Prompts());
+  Responder responder(ResponderOptions(), Prompts());
   ResponsePlan p = responder.PlanChat(R"({"messages": []})");
   CHECK(p.status == 400);
   CHECK(p.record.kind == "invalid");
