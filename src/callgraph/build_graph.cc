@@ -164,6 +164,12 @@ Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& optio
   }
   std::shared_ptr<const QuerySet> queries = query_set;
   std::vector<FileFacts> facts(work.size());
+  // Largest files first, so no thread is left parsing one big file at the end.
+  std::vector<std::size_t> order(work.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&work](std::size_t a, std::size_t b) {
+    return work[a].entry->size > work[b].entry->size;
+  });
   std::atomic<std::size_t> next{0};
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   const unsigned thread_count =
@@ -172,8 +178,9 @@ Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& optio
   auto worker = [&]() {
     Extractor extractor(queries);
     while (true) {
-      std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= work.size()) return;
+      std::size_t slot = next.fetch_add(1, std::memory_order_relaxed);
+      if (slot >= order.size()) return;
+      const std::size_t i = order[slot];
       const Work& item = work[i];
       Result<std::string> content = source.Read(item.entry->path);
       if (!content.ok()) {
