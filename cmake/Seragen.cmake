@@ -9,6 +9,12 @@ set(SERAGEN_WARNINGS -Wall -Wextra -Wpedantic -Wno-missing-field-initializers)
 # a few percent (docs/BUILD.md has the figures).
 set(SERAGEN_COMPUTE_MODULES base repo callgraph verify)
 
+# seragen_orchestration_flags(<target>): -O1 in optimised builds, for code
+# outside SERAGEN_COMPUTE_MODULES (modules, and the cli front end).
+function(seragen_orchestration_flags target)
+  target_compile_options(${target} PRIVATE $<$<CONFIG:RelWithDebInfo,Release,MinSizeRel>:-O1>)
+endfunction()
+
 # seragen_module(<name> SOURCES a.cc b.cc PUBLIC_DEPS ... PRIVATE_DEPS ...)
 # Defines static library seragen_<name> with include/ as its public include root.
 function(seragen_module name)
@@ -18,7 +24,7 @@ function(seragen_module name)
                              PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_compile_options(seragen_${name} PRIVATE ${SERAGEN_WARNINGS})
   if(NOT name IN_LIST SERAGEN_COMPUTE_MODULES)
-    target_compile_options(seragen_${name} PRIVATE $<$<CONFIG:RelWithDebInfo,Release,MinSizeRel>:-O1>)
+    seragen_orchestration_flags(seragen_${name})
   endif()
   target_link_libraries(seragen_${name} PUBLIC ${M_PUBLIC_DEPS} PRIVATE ${M_PRIVATE_DEPS})
 endfunction()
