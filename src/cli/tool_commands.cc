@@ -85,7 +85,7 @@ void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
 
 void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
   struct Args {
-    std::string config, latency, faults, reasoning, bind, prompts, request_log;
+    std::string config, latency, faults, reasoning, bind, prompts, request_log, script, body_log;
     int port = -1, threads = 0;
     long long seed = -1, context_window = 0;
   };
@@ -106,6 +106,10 @@ void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
   cmd->add_option("--threads", a->threads, "Server threads");
   cmd->add_option("--prompts", a->prompts, "Prompt directory the teacher recognises requests by");
   cmd->add_option("--request-log", a->request_log, "Append one JSON line per request to this file");
+  cmd->add_option("--script", a->script,
+                  "Replay the assistant turns listed in this YAML/JSON file (per request kind) instead of the "
+                  "rule-based policy; see docs/TEACHER.md");
+  cmd->add_option("--body-log", a->body_log, "Append every chat request body (one per line) to this file");
   cmd->callback([a, action] {
     *action = [a] {
       teacher::TeacherOptions o;
@@ -123,6 +127,8 @@ void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
       if (a->context_window > 0) o.context_window = static_cast<int>(a->context_window);
       if (!a->prompts.empty()) o.prompts_dir = a->prompts;
       if (!a->request_log.empty()) o.request_log_path = a->request_log;
+      if (!a->script.empty()) o.script_path = a->script;
+      if (!a->body_log.empty()) o.body_log_path = a->body_log;
       if (!a->latency.empty()) {
         auto l = teacher::ParseLatencySpec(a->latency);
         if (!l.ok()) {

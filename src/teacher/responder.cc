@@ -54,8 +54,8 @@ std::string_view FaultKindName(FaultKind kind) {
   return "none";
 }
 
-Responder::Responder(TeacherOptions options, PromptSet prompts)
-    : options_(std::move(options)), prompts_(std::move(prompts)) {}
+Responder::Responder(TeacherOptions options, PromptSet prompts, std::shared_ptr<ScriptPolicy> script)
+    : options_(std::move(options)), prompts_(std::move(prompts)), script_(std::move(script)) {}
 
 int Responder::NextAttempt(const std::string& digest) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -97,7 +97,7 @@ ResponsePlan Responder::PlanChat(std::string_view body) {
   ctx.roles = options_.tools;
   ctx.fallback_issue_tag = options_.issue_tag;
   ctx.fallback_judge_tag = options_.judge_tag;
-  PolicyReply reply = Decide(request, ctx);
+  PolicyReply reply = script_ ? script_->Reply(request, ctx) : Decide(request, ctx);
   plan.record.kind = std::string(RequestKindName(reply.kind));
   plan.record.rollout_start = reply.rollout_start;
 

@@ -32,6 +32,7 @@ std::string TeacherBanner(const TeacherOptions& o, int port) {
   b += "  OpenAI-compatible endpoint: http://" + o.bind_address + ":" + std::to_string(port) + "/v1\n";
   b += "  model id: " + o.model_id + "   seed: " + std::to_string(o.seed) +
        "   context window: " + std::to_string(o.context_window) + " tokens\n";
+  if (!o.script_path.empty()) b += "  replaying the turns of script " + o.script_path + " (other request kinds: rule-based)\n";
   b += "  latency: " + DescribeLatency(o.latency) + "   injected fault rate: " + std::to_string(o.faults.Total()) + "\n";
   b += "  Stop with Ctrl-C.\n";
   return b;

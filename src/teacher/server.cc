@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "seragen/teacher/body_log.h"
 #include "seragen/teacher/prompt_set.h"
 #include "seragen/teacher/responder.h"
 #include "seragen/teacher/wire_format.h"
@@ -26,6 +27,7 @@ constexpr std::size_t kBodyLimit = 256u << 20;  // a long agent history fits eas
 struct Shared {
   std::unique_ptr<Responder> responder;
   RequestLog log;
+  BodyLog bodies;
 };
 
 std::string ChunkFrame(const std::string& data) {
@@ -94,6 +96,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (target == "/v1/chat/completions") {
       if (!post) return SendSimple(405, R"({"error":{"message":"use POST","type":"invalid_request_error","code":405}})");
+      shared_->bodies.Append(req.body());
       plan_ = shared_->responder->PlanChat(req.body());
       shared_->log.Record(plan_.record);
       return Execute();
@@ -259,8 +262,14 @@ Result<int> Server::Start(const TeacherOptions& options) {
   SG_RETURN_IF_ERROR(ValidateOptions(options));
   SG_ASSIGN_OR_RETURN(PromptSet prompts, PromptSet::Load(options.prompts_dir));
   auto shared = std::make_shared<Shared>();
-  shared->responder = std::make_unique<Responder>(options, std::move(prompts));
+  std::shared_ptr<ScriptPolicy> script;
+  if (!options.script_path.empty()) {
+    SG_ASSIGN_OR_RETURN(Script loaded, LoadScriptFile(options.script_path));
+    script = std::make_shared<ScriptPolicy>(std::move(loaded));
+  }
+  shared->responder = std::make_unique<Responder>(options, std::move(prompts), std::move(script));
   if (!options.request_log_path.empty()) SG_RETURN_IF_ERROR(shared->log.OpenFile(options.request_log_path));
+  if (!options.body_log_path.empty()) SG_RETURN_IF_ERROR(shared->bodies.Open(options.body_log_path));
 
   auto ioc = std::make_unique<net::io_context>(options.threads);
   auto acceptor = std::make_unique<tcp::acceptor>(*ioc);

@@ -102,6 +102,11 @@ struct TeacherOptions {
   FaultRates faults;
   PolicyKnobs knobs;
   ToolRoles tools;
+  // Replay mode: answer from this script file (see script_policy.h) instead
+  // of the rule-based policy, for the kinds it names. "" = off.
+  std::string script_path;
+  // Optional file with every chat request body, one per line (body_log.h).
+  std::string body_log_path;
 };
 
 // "zero" | "fixed:MS" | "uniform:MIN-MAX" | "exp:MEAN", optionally followed by

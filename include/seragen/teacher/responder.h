@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "seragen/teacher/options.h"
 #include "seragen/teacher/prompt_set.h"
 #include "seragen/teacher/request_log.h"
+#include "seragen/teacher/script_policy.h"
 
 namespace seragen::teacher {
 
@@ -39,7 +41,9 @@ struct ResponsePlan {
 
 class Responder {
  public:
-  Responder(TeacherOptions options, PromptSet prompts);
+  // `script` (optional, shared by every connection) replaces the rule-based
+  // policy for the request kinds it names.
+  Responder(TeacherOptions options, PromptSet prompts, std::shared_ptr<ScriptPolicy> script = nullptr);
 
   // Plans the answer to a POST /v1/chat/completions body. The response bytes
   // of a successful plan depend only on (seed, body); the fault, latency and
@@ -54,6 +58,7 @@ class Responder {
 
   TeacherOptions options_;
   PromptSet prompts_;
+  std::shared_ptr<ScriptPolicy> script_;
   std::mutex mu_;
   std::map<std::string, int> attempts_;
 };
