@@ -173,7 +173,7 @@ RunOutcome HostileFixture::Run(const std::string& rollout1_turns, const std::str
   }
   int status = 0;
   rusage usage{};
-  const auto deadline = started + std::chrono::seconds(150);
+  const auto deadline = started + std::chrono::seconds(90);
   while (true) {
     pid_t done = ::wait4(pid, &status, WNOHANG, &usage);
     if (done == pid) break;
