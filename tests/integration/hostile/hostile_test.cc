@@ -18,6 +18,7 @@
 #include <string>
 
 #include "integration/hostile/hostile_fixture.h"
+#include "integration/pipeline/harness.h"
 
 namespace seragen::hostile {
 namespace {
@@ -48,6 +49,20 @@ bool IsInfrastructure(const std::string& status) {
 std::string Nested(int depth) { return std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']'); }
 
 }  // namespace
+
+// ---- The endpoint itself.
+
+TEST_CASE("the teacher refuses a bad script at start with exit 2, naming the file and the entry", "[hostile][script]") {
+  testing::TempDir dir;
+  dir.Write("bad.yaml", "rollout1:\n  - {tool: bash, arguments: {command: ls}}\n");
+  std::string out;
+  CHECK(testing::RunShell(e2e::Binary() + " teacher --port 0 --script " + dir.Sub("bad.yaml"), &out) == 2);
+  INFO(out);
+  CHECK(out.find(dir.Sub("bad.yaml")) != std::string::npos);
+  CHECK(out.find("rollout1[0].arguments") != std::string::npos);
+  CHECK(testing::RunShell(e2e::Binary() + " teacher --port 0 --script " + dir.Sub("missing.yaml"), &out) == 2);
+  CHECK(out.find("missing.yaml") != std::string::npos);
+}
 
 // ---- Finding 1: host files read and deleted through the copy's .git/config.
 
