@@ -74,7 +74,8 @@ std::vector<std::string> DiffSnapshots(const Snapshot& before, const Snapshot& a
   for (const auto& [path, state] : before) {
     auto it = after.find(path);
     if (it == after.end()) out.push_back("removed '" + path + "'");
-    else if (!(it->second == state)) out.push_back("changed '" + path + "': " + Describe(state) + " -> " + Describe(it->second));
+    else if (!(it->second == state))
+      out.push_back("changed '" + path + "': " + Describe(state) + " -> " + Describe(it->second));
   }
   for (const auto& [path, state] : after) {
     if (!before.count(path)) out.push_back("added '" + path + "': " + Describe(state));

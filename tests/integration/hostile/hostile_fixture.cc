@@ -255,7 +255,8 @@ std::vector<json> HostileFixture::Trajectories() const {
     json j = json::parse(ReadAll(e.path().string()), nullptr, false);
     if (!j.is_discarded()) out.push_back(std::move(j));
   }
-  std::sort(out.begin(), out.end(), [](const json& a, const json& b) { return a.value("rollout", 0) < b.value("rollout", 0); });
+  std::sort(out.begin(), out.end(),
+            [](const json& a, const json& b) { return a.value("rollout", 0) < b.value("rollout", 0); });
   return out;
 }
 

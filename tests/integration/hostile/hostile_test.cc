@@ -46,7 +46,7 @@ bool IsInfrastructure(const std::string& status) {
   return false;
 }
 
-std::string Nested(int depth) { return std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']'); }
+std::string Nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 
 }  // namespace
 
@@ -191,7 +191,10 @@ TEST_CASE("held: editor writes outside the copy (absolute, .., symlink)", "[host
                                {"path", "/repo/keep-link.txt"},
                                {"old_str", "world-writable"},
                                {"new_str", "pwned"}}) +
-                       Editor({{"command", "insert"}, {"path", "/repo/elink/keep.txt"}, {"insert_line", 0}, {"new_str", "pwned"}}) +
+                       Editor({{"command", "insert"},
+                               {"path", "/repo/elink/keep.txt"},
+                               {"insert_line", 0},
+                               {"new_str", "pwned"}}) +
                        Submit() + Submit());
   f.CheckInvariants(o);
 }
