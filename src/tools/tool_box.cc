@@ -171,6 +171,9 @@ ToolBox::Validation ToolBox::Validate(std::string_view tool_name, std::string_vi
     } catch (const json::parse_error& e) {
       return fail(ValidationErrorKind::kInvalidJson, "", "error_invalid_json",
                   {{"tool", tool}, {"detail", "parse error at byte " + std::to_string(e.byte)}});
+    } catch (const json::exception&) {  // out_of_range.406: a number like 1e999 overflows a double
+      return fail(ValidationErrorKind::kInvalidJson, "", "error_invalid_json",
+                  {{"tool", tool}, {"detail", "a number is out of range"}});
     }
   }
   if (args.is_null()) args = json::object();
