@@ -1,12 +1,11 @@
 // Targets for text formats read back from disk or the agent's copy: unified
-// diffs (verify), journal lines, config YAML, trajectory files.
+// diffs (verify), journal lines, trajectory files.
 #include <cmath>
 #include <string>
 
 #include "fuzz/fuzz_targets.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/utf8.h"
-#include "seragen/config/loader.h"
 #include "seragen/journal/journal_reader.h"
 #include "seragen/verify/patch_lines.h"
 #include "seragen/verify/scores.h"
@@ -44,18 +43,6 @@ int FuzzPatchLines(const std::uint8_t* data, std::size_t size) {
 int FuzzJournalReader(const std::uint8_t* data, std::size_t size) {
   auto j = journal::ParseJournal(AsText(data, size), "fuzz.jsonl");
   if (j.ok()) SERAGEN_FUZZ_CHECK(j->valid_bytes + j->dropped_tail_bytes <= size);
-  return 0;
-}
-
-int FuzzConfigLoader(const std::uint8_t* data, std::size_t size) {
-  std::vector<config::ConfigIssue> issues;
-  auto c = config::LoadConfigText(std::string(AsText(data, size)), "/nonexistent/fuzz.yaml", {}, &issues);
-  if (c.ok()) {
-    SERAGEN_FUZZ_CHECK(IsValidUtf8(config::CanonicalJson(c->config)));
-    (void)config::RenderResolvedYaml(*c);
-  } else {
-    SERAGEN_FUZZ_CHECK(!c.status().message().empty());
-  }
   return 0;
 }
 

@@ -1,23 +1,26 @@
 #include "fuzz/fuzz_targets.h"
 
-#include <array>
 #include <cstdio>
 #include <cstdlib>
 
 namespace seragen::fuzz {
 
+// SERAGEN_FUZZ_PARSERS_ONLY (the sanitizer driver) leaves out the targets
+// that need the repo, config and tools modules.
 std::span<const Target> AllTargets() {
-  static constexpr std::array<Target, 9> kTargets = {{
+  static constexpr Target kTargets[] = {
       {"sse_assembler", FuzzSseAssembler},
       {"chat_response", FuzzChatResponse},
       {"tool_arguments", FuzzToolArguments},
       {"patch_lines", FuzzPatchLines},
-      {"patch_check", FuzzPatchCheck},
       {"journal_reader", FuzzJournalReader},
+      {"trajectory", FuzzTrajectory},
+#ifndef SERAGEN_FUZZ_PARSERS_ONLY
+      {"patch_check", FuzzPatchCheck},
       {"config_loader", FuzzConfigLoader},
       {"tool_validation", FuzzToolValidation},
-      {"trajectory", FuzzTrajectory},
-  }};
+#endif
+  };
   return kTargets;
 }
 
