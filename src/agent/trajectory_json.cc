@@ -2,10 +2,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "seragen/base/base64.h"
+#include "seragen/base/json_depth.h"
+#include "seragen/base/utf8.h"
+
 namespace seragen::agent {
 namespace {
 
 using nlohmann::json;
+
+// A tool's parameter schema as a value; text that is too deep or not JSON is
+// kept as a string (total: a trajectory is saved whatever the tools say).
+json SchemaJson(const std::string& text) {
+  if (CheckJsonDepth(text, "tool parameters", kMaxJsonDepth).ok()) {
+    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_discarded()) return j;
+  }
+  return json(text);
+}
 
 json ToolCallJson(const llm::ToolCall& c) {
   return {{"id", c.id},
@@ -139,7 +153,7 @@ llm::ChatResponse ResponseFrom(const json& j) {
 std::string TrajectoryToJson(const Trajectory& t) {
   json tools = json::array();
   for (const auto& s : t.tools) {
-    tools.push_back({{"name", s.name}, {"description", s.description}, {"parameters", json::parse(s.parameters_json)}});
+    tools.push_back({{"name", s.name}, {"description", s.description}, {"parameters", SchemaJson(s.parameters_json)}});
   }
   json history = json::array();
   for (const auto& m : t.history) history.push_back(MessageJson(m));
@@ -175,7 +189,7 @@ std::string TrajectoryToJson(const Trajectory& t) {
             {"turns", turns},
             {"exit_status", std::string(ExitStatusName(t.exit_status))},
             {"exit_detail", t.exit_detail},
-            {"patch", t.patch},
+            {"patch", RepairUtf8(t.patch)},
             {"has_patch", t.has_patch},
             {"patch_error", t.patch_error},
             {"totals",
@@ -189,10 +203,15 @@ std::string TrajectoryToJson(const Trajectory& t) {
               {"wall_seconds", tt.wall_seconds}}},
             {"started_at", t.started_at},
             {"finished_at", t.finished_at}};
-  return j.dump();
+  // "patch" is the text form (UTF-8, for people and training records); a patch
+  // that is not valid UTF-8 also keeps its exact bytes, for git apply and scoring.
+  if (!IsValidUtf8(t.patch)) j["patch_base64"] = Base64Encode(t.patch);
+  // Every string here may hold outside bytes: replace invalid UTF-8, never throw.
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 Result<Trajectory> TrajectoryFromJson(const std::string& text) {
+  SG_RETURN_IF_ERROR(CheckJsonDepth(text, "trajectory file"));
   try {
     json j = json::parse(text);
     if (j.value("format", "") != "seragen-trajectory") return ParseError("not a seragen trajectory");
@@ -207,7 +226,8 @@ Result<Trajectory> TrajectoryFromJson(const std::string& text) {
     t.prompts_hash = j.at("prompts_hash").get<std::string>();
     for (const auto& s : j.at("tools")) {
       t.tools.push_back({s.at("name").get<std::string>(), s.at("description").get<std::string>(),
-                         s.at("parameters").dump()});
+                         s.at("parameters").is_string() ? s.at("parameters").get<std::string>()
+                                                        : s.at("parameters").dump()});
     }
     for (const auto& m : j.at("history")) t.history.push_back(MessageFrom(m));
     for (const auto& tj : j.at("turns")) {
@@ -230,6 +250,11 @@ Result<Trajectory> TrajectoryFromJson(const std::string& text) {
     t.exit_status = *status;
     t.exit_detail = j.at("exit_detail").get<std::string>();
     t.patch = j.at("patch").get<std::string>();
+    if (auto b64 = j.find("patch_base64"); b64 != j.end()) {
+      auto bytes = Base64Decode(b64->get<std::string>());
+      if (!bytes) return ParseError("invalid trajectory: patch_base64 is not base64");
+      t.patch = std::move(*bytes);
+    }
     t.has_patch = j.at("has_patch").get<bool>();
     t.patch_error = j.value("patch_error", "");
     const json& tt = j.at("totals");

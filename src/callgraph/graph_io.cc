@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "seragen/base/json_depth.h"
+
 namespace seragen::callgraph {
 namespace {
 
@@ -91,6 +93,7 @@ std::string WriteGraphJson(const CallGraph& graph) {
 }
 
 Result<CallGraph> ReadGraphJson(std::string_view text) {
+  SG_RETURN_IF_ERROR(CheckJsonDepth(text, "call graph JSON"));
   try {
     json in = json::parse(text);
     if (!in.is_object() || in.value("format", "") != kFormatTag) {

@@ -5,6 +5,7 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/base/json_depth.h"
 #include "seragen/base/rng.h"
 
 namespace seragen::callgraph {
@@ -107,6 +108,7 @@ Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text) {
     start = end + 1;
     ++line_no;
     if (line.empty()) continue;
+    if (Status depth = CheckJsonDepth(line, "task plan line " + std::to_string(line_no)); !depth.ok()) return depth;
     try {
       nlohmann::json item = nlohmann::json::parse(line);
       PlannedTask task;

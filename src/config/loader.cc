@@ -191,12 +191,12 @@ Result<LoadedConfig> LoadConfigFile(const std::string& path, const LoadOptions& 
 
 std::string CanonicalJson(const Config& config) {
   nlohmann::json sorted = internal::RootSchema().ToJson(config, false, false);
-  return sorted.dump();
+  return sorted.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string RecipeJson(const Config& config) {
   nlohmann::json sorted = internal::RootSchema().ToJson(config, false, true);
-  return sorted.dump();
+  return sorted.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string RenderResolvedYaml(const LoadedConfig& loaded) {

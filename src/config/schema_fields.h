@@ -274,7 +274,7 @@ class JsonObjectField : public FieldOf<S> {
       ctx.Add(path, node, "expected a mapping (sent as a JSON object), got " + ShowValue(node));
       return;
     }
-    obj.*member_ = YamlToJson(node).dump();
+    obj.*member_ = YamlToJson(node).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   nlohmann::ordered_json ToJson(const S& obj, bool, bool) const override {
     return nlohmann::ordered_json::parse(obj.*member_);

@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "seragen/base/file_util.h"
+#include "seragen/base/json_depth.h"
 #include "seragen/base/template.h"
 #include "seragen/export/record.h"
 
@@ -8,6 +9,19 @@ namespace seragen::exporter {
 namespace {
 
 using nlohmann::ordered_json;
+
+// JSON text stored in a trajectory (tool schemas, call arguments) as a value.
+// Total: text that is too deep or not JSON is kept as a JSON string.
+ordered_json ParseStored(const std::string& text) {
+  if (CheckJsonDepth(text, "stored JSON", kMaxJsonDepth).ok()) {
+    ordered_json j = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_discarded()) return j;
+  }
+  return ordered_json(text);
+}
+
+// Compact dump that never throws on invalid UTF-8 (replaces bad bytes).
+std::string Dump(const ordered_json& j) { return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace); }
 
 std::string TrimTrailingNewline(std::string s) {
   if (!s.empty() && s.back() == '\n') s.pop_back();
@@ -21,7 +35,7 @@ ordered_json ToolsJson(const std::vector<llm::ToolSpec>& tools) {
                    {"function",
                     {{"name", t.name},
                      {"description", t.description},
-                     {"parameters", ordered_json::parse(t.parameters_json)}}}});
+                     {"parameters", ParseStored(t.parameters_json)}}}});
   }
   return arr;
 }
@@ -36,15 +50,16 @@ std::string AssistantText(const llm::Message& m, ThinkMode think) {
 }
 
 std::string HermesCall(const llm::ToolCall& c) {
-  ordered_json call = {{"name", c.name}, {"arguments", ordered_json::parse(c.arguments_json)}};
-  return "<tool_call>\n" + call.dump() + "\n</tool_call>";
+  ordered_json call = {{"name", c.name}, {"arguments", ParseStored(c.arguments_json)}};
+  return "<tool_call>\n" + Dump(call) + "\n</tool_call>";
 }
 
 std::string XmlCall(const llm::ToolCall& c) {
   std::string out = "<tool_call>\n<function=" + c.name + ">\n";
-  ordered_json args = ordered_json::parse(c.arguments_json);
+  ordered_json args = ParseStored(c.arguments_json);
+  if (!args.is_object()) args = ordered_json::object();
   for (auto it = args.begin(); it != args.end(); ++it) {
-    std::string value = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+    std::string value = it.value().is_string() ? it.value().get<std::string>() : Dump(it.value());
     out += "<parameter=" + it.key() + ">\n" + value + "\n</parameter>\n";
   }
   out += "</function>\n</tool_call>";
@@ -145,7 +160,7 @@ Result<std::string> BuildRecord(const agent::Trajectory& t, const RecordMetadata
         std::string content = m.content;
         if (options.format != Format::kOpenAI) {
           const std::string& tmpl = options.format == Format::kHermes ? templates.hermes_tools : templates.xml_tools;
-          SG_ASSIGN_OR_RETURN(std::string suffix, RenderTemplate(tmpl, {{"tools_json", tools.dump()}}, "export tools"));
+          SG_ASSIGN_OR_RETURN(std::string suffix, RenderTemplate(tmpl, {{"tools_json", Dump(tools)}}, "export tools"));
           content += suffix;
         }
         msg = {{"role", "system"}, {"content", content}};
@@ -214,7 +229,7 @@ Result<std::string> BuildRecord(const agent::Trajectory& t, const RecordMetadata
   ordered_json record = {{"messages", messages}};
   if (options.include_tools) record["tools"] = tools;
   record["metadata"] = meta;
-  return record.dump();
+  return Dump(record);
 }
 
 }  // namespace seragen::exporter

@@ -5,6 +5,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "seragen/base/json_depth.h"
+
 namespace seragen::journal {
 namespace {
 
@@ -43,6 +45,7 @@ void Flatten(const Json& j, const std::string& path, std::map<std::string, const
 }
 
 Result<Json> ParseSide(std::string_view text, std::string_view side) {
+  if (Status depth = CheckJsonDepth(text, fmt::format("the {} configuration", side)); !depth.ok()) return depth;
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
     return ParseError(fmt::format("the {} configuration is not a JSON object", side));

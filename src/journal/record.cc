@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "seragen/base/json_depth.h"
+
 namespace seragen::journal {
 namespace {
 
@@ -28,6 +30,7 @@ std::string Dump(const Json& j) {
 
 // Parses one line into a JSON object; kDataLoss when it is not one.
 Result<Json> ParseObject(std::string_view line) {
+  if (Status depth = CheckJsonDepth(line, "journal line"); !depth.ok()) return DataLossError(depth.message());
   Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return DataLossError("not a complete JSON object");
   if (!j.is_object()) return DataLossError("not a JSON object");
@@ -198,7 +201,9 @@ Result<std::string> EncodeRecord(const JournalRecord& r) {
                   {"retryable", r.error->retryable}};
   }
   if (!r.extra_json.empty()) {
-    Json extra = Json::parse(r.extra_json, nullptr, /*allow_exceptions=*/false);
+    Json extra = CheckJsonDepth(r.extra_json, "extra").ok()
+                     ? Json::parse(r.extra_json, nullptr, /*allow_exceptions=*/false)
+                     : Json(Json::value_t::discarded);
     if (extra.is_discarded() || !extra.is_object()) {
       return InvalidArgumentError(fmt::format(
           "journal record for task {}: extra must be a JSON object", r.task_id));

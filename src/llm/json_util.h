@@ -8,14 +8,26 @@
 #include <string>
 #include <string_view>
 
+#include "seragen/base/json_depth.h"
+
 namespace seragen::llm::internal {
 
 using Json = nlohmann::json;
 
-// Parses without throwing; std::nullopt on malformed input.
-inline std::optional<Json> TryParse(std::string_view text) {
+// Parses without throwing; std::nullopt on malformed input or input nested
+// deeper than `max_depth` (so the value can be dumped and copied without deep
+// recursion). `error`, when given, receives the reason.
+inline std::optional<Json> TryParse(std::string_view text, int max_depth = kMaxJsonDepth,
+                                    std::string* error = nullptr) {
+  if (Status depth = CheckJsonDepth(text, "JSON text", max_depth); !depth.ok()) {
+    if (error) *error = depth.message();
+    return std::nullopt;
+  }
   Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return std::nullopt;
+  if (j.is_discarded()) {
+    if (error) *error = "not valid JSON";
+    return std::nullopt;
+  }
   return j;
 }
 

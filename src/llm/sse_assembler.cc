@@ -71,10 +71,12 @@ void SseAssembler::HandleData(std::string_view data) {
     saw_done_ = true;
     return;
   }
-  auto parsed = internal::TryParse(data);
+  std::string parse_error;
+  auto parsed = internal::TryParse(data, kMaxJsonDepth, &parse_error);
   if (!parsed || !parsed->is_object()) {
-    failure_ = MakeFailure(FailureClass::kTransientServer,
-                           "malformed stream event (not a JSON object): " + std::string(data.substr(0, 200)));
+    failure_ = MakeFailure(FailureClass::kTransientServer, "malformed stream event (not a JSON object" +
+                                                               (parse_error.empty() ? "" : ": " + parse_error) +
+                                                               "): " + std::string(data.substr(0, 200)));
     return;
   }
   const Json& j = *parsed;

@@ -25,11 +25,11 @@ std::string_view TrimView(std::string_view s) {
 
 // The arguments text sent back in history: always one JSON object.
 std::string HistoryArguments(const ToolCall& call) {
-  if (auto parsed = TryParse(call.arguments_raw); parsed && parsed->is_object()) {
+  if (auto parsed = TryParse(call.arguments_raw, kMaxToolArgumentsDepth); parsed && parsed->is_object()) {
     return call.arguments_raw;  // unchanged bytes keep the server's prefix cache warm
   }
   if (call.arguments_valid) {
-    if (auto parsed = TryParse(call.arguments_json); parsed && parsed->is_object()) {
+    if (auto parsed = TryParse(call.arguments_json, kMaxToolArgumentsDepth); parsed && parsed->is_object()) {
       return call.arguments_json;
     }
   }
@@ -198,6 +198,10 @@ void ParseToolCallArguments(ToolCall& call) {
     call.arguments_valid = true;
     return;
   }
+  if (Status depth = CheckJsonDepth(trimmed, "the arguments JSON", kMaxToolArgumentsDepth); !depth.ok()) {
+    call.arguments_error = depth.message();
+    return;
+  }
   Json parsed;
   try {
     parsed = Json::parse(trimmed.begin(), trimmed.end());
@@ -212,7 +216,9 @@ void ParseToolCallArguments(ToolCall& call) {
     return;
   }
   if (parsed.is_string()) {  // double-serialised object: "\"{\\\"a\\\":1}\""
-    if (auto inner = TryParse(parsed.get<std::string>()); inner && inner->is_object()) parsed = *inner;
+    if (auto inner = TryParse(parsed.get<std::string>(), kMaxToolArgumentsDepth); inner && inner->is_object()) {
+      parsed = std::move(*inner);
+    }
   }
   if (!parsed.is_object()) {
     call.arguments_error = std::string("arguments must be a JSON object, got ") + parsed.type_name();
@@ -327,10 +333,12 @@ std::optional<Status> InBandError(const Json& j) {
 }  // namespace internal
 
 Result<ChatResponse> DecodeChatResponse(std::string_view body) {
-  auto parsed = TryParse(body);
+  std::string parse_error;
+  auto parsed = TryParse(body, kMaxJsonDepth, &parse_error);
   if (!parsed || !parsed->is_object()) {
-    return MakeFailure(FailureClass::kTransientServer,
-                       "response body is not a JSON object (" + std::to_string(body.size()) + " bytes)");
+    if (parsed) parse_error = std::string("a JSON ") + parsed->type_name();
+    return MakeFailure(FailureClass::kTransientServer, "response body is not a JSON object (" +
+                                                           std::to_string(body.size()) + " bytes: " + parse_error + ")");
   }
   const Json& j = *parsed;
   if (auto err = internal::InBandError(j)) return *err;

@@ -5,6 +5,7 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/base/json_depth.h"
 #include "seragen/base/utf8.h"
 
 namespace seragen::pipeline {
@@ -63,6 +64,7 @@ Result<DemoIssuePool> DemoIssuePool::FromFile(const std::string& path) {
       ++n;
       if (Trim(line).empty()) continue;
       nlohmann::json v;
+      SG_RETURN_IF_ERROR(CheckJsonDepth(line, path + ":" + std::to_string(n)));
       try {
         v = nlohmann::json::parse(line);
       } catch (const std::exception& e) {
@@ -73,6 +75,7 @@ Result<DemoIssuePool> DemoIssuePool::FromFile(const std::string& path) {
     }
   } else if (EndsWith(path, ".json")) {
     nlohmann::json v;
+    SG_RETURN_IF_ERROR(CheckJsonDepth(text, path));
     try {
       v = nlohmann::json::parse(text);
     } catch (const std::exception& e) {

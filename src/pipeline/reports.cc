@@ -10,6 +10,7 @@
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/base/json_depth.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/config/prompt_files.h"
 #include "seragen/journal/result_files.h"
@@ -140,7 +141,7 @@ std::string StatusJson(const StatusReport& r) {
                               {"tasks_per_minute", r.tasks_per_minute},
                               {"eta_minutes", r.eta_minutes},
                               {"torn_journals", r.torn_tails}};
-  return j.dump() + "\n";
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 Result<ExportReport> ExportRun(const ExportRequest& req) {
@@ -153,7 +154,7 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
   std::vector<config::CategoryPrompt> categories;
   if (auto c = config::LoadCategoryPrompts(req.prompts_dir + "/categories.yaml"); c.ok()) categories = *c;
   std::string run_name;
-  if (auto cfg = ReadFile(req.run_dir + "/config.json"); cfg.ok()) {
+  if (auto cfg = ReadFile(req.run_dir + "/config.json"); cfg.ok() && CheckJsonDepth(*cfg, "config.json").ok()) {
     try {
       run_name = nlohmann::json::parse(*cfg).value("run", nlohmann::json::object()).value("name", "");
     } catch (const std::exception&) {
@@ -241,6 +242,7 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
       double threshold = 0.5;
       bool r2_submitted = r2->exit_status == agent::ExitStatus::kSubmitted;
       try {
+        if (!CheckJsonDepth(p.last.extra_json, "extra").ok()) throw std::runtime_error("extra too deep");
         auto j = nlohmann::json::parse(p.last.extra_json);
         auto scores = verify::ScoresFromJson(j.at("scores").dump());
         if (!scores.ok()) throw std::runtime_error("scores");
@@ -285,7 +287,7 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
                                     {"invalid", report.invalid},
                                     {"duplicate_task_ids", report.duplicates},
                                     {"scripted_teacher", report.scripted_teacher}};
-  SG_RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/summary." + fmt_name + ".json", summary.dump(2) + "\n"));
+  SG_RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/summary." + fmt_name + ".json", summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"));
   return report;
 }
 

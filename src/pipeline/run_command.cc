@@ -16,6 +16,7 @@
 #include "seragen/agent/agent_messages.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/base/json_depth.h"
 #include "seragen/base/log.h"
 #include "seragen/base/thread_pool.h"
 #include "seragen/http/curl_client.h"
@@ -310,6 +311,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   ctx.clock = &SystemClock();
   for (const auto& rec : (*journal)->existing().records) {
     if (rec.stage != journal::Stage::kRollout1Done || rec.extra_json.empty()) continue;
+    if (!CheckJsonDepth(rec.extra_json, "extra").ok()) continue;
     try {
       auto j = nlohmann::json::parse(rec.extra_json);
       if (j.contains("patch_sha256")) ctx.p1_hashes.insert(j["patch_sha256"].get<std::string>());
@@ -405,7 +407,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
                                {"completion_tokens", summary.completion_tokens}, {"cost_usd", summary.cost_usd},
                                {"stop_reason", summary.stop_reason}, {"aborted", summary.aborted},
                                {"abort_detail", summary.abort_detail}, {"seconds", elapsed()}};
-  (void)WriteFileAtomic(shard_dir + "/summary.json", js.dump(2) + "\n");
+  (void)WriteFileAtomic(shard_dir + "/summary.json", js.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   std::cout << "shard " << shard->index << "/" << shard->count << ": " << line << "\n";
   if (summary.aborted) {
     std::cerr << "seragen run: aborted: " << summary.abort_detail << "\n";

@@ -4,6 +4,7 @@
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
 #include "seragen/base/rng.h"
+#include "seragen/base/utf8.h"
 #include "seragen/pipeline/issue_stage.h"
 #include "seragen/verify/scores.h"
 
@@ -250,7 +251,8 @@ void TaskRunner::WriteIssue() {
   if (!summary.ok()) return Finish(TaskOutcome::Kind::kAbortRun, summary.status().ToString());
   Rng demo_rng = Rng::Derive(ctx_->settings.run_seed, task_.task_id, "demo_issue");
   const DemoIssue& demo = ctx_->demos->Pick(demo_rng);
-  Result<std::string> prompt = prompts.IssueWriter(*summary, rollout1_->patch, demo.text);
+  // Models see the UTF-8 text form; hashing and scoring keep the exact bytes.
+  Result<std::string> prompt = prompts.IssueWriter(*summary, RepairUtf8(rollout1_->patch), demo.text);
   if (!prompt.ok()) return Finish(TaskOutcome::Kind::kAbortRun, prompt.status().ToString());
   const StageSettings& s = ctx_->settings;
   llm::ChatRequest req = ToolLessRequest(s.request_template, std::move(*prompt), s.issue_max_tokens, s.issue_temperature);
@@ -293,7 +295,7 @@ void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer, const std::stri
 void TaskRunner::RunJudge() {
   const PromptLibrary& prompts = *ctx_->prompts;
   const std::string& problem = rollout1_->history.size() > 1 ? rollout1_->history[1].content : "";
-  Result<std::string> prompt = prompts.Judge(problem, rollout1_->patch);
+  Result<std::string> prompt = prompts.Judge(problem, RepairUtf8(rollout1_->patch));
   if (!prompt.ok()) return Finish(TaskOutcome::Kind::kAbortRun, prompt.status().ToString());
   const StageSettings& s = ctx_->settings;
   llm::ChatRequest req = ToolLessRequest(s.request_template, std::move(*prompt), s.judge_max_tokens, 0.0);

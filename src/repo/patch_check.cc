@@ -29,7 +29,8 @@ std::string QuoteSpacedNames(std::string_view line) {
   bool newline = !names.empty() && names.back() == '\n';
   if (newline) names.remove_suffix(1);
   std::size_t half = names.size() / 2;
-  if (names.empty() || names.front() == '"' || names.size() % 2 == 0 || names[half] != ' ' ||
+  // half >= 2 keeps both substr calls in range ("a/x b/x" has half 3).
+  if (half < 2 || names.front() == '"' || names.size() % 2 == 0 || names[half] != ' ' ||
       names.substr(2, half - 2) != names.substr(half + 3)) {
     return std::string(line);
   }

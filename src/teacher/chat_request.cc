@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "seragen/base/json_depth.h"
+
 namespace seragen::teacher {
 namespace {
 
@@ -29,6 +31,7 @@ int EstimateTokens(std::size_t bytes) { return static_cast<int>(bytes / 4) + 1; 
 
 Result<ChatRequest> ParseChatRequest(std::string_view body) {
   json root;
+  SG_RETURN_IF_ERROR(CheckJsonDepth(body, "request body"));
   try {
     root = json::parse(body);
   } catch (const json::exception& e) {

@@ -31,7 +31,7 @@ void RequestLog::Record(const RequestRecord& r) {
                                 {"turn", r.turn},      {"rollout_start", r.rollout_start},
                                 {"digest", r.digest},  {"attempt", r.attempt}, {"fault", r.fault},
                                 {"status", r.status},  {"stream", r.stream}};
-    file_ << j.dump() << '\n';
+    file_ << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
     file_.flush();
   }
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "seragen/base/hash.h"
+#include "seragen/base/json_depth.h"
 #include "seragen/base/rng.h"
 #include "seragen/teacher/edit_transforms.h"
 #include "seragen/teacher/policy.h"
@@ -58,7 +59,9 @@ std::vector<PastCall> PastCalls(const ChatRequest& request) {
       const ToolCallIn& tc = msgs[i].tool_calls[c];
       PastCall past;
       past.name = tc.name;
-      past.args = json::parse(tc.arguments, nullptr, false);
+      past.args = CheckJsonDepth(tc.arguments, "arguments", kMaxToolArgumentsDepth).ok()
+                      ? json::parse(tc.arguments, nullptr, false)
+                      : json::object();
       if (past.args.is_discarded() || !past.args.is_object()) past.args = json::object();
       // The observation: the tool message answering this id, else the c-th
       // tool/user message after the assistant turn.
@@ -350,7 +353,7 @@ PolicyReply DecideRollout(const ChatRequest& request, const RequestInfo& info, c
   }
 
   auto call = [&](const std::string& name, json args, std::string reasoning) {
-    reply.tool_calls.push_back({ToolId(conv, turn, 0), name, args.dump()});
+    reply.tool_calls.push_back({ToolId(conv, turn, 0), name, args.dump(-1, ' ', false, json::error_handler_t::replace)});
     reply.finish_reason = "tool_calls";
     reply.reasoning = std::move(reasoning);
   };

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "seragen/base/json_depth.h"
 #include "seragen/base/rng.h"
 #include "seragen/base/utf8.h"
 
@@ -75,7 +76,9 @@ ojson ChunkBase(const WireContext& ctx) {
 std::string Event(const ojson& j) { return "data: " + Dump(j) + "\n\n"; }
 
 std::string RawMarkup(const ToolCallOut& call, RawMarkupStyle style) {
-  ojson args = ojson::parse(call.arguments, nullptr, false);
+  ojson args = CheckJsonDepth(call.arguments, "arguments", kMaxToolArgumentsDepth).ok()
+                   ? ojson::parse(call.arguments, nullptr, false)
+                   : ojson::object();
   if (args.is_discarded() || !args.is_object()) args = ojson::object();
   switch (style) {
     case RawMarkupStyle::kHermes:

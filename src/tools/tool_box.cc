@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "seragen/base/json_depth.h"
 #include "seragen/base/utf8.h"
 
 namespace seragen::tools {
@@ -62,7 +63,9 @@ std::optional<ArgValue> Convert(const json& v, const ParamSpec& p) {
     case ParamType::kIntegerArray: {
       json arr = v;
       if (v.is_string()) {  // "[1, 20]" sent as a string
-        arr = json::parse(v.get<std::string>(), nullptr, false);
+        const std::string& inner = v.get<std::string>();
+        if (!CheckJsonDepth(inner, "array", kMaxToolArgumentsDepth).ok()) return std::nullopt;
+        arr = json::parse(inner, nullptr, false);
         if (arr.is_discarded()) return std::nullopt;
       }
       if (!arr.is_array()) return std::nullopt;
@@ -159,11 +162,18 @@ ToolBox::Validation ToolBox::Validate(std::string_view tool_name, std::string_vi
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     args = json::object();  // no arguments at all
   } else {
+    if (Status depth = CheckJsonDepth(text, "the arguments JSON", kMaxToolArgumentsDepth); !depth.ok()) {
+      return fail(ValidationErrorKind::kInvalidJson, "", "error_invalid_json",
+                  {{"tool", tool}, {"detail", depth.message()}});
+    }
     try {
       args = json::parse(text);
     } catch (const json::parse_error& e) {
       return fail(ValidationErrorKind::kInvalidJson, "", "error_invalid_json",
                   {{"tool", tool}, {"detail", "parse error at byte " + std::to_string(e.byte)}});
+    } catch (const json::exception&) {  // out_of_range.406: a number like 1e999 overflows a double
+      return fail(ValidationErrorKind::kInvalidJson, "", "error_invalid_json",
+                  {{"tool", tool}, {"detail", "a number is out of range"}});
     }
   }
   if (args.is_null()) args = json::object();

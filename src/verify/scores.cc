@@ -6,6 +6,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "seragen/base/json_depth.h"
+
 namespace seragen::verify {
 namespace {
 
@@ -80,6 +82,7 @@ std::string ScoresToJson(const Scores& s) {
 }
 
 Result<Scores> ScoresFromJson(std::string_view json_text) {
+  SG_RETURN_IF_ERROR(CheckJsonDepth(json_text, "soft-verification scores"));
   nlohmann::json j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
     return ParseError("soft-verification scores are not a JSON object");

@@ -198,6 +198,26 @@ TEST_CASE("each format-error kind gets its message, a retry, and stays out of th
   }
 }
 
+// Issue 12, finding 2: 100,000-level nested arguments crashed the worker
+// (recursive dump). They are an invalid_arguments format error now, and the
+// trajectory with them in it saves and loads.
+TEST_CASE("deeply nested tool arguments are a format error observation, not a crash", "[agent]") {
+  constexpr int kLevels = 100000;
+  std::string deep = "{\"command\":" + std::string(kLevels, '[') + std::string(kLevels, ']') + "}";
+  Harness h;
+  h.chat.PushResponse(MakeToolCallResponse("bash", deep, "deep"));
+  h.chat.PushResponse(MakeToolCallResponse("submit", "{}", "ok"));
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kSubmitted);
+  REQUIRE(t.turns.size() == 2);
+  CHECK(t.turns[0].format_error == "invalid_arguments");
+  CHECK(t.turns[0].format_error_message.find("nests deeper than 64 levels") != std::string::npos);
+  CHECK(h.tools.calls == std::vector<std::string>{"submit {}"});
+  auto back = TrajectoryFromJson(TrajectoryToJson(t));
+  REQUIRE(back.ok());
+  CHECK(back->turns[0].response.tool_calls.at(0).arguments_raw == deep);
+}
+
 TEST_CASE("N consecutive format errors end with exit_format, a good turn resets the count", "[agent]") {
   Harness h;
   h.spec.limits.max_format_errors = 3;

@@ -115,6 +115,21 @@ TEST_CASE("an unknown stage is an error even on the last line", "[journal][reade
   CHECK(bad.status().message().find("teleported") != std::string::npos);
 }
 
+// Issue 12, finding 2: a journal line nested 100,000 deep (a tampered run
+// directory) is damage naming the line, not a stack overflow on resume.
+TEST_CASE("a deeply nested journal line is data loss, not a crash", "[journal][reader]") {
+  std::string header =
+      R"({"format":"seragen-journal","version":1,"config_hash":"h","shard":0,"shards":1})" "\n";
+  std::string deep = R"({"type":"task","task_id":"a","stage":"planned","attempt":1,"extra":{"x":)" +
+                     std::string(100000, '[') + std::string(100000, ']') + "}}\n";
+  auto bad = ParseJournal(header + deep + R"({"type":"task","task_id":"a","stage":"planned","attempt":1})" "\n",
+                          "j.jsonl");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().code() == StatusCode::kDataLoss);
+  CHECK(bad.status().message().find("j.jsonl line 2") != std::string::npos);
+  CHECK(bad.status().message().find("nests deeper than 128 levels") != std::string::npos);
+}
+
 TEST_CASE("header problems are clear errors", "[journal][reader]") {
   auto v9 = ParseJournal(
       R"({"format":"seragen-journal","version":9,"config_hash":"h","shard":0,"shards":1})" "\n",

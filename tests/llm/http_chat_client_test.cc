@@ -10,6 +10,8 @@
 #include "llm/error_table.h"
 #include "llm/llm_fixtures.h"
 #include "seragen/base/log.h"
+#include "seragen/llm/sse_assembler.h"
+#include "seragen/llm/wire_codec.h"
 
 namespace seragen::llm {
 
@@ -495,6 +497,49 @@ TEST_CASE("ProbeAll reads identity and context window, failing endpoints are eje
   for (int i = 0; i < 2; ++i) h.server(i).SetHandler([](const testing::ReceivedRequest&) { return Ok(); });
   for (int i = 0; i < 4; ++i) REQUIRE(h.Call(SimpleRequest()).ok());
   CHECK(h.server(2).request_count() == 1);  // only the probe
+}
+
+// Issue 12, finding 2: 100,000-level nested arguments crashed the client
+// (recursive dump of the parsed arguments). They are a tool-arguments
+// problem of the answer now, as a string and as an inline object, and in a stream.
+TEST_CASE("deeply nested tool arguments become a tool-arguments issue, not a crash", "[llm][client]") {
+  constexpr int kLevels = 100000;
+  std::string deep_args = "{\"a\":" + std::string(kLevels, '[') + std::string(kLevels, ']') + "}";
+  nlohmann::json body = {
+      {"id", "x"}, {"model", "m"},
+      {"choices", {{{"index", 0}, {"finish_reason", "tool_calls"},
+                    {"message", {{"role", "assistant"}, {"content", nullptr},
+                                 {"tool_calls", {{{"id", "c1"}, {"type", "function"},
+                                                  {"function", {{"name", "bash"}, {"arguments", deep_args}}}}}}}}}}}};
+  ChatHarness h;
+  h.server().Enqueue(kPath, ScriptedReply::Json(200, body.dump()));
+  auto r = h.Call(SimpleRequest());
+  REQUIRE(r.ok());
+  REQUIRE(r->tool_calls.size() == 1);
+  CHECK_FALSE(r->tool_calls[0].arguments_valid);
+  CHECK(r->tool_issue == ToolIssue::kToolArgs);
+  CHECK(r->tool_calls[0].arguments_error.find("nests deeper than 64 levels") != std::string::npos);
+
+  // The same arguments as an inline object make the whole body too deep: a
+  // malformed answer (retried), never a crash.
+  std::string inline_body = body.dump();
+  std::string quoted = nlohmann::json(deep_args).dump();
+  inline_body.replace(inline_body.find(quoted), quoted.size(), deep_args);
+  ChatHarness h2;
+  for (int i = 0; i < 10; ++i) h2.server().Enqueue(kPath, ScriptedReply::Json(200, inline_body));
+  CHECK_FALSE(h2.Call(SimpleRequest()).ok());
+  auto decoded = DecodeChatResponse(inline_body);
+  REQUIRE_FALSE(decoded.ok());
+  CHECK(FailureClassOf(decoded.status()) == FailureClass::kTransientServer);
+  CHECK(decoded.status().message().find("nests deeper than 128 levels") != std::string::npos);
+
+  SseAssembler sse;
+  nlohmann::json chunk = {{"choices", {{{"index", 0}, {"finish_reason", "tool_calls"}, {"delta", {{"tool_calls", {{{"index", 0}, {"id", "c1"},
+      {"function", {{"name", "bash"}, {"arguments", deep_args}}}}}}}}}}}};
+  REQUIRE(sse.Feed("data: " + chunk.dump() + "\n\ndata: [DONE]\n\n"));
+  auto streamed = sse.Finish();
+  REQUIRE(streamed.ok());
+  CHECK(streamed->tool_issue == ToolIssue::kToolArgs);
 }
 
 }  // namespace seragen::llm

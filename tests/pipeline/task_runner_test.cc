@@ -2,8 +2,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "pipeline/pipeline_fakes.h"
+#include "repo/git_fixture.h"
 #include "seragen/agent/trajectory_json.h"
+#include "seragen/base/utf8.h"
+#include "seragen/repo/diff.h"
+#include "seragen/repo/repository.h"
 
 namespace seragen::pipeline {
 namespace {
@@ -224,6 +230,72 @@ TEST_CASE("rejected rollout 2 is verified but not accepted", "[pipeline]") {
   CHECK_FALSE(o.accepted);
   CHECK(f.store.Stages("t1").back() == "verified:rejected");
   CHECK(f.store.records.back().extra_json.find("\"recall\":0") != std::string::npos);
+}
+
+}  // namespace seragen::pipeline
+
+namespace seragen::pipeline {
+
+// Issue 12, finding 3: a one-line edit in a Latin-1 file made a patch that is
+// not UTF-8; saving rollout 1's trajectory threw (type_error.316) and aborted
+// the process, on every resume. Now the trajectory is saved, keeps the exact
+// patch bytes, and a resumed task verifies against them.
+TEST_CASE("a patch of a Latin-1 file is saved losslessly and a resumed task verifies it", "[pipeline][utf8]") {
+  seragen::testing::TempDir tmp;
+  const std::string src = tmp.Sub("src");
+  // "caf\xe9" is Latin-1 for "cafe" with an acute accent: not valid UTF-8.
+  const std::string before = "# Fran\xe7" "ais: caf\xe9\ndef label():\n    return \"caf\xe9\"\n";
+  const std::string base = repo::testing::MakeRepo(src, {{"legacy.py", before}});
+  std::ofstream(src + "/legacy.py", std::ios::binary | std::ios::trunc)
+      << "# Fran\xe7" "ais: caf\xe9\ndef label():\n    return \"caf\xe9s\"\n";
+  auto diff = repo::DiffAgainstBase(src, base);
+  REQUIRE(diff.ok());
+  const std::string patch = *diff;
+  CHECK(patch == repo::testing::ReferenceDiff(src, base));  // the bytes git prints
+  REQUIRE_FALSE(IsValidUtf8(patch));
+
+  RunnerFixture f;
+  f.envs.patch1 = f.envs.patch2 = patch;
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
+  CHECK(o.kind == TaskOutcome::Kind::kVerified);
+  CHECK(o.accepted);
+  const std::string& r1_text = f.store.files["trajectories/t1.r1.json"];
+  CHECK(IsValidUtf8(r1_text));
+  auto r1 = agent::TrajectoryFromJson(r1_text);
+  REQUIRE(r1.ok());
+  CHECK(r1->patch == patch);  // exact bytes, not the repaired text
+
+  // The stored bytes still apply to the base commit.
+  repo::testing::MustRun(repo::testing::Git(src) + " checkout -q -- legacy.py");
+  auto repository = repo::Repository::Open(src);
+  REQUIRE(repository.ok());
+  CHECK(repository->CheckPatchApplies(base, r1->patch).ok());
+
+  // Resume after the issue: rollout 1 comes from the file, rollout 2 runs
+  // again, and verification compares exact bytes (the changed lines hold the
+  // Latin-1 byte, so a repaired P1 would not match P2 and not be accepted).
+  f.store.records.resize(2);
+  journal::TaskProgress p = f.Progress("t1");
+  RunnerFixture g;
+  g.envs.patch1 = g.envs.patch2 = patch;
+  g.store.files = f.store.files;
+  g.store.records = f.store.records;
+  TaskOutcome resumed = g.Run(RunnerFixture::MakeTask("t1"), &p);
+  CHECK(resumed.kind == TaskOutcome::Kind::kVerified);
+  CHECK(resumed.accepted);
+  CHECK(g.model.rollout_calls == 2);
+  CHECK(g.store.Stages("t1").back() == "verified:accepted");
+}
+
+// Trajectory files written before patch_base64 existed load unchanged.
+TEST_CASE("a trajectory file without patch_base64 still loads", "[pipeline][utf8]") {
+  RunnerFixture f;
+  f.Run(RunnerFixture::MakeTask("t1"));
+  const std::string& text = f.store.files["trajectories/t1.r1.json"];
+  CHECK(text.find("patch_base64") == std::string::npos);  // valid UTF-8 patch: text form only
+  auto r1 = agent::TrajectoryFromJson(text);
+  REQUIRE(r1.ok());
+  CHECK(r1->patch == f.envs.patch1);
 }
 
 }  // namespace seragen::pipeline

@@ -295,6 +295,19 @@ TEST_CASE("repository: CheckPatchApplies accepts good patches and explains bad o
   CHECK_FALSE(repo.CheckPatchApplies("not-a-commit", good).ok());
 }
 
+// Found by the patch_check fuzz target: a "diff --git" line with a 3-byte
+// name part ("e 2") made the name-quoting step read past the line
+// (std::out_of_range escaped CheckPatchApplies and terminated the process).
+TEST_CASE("repository: CheckPatchApplies survives short diff --git name parts") {
+  RepoFixture f;
+  Repository repo = f.Open();
+  for (std::string names : {"e 2", "a b", "x", "", "ab c", "a/ b/"}) {
+    INFO(names);
+    Status s = repo.CheckPatchApplies(f.first, "diff --git " + names + "\n+line two\n line 3\n");
+    CHECK_FALSE(s.ok());
+  }
+}
+
 TEST_CASE("repository: git's default abbreviation length") {
   CHECK(DefaultAbbrevLength(0) == 7);
   CHECK(DefaultAbbrevLength(1000) == 7);

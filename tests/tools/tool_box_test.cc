@@ -85,6 +85,24 @@ TEST_CASE("malformed calls give typed validation errors with ready messages", "[
   CHECK(f.fake.requests().empty());
 }
 
+// Issue 12, finding 2: arguments nested far past any schema are refused
+// before they are parsed into a value (which is copied and dumped recursively).
+TEST_CASE("deeply nested arguments and overflowing numbers are invalid JSON", "[tools][toolbox]") {
+  BoxFixture f;
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  auto e = f.Error("bash", "{\"command\":" + deep + "}");
+  CHECK(e.kind == ValidationErrorKind::kInvalidJson);
+  CHECK(e.message == Expected("error_invalid_json",
+                              {{"tool", "bash"}, {"detail", "the arguments JSON nests deeper than 64 levels (at byte 74)"}}));
+  // Found by the tool_validation fuzz target: a number that overflows a double
+  // threw nlohmann's out_of_range past the parse_error handler (terminate).
+  auto huge = f.Error("bash", R"({"command": 1e999})");
+  CHECK(huge.kind == ValidationErrorKind::kInvalidJson);
+  CHECK(huge.message == Expected("error_invalid_json", {{"tool", "bash"}, {"detail", "a number is out of range"}}));
+  auto list = f.Error("editor", "{\"command\": \"view\", \"path\": \"a\", \"view_range\": \"" + deep + "\"}");
+  CHECK(list.kind == ValidationErrorKind::kWrongType);
+}
+
 TEST_CASE("numeric strings, stringified lists and nulls are accepted", "[tools][toolbox]") {
   BoxFixture f;
   f.dir.Write("a.txt", "1\n2\n3\n");

@@ -48,7 +48,9 @@ struct Trajectory {
   std::vector<TurnRecord> turns;      // every model call, including failed attempts
   ExitStatus exit_status = ExitStatus::kSubmitted;
   std::string exit_detail;
-  std::string patch;       // final diff vs base (computed by the harness)
+  std::string patch;       // final diff vs base (computed by the harness): exact bytes,
+                           // possibly not UTF-8 (files in Latin-1 etc.); what git apply
+                           // and verification use. Show RepairUtf8(patch) to models.
   bool has_patch = false;
   std::string patch_error; // when the diff could not be computed
   Totals totals;

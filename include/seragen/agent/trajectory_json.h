@@ -10,8 +10,13 @@ namespace seragen::agent {
 
 inline constexpr int kTrajectoryFormatVersion = 1;
 
+// Total (never throws): invalid UTF-8 in any string is replaced in the text,
+// except the patch, whose exact bytes are kept in "patch_base64" when it is
+// not valid UTF-8 ("patch" then holds the repaired text form).
 std::string TrajectoryToJson(const Trajectory& trajectory);
-// ParseError naming the field when the text is not a version-1 trajectory.
+// ParseError naming the field when the text is not a version-1 trajectory
+// (or nests deeper than kMaxJsonDepth). Files without "patch_base64" (all
+// files written before it existed) load their "patch" as is.
 Result<Trajectory> TrajectoryFromJson(const std::string& text);
 
 }  // namespace seragen::agent

@@ -1,0 +1,61 @@
+// Targets for text formats read back from disk or the agent's copy: unified
+// diffs (verify), journal lines, trajectory files.
+#include <cmath>
+#include <string>
+
+#include "fuzz/fuzz_targets.h"
+#include "seragen/agent/trajectory_json.h"
+#include "seragen/base/utf8.h"
+#include "seragen/journal/journal_reader.h"
+#include "seragen/verify/patch_lines.h"
+#include "seragen/verify/scores.h"
+
+namespace seragen::fuzz {
+namespace {
+
+std::string_view AsText(const std::uint8_t* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+bool InUnit(double x) { return !std::isnan(x) && x >= 0.0 && x <= 1.0; }
+
+}  // namespace
+
+int FuzzPatchLines(const std::uint8_t* data, std::size_t size) {
+  std::string_view text = AsText(data, size);
+  verify::ChangedLines lines = verify::ParsePatchLines(text);
+  std::size_t total = 0;
+  for (const auto& [line, n] : lines.counts()) {
+    SERAGEN_FUZZ_CHECK(!line.empty() && (line[0] == '+' || line[0] == '-'));
+    total += n;
+  }
+  SERAGEN_FUZZ_CHECK(total == lines.size());
+  // Score the first half against the second: scores stay in [0, 1].
+  std::size_t half = text.size() / 2;
+  verify::Scores s = verify::ScorePatches(text.substr(0, half), text.substr(half));
+  SERAGEN_FUZZ_CHECK(InUnit(s.recall) && InUnit(s.precision) && InUnit(s.f1));
+  SERAGEN_FUZZ_CHECK(s.matched <= s.p1_lines && s.matched <= s.p2_lines);
+  verify::Scores self = verify::ScorePatches(text, text);
+  SERAGEN_FUZZ_CHECK(!self.scorable || self.recall == 1.0);
+  return 0;
+}
+
+int FuzzJournalReader(const std::uint8_t* data, std::size_t size) {
+  auto j = journal::ParseJournal(AsText(data, size), "fuzz.jsonl");
+  if (j.ok()) SERAGEN_FUZZ_CHECK(j->valid_bytes + j->dropped_tail_bytes <= size);
+  return 0;
+}
+
+int FuzzTrajectory(const std::uint8_t* data, std::size_t size) {
+  auto t = agent::TrajectoryFromJson(std::string(AsText(data, size)));
+  if (!t.ok()) return 0;
+  // Whatever loads saves as UTF-8 and loads again with the same patch bytes.
+  std::string text = agent::TrajectoryToJson(*t);
+  SERAGEN_FUZZ_CHECK(IsValidUtf8(text));
+  auto back = agent::TrajectoryFromJson(text);
+  SERAGEN_FUZZ_CHECK(back.ok());
+  SERAGEN_FUZZ_CHECK(back->patch == t->patch);
+  return 0;
+}
+
+}  // namespace seragen::fuzz
