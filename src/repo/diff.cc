@@ -212,13 +212,11 @@ Result<internal::IndexPtr> WorkTreeIndex(git_repository* repo, git_tree* base_tr
 
 }  // namespace
 
-Result<std::string> DiffAgainstBase(const std::string& copy_path, std::string_view base_commit,
+Result<std::string> DiffAgainstBase(const CopyPaths& copy, std::string_view base_commit,
                                     const DiffOptions& options) {
-  SG_RETURN_IF_ERROR(internal::CheckGitDirIsReal(copy_path));
-  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
-  if (git_repository_is_bare(repo.get())) {
-    return InvalidArgumentError("'" + copy_path + "' is a bare repository, not a working copy");
-  }
+  const std::string& copy_path = copy.work_tree;
+  SG_RETURN_IF_ERROR(internal::CheckCopyIsReal(copy));
+  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenCopyRepository(copy));
   // New blobs go to an in-memory object store, never into the copy.
   git_odb* odb_raw = nullptr;
   int rc = git_repository_odb(&odb_raw, repo.get());
