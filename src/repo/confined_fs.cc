@@ -269,6 +269,38 @@ Status ConfinedDir::ChownAll(uid_t uid, gid_t gid) const {
   return Walk(fd_.get(), 0, "", path_, visit);
 }
 
+Result<std::string> ConfinedDir::ReadFile(std::string_view relative, std::size_t max_bytes) const {
+  std::string leaf;
+  SG_ASSIGN_OR_RETURN(UniqueFd parent, OpenParent(relative, &leaf));
+  std::string what = "'" + std::string(relative) + "' in " + path_;
+  UniqueFd file(::openat(parent.get(), leaf.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (file.get() < 0) {
+    int err = errno;
+    if (err == ENOENT) return NotFoundError(what + " does not exist");
+    if (err == ELOOP) return FailedPreconditionError(what + " is a symlink");
+    return IoError("cannot open " + what + ": " + Errno(err));
+  }
+  struct stat st;
+  if (::fstat(file.get(), &st) != 0) return IoError("cannot stat " + what + ": " + Errno(errno));
+  if (!S_ISREG(st.st_mode)) return FailedPreconditionError(what + " is not a regular file");
+  if (static_cast<std::size_t>(st.st_size) > max_bytes) {
+    return ResourceExhaustedError(what + " is larger than " + std::to_string(max_bytes) + " bytes");
+  }
+  std::string content;
+  char buf[8192];
+  while (true) {
+    ssize_t n = ::read(file.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return IoError("cannot read " + what + ": " + Errno(errno));
+    if (n == 0) break;
+    if (content.size() + static_cast<std::size_t>(n) > max_bytes) {
+      return ResourceExhaustedError(what + " is larger than " + std::to_string(max_bytes) + " bytes");
+    }
+    content.append(buf, static_cast<std::size_t>(n));
+  }
+  return content;
+}
+
 Status ConfinedDir::MakeDir(std::string_view relative, mode_t mode) const {
   std::string leaf;
   SG_ASSIGN_OR_RETURN(UniqueFd parent, OpenParent(relative, &leaf));

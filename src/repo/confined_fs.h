@@ -81,6 +81,11 @@ class ConfinedDir {
   // AT_SYMLINK_NOFOLLOW; entries already right are not touched).
   Status ChownAll(uid_t uid, gid_t gid) const;
 
+  // Reads regular file `relative` (never through a symlink). NotFound when it
+  // is missing, FailedPrecondition when it is not a regular file,
+  // ResourceExhausted when it holds more than `max_bytes`.
+  Result<std::string> ReadFile(std::string_view relative, std::size_t max_bytes) const;
+
   // Creates directory `relative`; its parent must exist. AlreadyExists if it does.
   Status MakeDir(std::string_view relative, mode_t mode) const;
 

@@ -153,28 +153,6 @@ Result<StatusScan> ScanChanges(git_repository* repo, const std::string& copy_pat
   return scan;
 }
 
-bool IsAttributesFile(const std::string& path) {
-  static constexpr std::string_view kName = ".gitattributes";
-  return path.size() >= kName.size() && path.compare(path.size() - kName.size(), kName.size(), kName) == 0 &&
-         (path.size() == kName.size() || path[path.size() - kName.size() - 1] == '/');
-}
-
-// A checkout applies eol/ident filters chosen by the .gitattributes files it
-// finds in the work tree, which the agent may have edited. Changed attribute
-// files are therefore checked out on their own first and then deleted, so the
-// checkout of everything (them included) that follows reads the base's rules.
-Status RestoreAttributeFilesFirst(git_repository* repo, const internal::ConfinedDir& root,
-                                  std::string_view base_commit, const std::vector<std::string>& tracked) {
-  std::vector<std::string> attributes;
-  for (const std::string& path : tracked) {
-    if (IsAttributesFile(path)) attributes.push_back(path);
-  }
-  if (attributes.empty()) return Status::Ok();
-  SG_RETURN_IF_ERROR(CheckoutBase(repo, root.path(), base_commit, &attributes));
-  for (const std::string& path : attributes) SG_RETURN_IF_ERROR(root.RemoveAll(path));
-  return Status::Ok();
-}
-
 // Restores only what a status walk reports: removes untracked and ignored
 // entries directly, checks out the changed tracked paths, and (if `verify`)
 // confirms those paths are clean afterwards. Costs one stat per file plus work
@@ -188,7 +166,6 @@ Status RestoreChangedPaths(git_repository* repo, const std::string& copy_path,
   SG_ASSIGN_OR_RETURN(internal::ConfinedDir root, internal::ConfinedDir::Open(copy_path));
   for (const std::string& path : scan.extra) SG_RETURN_IF_ERROR(root.RemoveAll(path));
   if (!scan.tracked.empty()) {
-    SG_RETURN_IF_ERROR(RestoreAttributeFilesFirst(repo, root, base_commit, scan.tracked));
     SG_RETURN_IF_ERROR(CheckoutBase(repo, copy_path, base_commit, &scan.tracked));
     SG_ASSIGN_OR_RETURN(internal::TreePtr tree, internal::CommitTree(repo, base_commit));
     SG_RETURN_IF_ERROR(SyncIndexEntries(repo, copy_path, tree.get(), scan.tracked));

@@ -152,6 +152,15 @@ TEST_CASE("diff: an embedded repository is staged as a gitlink like git does") {
                   /*applicable=*/false);
 }
 
+TEST_CASE("diff: embedded repositories with packed refs or a detached HEAD match git") {
+  std::string git = testing::GitCommand();
+  ExpectSameAsGit("mkdir sub && cd sub && " + git + " init -q && echo x > f && " + git + " add f && " + git +
+                      " commit -qm sub && " + git + " pack-refs --all && cd .. && mkdir det && cd det && " + git +
+                      " init -q && echo y > g && " + git + " add g && " + git + " commit -qm det && " + git +
+                      " checkout -q --detach",
+                  /*applicable=*/false);
+}
+
 TEST_CASE("diff: unusual file names match git") {
   ExpectSameAsGit("echo s > 'with space.txt' && mkdir -p d\xc3\xb6r && echo u > d\xc3\xb6r/\xc3\xbc.txt && "
                   "echo t > 'tab\there.txt'");

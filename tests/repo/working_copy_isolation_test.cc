@@ -34,7 +34,7 @@ struct Fixture {
   std::optional<WorkingCopyPool> pool;
 
   Fixture() {
-    base = testing::MakeRepo(tmp.Sub("source"), {{"a.txt", "alpha\n"}, {"dir/b.txt", "beta\n"}, {".gitignore", "*.o\n"}});
+    base = testing::MakeRepo(tmp.Sub("source"), {{"a.txt", "alpha\n"}, {"dir/b.txt", "beta\n"}, {"+early.txt", "early\n"}, {".gitignore", "*.o\n"}});
     tmp.Write("host/secret.txt", std::string(kSecret) + "\n");
     tmp.Write("host/a.txt", "host copy of a\n");
     tmp.Write("host/sub/deep.txt", std::string(kSecret) + " deep\n");
@@ -137,7 +137,7 @@ TEST_CASE("isolation: hooks, info/exclude and info/attributes planted in the cop
   f.ExpectNextLeaseExact(before);
 }
 
-TEST_CASE("isolation: an edited .gitattributes in the work tree does not steer the restore") {
+TEST_CASE("isolation: an edited and staged .gitattributes in the work tree does not steer the restore") {
   Fixture f;
   std::string before = f.HostListing();
   std::string copy;
@@ -145,11 +145,16 @@ TEST_CASE("isolation: an edited .gitattributes in the work tree does not steer t
     WorkingCopyLease lease = f.Acquire();
     copy = lease.path();
     MustRun("cd " + Quote(copy) + " && printf '* text eol=crlf\\n' > .gitattributes && mkdir -p dir && "
-            "printf '* text eol=crlf\\n' > dir/.gitattributes && echo changed >> a.txt && echo changed >> dir/b.txt");
+            "printf '* text eol=crlf\\n' > dir/.gitattributes && echo changed >> a.txt && echo changed >> dir/b.txt && echo changed >> +early.txt && " +
+            Git(copy) + " add -A");
     REQUIRE(lease.Release().ok());
   }
-  CHECK(MustRun("cat " + Quote(copy + "/a.txt")) == "alpha\n");
-  CHECK(MustRun("od -c " + Quote(copy + "/dir/b.txt")).find("\\r") == std::string::npos);
+  // "+early.txt" sorts before ".gitattributes": checked out in one pass, it
+  // would be written while the agent's rules are still on disk.
+  for (const char* name : {"/a.txt", "/dir/b.txt", "/+early.txt"}) {
+    CHECK(MustRun("od -c " + Quote(copy + name)).find("\\r") == std::string::npos);
+  }
+  CHECK(MustRun("cat " + Quote(copy + "/+early.txt")) == "early\n");
   CHECK_FALSE(std::filesystem::exists(copy + "/.gitattributes"));
   f.ExpectNextLeaseExact(before);
 }
@@ -177,6 +182,26 @@ TEST_CASE("isolation: a .git symlinked to a host repository or replaced by a git
       f.ExpectNextLeaseExact(before);
     }
   }
+}
+
+TEST_CASE("isolation: an embedded repository is read as files, never followed to a host repository") {
+  Fixture f;
+  std::string host_repo = f.tmp.Sub("host/repo");
+  std::string host_head = testing::MakeRepo(host_repo, {{"secret.txt", std::string(kSecret) + "\n"}});
+  std::string before = f.HostListing();
+  {
+    WorkingCopyLease lease = f.Acquire();
+    MustRun("cd " + Quote(lease.path()) + " && echo changed >> a.txt && echo 'x = 1' > new.py && mkdir viafile && " +
+            "echo 'gitdir: " + host_repo + "/.git' > viafile/.git && echo v > viafile/f && " + Git(lease.path()) +
+            " init -q viacommon && echo " + Quote(host_repo + "/.git") + " > viacommon/.git/commondir && " +
+            "printf '[include]\\n\\tpath = " + f.outside + "/secret.txt\\n' >> viacommon/.git/config");
+    auto diff = DiffAgainstBase(lease.paths(), f.base);
+    ExpectOnlyTheAgentsChange(diff);
+    CHECK(diff->find(host_head) == std::string::npos);
+    CHECK(diff->find("Subproject commit") == std::string::npos);
+    REQUIRE(lease.Release().ok());
+  }
+  f.ExpectNextLeaseExact(before);
 }
 
 TEST_CASE("isolation: symlinks planted inside the copy's .git are never written through") {
