@@ -1,6 +1,5 @@
 #include "repo/working_copy_ops.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
