@@ -73,7 +73,11 @@ Result<std::vector<Entry>> ListDir(int dir, const std::string& where) {
     if (type == DT_UNKNOWN) {
       struct stat st;
       if (::fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-      type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+      type = S_ISLNK(st.st_mode)    ? DT_LNK
+             : S_ISDIR(st.st_mode)  ? DT_DIR
+             : S_ISREG(st.st_mode)  ? DT_REG
+             : S_ISFIFO(st.st_mode) ? DT_FIFO
+                                    : DT_SOCK;
     }
     entries.push_back(Entry{e->d_name, type});
   }
@@ -232,19 +236,19 @@ Status ConfinedDir::RemoveAll(std::string_view relative) const {
   return remover.Finish();
 }
 
-Status ConfinedDir::UnlinkSymlinksAndOpenDirs(std::string_view skip_top) const {
+Status ConfinedDir::UnlinkSpecialEntriesAndOpenDirs(std::string_view skip_top) const {
   auto visit = [&](int dir, const Entry& e, const std::string& path) -> Result<bool> {
     if (dir == fd_.get() && e.name == skip_top) return false;
-    if (e.type == DT_LNK) {
+    if (e.type == DT_REG) return false;
+    if (e.type != DT_DIR) {  // symlink, FIFO, socket, device node
       if (::unlinkat(dir, e.name.c_str(), 0) != 0 && errno != ENOENT) {
         MakeWritable(dir);
         if (::unlinkat(dir, e.name.c_str(), 0) != 0 && errno != ENOENT) {
-          return IoError("cannot remove symlink '" + path + "' from " + path_ + ": " + Errno(errno));
+          return IoError("cannot remove special file '" + path + "' from " + path_ + ": " + Errno(errno));
         }
       }
       return false;
     }
-    if (e.type != DT_DIR) return false;
     OpenUpDirAt(dir, e.name.c_str());
     return true;
   };

@@ -73,9 +73,11 @@ class ConfinedDir {
   Status RemoveAll(std::string_view relative) const;
 
   // Walks the whole tree except the top-level entry `skip_top` (may be empty):
-  // unlinks every symlink and gives every directory owner rwx. FailedPrecondition
-  // when the tree is deeper than kMaxConfinedDepth.
-  Status UnlinkSymlinksAndOpenDirs(std::string_view skip_top) const;
+  // unlinks every symlink, FIFO, socket and device node (a checkout would
+  // write through a symlink and block forever opening a FIFO) and gives every
+  // directory owner rwx. FailedPrecondition when the tree is deeper than
+  // kMaxConfinedDepth.
+  Status UnlinkSpecialEntriesAndOpenDirs(std::string_view skip_top) const;
 
   // Gives the root and everything below it to uid:gid (fchownat with
   // AT_SYMLINK_NOFOLLOW; entries already right are not touched).

@@ -185,14 +185,16 @@ Status RestoreChangedPaths(git_repository* repo, const std::string& copy_path,
   return Status::Ok();
 }
 
-// Unlinks every symlink in the work tree (outside the top-level .git, which
-// host code never reads) and makes every directory writable. libgit2's
-// checkout writes through symlinks: a tracked file or directory replaced by a
-// link to a host path would otherwise have the restore write base content
-// there. Tracked symlinks are recreated by the checkout that follows.
+// Unlinks every symlink, FIFO, socket and device node in the work tree
+// (outside the top-level .git, which host code never reads) and makes every
+// directory writable. libgit2's checkout writes through symlinks: a tracked
+// file or directory replaced by a link to a host path would otherwise have
+// the restore write base content there. It also opens a tracked path for
+// writing without O_NONBLOCK: a FIFO put in its place would block the
+// restore forever. Tracked symlinks are recreated by the checkout that follows.
 Status NeutraliseWorkTree(const std::string& copy_path) {
   SG_ASSIGN_OR_RETURN(internal::ConfinedDir root, internal::ConfinedDir::Open(copy_path));
-  return root.UnlinkSymlinksAndOpenDirs(".git");
+  return root.UnlinkSpecialEntriesAndOpenDirs(".git");
 }
 
 }  // namespace

@@ -82,20 +82,22 @@ TEST_CASE("confined: trees deeper than the walk limit are still removed") {
   // Build it relative to the root (the full path may exceed PATH_MAX).
   MustRun("cd " + Quote(l.copy) + " && for i in $(seq " + std::to_string(kMaxConfinedDepth + 40) +
           "); do mkdir d && cd d; done && echo x > leaf");
-  CHECK(root->UnlinkSymlinksAndOpenDirs("").code() == StatusCode::kFailedPrecondition);
+  CHECK(root->UnlinkSpecialEntriesAndOpenDirs("").code() == StatusCode::kFailedPrecondition);
   REQUIRE(root->RemoveAll("d").ok());
   CHECK(MustRun("ls -A " + Quote(l.copy) + " | sort") == "a\nkeep.txt\n");
 }
 
-TEST_CASE("confined: symlinks are unlinked, not followed, and unreadable directories opened") {
+TEST_CASE("confined: symlinks and FIFOs are unlinked, not followed, and unreadable directories opened") {
   Layout l;
   std::string before = Listing(l.outside);
   MustRun("cd " + Quote(l.copy) + " && ln -s " + Quote(l.outside) + " a/out && ln -s " + Quote(l.outside) +
-          " .git && mkdir -p shut && chmod 000 shut");
+          " .git && mkdir -p shut && chmod 000 shut && mkfifo a/b/pipe");
   auto root = ConfinedDir::Open(l.copy);
   REQUIRE(root.ok());
-  REQUIRE(root->UnlinkSymlinksAndOpenDirs(".git").ok());
+  REQUIRE(root->UnlinkSpecialEntriesAndOpenDirs(".git").ok());
   CHECK_FALSE(fs::exists(fs::symlink_status(l.copy + "/a/out")));
+  CHECK_FALSE(fs::exists(fs::symlink_status(l.copy + "/a/b/pipe")));
+  CHECK(fs::exists(l.copy + "/a/b/file.txt"));
   CHECK(fs::is_symlink(l.copy + "/.git"));  // the skipped top-level entry
   CHECK((fs::status(l.copy + "/shut").permissions() & fs::perms::owner_all) == fs::perms::owner_all);
   CHECK(Listing(l.outside) == before);

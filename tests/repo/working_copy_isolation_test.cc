@@ -204,6 +204,20 @@ TEST_CASE("isolation: an embedded repository is read as files, never followed to
   f.ExpectNextLeaseExact(before);
 }
 
+TEST_CASE("isolation: FIFOs in place of tracked and new files neither block nor break diff and restore") {
+  Fixture f;
+  std::string before = f.HostListing();
+  {
+    WorkingCopyLease lease = f.Acquire();
+    MustRun("cd " + Quote(lease.path()) + " && echo changed >> a.txt && echo 'x = 1' > new.py && rm dir/b.txt && " +
+            "mkfifo dir/b.txt new_fifo && mkdir -p deep && mkfifo deep/f");
+    auto diff = DiffAgainstBase(lease.paths(), f.base);
+    ExpectOnlyTheAgentsChange(diff);
+    REQUIRE(lease.Release().ok());
+  }
+  f.ExpectNextLeaseExact(before);
+}
+
 TEST_CASE("isolation: symlinks planted inside the copy's .git are never written through") {
   Fixture f;
   std::string before = f.HostListing();
