@@ -218,6 +218,21 @@ TEST_CASE("isolation: FIFOs in place of tracked and new files neither block nor 
   f.ExpectNextLeaseExact(before);
 }
 
+TEST_CASE("isolation: a directory tree deeper than PATH_MAX is cleaned up by the release") {
+  Fixture f;
+  std::string before = f.HostListing();
+  {
+    WorkingCopyLease lease = f.Acquire();
+    // Built with relative mkdir/chdir: the full path is far beyond PATH_MAX.
+    MustRun("cd " + Quote(lease.path()) + " && echo changed >> a.txt && python3 -c \"import os\n"
+            "for _ in range(2500): os.mkdir('dd'); os.chdir('dd')\n"
+            "open('leaf', 'w').write('x')\nos.symlink('" + f.outside + "', 'out')\"");
+    (void)DiffAgainstBase(lease.paths(), f.base);  // may fail on the path length; must not act outside
+    CHECK(lease.Release().ok());
+  }
+  f.ExpectNextLeaseExact(before);
+}
+
 TEST_CASE("isolation: symlinks planted inside the copy's .git are never written through") {
   Fixture f;
   std::string before = f.HostListing();
