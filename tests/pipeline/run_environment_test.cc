@@ -13,6 +13,7 @@
 #include <string>
 
 #include "seragen/repo/repository.h"
+#include "seragen/sandbox/self_check.h"
 #include "seragen/tools/tool_box.h"
 #include "testing/temp_dir.h"
 
@@ -114,6 +115,47 @@ TEST_CASE("run environment: core.worktree set by the agent's bash reaches neithe
   REQUIRE(next.ok());
   CHECK(next->find("+next\n") != std::string::npos);
   CHECK(MustRun(listing) == before);
+}
+
+TEST_CASE("run environment: under bubblewrap the agent's git status and diff work on its disposable .git") {
+  EnvironmentOptions options;
+  options.sandbox_mode = "bwrap";
+  options.sandbox.uid = options.sandbox.gid = options.uid_base;
+  Status check = sandbox::SelfCheck(options.sandbox);
+  if (!check.ok()) {
+    WARN("bubblewrap unusable here, skipped: " << check.message());
+    return;
+  }
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0755);
+  std::string source = tmp.Sub("source");
+  MustRun("mkdir -p " + source + " && cd " + source + " && " + kGit + " init -q && echo alpha > a.txt && " + kGit +
+          " add -A && " + kGit + " commit -qm base && chmod -R o+rX " + source);
+  std::string commit = MustRun("cd " + source + " && " + kGit + " rev-parse HEAD");
+  commit.pop_back();
+  auto repo = repo::Repository::Open(source);
+  REQUIRE(repo.ok());
+  std::map<std::string, std::shared_ptr<repo::Repository>> repos;
+  repos["demo"] = std::make_shared<repo::Repository>(std::move(repo).value());
+  options.pool.pool_dir = tmp.Sub("pool");
+  options.pool.capacity = 1;
+  RunEnvironmentFactory factory(repos, &Resources(), options);
+  Task task;
+  task.task_id = "t1";
+  task.repo = "demo";
+  task.commit = commit;
+  for (int lease = 0; lease < 2; ++lease) {
+    auto env = factory.Acquire(task, 0);
+    REQUIRE(env.ok());
+    agent::ToolOutcome out = (*env)->tools().Execute(
+        Bash("echo more >> a.txt && git status --porcelain && git diff && git config core.worktree /tmp"));
+    INFO(out.text);
+    CHECK(out.text.find(" M a.txt") != std::string::npos);
+    CHECK(out.text.find("+more") != std::string::npos);
+    auto patch = (*env)->patch().CurrentPatch();
+    REQUIRE(patch.ok());
+    CHECK(patch->find("+more\n") != std::string::npos);
+  }
 }
 
 }  // namespace
