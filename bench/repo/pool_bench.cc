@@ -135,7 +135,7 @@ void RunScenario(const Repository& repo, const std::string& base, const std::str
     RolloutChange(lease->path(), round);
     auto diff_start = Clock::now();
     double cpu = CpuMs();
-    auto diff = DiffAgainstBase(lease->path(), base);
+    auto diff = DiffAgainstBase(lease->paths(), base);
     diff_ms.push_back(Ms(Clock::now() - diff_start));
     diff_cpu.push_back(CpuMs() - cpu);
     if (!diff.ok()) Die(diff.status().ToString());
@@ -190,10 +190,10 @@ void RunOwnership(const Repository& repo, const std::string& base, const std::st
     auto lease = pool->Acquire();
     if (!lease.ok()) Die(lease.status().ToString());
     double cpu = CpuMs();
-    if (!seragen::repo::AdoptOwnership(lease->path(), 1000 + round, 1000 + round).ok()) Die("adopt failed");
+    if (!seragen::repo::AdoptOwnership(lease->paths(), 1000 + round, 1000 + round).ok()) Die("adopt failed");
     adopt_ms.push_back(CpuMs() - cpu);
     cpu = CpuMs();
-    (void)seragen::repo::AdoptOwnership(lease->path(), 1000 + round, 1000 + round);
+    (void)seragen::repo::AdoptOwnership(lease->paths(), 1000 + round, 1000 + round);
     adopt_again_ms.push_back(CpuMs() - cpu);
     RolloutChange(lease->path(), round);
     cpu = CpuMs();
@@ -204,7 +204,7 @@ void RunOwnership(const Repository& repo, const std::string& base, const std::st
     std::string chown = "chown -R " + std::to_string(2000 + round) + " '" + again->path() + "'";
     if (std::system(chown.c_str()) != 0) Die("chown failed");
     cpu = CpuMs();
-    (void)seragen::repo::DirtyPaths(again->path());
+    (void)seragen::repo::DirtyPaths(again->paths());
     stale_status_ms.push_back(CpuMs() - cpu);
   }
   std::printf("  sandbox ownership (cpu, median of 3)\n");

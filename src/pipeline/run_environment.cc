@@ -30,7 +30,7 @@ class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSo
   agent::ToolExecutor& tools() override { return executor_; }
   agent::PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return runner_->VisibleRoot(); }
-  Result<std::string> CurrentPatch() override { return repo::DiffAgainstBase(lease_.path(), lease_.base_commit()); }
+  Result<std::string> CurrentPatch() override { return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit()); }
 
  private:
   repo::WorkingCopyLease lease_;
@@ -93,7 +93,7 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   if (mode == sandbox::SandboxMode::kBwrap) {
     // Hand the copy to the slot's uid while keeping the index's stat cache valid
     // (a plain chown would make every later status/diff re-hash every file).
-    SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.path(), sb.uid, sb.gid));
+    SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
   }
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner,
                       sandbox::CreateRunner(mode, sb, lease.path()));

@@ -7,10 +7,13 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "repo/abbrev.h"
+#include "repo/confined_fs.h"
+#include "repo/embedded_head.h"
 #include "repo/git_handles.h"
 #include "repo/working_copy_ops.h"
 #include "seragen/base/file_util.h"
@@ -132,11 +135,11 @@ Status StagePath(git_repository* repo, git_index* index, const std::string& work
   } else if (S_ISDIR(st.st_mode)) {
     // An untracked directory listed on its own is an embedded repository:
     // git adds it as a gitlink to its HEAD commit (and refuses if it has none).
-    std::string dir = full;
-    while (!dir.empty() && dir.back() == '/') dir.pop_back();
-    auto nested = internal::OpenRepositoryExact(dir);
-    git_oid head;
-    if (!nested.ok() || git_reference_name_to_id(&head, nested->get(), "HEAD") != 0) {
+    // It is agent-written: its HEAD is read as plain files, never opened.
+    std::optional<git_oid> head;
+    auto root = internal::ConfinedDir::Open(workdir);
+    if (root.ok()) head = internal::EmbeddedRepositoryHead(*root, path);
+    if (!head) {
       // A tracked file replaced by a plain directory: the file is gone (the
       // files inside are listed and staged on their own).
       std::string file_path = path;
@@ -151,7 +154,7 @@ Status StagePath(git_repository* repo, git_index* index, const std::string& work
     while (!link_path.empty() && link_path.back() == '/') link_path.pop_back();
     entry.path = link_path.c_str();
     entry.mode = GIT_FILEMODE_COMMIT;
-    entry.id = head;
+    entry.id = *head;
     int rc = git_index_add(index, &entry);
     return rc == 0 ? Status::Ok() : GitStatus(rc, "cannot stage embedded repository '" + path + "'");
   } else {
@@ -212,13 +215,11 @@ Result<internal::IndexPtr> WorkTreeIndex(git_repository* repo, git_tree* base_tr
 
 }  // namespace
 
-Result<std::string> DiffAgainstBase(const std::string& copy_path, std::string_view base_commit,
+Result<std::string> DiffAgainstBase(const CopyPaths& copy, std::string_view base_commit,
                                     const DiffOptions& options) {
-  SG_RETURN_IF_ERROR(internal::CheckGitDirIsReal(copy_path));
-  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
-  if (git_repository_is_bare(repo.get())) {
-    return InvalidArgumentError("'" + copy_path + "' is a bare repository, not a working copy");
-  }
+  const std::string& copy_path = copy.work_tree;
+  SG_RETURN_IF_ERROR(internal::CheckCopyIsReal(copy));
+  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenCopyRepository(copy));
   // New blobs go to an in-memory object store, never into the copy.
   git_odb* odb_raw = nullptr;
   int rc = git_repository_odb(&odb_raw, repo.get());

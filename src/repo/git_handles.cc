@@ -1,5 +1,7 @@
 #include "repo/git_handles.h"
 
+#include <sys/stat.h>
+
 #include <mutex>
 #include <string>
 
@@ -53,6 +55,26 @@ Result<RepoPtr> OpenRepositoryExact(const std::string& path) {
   int rc = git_repository_open_ext(&raw, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr);
   if (rc != 0) return GitStatus(rc, "cannot open git repository at '" + path + "'");
   return RepoPtr(raw);
+}
+
+Result<RepoPtr> OpenCopyRepository(const CopyPaths& copy) {
+  EnsureLibgit2();
+  for (const std::string* dir : {&copy.git_dir, &copy.work_tree}) {
+    struct stat st;
+    if (::lstat(dir->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      return FailedPreconditionError("'" + *dir + "' is missing or not a directory");
+    }
+  }
+  git_repository* raw = nullptr;
+  // OPEN_BARE: take the directory as the git dir itself, never look for a
+  // work tree (its core.worktree and core.bare are not consulted).
+  int rc = git_repository_open_ext(&raw, copy.git_dir.c_str(),
+                                   GIT_REPOSITORY_OPEN_NO_SEARCH | GIT_REPOSITORY_OPEN_BARE, nullptr);
+  if (rc != 0) return GitStatus(rc, "cannot open git directory '" + copy.git_dir + "'");
+  RepoPtr repo(raw);
+  rc = git_repository_set_workdir(repo.get(), copy.work_tree.c_str(), /*update_gitlink=*/0);
+  if (rc != 0) return GitStatus(rc, "cannot use '" + copy.work_tree + "' as the work tree");
+  return repo;
 }
 
 Result<git_oid> ParseOid(std::string_view hex) {

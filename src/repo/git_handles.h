@@ -14,6 +14,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/base/status.h"
+#include "seragen/repo/copy_paths.h"
 
 namespace seragen::repo::internal {
 
@@ -63,6 +64,13 @@ struct OwnedBuf {
 // searches parent directories, so a copy whose .git was deleted is an error
 // instead of silently resolving to an enclosing repository.
 Result<RepoPtr> OpenRepositoryExact(const std::string& path);
+
+// Opens a working copy's authoritative git directory `copy.git_dir` and forces
+// its work directory to `copy.work_tree`. Nothing under the work tree (its
+// `.git` included) is read for configuration: core.worktree, core.bare and
+// everything else come from `copy.git_dir`/config, which only host code
+// writes. FailedPrecondition when either path is not a real directory.
+Result<RepoPtr> OpenCopyRepository(const CopyPaths& copy);
 
 // Parses a full 40-hex object id.
 Result<git_oid> ParseOid(std::string_view hex);

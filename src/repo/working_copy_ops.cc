@@ -1,6 +1,5 @@
 #include "repo/working_copy_ops.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,8 +8,10 @@
 #include <cstring>
 
 #include <filesystem>
+#include <optional>
 #include <vector>
 
+#include "repo/confined_fs.h"
 #include "repo/git_handles.h"
 #include "seragen/base/file_util.h"
 #include "seragen/repo/working_copy_pool.h"
@@ -161,9 +162,8 @@ Status RestoreChangedPaths(git_repository* repo, const std::string& copy_path,
   SG_RETURN_IF_ERROR(DetachHead(repo, copy_path, oid));
   SG_ASSIGN_OR_RETURN(StatusScan scan, ScanChanges(repo, copy_path, nullptr));
   std::string workdir = git_repository_workdir(repo);
-  for (const std::string& path : scan.extra) {
-    SG_RETURN_IF_ERROR(internal::ForceRemoveAll(workdir + path));
-  }
+  SG_ASSIGN_OR_RETURN(internal::ConfinedDir root, internal::ConfinedDir::Open(copy_path));
+  for (const std::string& path : scan.extra) SG_RETURN_IF_ERROR(root.RemoveAll(path));
   if (!scan.tracked.empty()) {
     SG_RETURN_IF_ERROR(CheckoutBase(repo, copy_path, base_commit, &scan.tracked));
     SG_ASSIGN_OR_RETURN(internal::TreePtr tree, internal::CommitTree(repo, base_commit));
@@ -185,86 +185,46 @@ Status RestoreChangedPaths(git_repository* repo, const std::string& copy_path,
   return Status::Ok();
 }
 
-// Makes every directory under `path` writable and searchable by its owner.
-void MakeTreeWritable(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::is_directory(fs::symlink_status(path, ec))) return;
-  fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
-  for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);
-       it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec) break;
-    if (it->is_directory(ec) && !it->is_symlink(ec)) {
-      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    }
-  }
-}
-
-// Unlinks every symlink in the work tree (outside .git) and makes every
+// Unlinks every symlink, FIFO, socket and device node in the work tree
+// (outside the top-level .git, which host code never reads) and makes every
 // directory writable. libgit2's checkout writes through symlinks: a tracked
-// file or directory replaced by a link to a host path would otherwise have the
-// restore write base content there. Tracked symlinks are recreated by the
-// checkout that follows. Uses readdir's d_type, so no stat per file.
+// file or directory replaced by a link to a host path would otherwise have
+// the restore write base content there. It also opens a tracked path for
+// writing without O_NONBLOCK: a FIFO put in its place would block the
+// restore forever. Tracked symlinks are recreated by the checkout that follows.
 Status NeutraliseWorkTree(const std::string& copy_path) {
-  std::vector<std::string> pending{copy_path};
-  while (!pending.empty()) {
-    std::string dir = std::move(pending.back());
-    pending.pop_back();
-    DIR* handle = ::opendir(dir.c_str());
-    if (handle == nullptr && errno == EACCES) {
-      ::chmod(dir.c_str(), 0755);
-      handle = ::opendir(dir.c_str());
-    }
-    if (handle == nullptr) return IoError("cannot read directory '" + dir + "' in a working copy");
-    bool top = dir.size() == copy_path.size();
-    while (const dirent* entry = ::readdir(handle)) {
-      std::string_view name = entry->d_name;
-      if (name == "." || name == ".." || (top && name == ".git")) continue;
-      std::string full = dir + "/" + std::string(name);
-      unsigned char type = entry->d_type;
-      if (type == DT_UNKNOWN) {
-        struct stat st;
-        if (::lstat(full.c_str(), &st) != 0) continue;
-        type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
-      }
-      if (type == DT_LNK) {
-        if (::unlink(full.c_str()) != 0 && errno != ENOENT) {
-          ::chmod(dir.c_str(), 0755);
-          if (::unlink(full.c_str()) != 0 && errno != ENOENT) {
-            ::closedir(handle);
-            return IoError("cannot remove symlink '" + full + "' from a working copy");
-          }
-        }
-      } else if (type == DT_DIR) {
-        struct stat st;
-        if (::lstat(full.c_str(), &st) == 0 && (st.st_mode & 0700) != 0700) {
-          ::chmod(full.c_str(), (st.st_mode & 07777) | 0700);
-        }
-        pending.push_back(std::move(full));
-      }
-    }
-    ::closedir(handle);
-  }
-  return Status::Ok();
+  SG_ASSIGN_OR_RETURN(internal::ConfinedDir root, internal::ConfinedDir::Open(copy_path));
+  return root.UnlinkSpecialEntriesAndOpenDirs(".git");
 }
 
 }  // namespace
 
 namespace internal {
 
-// The copy's .git must be a real directory, and the metadata a restore writes
-// (HEAD and its reflog, index, alternates) must not be symlinks: code in the
-// copy could otherwise point them at host files and have the restore write
-// there. Such a copy is rebuilt instead.
-Status CheckGitDirIsReal(const std::string& copy_path) {
+namespace {
+
+// Config of the disposable git directory in the work tree: what `git init`
+// writes, so git commands run by the agent behave as in any clone.
+constexpr std::string_view kAgentGitConfig =
+    "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n";
+
+}  // namespace
+
+// The authoritative git directory must be a real directory and the metadata a
+// restore writes (HEAD and its reflog, index, alternates) must not be
+// symlinks. Nothing inside the sandbox can reach it; this guards against
+// anything else having tampered with the pool directory.
+Status CheckCopyIsReal(const CopyPaths& copy) {
   struct stat st;
-  std::string git = copy_path + "/.git";
-  if (::lstat(git.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return FailedPreconditionError("'" + git + "' is missing or not a directory");
+  for (const std::string* dir : {&copy.git_dir, &copy.work_tree}) {
+    if (::lstat(dir->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      return FailedPreconditionError("'" + *dir + "' is missing or not a directory");
+    }
   }
   static const char* const kWritten[] = {"HEAD", "index", "config", "objects", "objects/info",
                                          "objects/info/alternates", "logs", "logs/HEAD", "refs"};
   for (const char* name : kWritten) {
-    std::string path = git + "/" + name;
+    std::string path = copy.git_dir + "/" + name;
     if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
       return FailedPreconditionError("'" + path + "' is a symlink");
     }
@@ -272,20 +232,11 @@ Status CheckGitDirIsReal(const std::string& copy_path) {
   return Status::Ok();
 }
 
-Status ForceRemoveAll(const std::string& path) {
-  std::error_code ec;
-  fs::remove_all(path, ec);
-  if (!ec) return Status::Ok();
-  MakeTreeWritable(path);
-  ec.clear();
-  fs::remove_all(path, ec);
-  if (ec) return IoError("cannot remove '" + path + "': " + ec.message());
-  return Status::Ok();
-}
+Status ForceRemoveAll(const std::string& path) { return RemoveTreeConfined(path); }
 
 Status WriteFileReplacing(const std::string& path, std::string_view content) {
   std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return IoError("cannot create '" + tmp + "': " + std::strerror(errno));
   std::size_t done = 0;
   while (done < content.size()) {
@@ -306,8 +257,8 @@ Status WriteFileReplacing(const std::string& path, std::string_view content) {
   return Status::Ok();
 }
 
-Status EnsureAlternates(const std::string& copy_path, const std::string& source_objects_dir) {
-  std::string info = copy_path + "/.git/objects/info";
+Status EnsureAlternates(const std::string& git_dir, const std::string& source_objects_dir) {
+  std::string info = git_dir + "/objects/info";
   std::string file = info + "/alternates";
   std::string wanted = source_objects_dir + "\n";
   auto current = seragen::ReadFile(file);
@@ -316,54 +267,82 @@ Status EnsureAlternates(const std::string& copy_path, const std::string& source_
   return WriteFileReplacing(file, wanted);
 }
 
-Status CreateWorkingCopy(const std::string& copy_path, std::string_view base_commit,
-                         const std::string& source_objects_dir) {
-  EnsureLibgit2();
-  std::string tmp = copy_path + ".tmp-" + std::to_string(::getpid());
-  SG_RETURN_IF_ERROR(ForceRemoveAll(tmp));
-  git_repository_init_options init = GIT_REPOSITORY_INIT_OPTIONS_INIT;
-  init.flags = GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_REINIT;
-  git_repository* raw = nullptr;
-  int rc = git_repository_init_ext(&raw, tmp.c_str(), &init);
-  if (rc != 0) return GitStatus(rc, "cannot create a working copy at " + tmp);
-  git_repository_free(raw);
-  Status built = EnsureAlternates(tmp, source_objects_dir);
-  if (built.ok()) {
-    // Reopen so the object database sees the alternates file.
-    auto repo = OpenRepositoryExact(tmp);
-    built = repo.ok() ? CheckoutBase(repo->get(), tmp, base_commit) : repo.status();
-  }
-  if (built.ok()) {
-    std::error_code ec;
-    fs::rename(tmp, copy_path, ec);
-    if (ec) built = IoError("cannot move new working copy to '" + copy_path + "': " + ec.message());
-  }
-  if (!built.ok()) {
-    (void)ForceRemoveAll(tmp);
-    return built;
-  }
-  return Status::Ok();
+Status CopyIndexToAgentGitDir(const CopyPaths& copy, bool chown, unsigned uid, unsigned gid) {
+  std::string index_path = copy.git_dir + "/index";
+  struct stat st;
+  if (::stat(index_path.c_str(), &st) != 0) return Status::Ok();  // nothing checked out yet
+  SG_ASSIGN_OR_RETURN(std::string bytes, seragen::ReadFile(index_path));
+  SG_ASSIGN_OR_RETURN(ConfinedDir root, ConfinedDir::Open(copy.work_tree));
+  SG_RETURN_IF_ERROR(root.RemoveAll(".git/index"));
+  std::optional<FileOwner> owner;
+  if (chown) owner = FileOwner{uid, gid};
+  return root.WriteNewFile(".git/index", bytes, 0644, &st.st_mtim, owner);
 }
 
-}  // namespace internal
-
-namespace internal {
-
-Status RestoreCopy(const std::string& copy_path, std::string_view base_commit,
-                   const std::string& source_objects_dir, bool verify) {
-  SG_RETURN_IF_ERROR(CheckGitDirIsReal(copy_path));
-  SG_RETURN_IF_ERROR(EnsureAlternates(copy_path, source_objects_dir));
-  SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy_path));
-  SG_ASSIGN_OR_RETURN(RepoPtr repo, OpenRepositoryExact(copy_path));
-  if (git_repository_is_bare(repo.get())) {
-    return InvalidArgumentError("'" + copy_path + "' is a bare repository, not a working copy");
+Status ResetAgentGitDir(const CopyPaths& copy, std::string_view base_commit,
+                        const std::string& source_objects_dir) {
+  SG_ASSIGN_OR_RETURN(ConfinedDir root, ConfinedDir::Open(copy.work_tree));
+  SG_RETURN_IF_ERROR(root.RemoveAll(".git"));
+  for (const char* dir : {".git", ".git/objects", ".git/objects/info", ".git/refs", ".git/refs/heads",
+                          ".git/refs/tags"}) {
+    SG_RETURN_IF_ERROR(root.MakeDir(dir, 0755));
   }
-  Status targeted = RestoreChangedPaths(repo.get(), copy_path, base_commit, verify);
+  SG_RETURN_IF_ERROR(root.WriteNewFile(".git/HEAD", std::string(base_commit) + "\n", 0644));
+  SG_RETURN_IF_ERROR(root.WriteNewFile(".git/config", kAgentGitConfig, 0644));
+  SG_RETURN_IF_ERROR(root.WriteNewFile(".git/objects/info/alternates", source_objects_dir + "\n", 0644));
+  return CopyIndexToAgentGitDir(copy, /*chown=*/false, 0, 0);
+}
+
+Status CreateWorkingCopy(const CopyPaths& copy, std::string_view base_commit,
+                         const std::string& source_objects_dir) {
+  EnsureLibgit2();
+  std::string suffix = ".tmp-" + std::to_string(::getpid());
+  CopyPaths tmp{copy.work_tree + suffix, copy.git_dir + suffix};
+  SG_RETURN_IF_ERROR(ForceRemoveAll(tmp.work_tree));
+  SG_RETURN_IF_ERROR(ForceRemoveAll(tmp.git_dir));
+  git_repository_init_options init = GIT_REPOSITORY_INIT_OPTIONS_INIT;
+  // Bare: opening it without forcing a work directory finds none.
+  init.flags = GIT_REPOSITORY_INIT_BARE | GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_REINIT;
+  git_repository* raw = nullptr;
+  int rc = git_repository_init_ext(&raw, tmp.git_dir.c_str(), &init);
+  if (rc != 0) return GitStatus(rc, "cannot create a git directory at " + tmp.git_dir);
+  git_repository_free(raw);
+  Status built = EnsureAlternates(tmp.git_dir, source_objects_dir);
+  if (built.ok()) built = MakeDirs(tmp.work_tree);
+  if (built.ok()) {
+    // Reopen so the object database sees the alternates file.
+    auto repo = OpenCopyRepository(tmp);
+    built = repo.ok() ? CheckoutBase(repo->get(), tmp.work_tree, base_commit) : repo.status();
+  }
+  std::error_code ec;
+  if (built.ok()) {
+    fs::rename(tmp.git_dir, copy.git_dir, ec);
+    if (ec) built = IoError("cannot move new git directory to '" + copy.git_dir + "': " + ec.message());
+  }
+  if (built.ok()) {
+    fs::rename(tmp.work_tree, copy.work_tree, ec);
+    if (ec) built = IoError("cannot move new working copy to '" + copy.work_tree + "': " + ec.message());
+  }
+  if (!built.ok()) {
+    (void)ForceRemoveAll(tmp.work_tree);
+    (void)ForceRemoveAll(tmp.git_dir);
+    return built;
+  }
+  return ResetAgentGitDir(copy, base_commit, source_objects_dir);
+}
+
+Status RestoreCopy(const CopyPaths& copy, std::string_view base_commit,
+                   const std::string& source_objects_dir, bool verify) {
+  SG_RETURN_IF_ERROR(CheckCopyIsReal(copy));
+  SG_RETURN_IF_ERROR(EnsureAlternates(copy.git_dir, source_objects_dir));
+  SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy.work_tree));
+  SG_ASSIGN_OR_RETURN(RepoPtr repo, OpenCopyRepository(copy));
+  Status targeted = RestoreChangedPaths(repo.get(), copy.work_tree, base_commit, verify);
   if (targeted.ok()) return targeted;
   // The index may be corrupt or a removal may have failed: do it the slow way.
-  SG_RETURN_IF_ERROR(CheckoutBase(repo.get(), copy_path, base_commit));
+  SG_RETURN_IF_ERROR(CheckoutBase(repo.get(), copy.work_tree, base_commit));
   if (!verify) return Status::Ok();
-  SG_ASSIGN_OR_RETURN(StatusScan scan, ScanChanges(repo.get(), copy_path, nullptr));
+  SG_ASSIGN_OR_RETURN(StatusScan scan, ScanChanges(repo.get(), copy.work_tree, nullptr));
   if (!scan.tracked.empty() || !scan.extra.empty()) {
     return FailedPreconditionError(targeted.message() + "; a full checkout left " +
                                    std::to_string(scan.tracked.size() + scan.extra.size()) +
@@ -374,57 +353,32 @@ Status RestoreCopy(const std::string& copy_path, std::string_view base_commit,
 
 }  // namespace internal
 
-Status RestoreWorkingCopy(const std::string& copy_path, std::string_view base_commit) {
-  SG_RETURN_IF_ERROR(internal::CheckGitDirIsReal(copy_path));
-  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
-  std::string objects = internal::ObjectsDir(repo.get());
-  repo.reset();
-  // Keep whatever alternates the copy has: read them back unchanged.
-  auto alternates = seragen::ReadFile(objects + "/info/alternates");
+Status RestoreWorkingCopy(const CopyPaths& copy, std::string_view base_commit) {
+  SG_RETURN_IF_ERROR(internal::CheckCopyIsReal(copy));
+  // Keep whatever alternates the copy's git directory has: read them back unchanged.
+  auto alternates = seragen::ReadFile(copy.git_dir + "/objects/info/alternates");
   if (alternates.ok() && !alternates->empty() && alternates->find('\n') == alternates->size() - 1) {
-    return internal::RestoreCopy(copy_path, base_commit, alternates->substr(0, alternates->size() - 1),
+    return internal::RestoreCopy(copy, base_commit, alternates->substr(0, alternates->size() - 1),
                                  /*verify=*/true);
   }
-  SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy_path));
-  SG_ASSIGN_OR_RETURN(repo, internal::OpenRepositoryExact(copy_path));
-  return CheckoutBase(repo.get(), copy_path, base_commit);
+  SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy.work_tree));
+  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenCopyRepository(copy));
+  return CheckoutBase(repo.get(), copy.work_tree, base_commit);
 }
 
-Status AdoptOwnership(const std::string& copy_path, unsigned uid, unsigned gid) {
-  SG_RETURN_IF_ERROR(internal::CheckGitDirIsReal(copy_path));
-  // 1. lchown everything (work tree and .git) not yet owned by uid:gid.
-  std::vector<std::string> pending{copy_path};
-  while (!pending.empty()) {
-    std::string dir = std::move(pending.back());
-    pending.pop_back();
-    struct stat st;
-    if (::lstat(dir.c_str(), &st) != 0) continue;
-    if ((st.st_uid != uid || st.st_gid != gid) && ::lchown(dir.c_str(), uid, gid) != 0) {
-      return IoError("cannot chown '" + dir + "': " + std::strerror(errno));
-    }
-    DIR* handle = ::opendir(dir.c_str());
-    if (handle == nullptr) return IoError("cannot read directory '" + dir + "'");
-    while (const dirent* entry = ::readdir(handle)) {
-      std::string_view name = entry->d_name;
-      if (name == "." || name == "..") continue;
-      std::string full = dir + "/" + std::string(name);
-      if (::lstat(full.c_str(), &st) != 0) continue;
-      if (S_ISDIR(st.st_mode)) {
-        pending.push_back(std::move(full));
-      } else if ((st.st_uid != uid || st.st_gid != gid) && ::lchown(full.c_str(), uid, gid) != 0) {
-        ::closedir(handle);
-        return IoError("cannot chown '" + full + "': " + std::strerror(errno));
-      }
-    }
-    ::closedir(handle);
-  }
+Status AdoptOwnership(const CopyPaths& copy, unsigned uid, unsigned gid) {
+  SG_RETURN_IF_ERROR(internal::CheckCopyIsReal(copy));
+  // 1. Give everything in the work tree (its .git included) to uid:gid, never
+  //    following a symlink. The authoritative git directory stays root's.
+  SG_ASSIGN_OR_RETURN(internal::ConfinedDir root, internal::ConfinedDir::Open(copy.work_tree));
+  SG_RETURN_IF_ERROR(root.ChownAll(uid, gid));
   // 2. chown changed ctime/uid/gid, which the index's stat cache compares: take
   //    them over for entries whose mtime, size and inode still match, so the
   //    next status does not re-hash every file.
-  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
+  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenCopyRepository(copy));
   git_index* raw = nullptr;
   int rc = git_repository_index(&raw, repo.get());
-  if (rc != 0) return GitStatus(rc, "cannot open the index of " + copy_path);
+  if (rc != 0) return GitStatus(rc, "cannot open the index of " + copy.work_tree);
   internal::IndexPtr index(raw);
   std::string workdir = git_repository_workdir(repo.get());
   std::vector<git_index_entry> updates;
@@ -451,23 +405,21 @@ Status AdoptOwnership(const std::string& copy_path, unsigned uid, unsigned gid) 
     updated.ctime.nanoseconds = static_cast<uint32_t>(st.st_ctim.tv_nsec);
     updates.push_back(updated);
   }
-  if (updates.empty()) return Status::Ok();
+  if (updates.empty()) return Status::Ok();  // the agent's index copy is already equal
   for (const git_index_entry& updated : updates) {
     rc = git_index_add(index.get(), &updated);  // same path: replaces; copies the path
     if (rc != 0) return GitStatus(rc, std::string("cannot refresh '") + updated.path + "' in the index");
   }
   rc = git_index_write(index.get());
-  if (rc != 0) return GitStatus(rc, "cannot write the index of " + copy_path);
-  // The index file was just rewritten by us.
-  std::string index_path = std::string(git_repository_path(repo.get())) + "index";
-  if (::lchown(index_path.c_str(), uid, gid) != 0) {
-    return IoError("cannot chown '" + index_path + "': " + std::strerror(errno));
-  }
-  return Status::Ok();
+  if (rc != 0) return GitStatus(rc, "cannot write the index of " + copy.work_tree);
+  index.reset();
+  repo.reset();
+  // The agent's index mirrors the authoritative one, stat cache included.
+  return internal::CopyIndexToAgentGitDir(copy, /*chown=*/true, uid, gid);
 }
 
-Result<std::vector<std::string>> DirtyPaths(const std::string& copy_path) {
-  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(copy_path));
+Result<std::vector<std::string>> DirtyPaths(const CopyPaths& copy) {
+  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenCopyRepository(copy));
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_INCLUDE_IGNORED |
@@ -475,7 +427,7 @@ Result<std::vector<std::string>> DirtyPaths(const std::string& copy_path) {
                   GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
   git_status_list* raw = nullptr;
   int rc = git_status_list_new(&raw, repo.get(), &options);
-  if (rc != 0) return GitStatus(rc, "cannot compute the status of " + copy_path);
+  if (rc != 0) return GitStatus(rc, "cannot compute the status of " + copy.work_tree);
   internal::StatusListPtr list(raw);
   std::vector<std::string> paths;
   std::size_t count = git_status_list_entrycount(list.get());

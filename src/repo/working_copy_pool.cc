@@ -60,6 +60,7 @@ struct WorkingCopyPool::State {
   std::vector<Slot> slots;
 
   std::string CopyPath(std::size_t i) const { return directory + "/copy-" + std::to_string(i); }
+  CopyPaths Paths(std::size_t i) const { return CopyPaths{CopyPath(i), CopyPath(i) + ".git"}; }
   std::string LockPath(std::size_t i) const { return CopyPath(i) + ".lock"; }
   std::string CleanStamp(std::size_t i) const { return CopyPath(i) + ".clean"; }
 
@@ -98,7 +99,7 @@ struct WorkingCopyPool::State {
   }
 
   Status Verify(std::size_t i) const {
-    SG_ASSIGN_OR_RETURN(std::vector<std::string> dirty, DirtyPaths(CopyPath(i)));
+    SG_ASSIGN_OR_RETURN(std::vector<std::string> dirty, DirtyPaths(Paths(i)));
     if (dirty.empty()) return Status::Ok();
     std::string sample;
     for (std::size_t k = 0; k < dirty.size() && k < 5; ++k) sample += (k ? ", " : "") + dirty[k];
@@ -106,36 +107,45 @@ struct WorkingCopyPool::State {
                                    std::to_string(dirty.size()) + " paths (" + sample + ")");
   }
 
+  // Deletes copy i (work tree and git directory) and builds it again.
+  Status Rebuild(std::size_t i) {
+    CopyPaths copy = Paths(i);
+    SG_RETURN_IF_ERROR(internal::ForceRemoveAll(copy.work_tree));
+    SG_RETURN_IF_ERROR(internal::ForceRemoveAll(copy.git_dir));
+    return internal::CreateWorkingCopy(copy, base_commit, source_objects_dir);
+  }
+
   // Restores copy i in place; on failure deletes it so it is rebuilt later.
   Status Restore(std::size_t i) {
-    std::string copy = CopyPath(i);
+    CopyPaths copy = Paths(i);
     Status status =
         internal::RestoreCopy(copy, base_commit, source_objects_dir, options.verify_after_restore);
     if (!status.ok()) {
-      Log().Warn("rebuilding working copy {}: {}", copy, status.ToString());
-      Status removed = internal::ForceRemoveAll(copy);
-      if (!removed.ok()) return removed;
-      return internal::CreateWorkingCopy(copy, base_commit, source_objects_dir);
+      Log().Warn("rebuilding working copy {}: {}", copy.work_tree, status.ToString());
+      return Rebuild(i);
     }
     return Status::Ok();
   }
 
-  // Brings claimed slot i to a clean state before handing it out.
+  // Brings claimed slot i to a clean state before handing it out, with a
+  // fresh disposable .git in the work tree.
   Status Prepare(std::size_t i) {
-    std::string copy = CopyPath(i);
+    CopyPaths copy = Paths(i);
     std::error_code ec;
-    if (!internal::CheckGitDirIsReal(copy).ok()) {
-      // Never built, or its .git was replaced: build it from scratch.
-      SG_RETURN_IF_ERROR(internal::ForceRemoveAll(copy));
-      SG_RETURN_IF_ERROR(internal::CreateWorkingCopy(copy, base_commit, source_objects_dir));
+    bool rebuilt = false;
+    if (!internal::CheckCopyIsReal(copy).ok()) {
+      // Never built, half built, or made by an older layout: build from scratch.
+      SG_RETURN_IF_ERROR(Rebuild(i));
+      rebuilt = true;
     } else if (!fs::exists(CleanStamp(i), ec)) {
       // A previous holder died (or failed) before restoring it.
-      Log().Info("restoring working copy {} left dirty by an earlier lease", copy);
+      Log().Info("restoring working copy {} left dirty by an earlier lease", copy.work_tree);
       SG_RETURN_IF_ERROR(Restore(i));
     } else {
-      SG_RETURN_IF_ERROR(internal::EnsureAlternates(copy, source_objects_dir));
+      SG_RETURN_IF_ERROR(internal::EnsureAlternates(copy.git_dir, source_objects_dir));
       if (options.verify_on_acquire && !Verify(i).ok()) SG_RETURN_IF_ERROR(Restore(i));
     }
+    if (!rebuilt) SG_RETURN_IF_ERROR(internal::ResetAgentGitDir(copy, base_commit, source_objects_dir));
     fs::remove(CleanStamp(i), ec);
     if (ec) return IoError("cannot remove stamp " + CleanStamp(i) + ": " + ec.message());
     return Status::Ok();
@@ -143,6 +153,8 @@ struct WorkingCopyPool::State {
 
   Status GiveBack(std::size_t i) {
     Status status = Restore(i);
+    // Also reset the agent's .git now, so an idle copy looks like a clean clone.
+    if (status.ok()) status = internal::ResetAgentGitDir(Paths(i), base_commit, source_objects_dir);
     if (status.ok()) status = internal::WriteFileReplacing(CleanStamp(i), base_commit + "\n");
     Unclaim(i);
     return status;
@@ -192,7 +204,7 @@ Result<WorkingCopyLease> WorkingCopyPool::Acquire(std::chrono::milliseconds wait
     s.Unclaim(slot);
     return prepared.WithContext("cannot prepare a working copy");
   }
-  return WorkingCopyLease(state_, slot, s.CopyPath(slot));
+  return WorkingCopyLease(state_, slot, s.Paths(slot));
 }
 
 const std::string& WorkingCopyPool::base_commit() const { return state_->base_commit; }
@@ -201,13 +213,13 @@ const std::string& WorkingCopyPool::source_objects_dir() const { return state_->
 std::size_t WorkingCopyPool::capacity() const { return state_->slots.size(); }
 
 WorkingCopyLease::WorkingCopyLease(std::shared_ptr<WorkingCopyPool::State> pool, std::size_t slot,
-                                   std::string path)
-    : pool_(std::move(pool)), slot_(slot), path_(std::move(path)), base_commit_(pool_->base_commit) {}
+                                   CopyPaths paths)
+    : pool_(std::move(pool)), slot_(slot), paths_(std::move(paths)), base_commit_(pool_->base_commit) {}
 
 WorkingCopyLease::WorkingCopyLease(WorkingCopyLease&& other) noexcept
     : pool_(std::move(other.pool_)),
       slot_(other.slot_),
-      path_(std::move(other.path_)),
+      paths_(std::move(other.paths_)),
       base_commit_(std::move(other.base_commit_)) {
   other.pool_.reset();
 }
@@ -218,7 +230,7 @@ WorkingCopyLease& WorkingCopyLease::operator=(WorkingCopyLease&& other) noexcept
     pool_ = std::move(other.pool_);
     other.pool_.reset();
     slot_ = other.slot_;
-    path_ = std::move(other.path_);
+    paths_ = std::move(other.paths_);
     base_commit_ = std::move(other.base_commit_);
   }
   return *this;
@@ -226,7 +238,7 @@ WorkingCopyLease& WorkingCopyLease::operator=(WorkingCopyLease&& other) noexcept
 
 WorkingCopyLease::~WorkingCopyLease() {
   Status status = Release();
-  if (!status.ok()) Log().Warn("releasing working copy {}: {}", path_, status.ToString());
+  if (!status.ok()) Log().Warn("releasing working copy {}: {}", paths_.work_tree, status.ToString());
 }
 
 

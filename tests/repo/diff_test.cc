@@ -78,7 +78,7 @@ void ExpectSameAsGit(const std::string& commands, bool applicable = true) {
       Fixture f(attributes);
       WorkingCopyLease lease = f.Acquire();
       MustRun("cd " + Quote(lease.path()) + " && " + commands);
-      auto ours = DiffAgainstBase(lease.path(), f.base);
+      auto ours = DiffAgainstBase(lease.paths(), f.base);
       REQUIRE(ours.ok());
       std::string theirs = ReferenceDiff(lease.path(), f.base);
       REQUIRE_FALSE(theirs.empty());
@@ -152,6 +152,15 @@ TEST_CASE("diff: an embedded repository is staged as a gitlink like git does") {
                   /*applicable=*/false);
 }
 
+TEST_CASE("diff: embedded repositories with packed refs or a detached HEAD match git") {
+  std::string git = testing::GitCommand();
+  ExpectSameAsGit("mkdir sub && cd sub && " + git + " init -q && echo x > f && " + git + " add f && " + git +
+                      " commit -qm sub && " + git + " pack-refs --all && cd .. && mkdir det && cd det && " + git +
+                      " init -q && echo y > g && " + git + " add g && " + git + " commit -qm det && " + git +
+                      " checkout -q --detach",
+                  /*applicable=*/false);
+}
+
 TEST_CASE("diff: unusual file names match git") {
   ExpectSameAsGit("echo s > 'with space.txt' && mkdir -p d\xc3\xb6r && echo u > d\xc3\xb6r/\xc3\xbc.txt && "
                   "echo t > 'tab\there.txt'");
@@ -180,7 +189,7 @@ TEST_CASE("diff: CRLF committed before text=auto was added (git's safe-crlf rule
   REQUIRE(lease.ok());
   MustRun("cd " + Quote(lease->path()) +
           " && printf 'one\\r\\nTWO\\r\\n' > old_crlf.txt && printf 'a\\r\\nb\\r\\nc\\r\\n' > lf.txt");
-  auto ours = DiffAgainstBase(lease->path(), base);
+  auto ours = DiffAgainstBase(lease->paths(), base);
   REQUIRE(ours.ok());
   CHECK(*ours == ReferenceDiff(lease->path(), base));
   CHECK(ours->find("+TWO\r\n") != std::string::npos);  // CRs kept: the index blob had them
@@ -189,12 +198,12 @@ TEST_CASE("diff: CRLF committed before text=auto was added (git's safe-crlf rule
 TEST_CASE("diff: unchanged copy gives an empty patch") {
   Fixture f("* text=auto\n");
   WorkingCopyLease lease = f.Acquire();
-  auto diff = DiffAgainstBase(lease.path(), f.base);
+  auto diff = DiffAgainstBase(lease.paths(), f.base);
   REQUIRE(diff.ok());
   CHECK(diff->empty());
   // Content restored to the original after an edit is no change either.
   MustRun("cd " + Quote(lease.path()) + " && echo extra >> mod.txt && sed -i '$d' mod.txt");
-  diff = DiffAgainstBase(lease.path(), f.base);
+  diff = DiffAgainstBase(lease.paths(), f.base);
   REQUIRE(diff.ok());
   CHECK(*diff == "");
 }
@@ -204,7 +213,7 @@ TEST_CASE("diff: staged and committed changes inside the copy still diff against
   WorkingCopyLease lease = f.Acquire();
   MustRun(Git(lease.path()) + " rm -q --cached del.txt && echo staged >> mod.txt && " + Git(lease.path()) +
           " add mod.txt && echo unstaged >> mod.txt && " + Git(lease.path()) + " commit -qam inside");
-  auto ours = DiffAgainstBase(lease.path(), f.base);
+  auto ours = DiffAgainstBase(lease.paths(), f.base);
   REQUIRE(ours.ok());
   CHECK(*ours == ReferenceDiff(lease.path(), f.base));
   CHECK(ours->find("+staged\n+unstaged\n") != std::string::npos);
@@ -217,7 +226,7 @@ TEST_CASE("diff: the copy's index and objects are not modified") {
   std::string index_path = lease.path() + "/.git/index";
   std::ifstream in(index_path, std::ios::binary);
   std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto ours = DiffAgainstBase(lease.path(), f.base);
+  auto ours = DiffAgainstBase(lease.paths(), f.base);
   REQUIRE(ours.ok());
   std::ifstream again(index_path, std::ios::binary);
   std::string after((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
@@ -231,18 +240,18 @@ TEST_CASE("diff: full ids and binary patches apply and reproduce the change") {
   WorkingCopyLease lease = f.Acquire();
   MustRun("cd " + Quote(lease.path()) +
           " && printf 'A\\000B\\000D' > bin.dat && printf '\\000\\001\\002' > new.bin && echo z >> mod.txt && : > e.txt");
-  auto full = DiffAgainstBase(lease.path(), f.base, DiffOptions{40, false});
+  auto full = DiffAgainstBase(lease.paths(), f.base, DiffOptions{40, false});
   REQUIRE(full.ok());
   CHECK(*full == ReferenceDiff(lease.path(), f.base, "--full-index"));
-  auto binary = DiffAgainstBase(lease.path(), f.base, DiffOptions{0, true});
+  auto binary = DiffAgainstBase(lease.paths(), f.base, DiffOptions{0, true});
   REQUIRE(binary.ok());
   CHECK(binary->find("GIT binary patch") != std::string::npos);
   CHECK(f.repo->CheckPatchApplies(f.base, *binary).ok());
   WorkingCopyLease fresh = f.Acquire();
   std::ofstream(f.tmp.Sub("bin.patch"), std::ios::binary) << *binary;
   MustRun(Git(fresh.path()) + " apply " + Quote(f.tmp.Sub("bin.patch")));
-  auto replayed = DiffAgainstBase(fresh.path(), f.base);
-  auto original = DiffAgainstBase(lease.path(), f.base);
+  auto replayed = DiffAgainstBase(fresh.paths(), f.base);
+  auto original = DiffAgainstBase(lease.paths(), f.base);
   REQUIRE(replayed.ok());
   REQUIRE(original.ok());
   CHECK(*replayed == *original);
@@ -250,16 +259,16 @@ TEST_CASE("diff: full ids and binary patches apply and reproduce the change") {
 
 TEST_CASE("diff: errors name the problem") {
   TempDir tmp;
-  auto missing = DiffAgainstBase(tmp.Sub("nope"), std::string(40, 'a'));
+  auto missing = DiffAgainstBase(CopyPaths{tmp.Sub("nope"), tmp.Sub("nope.git")}, std::string(40, 'a'));
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.status().message().find("nope") != std::string::npos);
 
   Fixture f("");
   WorkingCopyLease lease = f.Acquire();
-  auto bad_commit = DiffAgainstBase(lease.path(), "not-a-commit");
+  auto bad_commit = DiffAgainstBase(lease.paths(), "not-a-commit");
   REQUIRE_FALSE(bad_commit.ok());
   CHECK(bad_commit.status().code() == StatusCode::kInvalidArgument);
-  auto unknown = DiffAgainstBase(lease.path(), std::string(40, 'b'));
+  auto unknown = DiffAgainstBase(lease.paths(), std::string(40, 'b'));
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.status().message().find(std::string(40, 'b')) != std::string::npos);
 }

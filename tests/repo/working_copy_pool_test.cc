@@ -64,11 +64,12 @@ struct PoolFixture {
 
 std::string Head(const std::string& dir) { return MustRun(Git(dir) + " rev-parse HEAD"); }
 
-// A marker inside .git tells a copy restored in place from one rebuilt from
-// scratch (a rebuild would hide a restore that does not work).
-void MarkCopy(const std::string& copy) { MustRun("touch " + Quote(copy + "/.git/seragen-test-marker")); }
+// A marker inside the copy's authoritative git directory (beside the work
+// tree, out of the agent's reach) tells a copy restored in place from one
+// rebuilt from scratch (a rebuild would hide a restore that does not work).
+void MarkCopy(const std::string& copy) { MustRun("touch " + Quote(copy + ".git/seragen-test-marker")); }
 bool RestoredInPlace(const std::string& copy) {
-  return std::filesystem::exists(copy + "/.git/seragen-test-marker");
+  return std::filesystem::exists(copy + ".git/seragen-test-marker");
 }
 
 void ExpectPristine(const std::string& copy, const std::string& base) {
@@ -113,7 +114,7 @@ TEST_CASE("pool: release restores every kind of change in place") {
   auto again = pool.Acquire();
   REQUIRE(again.ok());
   CHECK(again->path() == path);  // the same copy, reused
-  auto diff = DiffAgainstBase(again->path(), f.base);
+  auto diff = DiffAgainstBase(again->paths(), f.base);
   REQUIRE(diff.ok());
   CHECK(diff->empty());
 }
@@ -214,7 +215,7 @@ TEST_CASE("pool: concurrent acquire and release from several threads") {
         }
         std::FILE* out = std::fopen(file.c_str(), "w");
         if (out) std::fclose(out);
-        auto diff = DiffAgainstBase(lease->path(), f.base);
+        auto diff = DiffAgainstBase(lease->paths(), f.base);
         if (!diff.ok() || diff->find("t" + std::to_string(t) + ".txt") == std::string::npos) ++failures;
         {
           std::lock_guard<std::mutex> lock(mu);
@@ -257,7 +258,7 @@ TEST_CASE("pool: restoring never writes through symlinks made inside the copy") 
   CHECK(std::filesystem::is_directory(std::filesystem::symlink_status(path + "/dir")));
 }
 
-TEST_CASE("pool: symlinked git metadata gets the copy rebuilt, never written through") {
+TEST_CASE("pool: symlinked metadata in the copy's .git is never written through, the copy is restored in place") {
   PoolFixture f;
   std::string outside = f.tmp.Sub("outside");
   MustRun("mkdir -p " + Quote(outside + "/info") + " && echo precious > " + Quote(outside + "/HEAD"));
@@ -272,9 +273,11 @@ TEST_CASE("pool: symlinked git metadata gets the copy rebuilt, never written thr
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
     std::string path = lease->path();
+    MarkCopy(path);
     MustRun("cd " + Quote(path) + " && " + command + " && echo x >> a.txt");
     CHECK(lease->Release().ok());
     CHECK(MustRun("cd " + Quote(outside) + " && find . | sort && cat HEAD") == before);
+    CHECK(RestoredInPlace(path));
     auto again = pool.Acquire();
     REQUIRE(again.ok());
     ExpectPristine(again->path(), f.base);
@@ -300,9 +303,10 @@ TEST_CASE("pool: nested repositories, unwritable directories and a deleted .git 
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
     MustRun("rm -rf " + Quote(lease->path() + "/.git") + " && echo x >> " + Quote(lease->path() + "/a.txt"));
-    CHECK(lease->Release().ok());  // rebuilt
+    CHECK(lease->Release().ok());  // the agent's .git is recreated, the copy restored in place
   }
   ExpectPristine(path, f.base);
+  CHECK(RestoredInPlace(path));
   {
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
@@ -342,17 +346,17 @@ TEST_CASE("pool: AdoptOwnership hands a copy to another uid and keeps the stat c
   auto lease = pool.Acquire();
   REQUIRE(lease.ok());
   MustRun("cd " + Quote(lease->path()) + " && echo changed >> a.txt && echo n > new.txt");
-  REQUIRE(AdoptOwnership(lease->path(), 54321, 54322).ok());
+  REQUIRE(AdoptOwnership(lease->paths(), 54321, 54322).ok());
   CHECK(MustRun("find " + Quote(lease->path()) + " ! -uid 54321 -o ! -gid 54322").empty());
   // Unchanged tracked files now carry the new owner in the index; the edited one does not.
   std::string debug = MustRun(Git(lease->path()) + " ls-files --debug dir/b.txt a.txt");
   CHECK(debug.find("dir/b.txt\n  ctime") != std::string::npos);
   std::string b_entry = debug.substr(debug.find("dir/b.txt"));
   CHECK(b_entry.find("uid: 54321\tgid: 54322") != std::string::npos);
-  auto dirty = DirtyPaths(lease->path());
+  auto dirty = DirtyPaths(lease->paths());
   REQUIRE(dirty.ok());
   CHECK(*dirty == std::vector<std::string>{"a.txt", "new.txt"});
-  auto diff = DiffAgainstBase(lease->path(), f.base);
+  auto diff = DiffAgainstBase(lease->paths(), f.base);
   REQUIRE(diff.ok());
   CHECK(diff->find("+changed") != std::string::npos);
   CHECK(lease->Release().ok());
@@ -391,7 +395,7 @@ TEST_CASE("pool: copies of a bare clone from the cache work end to end") {
   REQUIRE(lease.ok());
   ExpectPristine(lease->path(), f.base);
   MustRun("cd " + Quote(lease->path()) + " && echo more >> dir/b.txt");
-  auto diff = DiffAgainstBase(lease->path(), f.base);
+  auto diff = DiffAgainstBase(lease->paths(), f.base);
   REQUIRE(diff.ok());
   CHECK(*diff == testing::ReferenceDiff(lease->path(), f.base));
   CHECK(cloned->CheckPatchApplies(f.base, *diff).ok());
@@ -415,11 +419,11 @@ TEST_CASE("pool: RestoreWorkingCopy and DirtyPaths work on a copy directly") {
   auto lease = pool.Acquire();
   REQUIRE(lease.ok());
   MustRun("cd " + Quote(lease->path()) + " && echo x >> a.txt && mkdir -p build && echo o > build/y.o");
-  auto dirty = DirtyPaths(lease->path());
+  auto dirty = DirtyPaths(lease->paths());
   REQUIRE(dirty.ok());
   CHECK(*dirty == std::vector<std::string>{"a.txt", "build/y.o"});
-  REQUIRE(RestoreWorkingCopy(lease->path(), f.base).ok());
-  dirty = DirtyPaths(lease->path());
+  REQUIRE(RestoreWorkingCopy(lease->paths(), f.base).ok());
+  dirty = DirtyPaths(lease->paths());
   REQUIRE(dirty.ok());
   CHECK(dirty->empty());
 }

@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "seragen/base/result.h"
+#include "seragen/repo/copy_paths.h"
 
 namespace seragen::repo {
 
@@ -31,10 +32,13 @@ struct DiffOptions {
   bool binary = false;
 };
 
-// `copy_path` is the work tree of a non-bare repository (a pooled working copy);
-// `base_commit` is a 40-hex commit id present in it (or its alternates).
-// Returns "" when the copy equals the base. Errors name the copy and the cause.
-Result<std::string> DiffAgainstBase(const std::string& copy_path, std::string_view base_commit,
+// `copy` is a pooled working copy (WorkingCopyLease::paths()): its work tree
+// is read, its authoritative git directory supplies the index (stat cache
+// only, never written), objects and config; the work tree's own `.git` is
+// never opened. `base_commit` is a 40-hex commit id present in it (or its
+// alternates). Returns "" when the copy equals the base. Errors name the copy
+// and the cause.
+Result<std::string> DiffAgainstBase(const CopyPaths& copy, std::string_view base_commit,
                                     const DiffOptions& options = {});
 
 }  // namespace seragen::repo

@@ -1,21 +1,30 @@
 // WorkingCopyPool: reusable working copies of one repository at one commit.
 //
-// A copy is a small git repository whose objects/info/alternates points at the
-// source repository's object directory (like `git clone --shared`), so creating
-// one costs a checkout and no object copying. Acquire() hands out a copy that is
-// exactly the base commit (HEAD detached at it, no modified, untracked or
-// ignored files); releasing the lease restores the copy in place (forced
-// checkout of the base tree plus removal of untracked and ignored files), which
-// rewrites only what changed.
+// A copy is a work tree plus its own small git directory whose
+// objects/info/alternates points at the source repository's object directory
+// (like `git clone --shared`), so creating one costs a checkout and no object
+// copying. Acquire() hands out a copy that is exactly the base commit (HEAD
+// detached at it, no modified, untracked or ignored files); releasing the
+// lease restores the copy in place (forced checkout of the base tree plus
+// removal of untracked and ignored files), which rewrites only what changed.
 //
 // Layout under PoolOptions::pool_dir:
 //   <repo>-<hash>-<commit12>/copy-N/        the work tree (bind-mount this)
+//   <repo>-<hash>-<commit12>/copy-N/.git/   disposable git dir for the agent's
+//                                           own git commands; rebuilt on every
+//                                           Acquire, never opened by host code
+//   <repo>-<hash>-<commit12>/copy-N.git/    authoritative git dir (HEAD, index,
+//                                           config, alternates): host only
 //   <repo>-<hash>-<commit12>/copy-N.lock    flock held while copy-N is leased
 //   <repo>-<hash>-<commit12>/copy-N.clean   present only while copy-N is known clean
-// The lock and stamp live outside the copy so code running inside it cannot
-// touch them. A process killed while holding a lease leaves no ".clean" stamp,
-// so the next Acquire of that copy (in any process) restores it first. Several
-// processes may share one pool_dir: the flock keeps each copy to one holder.
+// Everything but the work tree lives outside it, so code running inside the
+// copy cannot touch it: host-side git takes no configuration, hooks, info/ or
+// attributes from agent-writable files (the base commit's .gitattributes
+// apply when restoring), and every host-side delete or write in the work tree
+// refuses to follow a symlink or leave the copy. A process killed while
+// holding a lease leaves no ".clean" stamp, so the next Acquire of that copy
+// (in any process) restores it first. Several processes may share one
+// pool_dir: the flock keeps each copy to one holder.
 //
 // The source repository must not be garbage-collected or pruned while copies
 // exist, and a sandbox must make source_objects_dir() readable at the same path.
@@ -34,6 +43,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/base/status.h"
+#include "seragen/repo/copy_paths.h"
 #include "seragen/repo/repository.h"
 
 namespace seragen::repo {
@@ -94,7 +104,9 @@ class WorkingCopyLease {
   ~WorkingCopyLease();
 
   // Absolute path of the work tree.
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return paths_.work_tree; }
+  // The work tree and the authoritative git directory (for diff and restore).
+  const CopyPaths& paths() const { return paths_; }
   const std::string& base_commit() const { return base_commit_; }
 
   // Restores the copy to the base commit and returns it to the pool. The copy
@@ -104,28 +116,29 @@ class WorkingCopyLease {
 
  private:
   friend class WorkingCopyPool;
-  WorkingCopyLease(std::shared_ptr<WorkingCopyPool::State> pool, std::size_t slot, std::string path);
+  WorkingCopyLease(std::shared_ptr<WorkingCopyPool::State> pool, std::size_t slot, CopyPaths paths);
   std::shared_ptr<WorkingCopyPool::State> pool_;
   std::size_t slot_ = 0;
-  std::string path_;
+  CopyPaths paths_;
   std::string base_commit_;
 };
 
-// Restores the work tree at `copy_path` to `base_commit` (40-hex) in place:
-// HEAD detached at it, forced checkout of its tree, untracked and ignored files
-// removed. Exposed for tools that manage copies themselves.
-Status RestoreWorkingCopy(const std::string& copy_path, std::string_view base_commit);
+// Restores the copy to `base_commit` (40-hex) in place: HEAD detached at it,
+// forced checkout of its tree, untracked and ignored files removed. Exposed
+// for tools that manage copies themselves.
+Status RestoreWorkingCopy(const CopyPaths& copy, std::string_view base_commit);
 
-// Gives every file and directory of the copy (work tree and .git) to uid:gid
-// (lchown, skipping those already right) and updates the index's stat cache
-// for the ownership change. A plain `chown -R` changes every file's ctime and
+// Gives every file and directory of the work tree (its .git included) to
+// uid:gid (never following a symlink, skipping those already right) and
+// updates the authoritative index's stat cache, and the agent's copy of it,
+// for the ownership change. The authoritative git directory stays as it is. A plain `chown -R` changes every file's ctime and
 // owner, which the stat cache compares: each later status, restore or diff
 // then re-hashes every file (measured: 0.7 s instead of 15 ms on 5,000 files)
 // until the index is rewritten. Use this for the sandbox's per-slot uid.
-Status AdoptOwnership(const std::string& copy_path, unsigned uid, unsigned gid);
+Status AdoptOwnership(const CopyPaths& copy, unsigned uid, unsigned gid);
 
-// Paths that make `copy_path` differ from a clean checkout (modified, staged,
+// Paths that make the copy differ from a clean checkout (modified, staged,
 // untracked and ignored, as `git status --porcelain --ignored` lists them).
-Result<std::vector<std::string>> DirtyPaths(const std::string& copy_path);
+Result<std::vector<std::string>> DirtyPaths(const CopyPaths& copy);
 
 }  // namespace seragen::repo

@@ -1,0 +1,162 @@
+// RunEnvironmentFactory end to end on a real pool: what the agent does to the
+// copy's .git through its bash tool never reaches host-side diff or restore.
+#include "seragen/pipeline/run_environment.h"
+
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "seragen/repo/repository.h"
+#include "seragen/sandbox/self_check.h"
+#include "seragen/tools/tool_box.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::pipeline {
+namespace {
+
+using seragen::testing::RunShell;
+using seragen::testing::TempDir;
+
+const std::string kGit =
+    "env HOME=/nonexistent GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_NAME=t "
+    "GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com git";
+
+std::string MustRun(const std::string& command) {
+  std::string out;
+  int rc = RunShell(command, &out);
+  INFO(command << "\n" << out);
+  REQUIRE(rc == 0);
+  return out;
+}
+
+const tools::ToolResources& Resources() {
+  static const tools::ToolResources resources = [] {
+    std::string src = SERAGEN_SOURCE_DIR;
+    auto r = tools::LoadToolResources(src + "/configs/tools.yaml", src + "/prompts/tools/messages.yaml");
+    if (!r.ok()) throw std::runtime_error(r.status().ToString());
+    return std::move(r).value();
+  }();
+  return resources;
+}
+
+llm::ToolCall Bash(const std::string& command) {
+  llm::ToolCall call;
+  call.id = "c1";
+  call.name = "bash";
+  std::string escaped;
+  for (char c : command) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  call.arguments_json = "{\"command\":\"" + escaped + "\"}";
+  call.arguments_raw = call.arguments_json;
+  call.arguments_valid = true;
+  return call;
+}
+
+TEST_CASE("run environment: core.worktree set by the agent's bash reaches neither patch nor host files") {
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0755);
+  std::string source = tmp.Sub("source");
+  MustRun("mkdir -p " + source + " && cd " + source + " && " + kGit + " init -q && echo alpha > a.txt && " + kGit +
+          " add -A && " + kGit + " commit -qm base");
+  std::string commit = MustRun("cd " + source + " && " + kGit + " rev-parse HEAD");
+  commit.pop_back();
+  // A root-only host directory holding a secret.
+  std::string host = tmp.Sub("host");
+  MustRun("mkdir -p " + host + " && echo TOP-SECRET > " + host + "/secret.txt && echo mine > " + host +
+          "/a.txt && chmod 600 " + host + "/secret.txt");
+  std::string listing = "cd " + host + " && stat -c '%n %a %U %s' . * && md5sum *";
+  std::string before = MustRun(listing);
+
+  auto repo = repo::Repository::Open(source);
+  REQUIRE(repo.ok());
+  std::map<std::string, std::shared_ptr<repo::Repository>> repos;
+  repos["demo"] = std::make_shared<repo::Repository>(std::move(repo).value());
+  EnvironmentOptions options;
+  options.sandbox_mode = "none";
+  options.pool.pool_dir = tmp.Sub("pool");
+  options.pool.capacity = 1;
+  RunEnvironmentFactory factory(repos, &Resources(), options);
+  Task task;
+  task.task_id = "t1";
+  task.repo = "demo";
+  task.commit = commit;
+
+  {
+    auto env = factory.Acquire(task, 0);
+    REQUIRE(env.ok());
+    agent::ToolOutcome out = (*env)->tools().Execute(
+        Bash("git config core.worktree " + host + " && printf '\\tbare = false\\n' >> .git/config && "
+             "echo changed >> a.txt"));
+    INFO(out.text);
+    auto patch = (*env)->patch().CurrentPatch();
+    REQUIRE(patch.ok());
+    CHECK(patch->find("TOP-SECRET") == std::string::npos);
+    CHECK(patch->find("secret.txt") == std::string::npos);
+    CHECK(patch->find("+changed\n") != std::string::npos);
+  }  // released: restored in place
+  CHECK(MustRun(listing) == before);
+
+  auto env = factory.Acquire(task, 0);
+  REQUIRE(env.ok());
+  auto clean = (*env)->patch().CurrentPatch();
+  REQUIRE(clean.ok());
+  CHECK(clean->empty());
+  agent::ToolOutcome status = (*env)->tools().Execute(Bash("git config --get core.worktree; echo next >> a.txt; git status --porcelain"));
+  CHECK(status.text.find("M a.txt") != std::string::npos);  // the agent's git works again, unpoisoned
+  auto next = (*env)->patch().CurrentPatch();
+  REQUIRE(next.ok());
+  CHECK(next->find("+next\n") != std::string::npos);
+  CHECK(MustRun(listing) == before);
+}
+
+TEST_CASE("run environment: under bubblewrap the agent's git status and diff work on its disposable .git") {
+  EnvironmentOptions options;
+  options.sandbox_mode = "bwrap";
+  options.sandbox.uid = options.sandbox.gid = options.uid_base;
+  Status check = sandbox::SelfCheck(options.sandbox);
+  if (!check.ok()) {
+    WARN("bubblewrap unusable here, skipped: " << check.message());
+    return;
+  }
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0755);
+  std::string source = tmp.Sub("source");
+  MustRun("mkdir -p " + source + " && cd " + source + " && " + kGit + " init -q && echo alpha > a.txt && " + kGit +
+          " add -A && " + kGit + " commit -qm base && chmod -R o+rX " + source);
+  std::string commit = MustRun("cd " + source + " && " + kGit + " rev-parse HEAD");
+  commit.pop_back();
+  auto repo = repo::Repository::Open(source);
+  REQUIRE(repo.ok());
+  std::map<std::string, std::shared_ptr<repo::Repository>> repos;
+  repos["demo"] = std::make_shared<repo::Repository>(std::move(repo).value());
+  options.pool.pool_dir = tmp.Sub("pool");
+  options.pool.capacity = 1;
+  RunEnvironmentFactory factory(repos, &Resources(), options);
+  Task task;
+  task.task_id = "t1";
+  task.repo = "demo";
+  task.commit = commit;
+  for (int lease = 0; lease < 2; ++lease) {
+    auto env = factory.Acquire(task, 0);
+    REQUIRE(env.ok());
+    agent::ToolOutcome out = (*env)->tools().Execute(
+        Bash("echo more >> a.txt && git status --porcelain && git diff && git config core.worktree /tmp"));
+    INFO(out.text);
+    CHECK(out.text.find(" M a.txt") != std::string::npos);
+    CHECK(out.text.find("+more") != std::string::npos);
+    auto patch = (*env)->patch().CurrentPatch();
+    REQUIRE(patch.ok());
+    CHECK(patch->find("+more\n") != std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace seragen::pipeline
