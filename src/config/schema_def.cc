@@ -210,6 +210,14 @@ Section<AgentConfig> AgentSchema() {
   s.Add<Num<AgentConfig>>("max_cost_usd", &AgentConfig::max_cost_usd, "Cost per rollout; 0 = no limit.").Min(0);
   s.Add<Bool<AgentConfig>>("submit_review", &AgentConfig::submit_review,
       "First submit shows the agent its diff for review; the second submits.");
+  s.Add<Int<AgentConfig>>("max_patch_bytes", &AgentConfig::max_patch_bytes,
+      "Largest patch (diff of the working copy against the base) a rollout may produce. A larger one ends the "
+      "rollout with exit_patch_too_large; it is never read whole, stored or sent. Also bounds the new file content "
+      "the diff reads.").Min(1024).Max(std::int64_t{1} << 30);
+  s.Add<Int<AgentConfig>>("max_trajectory_bytes", &AgentConfig::max_trajectory_bytes,
+      "Approximate size of one rollout's trajectory record (model replies with their wire bodies, tool calls, "
+      "observations). Checked before each model call; past it the rollout ends with exit_trajectory_too_large.")
+      .Min(65536).Max(std::int64_t{1} << 34);
   return s;
 }
 

@@ -213,6 +213,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   env.tools.bash_limits = env.sandbox.limits;
   env.tools.max_consecutive_timeouts = static_cast<int>(cfg.agent.max_consecutive_timeouts);
   env.tools.submit_review = cfg.agent.submit_review;
+  env.max_patch_bytes = static_cast<std::size_t>(cfg.agent.max_patch_bytes);
   env.pool.pool_dir = cfg.sandbox.mode == "bwrap" ? ChooseWorkcopyDir(run.run_dir, cfg.workcopies.dir, logger)
                                                    : (cfg.workcopies.dir.empty() ? run.run_dir + "/workcopies" : cfg.workcopies.dir);
   // Agents must not read the run's other copies, trajectories or journals.
@@ -335,6 +336,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   s.limits.max_consecutive_timeouts = static_cast<int>(cfg.agent.max_consecutive_timeouts);
   s.limits.max_tokens = cfg.agent.max_tokens;
   s.limits.max_cost_usd = cfg.agent.max_cost_usd;
+  s.limits.max_trajectory_bytes = cfg.agent.max_trajectory_bytes;
   s.pricing = {cfg.llm.pricing.prompt_per_mtok, cfg.llm.pricing.completion_per_mtok, cfg.llm.pricing.cached_per_mtok};
   s.issue_temperature = cfg.issue.temperature;
   s.issue_max_tokens = cfg.issue.max_tokens;

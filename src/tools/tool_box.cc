@@ -243,6 +243,7 @@ Result<ToolOutcome> ToolBox::Execute(const ValidatedCall& call) {
       SG_ASSIGN_OR_RETURN(SubmitOutcome s, submit_.Submit());
       out.observation = std::move(s.observation);
       out.submitted = s.submitted;
+      out.patch_too_large = s.patch_too_large;
       out.patch = std::move(s.patch);
       return out;
     }

@@ -128,6 +128,8 @@ struct AgentConfig {
   std::int64_t max_tokens = 0;  // per rollout, 0 = no limit
   double max_cost_usd = 0;      // per rollout, 0 = no limit
   bool submit_review = true;
+  std::int64_t max_patch_bytes = 1 << 20;           // larger P1/P2: exit_patch_too_large
+  std::int64_t max_trajectory_bytes = 64 << 20;     // larger record: exit_trajectory_too_large
 };
 
 struct ToolsConfig {
