@@ -130,10 +130,16 @@ FileEditor::FileEditor(WorkspacePaths paths, const ToolMessages* messages, ToolO
     : paths_(std::move(paths)), messages_(messages), options_(std::move(options)) {}
 
 Result<std::string> FileEditor::Msg(std::string_view key, const TemplateValues& values) const {
-  return messages_->Render(key, values);
+  // A path comes from the agent (or is built from what it sent): echo a bounded part.
+  auto path = values.find("path");
+  if (path == values.end() || path->second.size() <= kMaxEchoedPathBytes) return messages_->Render(key, values);
+  TemplateValues clipped = values;
+  clipped["path"] = ClipEcho(path->second, kMaxEchoedPathBytes);
+  return messages_->Render(key, clipped);
 }
 
 Result<std::string> FileEditor::PathRefusal(const std::string& path, const Status& status) const {
+  if (path.find('\0') != std::string::npos) return Msg("path_nul", {{"root", paths_.visible_root()}});
   switch (status.code()) {
     case StatusCode::kInvalidArgument:
       return Msg("path_empty", {{"root", paths_.visible_root()}});

@@ -147,6 +147,19 @@ TEST_CASE("every command refuses paths outside the copy", "[tools][editor][paths
   CHECK(f.View("/repo/nope.py") == Expected("path_not_found", {{"path", "/repo/nope.py"}}));
 }
 
+TEST_CASE("a NUL in a path is named as such, huge paths are echoed bounded", "[tools][editor][paths]") {
+  EditorFixture f;
+  const std::string nul_path("/repo/a\0b.py", 12);
+  CHECK(f.View(nul_path) == Expected("path_nul", {{"root", "/repo"}}));
+  CHECK(*f.editor.Create(nul_path, std::string("x")) == Expected("path_nul", {{"root", "/repo"}}));
+  const std::string huge = "/elsewhere/" + std::string(1 << 20, 'p');
+  std::string outside = f.View(huge);
+  CHECK(outside.size() < 2048);
+  CHECK(outside.find(std::string(400, 'p')) != std::string::npos);
+  std::string missing = f.View("/repo/" + std::string(1 << 20, 'q'));
+  CHECK(missing.size() < 2048);
+}
+
 TEST_CASE("symlink loops and failing file system calls get their own messages", "[tools][editor][paths]") {
   EditorFixture f;
   REQUIRE(::symlink("loop_b", f.dir.Sub("copy/loop_a").c_str()) == 0);

@@ -24,6 +24,9 @@ namespace seragen::tools {
 
 class FileEditor {
  public:
+  // Paths echoed in messages are cut to this many bytes (plus "...").
+  static constexpr std::size_t kMaxEchoedPathBytes = 512;
+
   FileEditor(WorkspacePaths paths, const ToolMessages* messages, ToolOptions options);
 
   // view_range: [first, last] 1-based inclusive, last == -1 = end of file.
