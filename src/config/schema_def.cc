@@ -185,6 +185,10 @@ Section<LlmConfig> LlmSchema() {
   s.Add<Num<LlmConfig>>("request_timeout_s", &LlmConfig::request_timeout_s,
       "Deadline of one HTTP request (long prefills can be silent for minutes).", kOp).Min(0.001);
   s.Add<Num<LlmConfig>>("connect_timeout_s", &LlmConfig::connect_timeout_s, "TCP/TLS connect timeout.", kOp).Min(0.001);
+  s.Add<Num<LlmConfig>>("startup_wait_s", &LlmConfig::startup_wait_s,
+      "At the start of run, how long to keep probing the endpoints until one answers (a server still loading its "
+      "model). If none has answered by then, run stops with exit code 1. 0 = probe once, do not wait.", kOp)
+      .Min(0);
   s.Add<Int<LlmConfig>>("max_concurrency", &LlmConfig::max_concurrency, "Requests in flight over all endpoints.", kOp).Min(1);
   s.Add<Int<LlmConfig>>("max_concurrency_per_endpoint", &LlmConfig::max_concurrency_per_endpoint,
       "Default requests in flight per endpoint.", kOp).Min(1);

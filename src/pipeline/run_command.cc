@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <cstdlib>
 #include <future>
+#include <thread>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -114,6 +115,45 @@ std::string ChooseWorkcopyDir(const std::string& run_dir, const std::string& con
   ::chmod(dir.c_str(), 0711);
   logger.Info("{} is not searchable by the sandbox uids; working copies go to {}", run_dir, dir);
   return dir;
+}
+
+// Probes every endpoint until at least one answers, for up to `wait_s`
+// seconds (0: one round). Logs each endpoint's state once one answers;
+// Unavailable naming the silent endpoints when none did in time.
+Status WaitForAnEndpoint(llm::HttpChatClient& chat, double wait_s, log::Logger& logger) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto wait = std::chrono::duration<double>(wait_s);
+  for (int round = 0;; ++round) {
+    std::promise<std::vector<llm::EndpointState>> probed;
+    chat.ProbeAll([&probed](std::vector<llm::EndpointState> states) { probed.set_value(std::move(states)); });
+    std::vector<llm::EndpointState> states = probed.get_future().get();
+    std::string silent;
+    bool any = false;
+    for (const llm::EndpointState& e : states) {
+      if (e.ejected) silent += (silent.empty() ? "" : ", ") + e.base_url;
+      any = any || !e.ejected;
+    }
+    if (any || states.empty()) {
+      for (const llm::EndpointState& e : states) {
+        if (e.ejected) {
+          logger.Warn("endpoint {} did not answer its health probe; it will be probed again", e.base_url);
+        } else {
+          logger.Info("endpoint {} serves '{}' (context window {})", e.base_url, e.model_id,
+                      e.context_window ? std::to_string(*e.context_window) : std::string("unknown"));
+        }
+      }
+      return Status::Ok();
+    }
+    auto elapsed = std::chrono::steady_clock::now() - start;
+    if (elapsed >= wait) {
+      return UnavailableError("no model endpoint answered its health probe within " + fmt::format("{:g}", wait_s) +
+                              " s (llm.startup_wait_s): " + silent);
+    }
+    if (round == 0) logger.Warn("no model endpoint answers yet ({}); waiting up to {:g} s (llm.startup_wait_s)", silent, wait_s);
+    auto pause = std::min<std::chrono::steady_clock::duration>(
+        std::chrono::seconds(2), std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait - elapsed));
+    std::this_thread::sleep_for(pause);
+  }
 }
 
 }  // namespace
@@ -282,18 +322,8 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   auto curl = std::make_unique<http::CurlClient>(http_loop, curl_opts);
   auto chat = std::make_unique<llm::HttpChatClient>(*curl, http_loop, SystemClock(), copts);
 
-  {
-    std::promise<std::vector<llm::EndpointState>> probed;
-    chat->ProbeAll([&probed](std::vector<llm::EndpointState> states) { probed.set_value(std::move(states)); });
-    for (const llm::EndpointState& e : probed.get_future().get()) {
-      if (e.ejected) {
-        logger.Warn("endpoint {} did not answer its health probe; it will be probed again", e.base_url);
-      } else {
-        logger.Info("endpoint {} serves '{}' (context window {})", e.base_url, e.model_id,
-                    e.context_window ? std::to_string(*e.context_window) : std::string("unknown"));
-      }
-    }
-  }
+  Status reachable = WaitForAnEndpoint(*chat, cfg.llm.startup_wait_s, logger);
+  if (!reachable.ok()) return Fail("run", reachable);
   http::EventLoop pipeline_loop;
   LoopExecutor loop(pipeline_loop);
   auto workers = std::make_unique<ThreadPool>(static_cast<std::size_t>(std::min<std::int64_t>(cfg.run.concurrency, 512)) + 2);

@@ -111,6 +111,7 @@ struct LlmConfig {
   std::int64_t context_window = 0;            // 0 = ask the endpoint
   double request_timeout_s = 600;
   double connect_timeout_s = 10;
+  double startup_wait_s = 300;  // run start: wait this long for an endpoint to answer; 0 = one probe
   std::int64_t max_concurrency = 64;
   std::int64_t max_concurrency_per_endpoint = 32;
   std::string extra_body = "{}";  // JSON object text merged into every request
