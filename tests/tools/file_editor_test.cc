@@ -357,5 +357,24 @@ TEST_CASE("undo history is bounded", "[tools][editor][undo]") {
   CHECK(*f.editor.UndoEdit("h.txt") == Expected("undo_nothing", {{"path", "/repo/h.txt"}}));
 }
 
+TEST_CASE("undo history is bounded in bytes across files, oldest edits forgotten first", "[tools][editor][undo]") {
+  ToolOptions options;
+  options.undo_max_bytes = 250;
+  EditorFixture f(options);
+  const std::string body(100, 'b');
+  for (const char* name : {"a.txt", "b.txt", "c.txt"}) f.Write(name, body + "\n");
+  for (const char* name : {"a.txt", "b.txt", "c.txt"}) REQUIRE(f.editor.StrReplace(name, "b\n", "c\n").ok());
+  // Three previous contents of 101 bytes do not fit in 250: a.txt's went first.
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/a.txt")) == 0);
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/b.txt")) == 1);
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/c.txt")) == 1);
+  REQUIRE(f.editor.UndoEdit("c.txt").ok());
+  CHECK(f.Read("c.txt") == body + "\n");
+  // The undo freed its bytes: a new edit fits without forgetting b.txt's.
+  REQUIRE(f.editor.StrReplace("a.txt", "c\n", "d\n").ok());
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/b.txt")) == 1);
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/a.txt")) == 1);
+}
+
 }  // namespace
 }  // namespace seragen::tools
