@@ -149,7 +149,9 @@ Status WaitForAnEndpoint(llm::HttpChatClient& chat, double wait_s, log::Logger& 
       return UnavailableError("no model endpoint answered its health probe within " + fmt::format("{:g}", wait_s) +
                               " s (llm.startup_wait_s): " + silent);
     }
-    if (round == 0) logger.Warn("no model endpoint answers yet ({}); waiting up to {:g} s (llm.startup_wait_s)", silent, wait_s);
+    if (round == 0) {
+      logger.Warn("no model endpoint answers yet ({}); waiting up to {:g} s (llm.startup_wait_s)", silent, wait_s);
+    }
     auto pause = std::min<std::chrono::steady_clock::duration>(
         std::chrono::seconds(2), std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait - elapsed));
     std::this_thread::sleep_for(pause);

@@ -67,7 +67,8 @@ TEST_CASE("two 100 MB files written by the agent end rollout 1 as exit_patch_too
     }
     // One sparse file (instant) and one 100 MB text file (~0.5 s to write).
     if (++rollout_calls == 1) {
-      return llm::MakeToolCallResponse("bash", R"({"command":"truncate -s 100M big1.txt && yes abcdefghijklmnopqrstuvwxyz | head -c 100M > big2.txt"})");
+      return llm::MakeToolCallResponse(
+          "bash", R"({"command":"truncate -s 100M big1.txt && yes abcdefghijklmnopqrstuvwxyz | head -c 100M > big2.txt"})");
     }
     return llm::MakeToolCallResponse("submit", "{}");
   });
