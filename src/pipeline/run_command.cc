@@ -309,9 +309,24 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
     ping.base_url = cfg.llm.endpoints.front().base_url;
     const config::SecretRef& key = cfg.llm.endpoints.front().api_key.empty() ? cfg.llm.api_key : cfg.llm.endpoints.front().api_key;
     ping.api_key_env = key.env_var;
+    // Like the health probes below: a server still loading gets llm.startup_wait_s.
+    const auto wait_until = std::chrono::steady_clock::now() +
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(cfg.llm.startup_wait_s));
     auto report = llm::PingEndpoint(ping);
+    for (bool warned = false; (!report.ok() || report->models.models.empty()) &&
+                              std::chrono::steady_clock::now() < wait_until;) {
+      if (!warned) {
+        logger.Warn("the endpoint does not list a model yet; waiting up to {:g} s (llm.startup_wait_s)",
+                    cfg.llm.startup_wait_s);
+        warned = true;
+      }
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      report = llm::PingEndpoint(ping);
+    }
     if (!report.ok() || report->models.models.empty()) {
-      return Fail("run", UnavailableError("llm.model is empty and the endpoint did not list a model: " +
+      return Fail("run", UnavailableError("llm.model is empty and the endpoint did not list a model within " +
+                                          fmt::format("{:g}", cfg.llm.startup_wait_s) + " s (llm.startup_wait_s): " +
                                           (report.ok() ? std::string("empty list") : report.status().message())));
     }
     model = report->models.models.front().id;

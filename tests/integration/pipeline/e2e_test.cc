@@ -167,6 +167,18 @@ TEST_CASE("with llm.model set and nothing listening, run gives up after llm.star
   CHECK(seconds < 30);
   CHECK(out.find("no model endpoint answered its health probe within 1 s (llm.startup_wait_s)") != std::string::npos);
   CHECK(out.find("http://127.0.0.1:9/v1") != std::string::npos);
+
+  // Without llm.model the model list is asked for just as long.
+  testing::TempDir other;
+  cfg = WriteConfig(other, dir.Sub("repo"), "http://127.0.0.1:9/v1");
+  start = std::chrono::steady_clock::now();
+  rc = testing::RunShell("timeout 60 " + Binary() + " run -c " + cfg + " --set llm.startup_wait_s=1 --set llm.model=", &out);
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(out);
+  CHECK(rc == 1);
+  CHECK(seconds >= 1);
+  CHECK(seconds < 30);
+  CHECK(out.find("did not list a model within 1 s (llm.startup_wait_s)") != std::string::npos);
 }
 
 TEST_CASE("faults: 5xx, 429, resets, hangs, truncation and malformed tool calls, the run finishes", "[e2e]") {
