@@ -6,7 +6,7 @@
 namespace seragen::agent {
 namespace {
 
-constexpr std::array<std::pair<ExitStatus, std::string_view>, 13> kNames{{
+constexpr std::array<std::pair<ExitStatus, std::string_view>, 15> kNames{{
     {ExitStatus::kSubmitted, "submitted"},
     {ExitStatus::kFormat, "exit_format"},
     {ExitStatus::kContext, "exit_context"},
@@ -20,6 +20,8 @@ constexpr std::array<std::pair<ExitStatus, std::string_view>, 13> kNames{{
     {ExitStatus::kQuota, "exit_quota"},
     {ExitStatus::kToolError, "exit_tool_error"},
     {ExitStatus::kCancelled, "exit_cancelled"},
+    {ExitStatus::kPatchTooLarge, "exit_patch_too_large"},
+    {ExitStatus::kTrajectoryTooLarge, "exit_trajectory_too_large"},
 }};
 
 }  // namespace

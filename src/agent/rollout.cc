@@ -10,6 +10,15 @@ double Seconds(std::chrono::steady_clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
+// Bytes a response adds to the trajectory record, as stored (wire body included).
+std::int64_t ResponseBytes(const llm::ChatResponse& r) {
+  std::size_t n = r.content.size() + r.reasoning.size() + r.raw_body.size() + r.tool_issue_detail.size();
+  for (const auto& c : r.tool_calls) n += c.name.size() + c.arguments_raw.size() + c.arguments_json.size();
+  return static_cast<std::int64_t>(n);
+}
+
+bool IsPatchTooLarge(const Status& s) { return s.code() == StatusCode::kResourceExhausted; }
+
 std::string ToolNames(const std::vector<llm::ToolSpec>& specs) {
   std::string out;
   for (const auto& s : specs) out += (out.empty() ? "" : ", ") + s.name;
@@ -68,6 +77,11 @@ std::optional<ExitStatus> Rollout::LimitReached(std::string* detail) const {
   if (lim.max_cost_usd > 0 && traj_.totals.cost_usd >= lim.max_cost_usd) {
     *detail = "cost budget of $" + std::to_string(lim.max_cost_usd) + " spent";
     return ExitStatus::kCost;
+  }
+  if (lim.max_trajectory_bytes > 0 && record_bytes_ >= lim.max_trajectory_bytes) {
+    *detail = "trajectory record reached " + std::to_string(record_bytes_) + " bytes (limit " +
+              std::to_string(lim.max_trajectory_bytes) + ")";
+    return ExitStatus::kTrajectoryTooLarge;
   }
   return std::nullopt;
 }
@@ -152,6 +166,7 @@ void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime 
 
   llm::ChatResponse& resp = *answer;
   Account(resp.usage);
+  record_bytes_ += ResponseBytes(resp);
   turn.response = resp;
   traj_.turns.push_back(std::move(turn));
 
@@ -223,6 +238,10 @@ void Rollout::OnToolDone(ToolOutcome outcome) {
     turn.observation = outcome.text;
     return Finish(ExitStatus::kToolError, outcome.text);
   }
+  if (outcome.kind == ToolOutcome::Kind::kPatchTooLarge) {
+    turn.observation = outcome.text;
+    return Finish(ExitStatus::kPatchTooLarge, outcome.text);
+  }
   // Accepted: append the assistant turn and the observation to the history.
   turn.accepted = true;
   turn.observation = outcome.text;
@@ -236,6 +255,9 @@ void Rollout::OnToolDone(ToolOutcome outcome) {
   const llm::ToolCall& call = resp.tool_calls.front();
   traj_.history.push_back({llm::Role::kTool, outcome.text, {}, {}, call.id, call.name});
   traj_.totals.steps++;
+  // The accepted reply is stored twice (turn and history), so is the observation.
+  record_bytes_ += ResponseBytes(resp) - static_cast<std::int64_t>(resp.raw_body.size()) +
+                   2 * static_cast<std::int64_t>(outcome.text.size());
 
   consecutive_timeouts_ = outcome.timed_out ? consecutive_timeouts_ + 1 : 0;
   if (outcome.submitted) return Finish(ExitStatus::kSubmitted, "submitted");
@@ -262,6 +284,15 @@ void Rollout::Finish(ExitStatus status, std::string detail) {
         self->traj_.has_patch = !self->traj_.patch.empty();
       } else {
         self->traj_.patch_error = p.status().ToString();
+        // An oversized diff is the agent's outcome whatever else ended the
+        // rollout, unless the rollout must be redone anyway (infrastructure).
+        if (IsPatchTooLarge(p.status()) && !IsInfrastructureExit(self->traj_.exit_status) &&
+            self->traj_.exit_status != ExitStatus::kPatchTooLarge) {
+          self->traj_.exit_detail = p.status().message() + " (rollout had ended: " +
+                                    std::string(ExitStatusName(self->traj_.exit_status)) + ", " +
+                                    self->traj_.exit_detail + ")";
+          self->traj_.exit_status = ExitStatus::kPatchTooLarge;
+        }
       }
       self->traj_.totals.wall_seconds = Seconds(self->deps_.clock->Now() - self->started_);
       self->traj_.finished_at = FormatIso8601(self->deps_.clock->WallNow());

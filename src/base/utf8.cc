@@ -92,4 +92,12 @@ std::size_t Utf8SafePrefixLength(std::string_view text, std::size_t max_bytes) {
   return max_bytes;
 }
 
+std::string ClipEcho(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return RepairUtf8(text);
+  std::string cut = RepairUtf8(text.substr(0, Utf8SafePrefixLength(text, max_bytes)));
+  // Repair may lengthen invalid bytes (1 byte -> 3); keep the bound.
+  if (cut.size() > max_bytes) cut.resize(Utf8SafePrefixLength(cut, max_bytes));
+  return cut + "...";
+}
+
 }  // namespace seragen

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <chrono>
 #include <thread>
@@ -82,7 +83,7 @@ std::string ExtractorFingerprint() {
 
 std::string SkipReasonForFile(std::string_view path, std::string_view content,
                               const GraphOptions& options) {
-  if (content.size() > options.max_file_bytes) return "too_large";
+  if (content.size() > std::min(options.max_file_bytes, kMaxParsedFileBytes)) return "too_large";
   if (!options.skip_generated) return {};
   for (std::string_view dir : {"node_modules", "vendor", "third_party", "bower_components",
                                "site-packages", "__pycache__"}) {
@@ -118,6 +119,35 @@ std::string SkipReasonForFile(std::string_view path, std::string_view content,
   return {};
 }
 
+namespace {
+
+// Admits files to parsing while the bytes in flight stay within a budget.
+// Thread-safe. A file is admitted alone when nothing else is in flight.
+class ParseGate {
+ public:
+  explicit ParseGate(std::uint64_t budget) : budget_(budget) {}
+  void Acquire(std::uint64_t bytes) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return in_flight_ == 0 || in_flight_ + bytes <= budget_; });
+    in_flight_ += bytes;
+  }
+  void Release(std::uint64_t bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      in_flight_ -= bytes;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::uint64_t budget_;
+  std::uint64_t in_flight_ = 0;
+};
+
+}  // namespace
+
 Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& options,
                              BuildTimings* timings) {
   using SteadyClock = std::chrono::steady_clock;
@@ -148,7 +178,7 @@ Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& optio
   for (const SourceEntry& entry : entries) {
     std::optional<Language> language = LanguageForPath(entry.path, headers_are_cpp);
     if (!language) continue;
-    if (entry.size > options.max_file_bytes) {
+    if (entry.size > std::min(options.max_file_bytes, kMaxParsedFileBytes)) {
       ++stats.files_skipped["too_large"];
       continue;
     }
@@ -175,6 +205,7 @@ Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& optio
   const unsigned thread_count =
       std::max(1u, std::min<unsigned>(options.threads == 0 ? hardware : options.threads,
                                       static_cast<unsigned>(std::max<std::size_t>(work.size(), 1))));
+  ParseGate gate(kMaxParsedBytesInFlight);
   auto worker = [&]() {
     Extractor extractor(queries);
     while (true) {
@@ -199,8 +230,11 @@ Result<CallGraph> BuildGraph(const FileSource& source, const GraphOptions& optio
         *content = RepairUtf8(*content);
         repaired = true;
       }
+      const std::uint64_t bytes = content->size();
+      gate.Acquire(bytes);
       facts[i] = extractor.Extract(item.entry->path, item.language, *content,
                                    std::chrono::duration_cast<std::chrono::microseconds>(options.parse_timeout));
+      gate.Release(bytes);
       facts[i].utf8_repaired = repaired;
     }
   };

@@ -59,7 +59,8 @@ Section<RepoConfig> RepoSchema() {
       "Local repository path, or a clone URL (file://, https://).", Flag::kRequired);
   s.Add<Str<RepoConfig>>("ref", &RepoConfig::ref, "Branch, tag or commit to generate data at.");
   s.Add<Int<RepoConfig>>("max_file_bytes", &RepoConfig::max_file_bytes,
-      "Files larger than this are not parsed.").Min(1);
+      "Files larger than this are not parsed. At most 8 MiB: parsing costs about 65 bytes of memory per source "
+      "byte, per parsing thread.").Min(1).Max(8 << 20);
   s.Add<StringListField<RepoConfig>>("skip", &RepoConfig::skip,
       "Path globs never parsed (vendored or generated code).");
   return s;
@@ -185,6 +186,10 @@ Section<LlmConfig> LlmSchema() {
   s.Add<Num<LlmConfig>>("request_timeout_s", &LlmConfig::request_timeout_s,
       "Deadline of one HTTP request (long prefills can be silent for minutes).", kOp).Min(0.001);
   s.Add<Num<LlmConfig>>("connect_timeout_s", &LlmConfig::connect_timeout_s, "TCP/TLS connect timeout.", kOp).Min(0.001);
+  s.Add<Num<LlmConfig>>("startup_wait_s", &LlmConfig::startup_wait_s,
+      "At the start of run, how long to keep probing the endpoints until one answers (a server still loading its "
+      "model). If none has answered by then, run stops with exit code 1. 0 = probe once, do not wait.", kOp)
+      .Min(0);
   s.Add<Int<LlmConfig>>("max_concurrency", &LlmConfig::max_concurrency, "Requests in flight over all endpoints.", kOp).Min(1);
   s.Add<Int<LlmConfig>>("max_concurrency_per_endpoint", &LlmConfig::max_concurrency_per_endpoint,
       "Default requests in flight per endpoint.", kOp).Min(1);
@@ -210,6 +215,14 @@ Section<AgentConfig> AgentSchema() {
   s.Add<Num<AgentConfig>>("max_cost_usd", &AgentConfig::max_cost_usd, "Cost per rollout; 0 = no limit.").Min(0);
   s.Add<Bool<AgentConfig>>("submit_review", &AgentConfig::submit_review,
       "First submit shows the agent its diff for review; the second submits.");
+  s.Add<Int<AgentConfig>>("max_patch_bytes", &AgentConfig::max_patch_bytes,
+      "Largest patch (diff of the working copy against the base) a rollout may produce. A larger one ends the "
+      "rollout with exit_patch_too_large; it is never read whole, stored or sent. Also bounds the new file content "
+      "the diff reads.").Min(1024).Max(std::int64_t{1} << 30);
+  s.Add<Int<AgentConfig>>("max_trajectory_bytes", &AgentConfig::max_trajectory_bytes,
+      "Approximate size of one rollout's trajectory record (model replies with their wire bodies, tool calls, "
+      "observations). Checked before each model call; past it the rollout ends with exit_trajectory_too_large.")
+      .Min(65536).Max(std::int64_t{1} << 34);
   return s;
 }
 

@@ -37,7 +37,8 @@ Result<std::string> SummarizeTrajectory(const agent::Trajectory& t, const Prompt
     if (a.role != llm::Role::kAssistant || a.tool_calls.empty()) continue;
     const llm::ToolCall& c = a.tool_calls.front();
     SG_ASSIGN_OR_RETURN(std::string step,
-                        prompts.TrajectoryStep(++n, Trim(a.content), c.name + " " + c.arguments_json,
+                        prompts.TrajectoryStep(++n, Clip(Trim(a.content), limits.max_text_chars),
+                                               Clip(c.name + " " + c.arguments_json, limits.max_text_chars),
                                                Clip(Trim(r.content), limits.max_observation_chars)));
     total += step.size();
     steps.push_back(std::move(step));

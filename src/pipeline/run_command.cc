@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <cstdlib>
 #include <future>
+#include <thread>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -117,6 +118,47 @@ std::string ChooseWorkcopyDir(const std::string& run_dir, const std::string& con
   return dir;
 }
 
+// Probes every endpoint until at least one answers, for up to `wait_s`
+// seconds (0: one round). Logs each endpoint's state once one answers;
+// Unavailable naming the silent endpoints when none did in time.
+Status WaitForAnEndpoint(llm::HttpChatClient& chat, double wait_s, log::Logger& logger) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto wait = std::chrono::duration<double>(wait_s);
+  for (int round = 0;; ++round) {
+    std::promise<std::vector<llm::EndpointState>> probed;
+    chat.ProbeAll([&probed](std::vector<llm::EndpointState> states) { probed.set_value(std::move(states)); });
+    std::vector<llm::EndpointState> states = probed.get_future().get();
+    std::string silent;
+    bool any = false;
+    for (const llm::EndpointState& e : states) {
+      if (e.ejected) silent += (silent.empty() ? "" : ", ") + e.base_url;
+      any = any || !e.ejected;
+    }
+    if (any || states.empty()) {
+      for (const llm::EndpointState& e : states) {
+        if (e.ejected) {
+          logger.Warn("endpoint {} did not answer its health probe; it will be probed again", e.base_url);
+        } else {
+          logger.Info("endpoint {} serves '{}' (context window {})", e.base_url, e.model_id,
+                      e.context_window ? std::to_string(*e.context_window) : std::string("unknown"));
+        }
+      }
+      return Status::Ok();
+    }
+    auto elapsed = std::chrono::steady_clock::now() - start;
+    if (elapsed >= wait) {
+      return UnavailableError("no model endpoint answered its health probe within " + fmt::format("{:g}", wait_s) +
+                              " s (llm.startup_wait_s): " + silent);
+    }
+    if (round == 0) {
+      logger.Warn("no model endpoint answers yet ({}); waiting up to {:g} s (llm.startup_wait_s)", silent, wait_s);
+    }
+    auto pause = std::min<std::chrono::steady_clock::duration>(
+        std::chrono::seconds(2), std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait - elapsed));
+    std::this_thread::sleep_for(pause);
+  }
+}
+
 }  // namespace
 
 Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured) {
@@ -214,6 +256,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   env.tools.bash_limits = env.sandbox.limits;
   env.tools.max_consecutive_timeouts = static_cast<int>(cfg.agent.max_consecutive_timeouts);
   env.tools.submit_review = cfg.agent.submit_review;
+  env.max_patch_bytes = static_cast<std::size_t>(cfg.agent.max_patch_bytes);
   env.pool.pool_dir = cfg.sandbox.mode == "bwrap" ? ChooseWorkcopyDir(run.run_dir, cfg.workcopies.dir, logger)
                                                    : (cfg.workcopies.dir.empty() ? run.run_dir + "/workcopies" : cfg.workcopies.dir);
   // Agents must not read the run's other copies, trajectories or journals.
@@ -267,9 +310,24 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
     ping.base_url = cfg.llm.endpoints.front().base_url;
     const config::SecretRef& key = cfg.llm.endpoints.front().api_key.empty() ? cfg.llm.api_key : cfg.llm.endpoints.front().api_key;
     ping.api_key_env = key.env_var;
+    // Like the health probes below: a server still loading gets llm.startup_wait_s.
+    const auto wait_until = std::chrono::steady_clock::now() +
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(cfg.llm.startup_wait_s));
     auto report = llm::PingEndpoint(ping);
+    for (bool warned = false; (!report.ok() || report->models.models.empty()) &&
+                              std::chrono::steady_clock::now() < wait_until;) {
+      if (!warned) {
+        logger.Warn("the endpoint does not list a model yet; waiting up to {:g} s (llm.startup_wait_s)",
+                    cfg.llm.startup_wait_s);
+        warned = true;
+      }
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      report = llm::PingEndpoint(ping);
+    }
     if (!report.ok() || report->models.models.empty()) {
-      return Fail("run", UnavailableError("llm.model is empty and the endpoint did not list a model: " +
+      return Fail("run", UnavailableError("llm.model is empty and the endpoint did not list a model within " +
+                                          fmt::format("{:g}", cfg.llm.startup_wait_s) + " s (llm.startup_wait_s): " +
                                           (report.ok() ? std::string("empty list") : report.status().message())));
     }
     model = report->models.models.front().id;
@@ -282,18 +340,8 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   auto curl = std::make_unique<http::CurlClient>(http_loop, curl_opts);
   auto chat = std::make_unique<llm::HttpChatClient>(*curl, http_loop, SystemClock(), copts);
 
-  {
-    std::promise<std::vector<llm::EndpointState>> probed;
-    chat->ProbeAll([&probed](std::vector<llm::EndpointState> states) { probed.set_value(std::move(states)); });
-    for (const llm::EndpointState& e : probed.get_future().get()) {
-      if (e.ejected) {
-        logger.Warn("endpoint {} did not answer its health probe; it will be probed again", e.base_url);
-      } else {
-        logger.Info("endpoint {} serves '{}' (context window {})", e.base_url, e.model_id,
-                    e.context_window ? std::to_string(*e.context_window) : std::string("unknown"));
-      }
-    }
-  }
+  Status reachable = WaitForAnEndpoint(*chat, cfg.llm.startup_wait_s, logger);
+  if (!reachable.ok()) return Fail("run", reachable);
   http::EventLoop pipeline_loop;
   LoopExecutor loop(pipeline_loop);
   auto workers = std::make_unique<ThreadPool>(static_cast<std::size_t>(std::min<std::int64_t>(cfg.run.concurrency, 512)) + 2);
@@ -337,6 +385,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   s.limits.max_consecutive_timeouts = static_cast<int>(cfg.agent.max_consecutive_timeouts);
   s.limits.max_tokens = cfg.agent.max_tokens;
   s.limits.max_cost_usd = cfg.agent.max_cost_usd;
+  s.limits.max_trajectory_bytes = cfg.agent.max_trajectory_bytes;
   s.pricing = {cfg.llm.pricing.prompt_per_mtok, cfg.llm.pricing.completion_per_mtok, cfg.llm.pricing.cached_per_mtok};
   s.issue_temperature = cfg.issue.temperature;
   s.issue_max_tokens = cfg.issue.max_tokens;

@@ -19,24 +19,30 @@ namespace {
 class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSource, public tools::PatchSource {
  public:
   LeasedEnvironment(repo::WorkingCopyLease lease, std::unique_ptr<sandbox::CommandRunner> runner,
-                    const tools::ToolResources* resources, const tools::ToolOptions& options)
+                    const tools::ToolResources* resources, const tools::ToolOptions& options,
+                    std::size_t max_patch_bytes)
       : lease_(std::move(lease)),
         runner_(std::move(runner)),
         box_(resources, runner_.get(), lease_.path(), static_cast<tools::PatchSource*>(this), options),
-        executor_(&box_, resources) {}
+        executor_(&box_, resources) {
+    diff_options_.max_bytes = max_patch_bytes;
+  }
 
   ~LeasedEnvironment() override { (void)lease_.Release(); }
 
   agent::ToolExecutor& tools() override { return executor_; }
   agent::PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return runner_->VisibleRoot(); }
-  Result<std::string> CurrentPatch() override { return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit()); }
+  Result<std::string> CurrentPatch() override {
+    return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
+  }
 
  private:
   repo::WorkingCopyLease lease_;
   std::unique_ptr<sandbox::CommandRunner> runner_;
   tools::ToolBox box_;
   ToolBoxExecutor executor_;
+  repo::DiffOptions diff_options_;
 };
 
 }  // namespace
@@ -98,7 +104,8 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner,
                       sandbox::CreateRunner(mode, sb, lease.path()));
   return std::unique_ptr<RolloutEnvironment>(
-      new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools));
+      new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools,
+                                                       options_.max_patch_bytes));
 }
 
 }  // namespace seragen::pipeline

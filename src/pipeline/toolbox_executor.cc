@@ -25,6 +25,11 @@ agent::ToolOutcome ToolBoxExecutor::Execute(const llm::ToolCall& call) {
     out.text = r->validation_error->message;
     return out;
   }
+  if (r->outcome.patch_too_large) {
+    out.kind = agent::ToolOutcome::Kind::kPatchTooLarge;
+    out.text = r->outcome.observation;
+    return out;
+  }
   out.text = r->outcome.observation;
   out.submitted = r->outcome.submitted;
   out.timed_out = r->outcome.timed_out;

@@ -1,9 +1,11 @@
 #include "seragen/repo/diff.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -89,12 +91,95 @@ class SectionFormatter {
 
 using FilterListPtr = internal::GitPtr<git_filter_list, git_filter_list_free>;
 
+// The patch-size budget of one DiffAgainstBase call (DiffOptions::max_bytes).
+// Charged twice over: first with a lower bound of each changed path's share
+// of the patch, taken from sizes alone (lstat of the work-tree file, object
+// header of the base blob) before any content is read; then with the exact
+// size of each printed file section. Either way the first charge past the
+// limit fails the diff; nothing larger than the limit is read or built.
+class PatchBudget {
+ public:
+  explicit PatchBudget(std::size_t limit) : limit_(limit) {}
+
+  bool unlimited() const { return limit_ == 0; }
+  std::size_t remaining(std::size_t used) const { return used >= limit_ ? 0 : limit_ - used; }
+
+  // Estimate phase: a changed path costs at least its "diff --git" line, plus
+  // the content it adds beyond the base blob.
+  Status ChargeEstimate(std::size_t bytes) { return Charge(&estimated_, bytes); }
+  // Output phase: exact bytes of printed sections.
+  Status ChargeOutput(std::size_t bytes) { return Charge(&printed_, bytes); }
+  std::size_t estimate_remaining() const { return remaining(estimated_); }
+
+  Status Exceeded() const {
+    return ResourceExhaustedError("patch exceeds " + std::to_string(limit_) + " bytes");
+  }
+
+ private:
+  Status Charge(std::size_t* used, std::size_t bytes) {
+    if (unlimited()) return Status::Ok();
+    if (bytes > limit_ - std::min(*used, limit_)) return Exceeded();
+    *used += bytes;
+    return Status::Ok();
+  }
+
+  std::size_t limit_;
+  std::size_t estimated_ = 0;
+  std::size_t printed_ = 0;
+};
+
+// Lower bound of the header bytes a changed path adds ("diff --git a/P b/P\n").
+std::size_t HeaderBytes(const std::string& path) { return 2 * path.size() + 16; }
+
+// Size of the blob `path` has in `base_tree`; 0 when it has none.
+std::size_t BaseBlobSize(git_repository* repo, git_tree* base_tree, const std::string& path) {
+  git_tree_entry* raw = nullptr;
+  if (git_tree_entry_bypath(&raw, base_tree, path.c_str()) != 0) return 0;
+  internal::TreeEntryPtr entry(raw);
+  if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB) return 0;
+  git_odb* odb_raw = nullptr;
+  if (git_repository_odb(&odb_raw, repo) != 0) return 0;
+  internal::OdbPtr odb(odb_raw);
+  std::size_t len = 0;
+  git_object_t type = GIT_OBJECT_INVALID;
+  if (git_odb_read_header(&len, &type, odb.get(), git_tree_entry_id(entry.get())) != 0) return 0;
+  return len;
+}
+
+// Reads at most `max_bytes` of a regular file without following a final
+// symbolic link; ResourceExhausted (via `budget`) when the file is longer
+// (it may have grown since it was measured).
+Result<std::string> ReadBounded(const std::string& full_path, std::size_t max_bytes, const PatchBudget& budget) {
+  if (budget.unlimited()) return seragen::ReadFile(full_path);
+  int fd = ::open(full_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return IoError("cannot open '" + full_path + "': " + std::strerror(errno));
+  std::string out;
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      return IoError("cannot read '" + full_path + "': " + std::strerror(err));
+    }
+    if (n == 0) break;
+    if (static_cast<std::size_t>(n) > max_bytes - out.size()) {
+      ::close(fd);
+      return budget.Exceeded();
+    }
+    out.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
 // Reads a work-tree file as git would store it: eol/ident filters for the
 // path applied (TO_ODB direction). Empty content is returned as is without
 // running filters, which is what they would produce anyway.
 Result<std::string> FilteredContent(git_repository* repo, const std::string& full_path,
-                                    const std::string& path) {
-  SG_ASSIGN_OR_RETURN(std::string raw, seragen::ReadFile(full_path));
+                                    const std::string& path, std::size_t max_bytes, const PatchBudget& budget) {
+  SG_ASSIGN_OR_RETURN(std::string raw, ReadBounded(full_path, max_bytes, budget));
   if (raw.empty()) return raw;
   git_filter_list* filters_raw = nullptr;
   int rc = git_filter_list_load(&filters_raw, repo, nullptr, path.c_str(), GIT_FILTER_TO_ODB,
@@ -109,14 +194,27 @@ Result<std::string> FilteredContent(git_repository* repo, const std::string& ful
 }
 
 // Stages the work-tree state of `path` into `index` (like `git add`), writing
-// the blob into the repository's (in-memory) object store.
-Status StagePath(git_repository* repo, git_index* index, const std::string& workdir,
-                 const std::string& path) {
+// the blob into the repository's (in-memory) object store. Charges `budget`
+// from sizes before reading any content.
+Status StagePath(git_repository* repo, git_tree* base_tree, git_index* index, const std::string& workdir,
+                 const std::string& path, PatchBudget& budget) {
   std::string full = workdir + path;
+  SG_RETURN_IF_ERROR(budget.ChargeEstimate(HeaderBytes(path)));
   struct stat st;
   if (::lstat(full.c_str(), &st) != 0) {
     int rc = git_index_remove_bypath(index, path.c_str());
     return rc == 0 ? Status::Ok() : GitStatus(rc, "cannot unstage '" + path + "'");
+  }
+  // Content beyond the base blob's size is charged: as text it appears in the
+  // patch at least once, and binary content would be read and hashed all the
+  // same. What may be read of a file is its measured size (or base size, if
+  // larger) plus what remains of the budget.
+  std::size_t read_limit = 0;
+  if (!budget.unlimited() && (S_ISLNK(st.st_mode) || S_ISREG(st.st_mode))) {
+    std::size_t size = static_cast<std::size_t>(st.st_size);
+    std::size_t base_size = BaseBlobSize(repo, base_tree, path);
+    if (size > base_size) SG_RETURN_IF_ERROR(budget.ChargeEstimate(size - base_size));
+    read_limit = std::max(size, base_size) + budget.estimate_remaining();
   }
   git_index_entry entry;
   std::memset(&entry, 0, sizeof(entry));
@@ -131,7 +229,7 @@ Status StagePath(git_repository* repo, git_index* index, const std::string& work
     content = std::move(target);
   } else if (S_ISREG(st.st_mode)) {
     entry.mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
-    SG_ASSIGN_OR_RETURN(content, FilteredContent(repo, full, path));
+    SG_ASSIGN_OR_RETURN(content, FilteredContent(repo, full, path, read_limit, budget));
   } else if (S_ISDIR(st.st_mode)) {
     // An untracked directory listed on its own is an embedded repository:
     // git adds it as a gitlink to its HEAD commit (and refuses if it has none).
@@ -171,7 +269,7 @@ Status StagePath(git_repository* repo, git_index* index, const std::string& work
 // truncated to empty under text attributes. Changed paths come from a status
 // scan instead (which is safe) and are hashed here.
 Result<internal::IndexPtr> WorkTreeIndex(git_repository* repo, git_tree* base_tree,
-                                         const std::string& copy_path) {
+                                         const std::string& copy_path, PatchBudget& budget) {
   std::string index_path = std::string(git_repository_path(repo)) + "index";
   bool has_index_file = std::filesystem::exists(index_path);
   git_index* raw = nullptr;
@@ -208,7 +306,7 @@ Result<internal::IndexPtr> WorkTreeIndex(git_repository* repo, git_tree* base_tr
     // For a deletion only old_file names the path.
     const char* path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
     if (path == nullptr) continue;
-    SG_RETURN_IF_ERROR(StagePath(repo, index.get(), workdir, path));
+    SG_RETURN_IF_ERROR(StagePath(repo, base_tree, index.get(), workdir, path, budget));
   }
   return index;
 }
@@ -237,7 +335,8 @@ Result<std::string> DiffAgainstBase(const CopyPaths& copy, std::string_view base
   auto tree_or = internal::CommitTree(repo.get(), base_commit);
   if (!tree_or.ok()) return tree_or.status().WithContext("diff of " + copy_path);
   internal::TreePtr base_tree = std::move(tree_or).value();
-  SG_ASSIGN_OR_RETURN(internal::IndexPtr index, WorkTreeIndex(repo.get(), base_tree.get(), copy_path));
+  PatchBudget budget(options.max_bytes);
+  SG_ASSIGN_OR_RETURN(internal::IndexPtr index, WorkTreeIndex(repo.get(), base_tree.get(), copy_path, budget));
 
   git_diff_options diff_options = GIT_DIFF_OPTIONS_INIT;
   diff_options.flags = GIT_DIFF_NORMAL;
@@ -260,12 +359,19 @@ Result<std::string> DiffAgainstBase(const CopyPaths& copy, std::string_view base
     if (rc != 0) return GitStatus(rc, "cannot compute the patch of " + copy_path);
     PatchPtr patch(patch_raw);
     if (patch == nullptr) continue;  // unchanged entry
+    // libgit2's count of the section before it is printed; abbreviating the
+    // two ids on its "index" line makes ours up to 66 bytes shorter.
+    if (!budget.unlimited() && git_patch_size(patch.get(), 1, 1, 1) > budget.remaining(out.size()) + 66) {
+      return budget.Exceeded();
+    }
     internal::OwnedBuf buf;
     rc = git_patch_to_buf(&buf.buf, patch.get());
     if (rc != 0) return GitStatus(rc, "cannot print the patch of " + copy_path);
     const git_diff_delta* delta = git_patch_get_delta(patch.get());
     SectionFormatter formatter(*delta, git_patch_num_hunks(patch.get()), abbreviator);
-    out += formatter.Format(buf.str());
+    std::string section = formatter.Format(buf.str());
+    SG_RETURN_IF_ERROR(budget.ChargeOutput(section.size()));
+    out += section;
   }
   return out;
 }

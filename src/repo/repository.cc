@@ -150,6 +150,10 @@ Result<std::string> Repository::ResolveCommit(std::string_view ref) const {
     rc = git_revparse_single(&raw, repo, remote.c_str());
     if (rc != 0) rc = GIT_ENOTFOUND;
   }
+  if (rc != 0 && git_repository_is_empty(repo) == 1) {
+    return FailedPreconditionError("the repository " + impl_->git_dir + " has no commits yet, so '" + spec +
+                                   "' names nothing; commit something or point repo.source elsewhere");
+  }
   if (rc != 0) {
     return GitStatus(rc, "cannot resolve revision '" + spec + "' in " + impl_->git_dir);
   }

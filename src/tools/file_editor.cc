@@ -130,10 +130,16 @@ FileEditor::FileEditor(WorkspacePaths paths, const ToolMessages* messages, ToolO
     : paths_(std::move(paths)), messages_(messages), options_(std::move(options)) {}
 
 Result<std::string> FileEditor::Msg(std::string_view key, const TemplateValues& values) const {
-  return messages_->Render(key, values);
+  // A path comes from the agent (or is built from what it sent): echo a bounded part.
+  auto path = values.find("path");
+  if (path == values.end() || path->second.size() <= kMaxEchoedPathBytes) return messages_->Render(key, values);
+  TemplateValues clipped = values;
+  clipped["path"] = ClipEcho(path->second, kMaxEchoedPathBytes);
+  return messages_->Render(key, clipped);
 }
 
 Result<std::string> FileEditor::PathRefusal(const std::string& path, const Status& status) const {
+  if (path.find('\0') != std::string::npos) return Msg("path_nul", {{"root", paths_.visible_root()}});
   switch (status.code()) {
     case StatusCode::kInvalidArgument:
       return Msg("path_empty", {{"root", paths_.visible_root()}});
@@ -200,9 +206,28 @@ Status FileEditor::WriteExisting(const std::string& host, const std::string& con
 }
 
 void FileEditor::Remember(const std::string& host, std::optional<std::string> previous) {
+  auto bytes = [](const std::optional<std::string>& c) { return c ? c->size() : 0; };
   auto& stack = history_[host];
+  history_bytes_ += bytes(previous);
   stack.push_back(std::move(previous));
-  if (stack.size() > options_.undo_depth) stack.erase(stack.begin());
+  history_order_.push_back(host);
+  if (stack.size() > options_.undo_depth) {
+    history_bytes_ -= bytes(stack.front());
+    stack.erase(stack.begin());
+  }
+  // Forget the oldest edits (across files) until the total fits; never the one just made.
+  while (history_bytes_ > options_.undo_max_bytes && history_order_.size() > 1) {
+    std::string oldest = std::move(history_order_.front());
+    history_order_.pop_front();
+    auto it = history_.find(oldest);
+    if (it == history_.end() || it->second.empty()) continue;
+    if (it->first == host && it->second.size() == 1) {  // only the edit just made is left
+      history_order_.push_front(std::move(oldest));
+      break;
+    }
+    history_bytes_ -= bytes(it->second.front());
+    it->second.erase(it->second.begin());
+  }
 }
 
 std::size_t FileEditor::UndoDepth(const std::string& host_path) const {
@@ -492,6 +517,7 @@ Result<std::string> FileEditor::UndoEdit(const std::string& path) {
   }
   std::optional<std::string> previous = std::move(it->second.back());
   it->second.pop_back();
+  history_bytes_ -= previous ? previous->size() : 0;
   if (!previous) {
     if (::unlink(resolved->host.c_str()) != 0 && errno != ENOENT) {
       return Msg("io_error", {{"action", "remove"}, {"path", resolved->visible}, {"error", std::strerror(errno)}});

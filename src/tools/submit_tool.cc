@@ -13,8 +13,14 @@ SubmitTool::SubmitTool(PatchSource* patches, const ToolMessages* messages, bool 
       review_max_chars_(review_max_chars) {}
 
 Result<SubmitOutcome> SubmitTool::Submit() {
-  SG_ASSIGN_OR_RETURN(std::string patch, patches_->CurrentPatch());
+  Result<std::string> current = patches_->CurrentPatch();
   SubmitOutcome outcome;
+  if (!current.ok() && current.status().code() == StatusCode::kResourceExhausted) {
+    outcome.patch_too_large = true;
+    outcome.observation = current.status().message();
+    return outcome;
+  }
+  SG_ASSIGN_OR_RETURN(std::string patch, std::move(current));
   if (review_ && (!reviewed_patch_ || *reviewed_patch_ != patch)) {
     reviewed_patch_ = patch;
     if (patch.empty()) {

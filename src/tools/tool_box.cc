@@ -12,6 +12,9 @@ namespace {
 
 using nlohmann::json;
 
+// Tool names and argument keys from the model are echoed up to this many bytes.
+constexpr std::size_t kMaxEchoedNameBytes = 128;
+
 std::string TypeKey(ParamType type) {
   switch (type) {
     case ParamType::kString: return "type_string";
@@ -144,14 +147,15 @@ ToolBox::Validation ToolBox::Validate(std::string_view tool_name, std::string_vi
                   const TemplateValues& values) {
     ValidationError e;
     e.kind = kind;
-    e.tool = RepairUtf8(tool_name);
+    e.tool = ClipEcho(tool_name, kMaxEchoedNameBytes);
     e.argument = std::move(argument);
     auto rendered = m.Render(key, values);
     e.message = rendered.ok() ? *rendered : rendered.status().message();
     v.error = std::move(e);
     return v;
   };
-  const std::string tool = RepairUtf8(tool_name);
+  // Names and keys come from the model: echo a bounded part of them.
+  const std::string tool = ClipEcho(tool_name, kMaxEchoedNameBytes);
   const ToolSpec* spec = resources_->specs.FindByName(tool_name);
   if (!spec) {
     return fail(ValidationErrorKind::kUnknownTool, "", "error_unknown_tool",
@@ -185,8 +189,9 @@ ToolBox::Validation ToolBox::Validate(std::string_view tool_name, std::string_vi
   for (const auto& [key, value] : args.items()) {
     const ParamSpec* p = spec->FindParam(key);
     if (!p) {
-      return fail(ValidationErrorKind::kUnexpectedArgument, RepairUtf8(key), "error_unexpected_argument",
-                  {{"tool", tool}, {"argument", RepairUtf8(key)}, {"allowed", allowed.empty() ? "-" : allowed}});
+      std::string shown = ClipEcho(key, kMaxEchoedNameBytes);
+      return fail(ValidationErrorKind::kUnexpectedArgument, shown, "error_unexpected_argument",
+                  {{"tool", tool}, {"argument", shown}, {"allowed", allowed.empty() ? "-" : allowed}});
     }
     if (value.is_null()) continue;
     auto converted = Convert(value, *p);
@@ -253,6 +258,7 @@ Result<ToolOutcome> ToolBox::Execute(const ValidatedCall& call) {
       SG_ASSIGN_OR_RETURN(SubmitOutcome s, submit_.Submit());
       out.observation = std::move(s.observation);
       out.submitted = s.submitted;
+      out.patch_too_large = s.patch_too_large;
       out.patch = std::move(s.patch);
       return out;
     }

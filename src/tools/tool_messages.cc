@@ -30,6 +30,7 @@ const std::vector<KeySpec>& KnownKeys() {
       {"bash_disabled", {"count"}},
       // editor: paths
       {"path_empty", {"root"}},
+      {"path_nul", {"root"}},
       {"path_outside", {"path", "root"}},
       {"path_not_found", {"path"}},
       {"path_too_many_links", {"path"}},

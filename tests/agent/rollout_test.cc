@@ -33,6 +33,9 @@ class FakeTools final : public ToolExecutor {
       out.timed_out = time_out_commands;
     } else if (call.name == "editor") {
       out.text = "edited";
+    } else if (call.name == "submit_huge") {
+      out.kind = ToolOutcome::Kind::kPatchTooLarge;
+      out.text = "patch exceeds 1048576 bytes";
     } else if (call.name == "broken") {
       out.kind = ToolOutcome::Kind::kHarnessError;
       out.text = "sandbox failed to start";
@@ -351,6 +354,52 @@ TEST_CASE("a patch that cannot be computed is recorded, not fatal", "[agent]") {
   CHECK(out->patch_error == "IO_ERROR: copy vanished");
 }
 
+TEST_CASE("an oversized patch at submit ends with exit_patch_too_large, a model outcome", "[agent]") {
+  Harness h;
+  h.chat.PushResponse(MakeToolCallResponse("submit_huge", "{}"));
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kPatchTooLarge);
+  CHECK(t.exit_detail == "patch exceeds 1048576 bytes");
+  CHECK_FALSE(IsInfrastructureExit(t.exit_status));
+  CHECK(ExitStatusName(t.exit_status) == "exit_patch_too_large");
+}
+
+TEST_CASE("an oversized final patch turns any model outcome into exit_patch_too_large", "[agent]") {
+  class HugePatch final : public PatchSource {
+    Result<std::string> CurrentPatch() override { return ResourceExhaustedError("patch exceeds 1048576 bytes"); }
+  } huge;
+  Harness h;
+  h.spec.limits.max_steps = 1;
+  h.chat.PushResponse(MakeToolCallResponse("bash", R"({"command":"ls"})"));
+  RolloutDeps deps{&h.chat, &h.tools, &huge, &h.loop, &h.workers, &h.clock, &h.messages};
+  auto rollout = Rollout::Create(h.spec, deps);
+  std::optional<Trajectory> out;
+  rollout->Start([&](Trajectory t) { out = std::move(t); });
+  while (!out && (h.loop.RunOne() || h.workers.RunOne())) {
+  }
+  REQUIRE(out);
+  CHECK(out->exit_status == ExitStatus::kPatchTooLarge);
+  CHECK(out->exit_detail.find("patch exceeds 1048576 bytes") == 0);
+  CHECK(out->exit_detail.find("exit_steps") != std::string::npos);
+  CHECK_FALSE(out->has_patch);
+  CHECK(out->patch.empty());
+}
+
+TEST_CASE("the trajectory record is bounded: past the limit the rollout ends", "[agent]") {
+  Harness h;
+  h.spec.limits.max_trajectory_bytes = 64 * 1024;
+  std::string big(20 * 1024, 'x');
+  h.chat.SetHandler([&](const llm::ChatRequest&) {
+    return Result<llm::ChatResponse>(MakeToolCallResponse("bash", R"({"command":"echo )" + big + R"("})"));
+  });
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kTrajectoryTooLarge);
+  CHECK_FALSE(IsInfrastructureExit(t.exit_status));
+  // Stopped within one turn of the limit: a turn here is ~60 KB recorded.
+  CHECK(t.totals.steps <= 2);
+  CHECK(TrajectoryToJson(t).size() < 4 * 64 * 1024);
+}
+
 TEST_CASE("trajectories round-trip through JSON", "[agent]") {
   Harness h;
   llm::ChatResponse r = WithUsage(MakeToolCallResponse("editor", R"({"command":"view","path":"/repo/a.py"})", "c1"), 10, 5);
@@ -377,6 +426,8 @@ TEST_CASE("exit status names are stable", "[agent]") {
   CHECK(ExitStatusName(ExitStatus::kFormat) == "exit_format");
   CHECK(ExitStatusName(ExitStatus::kContext) == "exit_context");
   CHECK(ParseExitStatus("exit_wall_clock") == ExitStatus::kWallClock);
+  CHECK(ParseExitStatus("exit_patch_too_large") == ExitStatus::kPatchTooLarge);
+  CHECK(ParseExitStatus("exit_trajectory_too_large") == ExitStatus::kTrajectoryTooLarge);
   CHECK_FALSE(ParseExitStatus("nope").has_value());
 }
 

@@ -60,3 +60,13 @@ TEST_CASE("safe prefix never splits a valid sequence", "[utf8]") {
 }
 
 }  // namespace seragen
+
+TEST_CASE("echoed outside text is repaired and bounded", "[utf8]") {
+  CHECK(seragen::ClipEcho("short", 10) == "short");
+  CHECK(seragen::ClipEcho(std::string(1 << 20, 'a'), 8) == "aaaaaaaa...");
+  // Never splits a character, never exceeds the bound after repair.
+  CHECK(seragen::ClipEcho("ab\xc3\xa9" "cdef", 3) == "ab...");
+  std::string clipped = seragen::ClipEcho(std::string(100, '\xff'), 10);
+  CHECK(clipped.size() <= 13);
+  CHECK(seragen::IsValidUtf8(clipped));
+}

@@ -4,6 +4,7 @@
 #include "seragen/callgraph/graph.h"
 #include "seragen/callgraph/graph_io.h"
 #include "seragen/callgraph/source_set.h"
+#include "testing/peak_memory.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::callgraph {
@@ -85,6 +86,27 @@ TEST_CASE("files above max_file_bytes are skipped unread", "[graph]") {
   CallGraph graph = Build(source, options);
   CHECK(graph.stats.files_skipped.at("too_large") == 1);
   CHECK(graph.nodes.size() == 1);
+}
+
+TEST_CASE("a 50 MB source file costs bounded parser memory even with max_file_bytes raised", "[graph][bounds]") {
+  std::string big;
+  big.reserve(50u << 20);
+  for (int i = 0; big.size() < (50u << 20); ++i) {
+    big += "def f" + std::to_string(i) + "(x):\n    return g(x) + " + std::to_string(i) + "\n\n";
+  }
+  InMemoryFileSource source;
+  source.Add("small.py", "def a():\n    pass\n");
+  source.Add("huge.py", std::move(big));
+  GraphOptions options;
+  options.threads = 1;
+  options.max_file_bytes = 64u << 20;
+  bool measured = seragen::testing::ResetPeakRss();
+  CallGraph graph = Build(source, options);
+  std::int64_t growth_kb = seragen::testing::PeakRssGrowthKb();
+  CHECK(graph.nodes.size() == 1);
+  CHECK(graph.stats.files_skipped.count("too_large") == 1);
+  // Skipped from its listed size, unread and unparsed (parsing it took 3.2 GB).
+  if (measured) CHECK(growth_kb < 32 * 1024);
 }
 
 TEST_CASE("ambiguous calls produce no edge unless configured, and are counted", "[graph]") {

@@ -35,6 +35,29 @@ TEST_CASE("a prompt with an unknown placeholder fails at load, naming the file",
   CHECK(p.status().message().find("rollout1.md:1: no value for placeholder '{{function}}'") != std::string::npos);
 }
 
+TEST_CASE("the issue writer's trajectory summary is bounded whatever the steps hold", "[issue][bounds]") {
+  auto p = PromptLibrary::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts", config::PromptsConfig{});
+  REQUIRE(p.ok());
+  agent::Trajectory t;
+  t.history.push_back({llm::Role::kSystem, "S", {}, {}, {}, {}});
+  t.history.push_back({llm::Role::kUser, "U", {}, {}, {}, {}});
+  const std::string huge(1 << 20, 'z');
+  for (int i = 0; i < 5; ++i) {
+    llm::ToolCall call;
+    call.id = "c" + std::to_string(i);
+    call.name = "editor";
+    call.arguments_json = R"({"command":"create","path":"/repo/x","file_text":")" + huge + R"("})";
+    t.history.push_back({llm::Role::kAssistant, huge, {}, {call}, {}, {}});
+    t.history.push_back({llm::Role::kTool, huge, {}, {}, call.id, "editor"});
+  }
+  SummaryLimits limits;
+  auto summary = SummarizeTrajectory(t, *p, limits);
+  REQUIRE(summary.ok());
+  // Each step is its template plus three clipped parts; the whole stays near the total limit.
+  CHECK(summary->size() < limits.max_total_chars + 2 * limits.max_text_chars + limits.max_observation_chars + 4096);
+  CHECK(summary->find(std::string(limits.max_text_chars, 'z')) == std::string::npos);
+}
+
 TEST_CASE("tagged output extraction and the judge rule", "[issue]") {
   CHECK(ExtractTagged("bla <issue>\n  Title\n\nBody\n</issue> trailing", "issue").value() == "Title\n\nBody");
   CHECK(ExtractTagged("<issue>old</issue> then <issue>new</issue>", "issue").value() == "new");

@@ -6,6 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <map>
 #include <optional>
@@ -14,6 +17,7 @@
 #include "repo/git_fixture.h"
 #include "seragen/repo/repository.h"
 #include "seragen/repo/working_copy_pool.h"
+#include "testing/peak_memory.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::repo {
@@ -255,6 +259,84 @@ TEST_CASE("diff: full ids and binary patches apply and reproduce the change") {
   REQUIRE(replayed.ok());
   REQUIRE(original.ok());
   CHECK(*replayed == *original);
+}
+
+// Creates a sparse file of `size` bytes (instant, no disk use).
+void MakeSparse(const std::string& path, off_t size) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::ftruncate(fd, size) == 0);
+  ::close(fd);
+}
+
+DiffOptions Limit(std::size_t max_bytes) {
+  DiffOptions o;
+  o.max_bytes = max_bytes;
+  return o;
+}
+
+TEST_CASE("diff budget: two 100 MB new files fail early without being read") {
+  Fixture f("* text=auto\n");
+  WorkingCopyLease lease = f.Acquire();
+  MakeSparse(lease.path() + "/big1.txt", 100 << 20);
+  MakeSparse(lease.path() + "/big2.txt", 100 << 20);
+  bool measured = seragen::testing::ResetPeakRss();
+  auto diff = DiffAgainstBase(lease.path(), f.base, Limit(1 << 20));
+  REQUIRE_FALSE(diff.ok());
+  CHECK(diff.status().code() == StatusCode::kResourceExhausted);
+  CHECK(diff.status().message() == "patch exceeds 1048576 bytes");
+  // Reading either file would have cost 100 MB (the old code read both).
+  if (measured) CHECK(seragen::testing::PeakRssGrowthKb() < 16 * 1024);
+}
+
+TEST_CASE("diff budget: a patch of exactly the budget fits, one byte more does not") {
+  Fixture f("");
+  WorkingCopyLease lease = f.Acquire();
+  std::string text(3000, 'x');
+  text += "\n";
+  std::ofstream(lease.path() + "/new.txt", std::ios::binary) << text;
+  auto whole = DiffAgainstBase(lease.path(), f.base);
+  REQUIRE(whole.ok());
+  // Exactly the patch's size fits; one byte less does not.
+  auto fits = DiffAgainstBase(lease.path(), f.base, Limit(whole->size()));
+  REQUIRE(fits.ok());
+  CHECK(*fits == *whole);
+  auto over = DiffAgainstBase(lease.path(), f.base, Limit(whole->size() - 1));
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.status().code() == StatusCode::kResourceExhausted);
+}
+
+TEST_CASE("diff budget: a small edit to a tracked file larger than the budget fits") {
+  TempDir tmp;
+  std::string big;
+  for (int i = 0; i < 100000; ++i) big += "line " + std::to_string(i) + "\n";  // ~1.1 MB
+  std::string base = testing::MakeRepo(tmp.Sub("source"), {{"big.txt", big}, {"small.txt", "a\n"}});
+  auto repo = Repository::Open(tmp.Sub("source"));
+  REQUIRE(repo.ok());
+  auto pool = WorkingCopyPool::Create(*repo, base, PoolOptions{tmp.Sub("pool"), 1});
+  REQUIRE(pool.ok());
+  auto lease = pool->Acquire();
+  REQUIRE(lease.ok());
+  MustRun("cd " + Quote(lease->path()) + " && sed -i 's/^line 50000$/LINE 50000/' big.txt");
+  auto edited = DiffAgainstBase(lease->path(), base, Limit(64 << 10));
+  REQUIRE(edited.ok());
+  CHECK(*edited == ReferenceDiff(lease->path(), base));
+
+  // Deleting it makes a patch as large as the file: refused while printing.
+  MustRun("cd " + Quote(lease->path()) + " && rm big.txt");
+  auto deleted = DiffAgainstBase(lease->path(), base, Limit(64 << 10));
+  REQUIRE_FALSE(deleted.ok());
+  CHECK(deleted.status().code() == StatusCode::kResourceExhausted);
+  CHECK(DiffAgainstBase(lease->path(), base).ok());  // no limit: still computed
+}
+
+TEST_CASE("diff budget: many small new files are charged for their headers") {
+  Fixture f("");
+  WorkingCopyLease lease = f.Acquire();
+  MustRun("cd " + Quote(lease.path()) + " && mkdir many && for i in $(seq 1 200); do : > many/empty_file_$i; done");
+  auto diff = DiffAgainstBase(lease.path(), f.base, Limit(4096));
+  REQUIRE_FALSE(diff.ok());
+  CHECK(diff.status().code() == StatusCode::kResourceExhausted);
 }
 
 TEST_CASE("diff: errors name the problem") {

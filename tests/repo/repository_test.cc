@@ -102,6 +102,22 @@ TEST_CASE("repository: resolve branches, tags, short ids and expressions") {
   CHECK(tree.status().message().find("does not name a commit") != std::string::npos);
 }
 
+TEST_CASE("repository: an empty repository says it has no commits") {
+  TempDir tmp;
+  MustRun("git init -q " + Quote(tmp.Sub("empty")));
+  auto repo = Repository::Open(tmp.Sub("empty"));
+  REQUIRE(repo.ok());
+  for (const char* ref : {"HEAD", "main", "master"}) {
+    auto head = repo->ResolveCommit(ref);
+    REQUIRE_FALSE(head.ok());
+    INFO(head.status().ToString());
+    CHECK(head.status().code() == StatusCode::kFailedPrecondition);
+    CHECK(head.status().message().find("has no commits") != std::string::npos);
+    CHECK(head.status().message().find(tmp.Sub("empty")) != std::string::npos);
+    CHECK(head.status().message().find("origin/") == std::string::npos);
+  }
+}
+
 TEST_CASE("repository: list files with size, mode and blob id, filters apply") {
   RepoFixture f;
   Repository repo = f.Open();

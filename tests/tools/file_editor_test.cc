@@ -147,6 +147,19 @@ TEST_CASE("every command refuses paths outside the copy", "[tools][editor][paths
   CHECK(f.View("/repo/nope.py") == Expected("path_not_found", {{"path", "/repo/nope.py"}}));
 }
 
+TEST_CASE("a NUL in a path is named as such, huge paths are echoed bounded", "[tools][editor][paths]") {
+  EditorFixture f;
+  const std::string nul_path("/repo/a\0b.py", 12);
+  CHECK(f.View(nul_path) == Expected("path_nul", {{"root", "/repo"}}));
+  CHECK(*f.editor.Create(nul_path, std::string("x")) == Expected("path_nul", {{"root", "/repo"}}));
+  const std::string huge = "/elsewhere/" + std::string(1 << 20, 'p');
+  std::string outside = f.View(huge);
+  CHECK(outside.size() < 2048);
+  CHECK(outside.find(std::string(400, 'p')) != std::string::npos);
+  std::string missing = f.View("/repo/" + std::string(1 << 20, 'q'));
+  CHECK(missing.size() < 2048);
+}
+
 TEST_CASE("symlink loops and failing file system calls get their own messages", "[tools][editor][paths]") {
   EditorFixture f;
   REQUIRE(::symlink("loop_b", f.dir.Sub("copy/loop_a").c_str()) == 0);
@@ -342,6 +355,25 @@ TEST_CASE("undo history is bounded", "[tools][editor][undo]") {
   REQUIRE(f.editor.UndoEdit("h.txt").ok());
   CHECK(f.Read("h.txt") == "2\n");
   CHECK(*f.editor.UndoEdit("h.txt") == Expected("undo_nothing", {{"path", "/repo/h.txt"}}));
+}
+
+TEST_CASE("undo history is bounded in bytes across files, oldest edits forgotten first", "[tools][editor][undo]") {
+  ToolOptions options;
+  options.undo_max_bytes = 250;
+  EditorFixture f(options);
+  const std::string body(100, 'b');
+  for (const char* name : {"a.txt", "b.txt", "c.txt"}) f.Write(name, body + "\n");
+  for (const char* name : {"a.txt", "b.txt", "c.txt"}) REQUIRE(f.editor.StrReplace(name, "b\n", "c\n").ok());
+  // Three previous contents of 101 bytes do not fit in 250: a.txt's went first.
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/a.txt")) == 0);
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/b.txt")) == 1);
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/c.txt")) == 1);
+  REQUIRE(f.editor.UndoEdit("c.txt").ok());
+  CHECK(f.Read("c.txt") == body + "\n");
+  // The undo freed its bytes: a new edit fits without forgetting b.txt's.
+  REQUIRE(f.editor.StrReplace("a.txt", "c\n", "d\n").ok());
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/b.txt")) == 1);
+  CHECK(f.editor.UndoDepth(f.dir.Sub("copy/a.txt")) == 1);
 }
 
 }  // namespace

@@ -79,5 +79,17 @@ TEST_CASE("a patch that cannot be computed is an infrastructure error", "[tools]
   CHECK(submit.Submit().status().code() == StatusCode::kIoError);
 }
 
+TEST_CASE("a patch over its size limit is an outcome that ends the rollout, not an error", "[tools][submit]") {
+  FakePatchSource patches;
+  patches.error = ResourceExhaustedError("patch exceeds 1048576 bytes");
+  SubmitTool submit(&patches, &test::Messages(), true, "submit");
+  auto r = submit.Submit();
+  REQUIRE(r.ok());
+  CHECK(r->patch_too_large);
+  CHECK_FALSE(r->submitted);
+  CHECK(r->patch.empty());
+  CHECK(r->observation == "patch exceeds 1048576 bytes");
+}
+
 }  // namespace
 }  // namespace seragen::tools

@@ -103,6 +103,20 @@ TEST_CASE("deeply nested arguments and overflowing numbers are invalid JSON", "[
   CHECK(list.kind == ValidationErrorKind::kWrongType);
 }
 
+TEST_CASE("huge tool names and argument keys are echoed bounded", "[tools][toolbox]") {
+  BoxFixture f;
+  const std::string huge(1 << 20, 'n');
+  auto unknown = f.Error(huge, "{}");
+  CHECK(unknown.kind == ValidationErrorKind::kUnknownTool);
+  CHECK(unknown.message.size() < 2048);
+  CHECK(unknown.tool.size() <= 131);
+  CHECK(unknown.message.find(std::string(128, 'n') + "...") != std::string::npos);
+  auto extra = f.Error("bash", R"({"command": "ls", ")" + huge + R"(": 1})");
+  CHECK(extra.kind == ValidationErrorKind::kUnexpectedArgument);
+  CHECK(extra.message.size() < 2048);
+  CHECK(extra.argument.size() <= 131);
+}
+
 TEST_CASE("numeric strings, stringified lists and nulls are accepted", "[tools][toolbox]") {
   BoxFixture f;
   f.dir.Write("a.txt", "1\n2\n3\n");

@@ -20,6 +20,8 @@ enum class ExitStatus {
   kQuota,             // exit_quota: the provider refused for quota/credits (stop scheduling)
   kToolError,         // exit_tool_error: the harness could not run a tool (infrastructure)
   kCancelled,         // exit_cancelled: shutdown requested; redone on resume
+  kPatchTooLarge,     // exit_patch_too_large: the working copy's diff passed agent.max_patch_bytes
+  kTrajectoryTooLarge,  // exit_trajectory_too_large: the record passed agent.max_trajectory_bytes
 };
 
 // "submitted", "exit_format", ... (stable: stored in journals and metadata).

@@ -29,6 +29,11 @@ struct RolloutLimits {
   int max_consecutive_timeouts = 3;
   std::int64_t max_tokens = 0;  // 0 = unlimited
   double max_cost_usd = 0;      // 0 = unlimited
+  // Approximate bytes of the trajectory record (model text, tool calls,
+  // observations; history and turn records both counted). Checked before
+  // every model call; past it the rollout ends as exit_trajectory_too_large.
+  // 0 = unlimited.
+  std::int64_t max_trajectory_bytes = 0;
 };
 
 struct Pricing {
@@ -93,6 +98,7 @@ class Rollout : public std::enable_shared_from_this<Rollout> {
   std::optional<llm::Message> retry_error_;
   int consecutive_format_errors_ = 0;
   int consecutive_timeouts_ = 0;
+  std::int64_t record_bytes_ = 0;  // approximate size of traj_, see RolloutLimits
   bool cancelled_ = false;
   bool finished_ = false;
 };

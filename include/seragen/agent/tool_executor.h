@@ -16,6 +16,8 @@ struct ToolOutcome {
     kObservation,  // the call ran (successfully or not); `text` goes to the model
     kInvalidCall,  // unknown tool, missing/extra/ill-typed arguments: a format error
     kHarnessError, // the harness itself failed (sandbox broken): ends the rollout
+    kPatchTooLarge,  // submit found the diff over its size limit: ends the rollout
+                     // as exit_patch_too_large (the agent's doing, not the harness's)
   };
   Kind kind = Kind::kObservation;
   std::string text;          // observation, or the validation problem for kInvalidCall
@@ -34,7 +36,8 @@ class ToolExecutor {
 };
 
 // The working copy's current diff against the base commit, in git diff format.
-// Called on a worker thread.
+// Called on a worker thread. ResourceExhausted when the diff is over its size
+// limit (never computed in full); the rollout then ends as exit_patch_too_large.
 class PatchSource {
  public:
   virtual ~PatchSource() = default;

@@ -20,4 +20,9 @@ std::string RepairUtf8(std::string_view text);
 // multi-byte sequence that is valid in `text`. For cutting output at a cap.
 std::size_t Utf8SafePrefixLength(std::string_view text, std::size_t max_bytes);
 
+// Outside text echoed back inside a message (a path or name the agent sent):
+// repaired, and when longer than `max_bytes` cut at a character boundary with
+// "..." appended, so an argument of any size echoes as at most max_bytes + 3.
+std::string ClipEcho(std::string_view text, std::size_t max_bytes);
+
 }  // namespace seragen

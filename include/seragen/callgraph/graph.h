@@ -82,10 +82,21 @@ struct CallGraph {
   std::vector<std::uint32_t> InDegrees() const;
 };
 
+// Files larger than this are never parsed, whatever GraphOptions says:
+// tree-sitter's tree plus the extracted facts cost about 65 bytes of memory per
+// source byte (a generated 50 MB Python file took 3.2 GB), and every parsing
+// thread may hold one such file. Skipped files count as "too_large".
+inline constexpr std::uint64_t kMaxParsedFileBytes = 8u << 20;
+// Source bytes being parsed at once across all threads (a file larger than
+// what is free waits for the others; one file alone always proceeds), so peak
+// parser memory stays near 65 x this whatever the thread count.
+inline constexpr std::uint64_t kMaxParsedBytesInFlight = 16u << 20;
+
 struct GraphOptions {
   unsigned threads = 0;  // 0 = all hardware threads
   std::chrono::milliseconds parse_timeout{10000};   // per file
-  std::uint64_t max_file_bytes = 4u << 20;          // larger files are skipped ("too_large")
+  std::uint64_t max_file_bytes = 4u << 20;          // larger files are skipped ("too_large");
+                                                     // capped at kMaxParsedFileBytes
   bool skip_generated = true;  // minified / generated / vendored heuristics
   // Ambiguous call sites (several equally good candidates) produce no edge
   // unless this is set; then an edge to each of up to max_ambiguous_candidates.

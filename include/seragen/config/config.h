@@ -111,6 +111,7 @@ struct LlmConfig {
   std::int64_t context_window = 0;            // 0 = ask the endpoint
   double request_timeout_s = 600;
   double connect_timeout_s = 10;
+  double startup_wait_s = 300;  // run start: wait this long for an endpoint to answer; 0 = one probe
   std::int64_t max_concurrency = 64;
   std::int64_t max_concurrency_per_endpoint = 32;
   std::string extra_body = "{}";  // JSON object text merged into every request
@@ -128,6 +129,8 @@ struct AgentConfig {
   std::int64_t max_tokens = 0;  // per rollout, 0 = no limit
   double max_cost_usd = 0;      // per rollout, 0 = no limit
   bool submit_review = true;
+  std::int64_t max_patch_bytes = 1 << 20;           // larger P1/P2: exit_patch_too_large
+  std::int64_t max_trajectory_bytes = 64 << 20;     // larger record: exit_trajectory_too_large
 };
 
 struct ToolsConfig {

@@ -13,6 +13,7 @@ namespace seragen::pipeline {
 
 struct SummaryLimits {
   std::size_t max_observation_chars = 1200;  // per step, cut in the middle
+  std::size_t max_text_chars = 2000;         // the step's reasoning text and its tool call, each
   std::size_t max_total_chars = 24000;       // whole summary; oldest steps dropped first
 };
 

@@ -22,6 +22,7 @@ struct EnvironmentOptions {
   uid_t uid_base = 20000;
   tools::ToolOptions tools;
   repo::PoolOptions pool;              // pool_dir is a parent; one sub-directory per repo
+  std::size_t max_patch_bytes = 0;     // diff size limit (repo::DiffOptions::max_bytes); 0 = none
 };
 
 // True when every directory from `path` up to / lets other users through

@@ -14,6 +14,7 @@
 // (read-only), but a copy being modified while it is diffed gives a mix.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,14 @@ struct DiffOptions {
   // Include applicable binary patches (`git diff --binary`, implies full ids).
   // Otherwise binary changes print "Binary files a/x and b/x differ".
   bool binary = false;
+  // Largest patch in bytes; 0 = no limit. A larger patch fails with
+  // ResourceExhausted "patch exceeds N bytes". The limit also bounds what is
+  // read: every changed path is charged from sizes alone (the work-tree file's
+  // lstat, the base blob's object header) for its header line and for content
+  // beyond its base size before anything is read, so many large new files
+  // (even binary ones) fail early; printed sections are charged exactly. Peak
+  // memory is about the changed files' base sizes plus twice the limit.
+  std::size_t max_bytes = 0;
 };
 
 // `copy` is a pooled working copy (WorkingCopyLease::paths()): its work tree

@@ -10,6 +10,7 @@
 // sandbox uid can keep working on them. Not thread-safe (one rollout).
 #pragma once
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,9 @@ namespace seragen::tools {
 
 class FileEditor {
  public:
+  // Paths echoed in messages are cut to this many bytes (plus "...").
+  static constexpr std::size_t kMaxEchoedPathBytes = 512;
+
   FileEditor(WorkspacePaths paths, const ToolMessages* messages, ToolOptions options);
 
   // view_range: [first, last] 1-based inclusive, last == -1 = end of file.
@@ -56,6 +60,8 @@ class FileEditor {
   ToolOptions options_;
   // Previous contents per host path, oldest first; nullopt = did not exist.
   std::map<std::string, std::vector<std::optional<std::string>>> history_;
+  std::deque<std::string> history_order_;  // host path of each Remember, oldest first
+  std::size_t history_bytes_ = 0;          // bytes of contents held in history_
 };
 
 }  // namespace seragen::tools

@@ -16,12 +16,16 @@ namespace seragen::tools {
 class PatchSource {
  public:
   virtual ~PatchSource() = default;
+  // ResourceExhausted when the patch is over its size limit.
   virtual Result<std::string> CurrentPatch() = 0;
 };
 
 struct SubmitOutcome {
   std::string observation;
   bool submitted = false;
+  // The diff is over its size limit (the source said ResourceExhausted):
+  // nothing was shown or submitted; `observation` says why. Ends the rollout.
+  bool patch_too_large = false;
   std::string patch;  // the submitted patch (when submitted)
 };
 
@@ -31,7 +35,8 @@ class SubmitTool {
   SubmitTool(PatchSource* patches, const ToolMessages* messages, bool review, std::string tool_name,
              std::size_t review_max_chars = 40000);
 
-  // Non-OK when the patch cannot be computed (an infrastructure failure).
+  // Non-OK when the patch cannot be computed (an infrastructure failure); a
+  // patch over its size limit is an outcome (patch_too_large), not an error.
   Result<SubmitOutcome> Submit();
 
  private:

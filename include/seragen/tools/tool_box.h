@@ -66,6 +66,7 @@ struct ToolOutcome {
   std::string observation;
   bool submitted = false;
   std::string patch;          // when submitted
+  bool patch_too_large = false;  // submit: the diff is over its size limit
   bool timed_out = false;     // bash: the command hit its time limit
   bool stop_requested = false;  // bash: consecutive-timeout cap reached
 };

@@ -23,6 +23,10 @@ struct ToolOptions {
   std::size_t max_file_bytes = 4 * 1024 * 1024;
   // Edits remembered per file for undo_edit.
   std::size_t undo_depth = 32;
+  // Bytes of previous contents kept for undo_edit across all files; past it
+  // the oldest remembered edits are forgotten (one file alone may exceed it
+  // by its last edit). Without it, 32 edits of many 4 MiB files add up.
+  std::size_t undo_max_bytes = 64 * 1024 * 1024;
   // The first submit shows the diff for review; the next one submits.
   bool submit_review = true;
   // Characters of the diff shown in the review (cut at a line, with a note),

@@ -152,6 +152,35 @@ TEST_CASE("a changed config is refused with the list of changes", "[e2e]") {
   CHECK(testing::RunShell(Binary() + " plan -c " + cfg + " --set run.concurrency=9", &out) == 0);
 }
 
+TEST_CASE("with llm.model set and nothing listening, run gives up after llm.startup_wait_s", "[e2e]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  // Port 9 (discard) on loopback: nothing listens. The outer timeout turns the
+  // old endless wait into a failure instead of a hung test.
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), "http://127.0.0.1:9/v1");
+  std::string out;
+  auto start = std::chrono::steady_clock::now();
+  int rc = testing::RunShell("timeout 60 " + Binary() + " run -c " + cfg + " --set llm.startup_wait_s=1", &out);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(out);
+  CHECK(rc == 1);
+  CHECK(seconds < 30);
+  CHECK(out.find("no model endpoint answered its health probe within 1 s (llm.startup_wait_s)") != std::string::npos);
+  CHECK(out.find("http://127.0.0.1:9/v1") != std::string::npos);
+
+  // Without llm.model the model list is asked for just as long.
+  testing::TempDir other;
+  cfg = WriteConfig(other, dir.Sub("repo"), "http://127.0.0.1:9/v1");
+  start = std::chrono::steady_clock::now();
+  rc = testing::RunShell("timeout 60 " + Binary() + " run -c " + cfg + " --set llm.startup_wait_s=1 --set llm.model=", &out);
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(out);
+  CHECK(rc == 1);
+  CHECK(seconds >= 1);
+  CHECK(seconds < 30);
+  CHECK(out.find("did not list a model within 1 s (llm.startup_wait_s)") != std::string::npos);
+}
+
 TEST_CASE("faults: 5xx, 429, resets, hangs, truncation and malformed tool calls, the run finishes", "[e2e]") {
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
