@@ -26,10 +26,7 @@ http::Request ProbeRequest(const EndpointOptions& ep, std::string url, std::chro
   req.url = std::move(url);
   req.timeout = timeout;
   req.connect_timeout = std::min(timeout, std::chrono::milliseconds(5000));
-  if (!ep.api_key.empty()) {
-    req.headers.emplace_back("Authorization", "Bearer " + ep.api_key.reveal());
-    req.secret_values.push_back(ep.api_key.reveal());
-  }
+  AddEndpointHeaders(ep, req);
   return req;
 }
 
