@@ -41,10 +41,14 @@ void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
 
   auto ping = std::make_shared<llm::PingOptions>();
   auto ping_timeout = std::make_shared<double>(10);
-  CLI::App* p = cmd->add_subcommand("ping", "List the endpoint's models, context window and latency");
+  CLI::App* p = cmd->add_subcommand("ping", "List the endpoint's models, context window and latency; detect the server and show the request settings a run would use");
   p->add_option("--base-url", ping->base_url, "e.g. http://127.0.0.1:8000/v1")->required();
   p->add_option("--api-key-env", ping->api_key_env, "Name of the environment variable holding the API key");
   p->add_option("--timeout", *ping_timeout, "Seconds")->capture_default_str();
+  p->add_option("--server", ping->server, "Server profile (llm.server): auto detects")
+      ->check(CLI::IsMember({"auto", "vllm", "sglang", "llamacpp", "openai", "openrouter", "generic"}))
+      ->capture_default_str();
+  p->add_option("--model", ping->model, "Model id the settings are shown for (default: the first listed)");
   p->callback([ping, ping_timeout, action] {
     *action = [ping, ping_timeout] {
       ping->timeout = std::chrono::milliseconds(static_cast<long long>(*ping_timeout * 1000));
@@ -85,7 +89,8 @@ void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
 
 void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
   struct Args {
-    std::string config, latency, faults, reasoning, bind, prompts, request_log;
+    std::string config, latency, faults, reasoning, bind, prompts, request_log, validate, model_id;
+    bool no_jinja = false;
     int port = -1, threads = 0;
     long long seed = -1, context_window = 0;
   };
@@ -106,6 +111,10 @@ void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
   cmd->add_option("--threads", a->threads, "Server threads");
   cmd->add_option("--prompts", a->prompts, "Prompt directory the teacher recognises requests by");
   cmd->add_option("--request-log", a->request_log, "Append one JSON line per request to this file");
+  cmd->add_option("--validate", a->validate,
+                  "Refuse requests exactly as this server would (status, error body, message): vllm | sglang | llamacpp | openai");
+  cmd->add_flag("--no-jinja", a->no_jinja, "With --validate llamacpp: act like llama-server started without --jinja");
+  cmd->add_option("--model-id", a->model_id, "Model id to serve (e.g. o3-mini to act as an OpenAI reasoning model)");
   cmd->callback([a, action] {
     *action = [a] {
       teacher::TeacherOptions o;
@@ -123,6 +132,20 @@ void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
       if (a->context_window > 0) o.context_window = static_cast<int>(a->context_window);
       if (!a->prompts.empty()) o.prompts_dir = a->prompts;
       if (!a->request_log.empty()) o.request_log_path = a->request_log;
+      if (!a->model_id.empty()) o.model_id = a->model_id;
+      o.jinja = !a->no_jinja;
+      if (!a->validate.empty()) {
+        auto mode = teacher::ParseStrictMode(a->validate);
+        if (!mode.ok()) {
+          std::cerr << "seragen teacher: " << mode.status().message() << "\n";
+          return kExitUsage;
+        }
+        o.strict = *mode;
+      }
+      if (a->no_jinja && o.strict != teacher::StrictMode::kLlamaCpp) {
+        std::cerr << "seragen teacher: --no-jinja needs --validate llamacpp\n";
+        return kExitUsage;
+      }
       if (!a->latency.empty()) {
         auto l = teacher::ParseLatencySpec(a->latency);
         if (!l.ok()) {

@@ -9,6 +9,7 @@
 #include "seragen/llm/endpoint_options.h"
 #include "seragen/llm/error_classifier.h"
 #include "seragen/llm/http_chat_client.h"
+#include "seragen/llm/server_profile.h"
 
 namespace seragen::llm {
 
@@ -61,9 +62,23 @@ Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::ch
 
 Result<PingReport> PingEndpoint(const PingOptions& options) {
   SG_ASSIGN_OR_RETURN(EndpointOptions ep, MakeEndpointOptions(options.base_url, options.api_key_env));
+  SG_ASSIGN_OR_RETURN(ep.headers, ResolveHeaders(options.headers));
   http::EventLoop loop;
   http::CurlClient client(loop);
-  return Ping(client, ep, options.timeout);
+  SG_ASSIGN_OR_RETURN(PingReport report, Ping(client, ep, options.timeout));
+  ServerKind kind = ServerKind::kGeneric;
+  if (options.server == "auto") {
+    SG_ASSIGN_OR_RETURN(Detection d, DetectServer(client, ep, options.timeout));
+    kind = d.kind;
+    report.server_evidence = "detected: " + d.evidence;
+  } else {
+    SG_ASSIGN_OR_RETURN(kind, ParseServerKind(options.server));
+    report.server_evidence = "configured";
+  }
+  report.server = std::string(ServerKindName(kind));
+  std::string model = options.model.empty() ? report.models.models.front().id : options.model;
+  report.settings = DescribeWireOptions(ProfileDefaults(kind, model));
+  return report;
 }
 
 std::string FormatPingReport(const PingReport& report) {
@@ -75,6 +90,10 @@ std::string FormatPingReport(const PingReport& report) {
                        ctx, m.parent.empty() ? "" : "  parent=" + m.parent);
   }
   if (report.props_context) out += fmt::format("served ctx {} (/props n_ctx)\n", *report.props_context);
+  if (!report.server.empty()) {
+    out += fmt::format("profile    {} ({})\nsettings the run uses unless set explicitly in the config:\n{}", report.server,
+                       report.server_evidence, report.settings);
+  }
   return out;
 }
 

@@ -194,9 +194,16 @@ TEST_CASE("infrastructure failures are tagged, retryable, and abort on config er
     CHECK(again.kind == TaskOutcome::Kind::kVerified);
     CHECK(f.store.records.back().attempt == 2);
   }
-  SECTION("configuration error aborts the run") {
+  SECTION("a configuration error fails the task (retried on rerun) while the client has not stopped the run") {
     RunnerFixture f;
     f.model.fail_rollouts = llm::FailureClass::kConfig;
+    CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kInfraFailure);
+    CHECK(f.store.records.back().error->retryable);
+  }
+  SECTION("configuration error aborts the run once the client stops it") {
+    RunnerFixture f;
+    f.model.fail_rollouts = llm::FailureClass::kConfig;
+    f.chat.SetRunStop(llm::MakeFailure(llm::FailureClass::kConfig, "same error 3 times"));
     CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kAbortRun);
   }
   SECTION("no working copy") {
