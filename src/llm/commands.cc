@@ -37,7 +37,8 @@ Status FailureOf(const http::Response& r, const std::string& what) {
   return MakeFailure(c.failure_class, what + ": " + c.message);
 }
 
-Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::chrono::milliseconds timeout) {
+Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::chrono::milliseconds timeout,
+                        http::Response* models_response = nullptr) {
   PingReport report;
   report.base_url = ep.base_url;
   auto start = std::chrono::steady_clock::now();
@@ -49,6 +50,7 @@ Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::ch
     return MakeFailure(FailureClass::kConfig, "GET " + ep.base_url + "/models: " + models.status().message());
   }
   report.models = std::move(*models);
+  if (models_response) *models_response = r;
   if (report.models.server_kind == "llamacpp") {
     http::Response props = Fetch(client, ProbeRequest(ep, ServerRoot(ep.base_url) + "/props", timeout));
     if (props.transport_ok() && props.status == 200) {
@@ -65,10 +67,11 @@ Result<PingReport> PingEndpoint(const PingOptions& options) {
   SG_ASSIGN_OR_RETURN(ep.headers, ResolveHeaders(options.headers));
   http::EventLoop loop;
   http::CurlClient client(loop);
-  SG_ASSIGN_OR_RETURN(PingReport report, Ping(client, ep, options.timeout));
+  http::Response models;
+  SG_ASSIGN_OR_RETURN(PingReport report, Ping(client, ep, options.timeout, &models));
   ServerKind kind = ServerKind::kGeneric;
   if (options.server == "auto") {
-    SG_ASSIGN_OR_RETURN(Detection d, DetectServer(client, ep, options.timeout));
+    Detection d = DetectServerFrom(client, ep, models, options.timeout);
     kind = d.kind;
     report.server_evidence = "detected: " + d.evidence;
   } else {

@@ -163,14 +163,19 @@ bool JsonHas(const std::string& body, std::string_view key) {
 }  // namespace
 
 Result<Detection> DetectServer(http::Client& client, const EndpointOptions& ep, std::chrono::milliseconds timeout) {
-  DetectionFacts facts;
-  facts.host = HostOf(ep.base_url);
   http::Response models = Fetch(client, ep, ep.base_url + "/models", timeout);
   if (!models.transport_ok() || models.status != 200) {
     Classification c = models.transport_ok() ? ClassifyHttpError(models.status, models.body)
                                              : ClassifyTransport(models.error, models.error_message);
     return MakeFailure(c.failure_class, "GET " + ep.base_url + "/models: " + c.message);
   }
+  return DetectServerFrom(client, ep, models, timeout);
+}
+
+Detection DetectServerFrom(http::Client& client, const EndpointOptions& ep, const http::Response& models,
+                           std::chrono::milliseconds timeout) {
+  DetectionFacts facts;
+  facts.host = HostOf(ep.base_url);
   facts.server_header = models.FindHeader("server").value_or("");
   if (auto report = ParseModelsResponse(models.body); report.ok()) {
     facts.owned_by = report->models.front().owned_by;

@@ -1,5 +1,7 @@
 #include "seragen/pipeline/task_runner.h"
 
+#include "seragen/llm/request_seed.h"
+
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
@@ -80,7 +82,8 @@ TaskRunner::TaskRunner(Task task, int slot, PipelineContext* context)
     : task_(std::move(task)), slot_(slot), ctx_(context) {}
 
 std::uint64_t TaskRunner::SeedFor(const std::string& purpose) const {
-  return Rng::Derive(ctx_->settings.run_seed, task_.task_id, purpose).NextU64();
+  // 0..2^31-1: accepted unchanged by every server (a 64-bit value is refused by vLLM).
+  return llm::PortableSeed(ctx_->settings.run_seed, task_.task_id, purpose);
 }
 
 void TaskRunner::Start(DoneCallback done) {

@@ -54,9 +54,9 @@ bool IsReasoningModel(const std::string& id) {
 
 // An integer JSON value within the signed 64-bit range.
 bool InInt64(const json& v) {
-  if (v.is_number_integer()) return true;  // nlohmann keeps int64
+  // Check unsigned first: is_number_integer() is true for unsigned values too.
   if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  return false;
+  return v.is_number_integer();
 }
 
 bool EmptyArray(const json& j, const char* key) {

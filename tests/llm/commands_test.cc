@@ -26,6 +26,24 @@ TEST_CASE("llm ping: models, context window, latency", "[llm][commands]") {
   CHECK(text.find("zai-org/GLM-4.5-Air") != std::string::npos);
   CHECK(text.find("131072 (max_model_len)") != std::string::npos);
   CHECK(text.find("parent=zai-org/GLM-4.5-Air") != std::string::npos);
+  // The profile it detected and the settings a run would use.
+  CHECK(report->server == "vllm");
+  CHECK(text.find("profile    vllm (detected: /models owned_by vllm") != std::string::npos);
+  CHECK(text.find("parallel_tool_calls false") != std::string::npos);
+}
+
+TEST_CASE("llm ping: a configured profile shows its settings for the model", "[llm][commands]") {
+  ReplayServer server;
+  server.Enqueue("/v1/models", ScriptedReply::Json(200, Fixture("models/f9a_openai.json")));
+  PingOptions options;
+  options.base_url = server.base_url();
+  options.server = "openai";
+  options.model = "o3-mini";
+  auto report = PingEndpoint(options);
+  REQUIRE(report.ok());
+  std::string text = FormatPingReport(*report);
+  CHECK(text.find("max_completion_tokens") != std::string::npos);
+  CHECK(text.find("sampling fields     omit") != std::string::npos);
 }
 
 TEST_CASE("llm ping: llama.cpp served context comes from /props", "[llm][commands]") {

@@ -104,6 +104,11 @@ TEST_CASE("seeds derive from the run seed and task id", "[pipeline]") {
   REQUIRE(ra.size() == rb.size());
   for (std::size_t i = 0; i < ra.size(); ++i) CHECK(ra[i].seed == rb[i].seed);
   CHECK(ra[0].seed != ra.back().seed);  // rollout 1 and rollout 2 differ
+  // Every seed sent is one all servers take unchanged (regression: 64-bit seeds were sent).
+  for (const auto& r : ra) {
+    REQUIRE(r.seed.has_value());
+    CHECK(*r.seed <= 0x7fffffffULL);
+  }
   RunnerFixture c;
   c.ctx.settings.run_seed = 43;
   c.Run(RunnerFixture::MakeTask("t1"));

@@ -71,5 +71,8 @@ Detection DetectFromFacts(const DetectionFacts& facts);
 // just leave those facts false. A failed /models is an error (tagged Status).
 Result<Detection> DetectServer(http::Client& client, const EndpointOptions& endpoint,
                                std::chrono::milliseconds timeout);
+// The same, reusing an already fetched 200 answer of GET {base}/models.
+Detection DetectServerFrom(http::Client& client, const EndpointOptions& endpoint, const http::Response& models,
+                           std::chrono::milliseconds timeout);
 
 }  // namespace seragen::llm
