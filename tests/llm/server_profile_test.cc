@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
+
 namespace seragen::llm {
 namespace {
 using nlohmann::json;
@@ -171,6 +173,34 @@ TEST_CASE("detection from facts, in the documented order", "[llm][profile][detec
   Detection d = DetectFromFacts(f);
   CHECK(d.kind == ServerKind::kVllm);
   CHECK_FALSE(d.evidence.empty());
+}
+
+TEST_CASE("endpoint headers: env references resolved, reserved names and control characters refused, values never in errors",
+          "[llm][headers]") {
+  ::setenv("SERAGEN_TEST_HDR", "from-env-secret", 1);
+  auto ok = ResolveHeaders({{"X-Tenant", "plain"}, {"X-Token", "${SERAGEN_TEST_HDR}"}});
+  REQUIRE(ok.ok());
+  CHECK(ok->at(1).second.reveal() == "from-env-secret");
+  ::unsetenv("SERAGEN_TEST_HDR");
+  auto unset = ResolveHeaders({{"X-Token", "${SERAGEN_TEST_HDR}"}});
+  REQUIRE_FALSE(unset.ok());
+  CHECK(unset.status().message().find("SERAGEN_TEST_HDR") != std::string::npos);
+  auto reserved = ResolveHeaders({{"Authorization", "Bearer sk-leak"}});
+  REQUIRE_FALSE(reserved.ok());
+  CHECK(reserved.status().message().find("sk-leak") == std::string::npos);
+  auto injected = ResolveHeaders({{"X-A", "v\r\nX-Evil: 1"}});
+  REQUIRE_FALSE(injected.ok());
+  CHECK(injected.status().message().find("Evil") == std::string::npos);
+  CHECK_FALSE(ResolveHeaders({{"Bad Name", "v"}}).ok());
+  // Sent with the key, every value listed as a secret for request logs.
+  EndpointOptions ep;
+  ep.api_key = SecretString("sk-1");
+  ep.headers = *ok;
+  http::Request req;
+  AddEndpointHeaders(ep, req);
+  CHECK(req.headers.size() == 3);
+  CHECK(req.secret_values.size() == 3);
+  CHECK(http::DescribeForLog(req).find("from-env-secret") == std::string::npos);
 }
 
 }  // namespace seragen::llm
