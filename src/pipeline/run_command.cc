@@ -82,6 +82,35 @@ Result<llm::RequestOverrides> RequestOverridesOf(const config::LlmConfig& l) {
   return o;
 }
 
+// Server profile per endpoint: configured (llm.server), or detected once
+// now; explicit request settings win over the profile. Blocking HTTP.
+void ResolveServerProfiles(const config::LlmConfig& llm_cfg, const std::string& model,
+                           const llm::RequestOverrides& overrides, std::vector<llm::EndpointOptions>& endpoints,
+                           const log::Logger& logger) {
+  http::EventLoop probe_loop;
+  http::CurlClient probe_client(probe_loop);
+  for (llm::EndpointOptions& eo : endpoints) {
+    llm::ServerKind kind = llm::ServerKind::kGeneric;
+    std::string how = "configured (llm.server)";
+    if (llm_cfg.server == "auto") {
+      auto detected = llm::DetectServer(probe_client, eo, std::chrono::milliseconds(10000));
+      if (detected.ok()) {
+        kind = detected->kind;
+        how = "detected: " + detected->evidence;
+      } else {
+        how = "not detected (" + detected.status().message() + "); set llm.server";
+      }
+    } else if (auto parsed = llm::ParseServerKind(llm_cfg.server); parsed.ok()) {
+      kind = *parsed;
+    }
+    eo.wire = llm::ResolveWireOptions(kind, model, overrides);
+    logger.Info("endpoint {}: server {} ({}); max tokens field {}, sampling {}, parallel_tool_calls {}, reasoning {}",
+                eo.base_url, llm::ServerKindName(kind), how, llm::MaxTokensFieldName(eo.wire->max_tokens_field),
+                eo.wire->send_sampling ? "sent" : "omitted", llm::ParallelToolCallsName(eo.wire->parallel_tool_calls),
+                llm::ReasoningFieldName(eo.wire->reasoning_field));
+  }
+}
+
 RunResult FailRun(const std::string& what, const Status& s) {
   return Fail(what, s) == 2 ? RunResult::kConfigStop : RunResult::kRuntimeError;
 }
@@ -310,31 +339,7 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   }
   auto overrides = RequestOverridesOf(cfg.llm);
   if (!overrides.ok()) return FailRun("run", overrides.status());
-  {
-    // Server profile per endpoint: configured, or detected once now.
-    http::EventLoop probe_loop;
-    http::CurlClient probe_client(probe_loop);
-    for (llm::EndpointOptions& eo : copts.endpoints) {
-      llm::ServerKind kind = llm::ServerKind::kGeneric;
-      std::string how = "configured (llm.server)";
-      if (cfg.llm.server == "auto") {
-        auto detected = llm::DetectServer(probe_client, eo, std::chrono::milliseconds(10000));
-        if (detected.ok()) {
-          kind = detected->kind;
-          how = "detected: " + detected->evidence;
-        } else {
-          how = "not detected (" + detected.status().message() + "); set llm.server";
-        }
-      } else {
-        kind = *llm::ParseServerKind(cfg.llm.server);
-      }
-      eo.wire = llm::ResolveWireOptions(kind, model, *overrides);
-      logger.Info("endpoint {}: server {} ({}); max tokens field {}, sampling {}, parallel_tool_calls {}, reasoning {}",
-                  eo.base_url, llm::ServerKindName(kind), how, llm::MaxTokensFieldName(eo.wire->max_tokens_field),
-                  eo.wire->send_sampling ? "sent" : "omitted", llm::ParallelToolCallsName(eo.wire->parallel_tool_calls),
-                  llm::ReasoningFieldName(eo.wire->reasoning_field));
-    }
-  }
+  ResolveServerProfiles(cfg.llm, model, *overrides, copts.endpoints, logger);
 
   http::EventLoop http_loop;
   http::CurlClientOptions curl_opts;
