@@ -6,6 +6,7 @@
 #include "cli/exit_codes.h"
 #include "seragen/config/loader.h"
 #include "seragen/llm/commands.h"
+#include "seragen/pipeline/run_command.h"
 #include "seragen/teacher/options.h"
 #include "seragen/teacher/run_command.h"
 #include "seragen/verify/verify_command.h"
@@ -41,17 +42,44 @@ void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
 
   auto ping = std::make_shared<llm::PingOptions>();
   auto ping_timeout = std::make_shared<double>(10);
+  auto ping_config = std::make_shared<std::string>();
   CLI::App* p = cmd->add_subcommand("ping", "List the endpoint's models, context window and latency; detect the server and show the request settings a run would use");
-  p->add_option("--base-url", ping->base_url, "e.g. http://127.0.0.1:8000/v1")->required();
+  p->add_option("--base-url", ping->base_url, "e.g. http://127.0.0.1:8000/v1 (default: the config's first endpoint)");
+  p->add_option("-c,--config", *ping_config,
+                "Run config: endpoint, key, headers, llm.server, llm.model and explicit request settings come from it");
   p->add_option("--api-key-env", ping->api_key_env, "Name of the environment variable holding the API key");
   p->add_option("--timeout", *ping_timeout, "Seconds")->capture_default_str();
   p->add_option("--server", ping->server, "Server profile (llm.server): auto detects")
       ->check(CLI::IsMember({"auto", "vllm", "sglang", "llamacpp", "openai", "openrouter", "generic"}))
       ->capture_default_str();
   p->add_option("--model", ping->model, "Model id the settings are shown for (default: the first listed)");
-  p->callback([ping, ping_timeout, action] {
-    *action = [ping, ping_timeout] {
+  p->callback([ping, ping_timeout, ping_config, action] {
+    *action = [ping, ping_timeout, ping_config] {
       ping->timeout = std::chrono::milliseconds(static_cast<long long>(*ping_timeout * 1000));
+      if (!ping_config->empty()) {
+        auto loaded = config::LoadConfigFile(*ping_config);
+        if (!loaded.ok()) {
+          std::cerr << "seragen llm ping: invalid configuration (" << *ping_config << "):\n" << loaded.status().message() << "\n";
+          return kExitUsage;
+        }
+        const config::LlmConfig& l = loaded->config.llm;
+        const config::EndpointConfig& e = l.endpoints.front();
+        if (ping->base_url.empty()) ping->base_url = e.base_url;
+        if (ping->api_key_env.empty()) ping->api_key_env = e.api_key.empty() ? l.api_key.env_var : e.api_key.env_var;
+        for (const config::HeaderConfig& h : e.headers) ping->headers.push_back({h.name, h.value});
+        if (ping->server == "auto") ping->server = l.server;
+        if (ping->model.empty()) ping->model = l.model;
+        auto overrides = pipeline::RequestOverridesOf(l);
+        if (!overrides.ok()) {
+          std::cerr << "seragen llm ping: " << overrides.status().message() << "\n";
+          return kExitUsage;
+        }
+        ping->overrides = *overrides;
+      }
+      if (ping->base_url.empty()) {
+        std::cerr << "seragen llm ping: give --base-url or -c CONFIG\n";
+        return kExitUsage;
+      }
       auto report = llm::PingEndpoint(*ping);
       if (!report.ok()) {
         std::cerr << "seragen llm ping: " << report.status().ToString() << "\n";

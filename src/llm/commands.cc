@@ -80,7 +80,7 @@ Result<PingReport> PingEndpoint(const PingOptions& options) {
   }
   report.server = std::string(ServerKindName(kind));
   std::string model = options.model.empty() ? report.models.models.front().id : options.model;
-  report.settings = DescribeWireOptions(ProfileDefaults(kind, model));
+  report.settings = DescribeWireOptions(ResolveWireOptions(kind, model, options.overrides));
   return report;
 }
 
@@ -94,7 +94,7 @@ std::string FormatPingReport(const PingReport& report) {
   }
   if (report.props_context) out += fmt::format("served ctx {} (/props n_ctx)\n", *report.props_context);
   if (!report.server.empty()) {
-    out += fmt::format("profile    {} ({})\nsettings the run uses unless set explicitly in the config:\n{}", report.server,
+    out += fmt::format("profile    {} ({})\nrequest settings a run uses with this endpoint:\n{}", report.server,
                        report.server_evidence, report.settings);
   }
   return out;

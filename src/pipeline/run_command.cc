@@ -63,24 +63,6 @@ std::string StripFailureTag(const std::string& message) {
   return end == std::string::npos ? message : message.substr(end + 2);
 }
 
-// The request settings the user wrote explicitly ("auto" = profile default).
-Result<llm::RequestOverrides> RequestOverridesOf(const config::LlmConfig& l) {
-  llm::RequestOverrides o;
-  if (l.max_tokens_field != "auto") {
-    SG_ASSIGN_OR_RETURN(auto f, llm::ParseMaxTokensField(l.max_tokens_field));
-    o.max_tokens_field = f;
-  }
-  if (l.sampling_fields != "auto") o.send_sampling = l.sampling_fields == "send";
-  if (l.parallel_tool_calls != "auto") {
-    SG_ASSIGN_OR_RETURN(auto p, llm::ParseParallelToolCalls(l.parallel_tool_calls));
-    o.parallel_tool_calls = p;
-  }
-  if (l.reasoning_field != "auto") {
-    SG_ASSIGN_OR_RETURN(auto r, llm::ParseReasoningField(l.reasoning_field == "none" ? "omit" : l.reasoning_field));
-    o.reasoning_field = r;
-  }
-  return o;
-}
 
 // Server profile per endpoint: configured (llm.server), or detected once
 // now; explicit request settings win over the profile. Blocking HTTP.
@@ -176,6 +158,24 @@ std::string ChooseWorkcopyDir(const std::string& run_dir, const std::string& con
 }
 
 }  // namespace
+
+Result<llm::RequestOverrides> RequestOverridesOf(const config::LlmConfig& l) {
+  llm::RequestOverrides o;
+  if (l.max_tokens_field != "auto") {
+    SG_ASSIGN_OR_RETURN(auto f, llm::ParseMaxTokensField(l.max_tokens_field));
+    o.max_tokens_field = f;
+  }
+  if (l.sampling_fields != "auto") o.send_sampling = l.sampling_fields == "send";
+  if (l.parallel_tool_calls != "auto") {
+    SG_ASSIGN_OR_RETURN(auto p, llm::ParseParallelToolCalls(l.parallel_tool_calls));
+    o.parallel_tool_calls = p;
+  }
+  if (l.reasoning_field != "auto") {
+    SG_ASSIGN_OR_RETURN(auto r, llm::ParseReasoningField(l.reasoning_field == "none" ? "omit" : l.reasoning_field));
+    o.reasoning_field = r;
+  }
+  return o;
+}
 
 Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured) {
   auto parse = [](const std::string& text, const std::string& where) -> Result<ShardSpec> {

@@ -22,6 +22,7 @@ struct PingOptions {
   std::vector<HeaderSpec> headers;  // extra headers (values literal or ${VAR})
   std::string server = "auto";      // llm.server: auto detects
   std::string model;                // for the profile's settings; empty = first listed
+  RequestOverrides overrides;       // explicit settings (from a config), shown as they win
   std::chrono::milliseconds timeout{10000};
 };
 

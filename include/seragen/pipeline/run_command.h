@@ -6,6 +6,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/config/loader.h"
+#include "seragen/llm/server_profile.h"
 #include "seragen/pipeline/run_result.h"
 
 namespace seragen::pipeline {
@@ -25,6 +26,10 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags);
 
 // Builds (or reuses) RUN_DIR/tasks.jsonl and prints a summary; no model calls.
 int PlanCommand(const config::LoadedConfig& loaded);
+
+// The request settings written explicitly in `llm` ("auto" = take the
+// server profile's default). Errors name the bad value.
+Result<llm::RequestOverrides> RequestOverridesOf(const config::LlmConfig& llm);
 
 struct ShardSpec {
   int index = 0;

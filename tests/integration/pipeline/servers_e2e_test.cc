@@ -131,6 +131,22 @@ TEST_CASE("wrong profile on purpose: tools against llama.cpp without --jinja sto
   CHECK(log.chat <= 3);  // a 500 that is a configuration error is not retried
 }
 
+TEST_CASE("llm ping prints the detected server and the settings a run will use", "[e2e][servers]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--validate llamacpp", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = Config(dir, teacher.url(), "  max_tokens_field: max_completion_tokens\n");
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " llm ping -c " + cfg + " 2>&1", &out) == 0);
+  INFO(out);
+  CHECK(out.find("profile    llamacpp (detected: Server: llama.cpp header)") != std::string::npos);
+  CHECK(out.find("max tokens field    max_completion_tokens") != std::string::npos);  // the explicit setting wins
+  CHECK(out.find("reasoning in history reasoning_content") != std::string::npos);   // the profile's default
+  REQUIRE(testing::RunShell(Binary() + " llm ping --base-url " + teacher.url() + " 2>&1", &out) == 0);
+  CHECK(out.find("max tokens field    max_tokens") != std::string::npos);
+}
+
 TEST_CASE("exit codes of seragen run: 3 when tasks remain, 1 when nothing succeeded, 75 when interrupted",
           "[e2e][servers][exit]") {
   testing::TempDir dir;
