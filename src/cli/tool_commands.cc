@@ -100,6 +100,9 @@ void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
   c->add_option("--api-key-env", chat->api_key_env, "Name of the environment variable holding the API key");
   c->add_option("--max-tokens", chat->max_tokens, "Completion tokens")->capture_default_str();
   c->add_flag("--stream", chat->stream, "Use SSE streaming");
+  c->add_option("--server", chat->server, "Server profile (llm.server): auto detects")
+      ->check(CLI::IsMember({"auto", "vllm", "sglang", "llamacpp", "openai", "openrouter", "generic"}))
+      ->capture_default_str();
   c->add_option("--timeout", *chat_timeout, "Seconds")->capture_default_str();
   c->callback([chat, chat_timeout, action] {
     *action = [chat, chat_timeout] {

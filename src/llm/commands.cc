@@ -107,10 +107,25 @@ Result<ChatCommandReport> RunChatCommand(const ChatCommandOptions& options) {
   http::CurlClient client(loop);
   ChatCommandReport report;
   report.model = options.model;
+  const auto probe_timeout = std::min(options.timeout, std::chrono::milliseconds(30000));
+  std::optional<http::Response> models;
   if (report.model.empty()) {
-    SG_ASSIGN_OR_RETURN(PingReport ping, Ping(client, ep, std::min(options.timeout, std::chrono::milliseconds(30000))));
+    models.emplace();
+    SG_ASSIGN_OR_RETURN(PingReport ping, Ping(client, ep, probe_timeout, &*models));
     report.model = ping.models.models.front().id;
   }
+  // Send only what this server accepts (e.g. max_completion_tokens for OpenAI reasoning models).
+  ServerKind kind = ServerKind::kGeneric;
+  if (options.server == "auto") {
+    if (models) {
+      kind = DetectServerFrom(client, ep, *models, probe_timeout).kind;
+    } else if (auto detected = DetectServer(client, ep, probe_timeout); detected.ok()) {
+      kind = detected->kind;
+    }
+  } else {
+    SG_ASSIGN_OR_RETURN(kind, ParseServerKind(options.server));
+  }
+  ep.wire = ProfileDefaults(kind, report.model);
   ChatRequest request;
   request.model = report.model;
   if (!options.system_prompt.empty()) request.messages.push_back({Role::kSystem, options.system_prompt});

@@ -91,6 +91,22 @@ TEST_CASE("llm chat: picks the served model and prints the answer", "[llm][comma
   CHECK(requests[1].body.find("\"model\":\"GLM-4.6\"") != std::string::npos);
 }
 
+TEST_CASE("llm chat sends what the server profile accepts", "[llm][commands][profile]") {
+  ReplayServer server;
+  server.Enqueue("/v1/chat/completions", ScriptedReply::Json(200, Fixture("responses/f1a_openai_tool_call.json")));
+  ChatCommandOptions options;
+  options.base_url = server.base_url();
+  options.model = "o3-mini";
+  options.server = "openai";
+  options.prompt = "hi";
+  auto report = RunChatCommand(options);
+  REQUIRE(report.ok());
+  auto requests = server.requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].body.find("\"max_completion_tokens\":512") != std::string::npos);
+  CHECK(requests[0].body.find("\"max_tokens\"") == std::string::npos);
+}
+
 TEST_CASE("llm chat streaming", "[llm][commands]") {
   ReplayServer server;
   server.Enqueue("/v1/chat/completions", ScriptedReply::Sse({Fixture("streams/openrouter_comments.sse")}));

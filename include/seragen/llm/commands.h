@@ -51,6 +51,7 @@ struct ChatCommandOptions {
   std::string prompt;
   std::int64_t max_tokens = 512;
   bool stream = false;
+  std::string server = "auto";  // server profile for the request fields; auto detects
   std::chrono::milliseconds timeout{120000};
 };
 
