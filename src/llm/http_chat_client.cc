@@ -176,7 +176,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
       wire.stream = s->options.stream;
       auto body = EncodeChatRequest(s->request, wire);
       if (!body.ok()) {
-        pool.Release(index, FailureClass::kNone);
+        pool.Release(index, FailureClass::kBadRequest);  // our fault: no effect on the endpoint's health
         FinishFailure(s, FailureClass::kBadRequest, "cannot encode request: " + body.status().message());
         return;
       }
@@ -513,7 +513,10 @@ std::shared_ptr<CallHandle> HttpChatClient::Complete(ChatRequest request, CallOp
   }
   s->started = core_->clock.Now();
   s->deadline_at = s->started + options.deadline;
-  WireOptions wire = core_->options.wire;
+  // Encoded once now to refuse a bad request early; endpoints with their own
+  // profile re-encode at dispatch.
+  const auto& endpoints = core_->options.endpoints;
+  WireOptions wire = !endpoints.empty() && endpoints.front().wire ? *endpoints.front().wire : core_->options.wire;
   wire.stream = options.stream;
   auto body = EncodeChatRequest(request, wire);
   s->request = std::move(request);
