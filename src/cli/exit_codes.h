@@ -1,10 +1,31 @@
-// Process exit codes of the seragen binary (documented in README and --help).
+// Process exit codes of the seragen binary (documented in README, docs/RUN.md
+// and --help).
 #pragma once
+
+#include "seragen/pipeline/run_command.h"
+#include "seragen/pipeline/run_result.h"
 
 namespace seragen::cli {
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitRuntimeFailure = 1;  // something failed while doing the work
-inline constexpr int kExitUsage = 2;           // bad flags, bad config, bad input files
+inline constexpr int kExitOk = 0;              // `run`: every planned task of the shard is done
+inline constexpr int kExitRuntimeFailure = 1;  // something failed while doing the work; `run`: nothing succeeded
+inline constexpr int kExitUsage = 2;           // bad flags, bad config, bad input files, or the endpoint
+                                               // refused a setting (same configuration error N times)
+inline constexpr int kExitIncomplete = 3;      // `run` finished, but some tasks ended as infrastructure
+                                               // failures or were not started; a rerun retries them
+inline constexpr int kExitInterrupted = 75;    // SIGINT/SIGTERM (EX_TEMPFAIL); rerun to resume
+static_assert(kExitInterrupted == pipeline::kExitInterrupted, "the signal handler exits with the same code");
+
+constexpr int ExitCodeFor(pipeline::RunResult result) {
+  switch (result) {
+    case pipeline::RunResult::kComplete: return kExitOk;
+    case pipeline::RunResult::kIncomplete: return kExitIncomplete;
+    case pipeline::RunResult::kNothingSucceeded: return kExitRuntimeFailure;
+    case pipeline::RunResult::kInterrupted: return kExitInterrupted;
+    case pipeline::RunResult::kConfigStop: return kExitUsage;
+    case pipeline::RunResult::kRuntimeError: return kExitRuntimeFailure;
+  }
+  return kExitRuntimeFailure;
+}
 
 }  // namespace seragen::cli

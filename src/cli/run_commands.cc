@@ -56,7 +56,7 @@ void AddRunCommands(CLI::App& app, std::function<int()>* action) {
       *action = [args, flags] {
         auto loaded = Load(*args);
         if (!loaded) return kExitUsage;
-        return pipeline::RunCommand(*loaded, *flags);
+        return ExitCodeFor(pipeline::RunCommand(*loaded, *flags));
       };
     });
   }

@@ -6,6 +6,7 @@
 #include "cli/exit_codes.h"
 #include "seragen/config/loader.h"
 #include "seragen/llm/commands.h"
+#include "seragen/pipeline/run_command.h"
 #include "seragen/teacher/options.h"
 #include "seragen/teacher/run_command.h"
 #include "seragen/verify/verify_command.h"
@@ -41,13 +42,44 @@ void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
 
   auto ping = std::make_shared<llm::PingOptions>();
   auto ping_timeout = std::make_shared<double>(10);
-  CLI::App* p = cmd->add_subcommand("ping", "List the endpoint's models, context window and latency");
-  p->add_option("--base-url", ping->base_url, "e.g. http://127.0.0.1:8000/v1")->required();
+  auto ping_config = std::make_shared<std::string>();
+  CLI::App* p = cmd->add_subcommand("ping", "List the endpoint's models, context window and latency; detect the server and show the request settings a run would use");
+  p->add_option("--base-url", ping->base_url, "e.g. http://127.0.0.1:8000/v1 (default: the config's first endpoint)");
+  p->add_option("-c,--config", *ping_config,
+                "Run config: endpoint, key, headers, llm.server, llm.model and explicit request settings come from it");
   p->add_option("--api-key-env", ping->api_key_env, "Name of the environment variable holding the API key");
   p->add_option("--timeout", *ping_timeout, "Seconds")->capture_default_str();
-  p->callback([ping, ping_timeout, action] {
-    *action = [ping, ping_timeout] {
+  p->add_option("--server", ping->server, "Server profile (llm.server): auto detects")
+      ->check(CLI::IsMember({"auto", "vllm", "sglang", "llamacpp", "openai", "openrouter", "generic"}))
+      ->capture_default_str();
+  p->add_option("--model", ping->model, "Model id the settings are shown for (default: the first listed)");
+  p->callback([ping, ping_timeout, ping_config, action] {
+    *action = [ping, ping_timeout, ping_config] {
       ping->timeout = std::chrono::milliseconds(static_cast<long long>(*ping_timeout * 1000));
+      if (!ping_config->empty()) {
+        auto loaded = config::LoadConfigFile(*ping_config);
+        if (!loaded.ok()) {
+          std::cerr << "seragen llm ping: invalid configuration (" << *ping_config << "):\n" << loaded.status().message() << "\n";
+          return kExitUsage;
+        }
+        const config::LlmConfig& l = loaded->config.llm;
+        const config::EndpointConfig& e = l.endpoints.front();
+        if (ping->base_url.empty()) ping->base_url = e.base_url;
+        if (ping->api_key_env.empty()) ping->api_key_env = e.api_key.empty() ? l.api_key.env_var : e.api_key.env_var;
+        for (const config::HeaderConfig& h : e.headers) ping->headers.push_back({h.name, h.value});
+        if (ping->server == "auto") ping->server = l.server;
+        if (ping->model.empty()) ping->model = l.model;
+        auto overrides = pipeline::RequestOverridesOf(l);
+        if (!overrides.ok()) {
+          std::cerr << "seragen llm ping: " << overrides.status().message() << "\n";
+          return kExitUsage;
+        }
+        ping->overrides = *overrides;
+      }
+      if (ping->base_url.empty()) {
+        std::cerr << "seragen llm ping: give --base-url or -c CONFIG\n";
+        return kExitUsage;
+      }
       auto report = llm::PingEndpoint(*ping);
       if (!report.ok()) {
         std::cerr << "seragen llm ping: " << report.status().ToString() << "\n";
@@ -68,6 +100,9 @@ void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
   c->add_option("--api-key-env", chat->api_key_env, "Name of the environment variable holding the API key");
   c->add_option("--max-tokens", chat->max_tokens, "Completion tokens")->capture_default_str();
   c->add_flag("--stream", chat->stream, "Use SSE streaming");
+  c->add_option("--server", chat->server, "Server profile (llm.server): auto detects")
+      ->check(CLI::IsMember({"auto", "vllm", "sglang", "llamacpp", "openai", "openrouter", "generic"}))
+      ->capture_default_str();
   c->add_option("--timeout", *chat_timeout, "Seconds")->capture_default_str();
   c->callback([chat, chat_timeout, action] {
     *action = [chat, chat_timeout] {
@@ -85,7 +120,8 @@ void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
 
 void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
   struct Args {
-    std::string config, latency, faults, reasoning, bind, prompts, request_log, script, body_log;
+    std::string config, latency, faults, reasoning, bind, prompts, request_log, script, body_log, validate, model_id;
+    bool no_jinja = false;
     int port = -1, threads = 0;
     long long seed = -1, context_window = 0;
   };
@@ -110,6 +146,10 @@ void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
                   "Replay the assistant turns listed in this YAML/JSON file (per request kind) instead of the "
                   "rule-based policy; see docs/TEACHER.md");
   cmd->add_option("--body-log", a->body_log, "Append every chat request body (one per line) to this file");
+  cmd->add_option("--validate", a->validate,
+                  "Refuse requests exactly as this server would (status, error body, message): vllm | sglang | llamacpp | openai");
+  cmd->add_flag("--no-jinja", a->no_jinja, "With --validate llamacpp: act like llama-server started without --jinja");
+  cmd->add_option("--model-id", a->model_id, "Model id to serve (e.g. o3-mini to act as an OpenAI reasoning model)");
   cmd->callback([a, action] {
     *action = [a] {
       teacher::TeacherOptions o;
@@ -129,6 +169,20 @@ void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
       if (!a->request_log.empty()) o.request_log_path = a->request_log;
       if (!a->script.empty()) o.script_path = a->script;
       if (!a->body_log.empty()) o.body_log_path = a->body_log;
+      if (!a->model_id.empty()) o.model_id = a->model_id;
+      o.jinja = !a->no_jinja;
+      if (!a->validate.empty()) {
+        auto mode = teacher::ParseStrictMode(a->validate);
+        if (!mode.ok()) {
+          std::cerr << "seragen teacher: " << mode.status().message() << "\n";
+          return kExitUsage;
+        }
+        o.strict = *mode;
+      }
+      if (a->no_jinja && o.strict != teacher::StrictMode::kLlamaCpp) {
+        std::cerr << "seragen teacher: --no-jinja needs --validate llamacpp\n";
+        return kExitUsage;
+      }
       if (!a->latency.empty()) {
         auto l = teacher::ParseLatencySpec(a->latency);
         if (!l.ok()) {

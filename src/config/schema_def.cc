@@ -158,6 +158,8 @@ Section<EndpointConfig> EndpointSchema() {
       "API key for this endpoint as ${ENV_VAR}; default llm.api_key.");
   s.Add<Int<EndpointConfig>>("max_concurrency", &EndpointConfig::max_concurrency,
       "Requests in flight to this endpoint (0 = llm.max_concurrency_per_endpoint).", kOp).Min(0);
+  s.Add<HeaderMapField<EndpointConfig>>("headers", &EndpointConfig::headers,
+      "Extra HTTP headers for this endpoint (e.g. a gateway token as ${VAR}). Values are secrets: never logged, never saved in the run directory.");
   return s;
 }
 
@@ -179,8 +181,27 @@ Section<LlmConfig> LlmSchema() {
   s.Add<Str<LlmConfig>>("tool_choice", &LlmConfig::tool_choice,
       "tool_choice sent with agent turns.").OneOf({"auto", "required"});
   s.Add<Str<LlmConfig>>("reasoning_field", &LlmConfig::reasoning_field,
-      "Field name used to send earlier reasoning back in history.")
-      .OneOf({"reasoning", "reasoning_content", "both", "none"});
+      "Field name used to send earlier reasoning back in history. auto: the server profile's choice (llm.server).")
+      .OneOf({"auto", "reasoning", "reasoning_content", "both", "none"});
+  s.Add<Str<LlmConfig>>("server", &LlmConfig::server,
+      "Server profile: which request fields the server accepts. auto: detected once per endpoint at start "
+      "(Server header, /props, /models owned_by, /server_info, /version, host name); `seragen llm ping` shows the result.", kOp)
+      .OneOf({"auto", "vllm", "sglang", "llamacpp", "openai", "openrouter", "generic"});
+  s.Add<Str<LlmConfig>>("max_tokens_field", &LlmConfig::max_tokens_field,
+      "Name that carries llm.max_tokens (never both). auto: the server profile's choice "
+      "(max_completion_tokens for OpenAI, else max_tokens).", kOp)
+      .OneOf({"auto", "max_tokens", "max_completion_tokens"});
+  s.Add<Str<LlmConfig>>("sampling_fields", &LlmConfig::sampling_fields,
+      "send: temperature and top_p are sent; omit: the server's defaults are used (OpenAI reasoning models take no others). "
+      "auto: the server profile's choice.", kOp)
+      .OneOf({"auto", "send", "omit"});
+  s.Add<Str<LlmConfig>>("parallel_tool_calls", &LlmConfig::parallel_tool_calls,
+      "parallel_tool_calls sent with tools: false, true, or omit. auto: false where the server honours it "
+      "(vLLM, llama.cpp, OpenAI non-reasoning models, OpenRouter), else omitted.", kOp)
+      .OneOf({"auto", "false", "true", "omit"});
+  s.Add<Int<LlmConfig>>("config_error_limit", &LlmConfig::config_error_limit,
+      "The same configuration error (the server refuses a setting) on this many consecutive calls stops the run "
+      "with exit code 2. Configuration errors are never retried.", kOp).Min(1).Max(1000);
   s.Add<Int<LlmConfig>>("context_window", &LlmConfig::context_window,
       "Context window in tokens; 0 asks the endpoint (max_model_len / n_ctx).").Min(0);
   s.Add<Num<LlmConfig>>("request_timeout_s", &LlmConfig::request_timeout_s,

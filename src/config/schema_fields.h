@@ -1,6 +1,8 @@
 // Internal: field kinds for the config schema (see schema.h).
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -260,6 +262,63 @@ class SecretField : public FieldOf<S> {
 
  private:
   SecretRef S::*member_;
+};
+
+// Extra HTTP headers: a mapping of header name to value. Values are secrets
+// whether literal or ${VAR}: saved configs keep ${VAR} references (when
+// secrets are included) and never a literal value.
+template <typename S>
+class HeaderMapField : public FieldOf<S> {
+ public:
+  HeaderMapField(std::string key, std::vector<HeaderConfig> S::*member, std::string doc)
+      : FieldOf<S>(std::move(key), std::move(doc), Flag::kOperational), member_(member) {}
+  void Parse(const YAML::Node& node, S& obj, const std::string& path,
+             const ParseContext& ctx) const override {
+    if (!node.IsMap()) {
+      ctx.Add(path, node, "expected a mapping of header name to value");
+      return;
+    }
+    if (node.size() > 64) {
+      ctx.Add(path, node, "at most 64 headers");
+      return;
+    }
+    std::vector<HeaderConfig> out;
+    bool ok = true;
+    for (const auto& kv : node) {
+      const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      const std::string item = path + "." + name;
+      bool name_ok = !name.empty() && name.size() <= 128 &&
+                     std::all_of(name.begin(), name.end(), [](char c) {
+                       return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+                     });
+      if (!name_ok) {
+        ctx.Add(path, kv.first, "header names use letters, digits, '-' and '_'");
+        ok = false;
+        continue;
+      }
+      if (!kv.second.IsScalar()) {  // never echo the value: it may be a secret
+        ctx.Add(item, kv.second, "expected a string value (a literal or ${VAR})");
+        ok = false;
+        continue;
+      }
+      out.push_back({name, kv.second.Scalar()});
+    }
+    if (ok) obj.*member_ = std::move(out);
+  }
+  nlohmann::ordered_json ToJson(const S& obj, bool secrets, bool) const override {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const HeaderConfig& h : obj.*member_) {
+      std::string var;
+      out[h.name] = secrets && IsEnvReference(h.value, &var) ? "${" + var + "}" : std::string("<not saved>");
+    }
+    return out;
+  }
+  void Document(const std::string& prefix, const S&, std::vector<DocRow>& rows) const override {
+    rows.push_back({JoinPath(prefix, this->key_), "mapping of name to literal or `${VAR}`", "{}", this->doc_});
+  }
+
+ private:
+  std::vector<HeaderConfig> S::*member_;
 };
 
 // A free-form JSON object (written as a YAML mapping), stored as JSON text.

@@ -9,6 +9,7 @@
 #include "seragen/llm/endpoint_options.h"
 #include "seragen/llm/error_classifier.h"
 #include "seragen/llm/http_chat_client.h"
+#include "seragen/llm/server_profile.h"
 
 namespace seragen::llm {
 
@@ -26,10 +27,7 @@ http::Request ProbeRequest(const EndpointOptions& ep, std::string url, std::chro
   req.url = std::move(url);
   req.timeout = timeout;
   req.connect_timeout = std::min(timeout, std::chrono::milliseconds(5000));
-  if (!ep.api_key.empty()) {
-    req.headers.emplace_back("Authorization", "Bearer " + ep.api_key.reveal());
-    req.secret_values.push_back(ep.api_key.reveal());
-  }
+  AddEndpointHeaders(ep, req);
   return req;
 }
 
@@ -39,7 +37,8 @@ Status FailureOf(const http::Response& r, const std::string& what) {
   return MakeFailure(c.failure_class, what + ": " + c.message);
 }
 
-Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::chrono::milliseconds timeout) {
+Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::chrono::milliseconds timeout,
+                        http::Response* models_response = nullptr) {
   PingReport report;
   report.base_url = ep.base_url;
   auto start = std::chrono::steady_clock::now();
@@ -51,6 +50,7 @@ Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::ch
     return MakeFailure(FailureClass::kConfig, "GET " + ep.base_url + "/models: " + models.status().message());
   }
   report.models = std::move(*models);
+  if (models_response) *models_response = r;
   if (report.models.server_kind == "llamacpp") {
     http::Response props = Fetch(client, ProbeRequest(ep, ServerRoot(ep.base_url) + "/props", timeout));
     if (props.transport_ok() && props.status == 200) {
@@ -64,9 +64,24 @@ Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::ch
 
 Result<PingReport> PingEndpoint(const PingOptions& options) {
   SG_ASSIGN_OR_RETURN(EndpointOptions ep, MakeEndpointOptions(options.base_url, options.api_key_env));
+  SG_ASSIGN_OR_RETURN(ep.headers, ResolveHeaders(options.headers));
   http::EventLoop loop;
   http::CurlClient client(loop);
-  return Ping(client, ep, options.timeout);
+  http::Response models;
+  SG_ASSIGN_OR_RETURN(PingReport report, Ping(client, ep, options.timeout, &models));
+  ServerKind kind = ServerKind::kGeneric;
+  if (options.server == "auto") {
+    Detection d = DetectServerFrom(client, ep, models, options.timeout);
+    kind = d.kind;
+    report.server_evidence = "detected: " + d.evidence;
+  } else {
+    SG_ASSIGN_OR_RETURN(kind, ParseServerKind(options.server));
+    report.server_evidence = "configured";
+  }
+  report.server = std::string(ServerKindName(kind));
+  std::string model = options.model.empty() ? report.models.models.front().id : options.model;
+  report.settings = DescribeWireOptions(ResolveWireOptions(kind, model, options.overrides));
+  return report;
 }
 
 std::string FormatPingReport(const PingReport& report) {
@@ -78,6 +93,10 @@ std::string FormatPingReport(const PingReport& report) {
                        ctx, m.parent.empty() ? "" : "  parent=" + m.parent);
   }
   if (report.props_context) out += fmt::format("served ctx {} (/props n_ctx)\n", *report.props_context);
+  if (!report.server.empty()) {
+    out += fmt::format("profile    {} ({})\nrequest settings a run uses with this endpoint:\n{}", report.server,
+                       report.server_evidence, report.settings);
+  }
   return out;
 }
 
@@ -88,10 +107,25 @@ Result<ChatCommandReport> RunChatCommand(const ChatCommandOptions& options) {
   http::CurlClient client(loop);
   ChatCommandReport report;
   report.model = options.model;
+  const auto probe_timeout = std::min(options.timeout, std::chrono::milliseconds(30000));
+  std::optional<http::Response> models;
   if (report.model.empty()) {
-    SG_ASSIGN_OR_RETURN(PingReport ping, Ping(client, ep, std::min(options.timeout, std::chrono::milliseconds(30000))));
+    models.emplace();
+    SG_ASSIGN_OR_RETURN(PingReport ping, Ping(client, ep, probe_timeout, &*models));
     report.model = ping.models.models.front().id;
   }
+  // Send only what this server accepts (e.g. max_completion_tokens for OpenAI reasoning models).
+  ServerKind kind = ServerKind::kGeneric;
+  if (options.server == "auto") {
+    if (models) {
+      kind = DetectServerFrom(client, ep, *models, probe_timeout).kind;
+    } else if (auto detected = DetectServer(client, ep, probe_timeout); detected.ok()) {
+      kind = detected->kind;
+    }
+  } else {
+    SG_ASSIGN_OR_RETURN(kind, ParseServerKind(options.server));
+  }
+  ep.wire = ProfileDefaults(kind, report.model);
   ChatRequest request;
   request.model = report.model;
   if (!options.system_prompt.empty()) request.messages.push_back({Role::kSystem, options.system_prompt});

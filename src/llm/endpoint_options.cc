@@ -1,5 +1,7 @@
 #include "seragen/llm/endpoint_options.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #include "seragen/base/log.h"
@@ -40,6 +42,65 @@ Result<EndpointOptions> MakeEndpointOptions(std::string_view base_url, std::stri
     options.api_key = SecretString(value);
   }
   return options;
+}
+
+namespace {
+bool IsTokenChar(char c) {
+  if (std::isalnum(static_cast<unsigned char>(c))) return true;
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+std::string LowerCopy(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+}  // namespace
+
+Result<std::vector<std::pair<std::string, SecretString>>> ResolveHeaders(const std::vector<HeaderSpec>& specs) {
+  std::vector<std::pair<std::string, SecretString>> out;
+  for (const HeaderSpec& h : specs) {
+    if (h.name.empty() || h.name.size() > 128 ||
+        !std::all_of(h.name.begin(), h.name.end(), IsTokenChar)) {
+      return InvalidArgumentError("header name '" + h.name.substr(0, 128) + "' is not a valid HTTP header name");
+    }
+    std::string lower = LowerCopy(h.name);
+    for (std::string_view reserved : {"content-type", "authorization", "accept", "host", "content-length",
+                                      "transfer-encoding", "connection", "expect"}) {
+      if (lower == reserved) {
+        return InvalidArgumentError("header '" + h.name + "' is set by seragen itself" +
+                                    (lower == "authorization" ? " (use api_key: ${VAR})" : ""));
+      }
+    }
+    std::string value = h.value;
+    if (value.size() > 3 && value.rfind("${", 0) == 0 && value.back() == '}') {
+      std::string var = value.substr(2, value.size() - 3);
+      const char* env = std::getenv(var.c_str());
+      if (env == nullptr || *env == '\0') {
+        return InvalidArgumentError("header '" + h.name + "': environment variable " + var + " is not set or empty");
+      }
+      value = env;
+    }
+    if (value.size() > 8192) return InvalidArgumentError("header '" + h.name + "': value longer than 8192 bytes");
+    for (char c : value) {
+      if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) {
+        return InvalidArgumentError("header '" + h.name + "': value contains a control character");
+      }
+    }
+    if (!value.empty()) log::AddSecret(value);
+    out.emplace_back(h.name, SecretString(std::move(value)));
+  }
+  return out;
+}
+
+void AddEndpointHeaders(const EndpointOptions& ep, http::Request& req) {
+  if (!ep.api_key.empty()) {
+    req.headers.emplace_back("Authorization", "Bearer " + ep.api_key.reveal());
+    req.secret_values.push_back(ep.api_key.reveal());
+  }
+  for (const auto& [name, value] : ep.headers) {
+    req.headers.emplace_back(name, value.reveal());
+    if (!value.empty()) req.secret_values.push_back(value.reveal());
+  }
 }
 
 std::string ServerRoot(std::string_view base_url) {

@@ -47,6 +47,7 @@ void ReadEnvelope(const Json& e, ErrorInfo& info) {
   info.message = StringOr(e, "message");
   info.type = StringOr(e, "type");
   if (auto it = e.find("code"); it != e.end()) info.code = CodeText(*it);
+  info.param = StringOr(e, "param");
 }
 
 std::string Describe(const ErrorInfo& info) {
@@ -71,6 +72,7 @@ bool LooksLikeQuota(const ErrorInfo& info, const std::string& text) {
 bool LooksLikeOutputBudget(std::string_view text) {
   std::string t = Lower(text);
   if (Contains(t, "'max_tokens' or 'max_completion_tokens' is too large")) return true;
+  if (Contains(t, "cannot be greater than max_model_len")) return true;
   if ((Contains(t, "max_tokens") || Contains(t, "max_completion_tokens")) && Contains(t, "too large")) return true;
   return Contains(t, "output tokens and your prompt contains");
 }
@@ -84,6 +86,7 @@ bool LooksLikeContextOverflow(std::string_view text) {
       "is longer than the maximum model length",
       "exceeds the available context size",
       "exceeds context size",
+      "model's context length is only",
       "requested token count exceeds",
       "prompt is too long",
       "request too large",
@@ -138,17 +141,12 @@ Classification ClassifyHttpError(int status, std::string_view body) {
   if (LooksLikeOutputBudget(text)) return set(FailureClass::kOutputBudget);
   if (LooksLikeContextOverflow(text) || status == 413) return set(FailureClass::kContextOverflow);
   if (status == 402 || LooksLikeQuota(info, text)) return set(FailureClass::kQuota);
-  if (status == 401 || status == 403) {
-    c.message += " (check the API key and its environment variable)";
-    return set(FailureClass::kConfig);
-  }
-  if (status == 404) {
-    c.message += " (check the base URL and the model name against /v1/models)";
-    return set(FailureClass::kConfig);
-  }
-  if (Contains(text, "tool choice requires") || Contains(text, "enable-auto-tool-choice") ||
-      Contains(text, "tool-call-parser")) {
-    c.message += " (start the server with tool calling enabled)";
+  if (LooksLikeConfigError(status, info)) {
+    ConfigHint hint = HintForConfigError(status, info);
+    if (!hint.field.empty() || !hint.config_key.empty()) {
+      c.message += " [request field: " + (hint.field.empty() ? std::string("-") : hint.field) +
+                   "; fix: " + (hint.config_key.empty() ? std::string("-") : hint.config_key) + "]";
+    }
     return set(FailureClass::kConfig);
   }
   if (status == 429 || Contains(text, "rate_limit_error")) return set(FailureClass::kRateLimited);
@@ -160,6 +158,104 @@ Classification ClassifyHttpError(int status, std::string_view body) {
   if (status == 408 || status == 409 || status >= 500) return set(FailureClass::kTransientServer);
   if (status >= 400) return set(FailureClass::kBadRequest);
   return set(FailureClass::kTransientServer);  // 1xx/3xx where a body was expected
+}
+
+namespace {
+
+// Wording of servers refusing a setting (endpoint_validation §2-§6, §8).
+// Lower case; matched as substrings.
+constexpr std::string_view kConfigPhrases[] = {
+    // server start flags
+    "requires --jinja flag", "tool choice requires", "requires --enable-auto-tool-choice",
+    "requires --tool-call-parser", "--trust-request-chat-template", "image input is not supported",
+    // OpenAI parameter checks
+    "unsupported parameter", "unsupported value", "unrecognized request argument",
+    "at the same time is not supported", "is only allowed when 'stream' is enabled",
+    "invalid 'tools'", "function tools with reasoning_effort",
+    // vLLM / SGLang range and shape checks
+    "validation error", "input should be", "extra inputs are not permitted",
+    "must be in [", "must be in (", "must be non-negative", "must be a non-negative",
+    "must be greater than zero", "must be -1", "must be 0 (disable)", "must be at least",
+    "must be less than or equal to max_tokens", "stop cannot contain an empty string",
+    "must be 1 when using greedy sampling", "`logprobs` must be set", "`top_logprobs` must be",
+    "requested sample logprobs", "stream options can only be defined", "must not be an empty array",
+    "when using `tool_choice`", "invalid value for `tool_choice`", "does not match any of the specified `tools`",
+    "tools cannot be empty if tool choice", "not found in tools list", "has invalid 'parameters' schema",
+    "schema_ is required", "reasoning_effort must not be", "does not support reasoning_effort",
+    "tool call id was", "logit_bias must",
+    // llama.cpp
+    "value must be between", "invalid tool_choice", "response_format type must be one of",
+    "cannot use custom grammar constraints with tools", "cannot use both json_schema and grammar",
+    "invalid type for", "logprobs is not supported with tools", "top_logprobs requires logprobs",
+    "only one completion choice is allowed",
+};
+
+// OpenAI error codes that mean "this setting is not accepted".
+constexpr std::string_view kConfigCodes[] = {"unsupported_parameter", "unsupported_value",
+                                             "invalid_parameter_combination", "empty_array",
+                                             "invalid_api_key", "model_not_found"};
+
+}  // namespace
+
+bool LooksLikeConfigError(int status, const ErrorInfo& info) {
+  if (status == 401 || status == 403 || status == 404 || status == 422) return true;
+  const std::string text = Lower(info.message);
+  const std::string code = Lower(info.code);
+  for (auto c : kConfigCodes) if (code == c) return true;
+  bool phrase = std::any_of(std::begin(kConfigPhrases), std::end(kConfigPhrases),
+                            [&](std::string_view p) { return Contains(text, p); });
+  // The flag errors come back as HTTP 500 from llama.cpp: never "transient".
+  if (Contains(text, "requires --jinja flag") || Contains(text, "image input is not supported")) return true;
+  if (status < 400 || status >= 500) return false;
+  if (phrase) return true;
+  // A 400 whose envelope names a request parameter (other than the messages
+  // themselves or the prompt size) objects to a setting.
+  std::string param = Lower(info.param);
+  return status == 400 && !param.empty() && param.rfind("messages", 0) != 0 && param != "input_tokens" &&
+         param != "body.messages";
+}
+
+ConfigHint HintForConfigError(int status, const ErrorInfo& info) {
+  const std::string text = Lower(info.message + " " + info.param);
+  struct Row {
+    std::string_view needle;
+    std::string_view field;
+    std::string_view key;
+  };
+  static constexpr Row kRows[] = {
+      {"--jinja", "tools", "server flag: start llama-server with --jinja (docs/SERVERS.md)"},
+      {"tool choice requires", "tool_choice",
+       "server flags: vLLM --enable-auto-tool-choice --tool-call-parser NAME (or llm.tool_choice)"},
+      {"--tool-call-parser", "tool_choice", "server flag: vLLM --tool-call-parser NAME (or llm.tool_choice)"},
+      {"--trust-request-chat-template", "chat_template", "llm.extra_body"},
+      {"'max_tokens'", "max_tokens", "llm.max_tokens_field (or llm.server)"},
+      {"max_completion_tokens", "max_completion_tokens", "llm.max_tokens_field (or llm.server)"},
+      {"max_tokens", "max_tokens", "llm.max_tokens_field (or llm.server)"},
+      {"temperature", "temperature", "llm.sampling_fields (or llm.temperature, llm.server)"},
+      {"top_p", "top_p", "llm.sampling_fields (or llm.top_p, llm.server)"},
+      {"parallel_tool_calls", "parallel_tool_calls", "llm.parallel_tool_calls (or llm.server)"},
+      {"seed", "seed", "llm.send_seed"},
+      {"stream", "stream_options", "llm.stream"},
+      {"reasoning_effort", "reasoning_effort", "llm.extra_body"},
+      {"tool_choice", "tool_choice", "llm.tool_choice"},
+      {"tools", "tools", "tools.file"},
+      {"tool call id", "tool_calls[].id", "llm.server"},
+      {"unrecognized request argument", "", "llm.extra_body (or llm.server)"},
+      {"api key", "Authorization", "llm.api_key / llm.endpoints[].api_key"},
+  };
+  for (const Row& r : kRows) {
+    if (!Contains(text, r.needle)) continue;
+    ConfigHint h{std::string(r.field), std::string(r.key)};
+    if (r.needle == "unrecognized request argument") {
+      std::size_t colon = info.message.rfind(':');
+      if (colon != std::string::npos) h.field = OneLine(info.message.substr(colon + 1), 64);
+    }
+    return h;
+  }
+  if (status == 401 || status == 403) return {"Authorization", "llm.api_key / llm.endpoints[].api_key"};
+  if (status == 404) return {"model", "llm.model / llm.endpoints[].base_url"};
+  if (!info.param.empty()) return {info.param, "llm.extra_body (or llm.server)"};
+  return {};
 }
 
 Classification ClassifyTransport(http::TransportError error, std::string_view detail) {

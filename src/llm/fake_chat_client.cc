@@ -21,6 +21,16 @@ void FakeChatClient::PushFailure(FailureClass failure_class, std::string message
   script_.emplace_back(MakeFailure(failure_class, message));
 }
 
+void FakeChatClient::SetRunStop(std::optional<Status> stop) {
+  std::lock_guard<std::mutex> lock(mu_);
+  run_stop_ = std::move(stop);
+}
+
+std::optional<Status> FakeChatClient::RunStopStatus() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return run_stop_;
+}
+
 void FakeChatClient::SetHandler(Handler handler) {
   std::lock_guard<std::mutex> lock(mu_);
   handler_ = std::move(handler);

@@ -7,6 +7,7 @@
 
 #include "seragen/base/log.h"
 #include "seragen/base/rng.h"
+#include "seragen/llm/config_error_gate.h"
 #include "seragen/llm/error_classifier.h"
 #include "seragen/llm/models_probe.h"
 #include "seragen/llm/sse_assembler.h"
@@ -50,7 +51,8 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
         clock(clock),
         options(std::move(opts)),
         pool(options.endpoints, options.pool, clock),
-        rng(options.jitter_seed) {}
+        rng(options.jitter_seed),
+        config_gate(options.config_error_limit) {}
 
   http::Client& http;
   http::Scheduler& scheduler;
@@ -66,6 +68,8 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
   std::map<std::uint64_t, StatePtr> active;
   std::deque<StatePtr> queue;
   std::optional<Status> run_stop;
+  bool config_stop = false;  // run_stop is a configuration stop: calls fail without being sent
+  ConfigErrorGate config_gate;
   std::optional<Clock::SteadyTime> wake_at;
   std::vector<std::function<void()>> pending_callbacks;
 
@@ -119,6 +123,11 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     auto now = clock.Now();
     while (!queue.empty()) {
       StatePtr s = queue.front();
+      if (config_stop) {
+        queue.pop_front();
+        Finish(s, MakeFailure(FailureClass::kConfig, "not sent, the run is stopping: " + StripTag(run_stop->message())));
+        continue;
+      }
       if (now >= s->deadline_at) {
         queue.pop_front();
         FinishFailure(s, FailureClass::kTransientNetwork,
@@ -162,15 +171,24 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     http::Request req;
     req.method = "POST";
     req.url = ep.base_url + "/chat/completions";
-    req.body = s->body;
+    if (ep.wire) {  // this endpoint's server profile
+      WireOptions wire = *ep.wire;
+      wire.stream = s->options.stream;
+      auto body = EncodeChatRequest(s->request, wire);
+      if (!body.ok()) {
+        pool.Release(index, FailureClass::kBadRequest);  // our fault: no effect on the endpoint's health
+        FinishFailure(s, FailureClass::kBadRequest, "cannot encode request: " + body.status().message());
+        return;
+      }
+      req.body = std::move(*body);
+    } else {
+      req.body = s->body;
+    }
     auto remaining = duration_cast<milliseconds>(s->deadline_at - clock.Now());
     req.timeout = std::max(milliseconds(1), std::min(s->options.attempt_timeout, remaining));
     req.connect_timeout = std::min(req.timeout, milliseconds(10000));
     req.headers.emplace_back("Content-Type", "application/json");
-    if (!ep.api_key.empty()) {
-      req.headers.emplace_back("Authorization", "Bearer " + ep.api_key.reveal());
-      req.secret_values.push_back(ep.api_key.reveal());
-    }
+    AddEndpointHeaders(ep, req);
     if (s->options.stream) {
       req.headers.emplace_back("Accept", "text/event-stream");
       s->assembler = std::make_unique<SseAssembler>();
@@ -206,6 +224,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     pool.Release(index, failure);  // kCancelled and model-side classes do not affect health
     if (shut_down) return;
     if (result.ok()) {
+      config_gate.OnSuccess();
       auto& r = *result;
       r.endpoint = pool.options(index).base_url;
       r.timings.last_attempt = response.timings.total;
@@ -278,7 +297,23 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
         }
       }
     }
-    if (failure == FailureClass::kConfig || failure == FailureClass::kQuota) {
+    if (failure == FailureClass::kConfig) {
+      // Never retried. The same error on config_error_limit consecutive
+      // calls stops the run.
+      if (config_gate.OnConfigError(StripTag(message)) && !config_stop) {
+        config_stop = true;
+        run_stop = MakeFailure(FailureClass::kConfig,
+                               "the endpoint rejected the same request on " + std::to_string(config_gate.count()) +
+                                   " consecutive calls: " + StripTag(message));
+        logger.Error("stopping the run: {}", StripTag(run_stop->message()));
+      } else {
+        logger.Error("task={} configuration error ({} of {} in a row stop the run): {}", s->options.task_id,
+                     config_gate.count(), config_gate.limit(), StripTag(message));
+      }
+      FinishFailure(s, failure, StripTag(message));
+      return;
+    }
+    if (failure == FailureClass::kQuota) {
       if (!run_stop) run_stop = status;
       logger.Error("task={} {}", s->options.task_id, message);
       FinishFailure(s, failure, StripTag(message));
@@ -327,10 +362,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     req.url = std::move(url);
     req.timeout = options.probe_timeout;
     req.connect_timeout = std::min(options.probe_timeout, milliseconds(5000));
-    if (!ep.api_key.empty()) {
-      req.headers.emplace_back("Authorization", "Bearer " + ep.api_key.reveal());
-      req.secret_values.push_back(ep.api_key.reveal());
-    }
+    AddEndpointHeaders(ep, req);
     return req;
   }
 
@@ -481,7 +513,10 @@ std::shared_ptr<CallHandle> HttpChatClient::Complete(ChatRequest request, CallOp
   }
   s->started = core_->clock.Now();
   s->deadline_at = s->started + options.deadline;
-  WireOptions wire = core_->options.wire;
+  // Encoded once now to refuse a bad request early; endpoints with their own
+  // profile re-encode at dispatch.
+  const auto& endpoints = core_->options.endpoints;
+  WireOptions wire = !endpoints.empty() && endpoints.front().wire ? *endpoints.front().wire : core_->options.wire;
   wire.stream = options.stream;
   auto body = EncodeChatRequest(request, wire);
   s->request = std::move(request);
@@ -502,6 +537,11 @@ std::shared_ptr<CallHandle> HttpChatClient::Complete(ChatRequest request, CallOp
     if (!core) return;
     core->Locked([&] {
       if (core->shut_down || s->phase != CallState::Phase::kQueued) return;
+      if (core->config_stop) {
+        core->Finish(s, MakeFailure(FailureClass::kConfig,
+                                    "not sent, the run is stopping: " + Core::StripTag(core->run_stop->message())));
+        return;
+      }
       if (core->options.endpoints.empty()) {
         core->Finish(s, MakeFailure(FailureClass::kConfig, "no endpoint configured"));
         return;

@@ -7,6 +7,7 @@
 #include "llm/json_util.h"
 #include "seragen/llm/error_classifier.h"
 #include "seragen/llm/failure.h"
+#include "seragen/llm/request_seed.h"
 
 namespace seragen::llm {
 
@@ -104,13 +105,58 @@ Result<WireOptions::ReasoningField> ParseReasoningField(std::string_view name) {
                               "' (expected reasoning, reasoning_content, both, think_tag or omit)");
 }
 
+std::string_view MaxTokensFieldName(WireOptions::MaxTokensField field) {
+  return field == WireOptions::MaxTokensField::kMaxCompletionTokens ? "max_completion_tokens" : "max_tokens";
+}
+
+Result<WireOptions::MaxTokensField> ParseMaxTokensField(std::string_view name) {
+  if (name == "max_tokens") return WireOptions::MaxTokensField::kMaxTokens;
+  if (name == "max_completion_tokens") return WireOptions::MaxTokensField::kMaxCompletionTokens;
+  return InvalidArgumentError("unknown max tokens field '" + std::string(name) +
+                              "' (expected max_tokens or max_completion_tokens)");
+}
+
+std::string_view ParallelToolCallsName(WireOptions::ParallelToolCalls mode) {
+  using P = WireOptions::ParallelToolCalls;
+  switch (mode) {
+    case P::kAsRequested: return "as_requested";
+    case P::kOmit: return "omit";
+    case P::kFalse: return "false";
+    case P::kTrue: return "true";
+  }
+  return "as_requested";
+}
+
+Result<WireOptions::ParallelToolCalls> ParseParallelToolCalls(std::string_view name) {
+  using P = WireOptions::ParallelToolCalls;
+  if (name == "as_requested") return P::kAsRequested;
+  if (name == "omit") return P::kOmit;
+  if (name == "false") return P::kFalse;
+  if (name == "true") return P::kTrue;
+  return InvalidArgumentError("unknown parallel_tool_calls mode '" + std::string(name) +
+                              "' (expected omit, false or true)");
+}
+
+std::string_view ReasoningFieldName(WireOptions::ReasoningField field) {
+  using F = WireOptions::ReasoningField;
+  switch (field) {
+    case F::kReasoning: return "reasoning";
+    case F::kReasoningContent: return "reasoning_content";
+    case F::kBoth: return "both";
+    case F::kThinkTagInContent: return "think_tag";
+    case F::kOmit: return "omit";
+  }
+  return "reasoning";
+}
+
 Result<std::string> EncodeChatRequest(const ChatRequest& request, const WireOptions& options) {
   Json body = Json::object();
   body["model"] = request.model;
   Json messages = Json::array();
   for (const auto& m : request.messages) messages.push_back(EncodeMessage(m, options));
   body["messages"] = std::move(messages);
-  if (!request.tools.empty()) {
+  const bool has_tools = !request.tools.empty();
+  if (has_tools) {
     Json tools = Json::array();
     for (const auto& t : request.tools) {
       auto params = TryParse(t.parameters_json);
@@ -123,7 +169,7 @@ Result<std::string> EncodeChatRequest(const ChatRequest& request, const WireOpti
     body["tools"] = std::move(tools);
   }
   using M = ToolChoice::Mode;
-  switch (request.tool_choice.mode) {
+  switch (has_tools ? request.tool_choice.mode : M::kUnset) {  // tool_choice without tools is rejected
     case M::kUnset: break;
     case M::kAuto: body["tool_choice"] = "auto"; break;
     case M::kNone: body["tool_choice"] = "none"; break;
@@ -132,14 +178,34 @@ Result<std::string> EncodeChatRequest(const ChatRequest& request, const WireOpti
       body["tool_choice"] = {{"type", "function"}, {"function", {{"name", request.tool_choice.name}}}};
       break;
   }
-  if (request.parallel_tool_calls) body["parallel_tool_calls"] = *request.parallel_tool_calls;
+  using P = WireOptions::ParallelToolCalls;
+  if (has_tools) {
+    switch (options.parallel_tool_calls) {
+      case P::kAsRequested:
+        if (request.parallel_tool_calls) body["parallel_tool_calls"] = *request.parallel_tool_calls;
+        break;
+      case P::kOmit: break;
+      case P::kFalse: body["parallel_tool_calls"] = false; break;
+      case P::kTrue: body["parallel_tool_calls"] = true; break;
+    }
+  }
   const auto& s = request.sampling;
-  if (s.temperature) body["temperature"] = *s.temperature;
-  if (s.top_p) body["top_p"] = *s.top_p;
-  if (s.presence_penalty) body["presence_penalty"] = *s.presence_penalty;
-  if (s.frequency_penalty) body["frequency_penalty"] = *s.frequency_penalty;
-  if (request.max_tokens) body["max_tokens"] = *request.max_tokens;
-  if (request.seed) body["seed"] = *request.seed;
+  if (options.send_sampling) {
+    if (s.temperature) body["temperature"] = *s.temperature;
+    if (s.top_p) body["top_p"] = *s.top_p;
+    if (s.presence_penalty) body["presence_penalty"] = *s.presence_penalty;
+    if (s.frequency_penalty) body["frequency_penalty"] = *s.frequency_penalty;
+  }
+  if (request.max_tokens) {
+    body[std::string(MaxTokensFieldName(options.max_tokens_field))] = *request.max_tokens;
+  }
+  if (request.seed) {
+    if (*request.seed > kMaxPortableSeed) {
+      return InvalidArgumentError("seed " + std::to_string(*request.seed) + " is outside 0.." +
+                                  std::to_string(kMaxPortableSeed) + " (not accepted by every server)");
+    }
+    body["seed"] = *request.seed;
+  }
   if (!request.stop.empty()) body["stop"] = request.stop;
   if (options.stream) {
     body["stream"] = true;
@@ -151,6 +217,15 @@ Result<std::string> EncodeChatRequest(const ChatRequest& request, const WireOpti
       return InvalidArgumentError("extra_body_json is not a JSON object");
     }
     for (auto it = extra->begin(); it != extra->end(); ++it) body[it.key()] = it.value();
+    // extra_body must not undo the guarantees above.
+    if (!options.stream && !body.contains("stream")) body.erase("stream_options");
+    if (body.contains("max_tokens") && body.contains("max_completion_tokens")) {
+      return InvalidArgumentError("extra_body_json sets " +
+                                  std::string(options.max_tokens_field == WireOptions::MaxTokensField::kMaxTokens
+                                                  ? "max_completion_tokens" : "max_tokens") +
+                                  " while the request already sends the other one (never both)");
+    }
+    if (auto t = body.find("tools"); t != body.end() && t->is_array() && t->empty()) body.erase("tools");
   }
   return Dump(body);
 }

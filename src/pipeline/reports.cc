@@ -16,6 +16,7 @@
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/journal/run_journals.h"
+#include "seragen/pipeline/run_result.h"
 #include "seragen/verify/scores.h"
 
 namespace seragen::pipeline {
@@ -78,6 +79,11 @@ Result<StatusReport> ReadStatus(const std::string& run_dir) {
       }
     }
   }
+  TaskTally tally;
+  tally.planned = r.planned;
+  tally.done = r.finished;
+  for (const auto& [k, n] : r.infra_failures) tally.infra_failed += n;
+  r.result = std::string(RunResultName(ClassifyTally(tally)));
   std::size_t verified = 0;
   for (const auto& [k, n] : r.verified) verified += n;
   r.acceptance_rate = verified ? static_cast<double>(r.verified["accepted"]) / static_cast<double>(verified) : 0;
@@ -91,6 +97,7 @@ Result<StatusReport> ReadStatus(const std::string& run_dir) {
 std::string FormatStatus(const StatusReport& r) {
   std::string out = fmt::format("tasks      {} planned, {} started, {} finished ({:.1f}%), {} shard(s)\n", r.planned,
                                 r.started, r.finished, r.planned ? 100.0 * r.finished / r.planned : 0.0, r.shards);
+  out += fmt::format("result     {}\n", r.result);
   auto line = [&](const char* name, const std::map<std::string, std::size_t>& m) {
     if (m.empty()) return;
     out += fmt::format("{:<11}", name);
@@ -126,6 +133,7 @@ std::string StatusJson(const StatusReport& r) {
   nlohmann::ordered_json j = {{"planned", r.planned},
                               {"started", r.started},
                               {"finished", r.finished},
+                              {"result", r.result},
                               {"shards", r.shards},
                               {"by_stage", r.by_stage},
                               {"verified", r.verified},

@@ -27,6 +27,7 @@
 #include "seragen/llm/commands.h"
 #include "seragen/llm/endpoint_options.h"
 #include "seragen/llm/http_chat_client.h"
+#include "seragen/llm/server_profile.h"
 #include "seragen/pipeline/journal_store.h"
 #include "seragen/pipeline/run_environment.h"
 #include "seragen/pipeline/scheduler.h"
@@ -56,6 +57,46 @@ int Fail(const std::string& what, const Status& s) {
   bool usage = s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kFailedPrecondition ||
                s.code() == StatusCode::kNotFound;
   return usage ? 2 : 1;
+}
+
+std::string StripFailureTag(const std::string& message) {
+  if (message.rfind("[llm:", 0) != 0) return message;
+  std::size_t end = message.find("] ");
+  return end == std::string::npos ? message : message.substr(end + 2);
+}
+
+
+// Server profile per endpoint: configured (llm.server), or detected once
+// now; explicit request settings win over the profile. Blocking HTTP.
+void ResolveServerProfiles(const config::LlmConfig& llm_cfg, const std::string& model,
+                           const llm::RequestOverrides& overrides, std::vector<llm::EndpointOptions>& endpoints,
+                           const log::Logger& logger) {
+  http::EventLoop probe_loop;
+  http::CurlClient probe_client(probe_loop);
+  for (llm::EndpointOptions& eo : endpoints) {
+    llm::ServerKind kind = llm::ServerKind::kGeneric;
+    std::string how = "configured (llm.server)";
+    if (llm_cfg.server == "auto") {
+      auto detected = llm::DetectServer(probe_client, eo, std::chrono::milliseconds(10000));
+      if (detected.ok()) {
+        kind = detected->kind;
+        how = "detected: " + detected->evidence;
+      } else {
+        how = "not detected (" + detected.status().message() + "); set llm.server";
+      }
+    } else if (auto parsed = llm::ParseServerKind(llm_cfg.server); parsed.ok()) {
+      kind = *parsed;
+    }
+    eo.wire = llm::ResolveWireOptions(kind, model, overrides);
+    logger.Info("endpoint {}: server {} ({}); max tokens field {}, sampling {}, parallel_tool_calls {}, reasoning {}",
+                eo.base_url, llm::ServerKindName(kind), how, llm::MaxTokensFieldName(eo.wire->max_tokens_field),
+                eo.wire->send_sampling ? "sent" : "omitted", llm::ParallelToolCallsName(eo.wire->parallel_tool_calls),
+                llm::ReasoningFieldName(eo.wire->reasoning_field));
+  }
+}
+
+RunResult FailRun(const std::string& what, const Status& s) {
+  return Fail(what, s) == 2 ? RunResult::kConfigStop : RunResult::kRuntimeError;
 }
 
 Task ToTask(const callgraph::PlannedTask& p) {
@@ -161,6 +202,24 @@ Status WaitForAnEndpoint(llm::HttpChatClient& chat, double wait_s, log::Logger& 
 
 }  // namespace
 
+Result<llm::RequestOverrides> RequestOverridesOf(const config::LlmConfig& l) {
+  llm::RequestOverrides o;
+  if (l.max_tokens_field != "auto") {
+    SG_ASSIGN_OR_RETURN(auto f, llm::ParseMaxTokensField(l.max_tokens_field));
+    o.max_tokens_field = f;
+  }
+  if (l.sampling_fields != "auto") o.send_sampling = l.sampling_fields == "send";
+  if (l.parallel_tool_calls != "auto") {
+    SG_ASSIGN_OR_RETURN(auto p, llm::ParseParallelToolCalls(l.parallel_tool_calls));
+    o.parallel_tool_calls = p;
+  }
+  if (l.reasoning_field != "auto") {
+    SG_ASSIGN_OR_RETURN(auto r, llm::ParseReasoningField(l.reasoning_field == "none" ? "omit" : l.reasoning_field));
+    o.reasoning_field = r;
+  }
+  return o;
+}
+
 Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured) {
   auto parse = [](const std::string& text, const std::string& where) -> Result<ShardSpec> {
     auto slash = text.find('/');
@@ -201,7 +260,7 @@ int PlanCommand(const config::LoadedConfig& loaded) {
   return 0;
 }
 
-int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
+RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   const config::Config& cfg = loaded.config;
   // Every in-flight request holds a socket and every command a few pipes: a
   // thousand rollouts in flight need more than the usual soft limit of 1024.
@@ -214,9 +273,9 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   log::Logger logger("run");
 
   auto shard = ResolveShard(flags.shard, cfg.run.shard);
-  if (!shard.ok()) return Fail("run", shard.status());
+  if (!shard.ok()) return FailRun("run", shard.status());
   auto prepared = internal::PrepareRun(loaded, flags.allow_config_change || cfg.run.allow_config_change);
-  if (!prepared.ok()) return Fail("run", prepared.status());
+  if (!prepared.ok()) return FailRun("run", prepared.status());
   internal::PreparedRun& run = *prepared;
   for (const std::string& note : run.plan_notes) logger.Info("{}", note);
 
@@ -232,7 +291,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   jopts.config_hash = run.recipe_hash;
   jopts.allow_config_change = flags.allow_config_change || cfg.run.allow_config_change;
   auto journal = journal::Journal::Open(jopts);
-  if (!journal.ok()) return Fail("run", journal.status());
+  if (!journal.ok()) return FailRun("run", journal.status());
   log::SetLogFile(shard_dir + "/seragen.log");
   (void)journal::RemoveStaleTempFiles(shard_dir, "trajectories");
   (void)journal::RemoveStaleTempFiles(shard_dir, "issues");
@@ -271,7 +330,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
     if (!ok.ok()) {
       std::cerr << "seragen run: the bubblewrap sandbox does not work on this machine: " << ok.message()
                 << "\n(set sandbox.mode: none to run agent commands unconfined, at your own risk)\n";
-      return 1;
+      return RunResult::kRuntimeError;
     }
   } else {
     logger.Warn("{}", sandbox::UnconfinedWarningText());
@@ -279,16 +338,21 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   RunEnvironmentFactory environments(run.repos, &run.tool_resources, env);
 
   auto demos = LoadDemos(cfg, run);
-  if (!demos.ok()) return Fail("run", demos.status().WithContext("issue.demos"));
+  if (!demos.ok()) return FailRun("run", demos.status().WithContext("issue.demos"));
   auto messages = agent::AgentMessages::Load(run.prompts_dir + "/format_errors");
-  if (!messages.ok()) return Fail("run", messages.status());
+  if (!messages.ok()) return FailRun("run", messages.status());
 
   // The model client.
   llm::ChatClientOptions copts;
   for (const config::EndpointConfig& e : cfg.llm.endpoints) {
     const config::SecretRef& key = e.api_key.empty() ? cfg.llm.api_key : e.api_key;
     auto eo = llm::MakeEndpointOptions(e.base_url, key.env_var);
-    if (!eo.ok()) return Fail("run", eo.status().WithContext("llm.endpoints"));
+    if (!eo.ok()) return FailRun("run", eo.status().WithContext("llm.endpoints"));
+    std::vector<llm::HeaderSpec> specs;
+    for (const config::HeaderConfig& h : e.headers) specs.push_back({h.name, h.value});
+    auto headers = llm::ResolveHeaders(specs);
+    if (!headers.ok()) return FailRun("run", headers.status().WithContext("llm.endpoints[].headers"));
+    eo->headers = std::move(*headers);
     eo->max_concurrency = static_cast<int>(e.max_concurrency > 0 ? e.max_concurrency : cfg.llm.max_concurrency_per_endpoint);
     copts.endpoints.push_back(std::move(*eo));
   }
@@ -300,8 +364,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   copts.retry.max_delay = std::chrono::milliseconds(static_cast<long long>(cfg.llm.retry.max_backoff_s * 1000));
   copts.retry.max_retry_after = std::chrono::milliseconds(static_cast<long long>(cfg.llm.retry.retry_after_cap_s * 1000));
   copts.retry.total_backoff_budget = std::chrono::milliseconds(static_cast<long long>(cfg.llm.retry.total_budget_s * 1000));
-  auto rf = llm::ParseReasoningField(cfg.llm.reasoning_field == "none" ? "omit" : cfg.llm.reasoning_field);
-  if (rf.ok()) copts.wire.reasoning_field = *rf;
+  copts.config_error_limit = static_cast<int>(cfg.llm.config_error_limit);
   copts.jitter_seed = static_cast<std::uint64_t>(cfg.run.seed) ^ 0x5eedULL;
 
   std::string model = cfg.llm.model;
@@ -310,6 +373,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
     ping.base_url = cfg.llm.endpoints.front().base_url;
     const config::SecretRef& key = cfg.llm.endpoints.front().api_key.empty() ? cfg.llm.api_key : cfg.llm.endpoints.front().api_key;
     ping.api_key_env = key.env_var;
+    for (const config::HeaderConfig& h : cfg.llm.endpoints.front().headers) ping.headers.push_back({h.name, h.value});
     // Like the health probes below: a server still loading gets llm.startup_wait_s.
     const auto wait_until = std::chrono::steady_clock::now() +
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -326,12 +390,15 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
       report = llm::PingEndpoint(ping);
     }
     if (!report.ok() || report->models.models.empty()) {
-      return Fail("run", UnavailableError("llm.model is empty and the endpoint did not list a model within " +
+      return FailRun("run", UnavailableError("llm.model is empty and the endpoint did not list a model within " +
                                           fmt::format("{:g}", cfg.llm.startup_wait_s) + " s (llm.startup_wait_s): " +
                                           (report.ok() ? std::string("empty list") : report.status().message())));
     }
     model = report->models.models.front().id;
   }
+  auto overrides = RequestOverridesOf(cfg.llm);
+  if (!overrides.ok()) return FailRun("run", overrides.status());
+  ResolveServerProfiles(cfg.llm, model, *overrides, copts.endpoints, logger);
 
   http::EventLoop http_loop;
   http::CurlClientOptions curl_opts;
@@ -341,7 +408,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   auto chat = std::make_unique<llm::HttpChatClient>(*curl, http_loop, SystemClock(), copts);
 
   Status reachable = WaitForAnEndpoint(*chat, cfg.llm.startup_wait_s, logger);
-  if (!reachable.ok()) return Fail("run", reachable);
+  if (!reachable.ok()) return FailRun("run", reachable);
   http::EventLoop pipeline_loop;
   LoopExecutor loop(pipeline_loop);
   auto workers = std::make_unique<ThreadPool>(static_cast<std::size_t>(std::min<std::int64_t>(cfg.run.concurrency, 512)) + 2);
@@ -444,6 +511,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
 
   workers.reset();  // finish releasing working copies
   pipeline_loop.RunSync([&] { scheduler.reset(); });
+  std::optional<Status> run_stop = chat->RunStopStatus();
   chat.reset();
   curl.reset();
 
@@ -455,18 +523,40 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
                                {"accepted", summary.accepted}, {"prompt_tokens", summary.prompt_tokens},
                                {"completion_tokens", summary.completion_tokens}, {"cost_usd", summary.cost_usd},
                                {"stop_reason", summary.stop_reason}, {"aborted", summary.aborted},
-                               {"abort_detail", summary.abort_detail}, {"seconds", elapsed()}};
+                               {"abort_detail", summary.abort_detail},
+                               {"config_stop", run_stop ? StripFailureTag(run_stop->message()) : std::string()},
+                               {"seconds", elapsed()}};
   (void)WriteFileAtomic(shard_dir + "/summary.json", js.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   std::cout << "shard " << shard->index << "/" << shard->count << ": " << line << "\n";
+  if (run_stop && llm::FailureClassOf(*run_stop) == llm::FailureClass::kConfig) {
+    std::cerr << "seragen run: stopped: " << StripFailureTag(run_stop->message())
+              << "\nFix the setting named above (see docs/SERVERS.md), then rerun the same command; "
+                 "failed tasks are retried.\n";
+    return RunResult::kConfigStop;
+  }
   if (summary.aborted) {
     std::cerr << "seragen run: aborted: " << summary.abort_detail << "\n";
-    return 1;
+    return RunResult::kRuntimeError;
   }
   if (g_signals > 0) {
     std::cerr << "seragen run: interrupted; rerun the same command to resume\n";
-    return kExitInterrupted;
+    return RunResult::kInterrupted;
   }
-  return 0;
+  TaskTally tally;
+  tally.planned = summary.planned;
+  tally.done = summary.already_finished;
+  for (const char* kind : {"verified", "skipped", "model_failure"}) {
+    if (auto it = summary.outcomes.find(kind); it != summary.outcomes.end()) tally.done += it->second;
+  }
+  if (auto it = summary.outcomes.find("infra_failure"); it != summary.outcomes.end()) tally.infra_failed = it->second;
+  RunResult result = ClassifyTally(tally);
+  if (result != RunResult::kComplete) {
+    std::cerr << "seragen run: " << tally.done << " of " << tally.planned << " planned tasks done, "
+              << tally.infra_failed << " infrastructure failure(s)"
+              << (summary.stop_reason.empty() ? "" : "; stopped: " + summary.stop_reason)
+              << "; rerun the same command to retry the rest\n";
+  }
+  return result;
 }
 
 }  // namespace seragen::pipeline

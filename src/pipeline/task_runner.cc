@@ -1,5 +1,7 @@
 #include "seragen/pipeline/task_runner.h"
 
+#include "seragen/llm/request_seed.h"
+
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
@@ -81,7 +83,8 @@ TaskRunner::TaskRunner(Task task, int slot, PipelineContext* context)
     : task_(std::move(task)), slot_(slot), ctx_(context) {}
 
 std::uint64_t TaskRunner::SeedFor(const std::string& purpose) const {
-  return Rng::Derive(ctx_->settings.run_seed, task_.task_id, purpose).NextU64();
+  // 0..2^31-1: accepted unchanged by every server (a 64-bit value is refused by vLLM).
+  return llm::PortableSeed(ctx_->settings.run_seed, task_.task_id, purpose);
 }
 
 void TaskRunner::Start(DoneCallback done) {
@@ -216,7 +219,10 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
     journal::JournalRecord rec{task_.task_id, Stage::kFailed, exit_name, attempt_};
     rec.tokens = TokensOf(t);
     rec.error = journal::ErrorInfo{"infra." + exit_name, t.exit_detail, true};
-    bool abort = exit == agent::ExitStatus::kConfigError || exit == agent::ExitStatus::kQuota;
+    // A configuration error fails this task (retried on rerun); the run stops
+    // only once the client says so (the same error on consecutive calls).
+    bool abort = exit == agent::ExitStatus::kQuota ||
+                 (exit == agent::ExitStatus::kConfigError && ctx_->chat->RunStopStatus().has_value());
     return Persist({}, rec, [self, abort, detail = t.exit_detail] {
       self->Finish(abort ? TaskOutcome::Kind::kAbortRun : TaskOutcome::Kind::kInfraFailure, detail);
     });
@@ -351,7 +357,8 @@ void TaskRunner::Verify() {
 void TaskRunner::FailFromChat(const Status& status, const std::string& stage) {
   llm::FailureClass fc = llm::FailureClassOf(status);
   if (fc == llm::FailureClass::kCancelled || cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
-  bool abort = fc == llm::FailureClass::kConfig || fc == llm::FailureClass::kQuota;
+  bool abort = fc == llm::FailureClass::kQuota ||
+               (fc == llm::FailureClass::kConfig && ctx_->chat->RunStopStatus().has_value());
   bool model = fc == llm::FailureClass::kContextOverflow;
   std::string cls = std::string(model ? "model." : "infra.") + stage + "." + std::string(llm::FailureClassName(fc));
   journal::JournalRecord rec{task_.task_id, Stage::kFailed, stage, attempt_};

@@ -64,7 +64,14 @@ int Responder::NextAttempt(const std::string& digest) {
 }
 
 std::string Responder::ModelsBody() const {
-  return RenderModels(options_.model_id, options_.context_window, kFixedCreated);
+  std::string body = RenderModels(options_.model_id, options_.context_window, kFixedCreated);
+  if (options_.strict == StrictMode::kOff) return body;
+  // Present the owner the imitated server reports (auto detection reads it).
+  const std::string vllm = "\"owned_by\":\"seragen\"";
+  if (auto pos = body.find(vllm); pos != std::string::npos) {
+    body.replace(pos, vllm.size(), "\"owned_by\":\"" + std::string(OwnedByFor(options_.strict)) + "\"");
+  }
+  return body;
 }
 
 ResponsePlan Responder::PlanChat(std::string_view body) {
@@ -82,6 +89,17 @@ ResponsePlan Responder::PlanChat(std::string_view body) {
     return plan;
   }
   const ChatRequest& request = *parsed;
+  StrictOptions strict{options_.strict, options_.jinja, options_.model_id};
+  if (auto rejection = ValidateStrict(body, strict)) {
+    plan.status = rejection->status;
+    plan.fault = FaultKind::kBadRequest;
+    plan.body = std::move(rejection->body);
+    plan.record.kind = "rejected";
+    plan.record.fault = "rejected";
+    plan.record.status = rejection->status;
+    plan.record.rejection = rejection->message;
+    return plan;
+  }
   const int attempt = NextAttempt(digest);
   const std::string attempt_key = digest + ":" + std::to_string(attempt);
   plan.stream = request.stream;

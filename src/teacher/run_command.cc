@@ -34,6 +34,10 @@ std::string TeacherBanner(const TeacherOptions& o, int port) {
        "   context window: " + std::to_string(o.context_window) + " tokens\n";
   if (!o.script_path.empty()) b += "  replaying the turns of script " + o.script_path + " (other request kinds: rule-based)\n";
   b += "  latency: " + DescribeLatency(o.latency) + "   injected fault rate: " + std::to_string(o.faults.Total()) + "\n";
+  if (o.strict != StrictMode::kOff) {
+    b += "  strict mode: refuses requests as " + std::string(StrictModeName(o.strict)) + " would" +
+         (o.strict == StrictMode::kLlamaCpp && !o.jinja ? " (started without --jinja)" : "") + "\n";
+  }
   b += "  Stop with Ctrl-C.\n";
   return b;
 }
@@ -62,7 +66,7 @@ int RunTeacherCommand(const TeacherOptions& options) {
   RequestCounts counts = server.Counts();
   std::fprintf(stdout, "seragen teacher: stopped after %llu requests", static_cast<unsigned long long>(counts.total));
   for (const auto& [kind, n] : counts.by_kind) std::fprintf(stdout, ", %s=%llu", kind.c_str(), static_cast<unsigned long long>(n));
-  std::fprintf(stdout, "\n");
+  std::fprintf(stdout, ", rejected=%llu\n", static_cast<unsigned long long>(counts.rejected));
   return 0;
 }
 

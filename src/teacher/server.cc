@@ -142,7 +142,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void SendSimple(int status, std::string body, const std::vector<std::pair<std::string, std::string>>& headers = {}) {
     auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(status), 11);
-    res->set(http::field::server, "seragen-teacher");
+    res->set(http::field::server, std::string(ServerHeaderFor(shared_->responder->options().strict)));
     res->set(http::field::content_type, "application/json");
     for (const auto& [name, value] : headers) res->set(name, value);
     res->keep_alive(keep_alive_);
@@ -156,7 +156,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // Promises the whole body in Content-Length, sends half, then closes.
   void SendTruncated() {
-    out_ = "HTTP/1.1 200 OK\r\nServer: seragen-teacher\r\nContent-Type: application/json\r\nContent-Length: " +
+    out_ = "HTTP/1.1 200 OK\r\nServer: " + std::string(ServerHeaderFor(shared_->responder->options().strict)) + "\r\nContent-Type: application/json\r\nContent-Length: " +
            std::to_string(plan_.body.size()) + "\r\n\r\n" + plan_.body.substr(0, plan_.cut_at);
     net::async_write(stream_, net::buffer(out_), [self = shared_from_this()](beast::error_code, std::size_t) {
       self->Close();
@@ -164,7 +164,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void StartStream() {
-    out_ = "HTTP/1.1 200 OK\r\nServer: seragen-teacher\r\nContent-Type: text/event-stream\r\n"
+    out_ = "HTTP/1.1 200 OK\r\nServer: " + std::string(ServerHeaderFor(shared_->responder->options().strict)) + "\r\nContent-Type: text/event-stream\r\n"
            "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n";
     out_ += keep_alive_ ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
     next_event_ = 0;

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/cli_test_util.h"
+#include "cli/exit_codes.h"
 #include "testing/temp_dir.h"
 
 namespace seragen {
@@ -24,6 +25,24 @@ TEST_CASE("verify: 0 accepted, 1 rejected, 2 errors", "[cli]") {
   CHECK(RunSeragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("missing.diff"), &out) == 2);
   CHECK(out.find("missing.diff") != std::string::npos);
   CHECK(RunSeragen("verify " + dir.Sub("p1.diff") + " " + dir.Sub("p2.diff") + " -t 1.5", &out) == 2);
+}
+
+TEST_CASE("exit codes of seragen run, as documented", "[cli][exit]") {
+  using pipeline::RunResult;
+  static_assert(cli::ExitCodeFor(RunResult::kComplete) == 0);
+  static_assert(cli::ExitCodeFor(RunResult::kIncomplete) == 3);
+  static_assert(cli::ExitCodeFor(RunResult::kNothingSucceeded) == 1);
+  static_assert(cli::ExitCodeFor(RunResult::kConfigStop) == 2);
+  static_assert(cli::ExitCodeFor(RunResult::kInterrupted) == 75);
+  CHECK(cli::ExitCodeFor(RunResult::kRuntimeError) == 1);
+}
+
+TEST_CASE("teacher strict-mode flags are checked", "[cli]") {
+  std::string out;
+  CHECK(RunSeragen("teacher --validate tgi", &out) == 2);
+  CHECK(out.find("tgi") != std::string::npos);
+  CHECK(RunSeragen("teacher --no-jinja", &out) == 2);
+  CHECK(out.find("--no-jinja needs --validate llamacpp") != std::string::npos);
 }
 
 TEST_CASE("teacher and llm reject bad arguments with exit 2", "[cli]") {

@@ -186,6 +186,46 @@ TEST_CASE("secrets are references, resolved from the environment, never printed"
   CHECK(MustLoad(std::string(kMinimal) + "  api_key: ${OTHER_KEY}\n").config_hash == c.config_hash);
 }
 
+TEST_CASE("endpoint headers: values are secrets, never rendered or hashed", "[config][headers]") {
+  const std::string text = R"(
+repos:
+  - source: /srv/repos/core
+llm:
+  endpoints:
+    - base_url: http://127.0.0.1:8000/v1
+      headers: {X-Tenant: literal-tenant-secret, X-Gateway-Token: "${SERAGEN_TEST_GATEWAY}"}
+)";
+  LoadedConfig c = MustLoad(text);
+  const auto& h = c.config.llm.endpoints.at(0).headers;
+  REQUIRE(h.size() == 2);
+  CHECK(h[0].name == "X-Tenant");
+  CHECK(h[0].value == "literal-tenant-secret");
+  CHECK(h[1].value == "${SERAGEN_TEST_GATEWAY}");
+  std::string yaml = RenderResolvedYaml(c);  // what the run directory keeps
+  CHECK(yaml.find("literal-tenant-secret") == std::string::npos);
+  CHECK(yaml.find("${SERAGEN_TEST_GATEWAY}") != std::string::npos);
+  CHECK(CanonicalJson(c.config).find("literal-tenant-secret") == std::string::npos);
+  CHECK(RecipeJson(c.config).find("X-Tenant") == std::string::npos);
+  // Changing a header value does not change the hash (operational, secret).
+  std::string other = text;
+  other.replace(other.find("literal-tenant-secret"), 21, "another-tenant-value!");
+  CHECK(MustLoad(other).config_hash == c.config_hash);
+  // A bad header name is refused without echoing values.
+  auto bad = LoadConfigText(std::string(kMinimal) + "      headers: {\"bad name\": s3cr3t-value}\n", "/etc/x.yaml");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("s3cr3t-value") == std::string::npos);
+}
+
+TEST_CASE("server profile keys take only known values", "[config][headers]") {
+  LoadedConfig c = MustLoad(kMinimal);
+  CHECK(c.config.llm.server == "auto");
+  CHECK(c.config.llm.max_tokens_field == "auto");
+  CHECK(c.config.llm.config_error_limit == 3);
+  auto bad = LoadConfigText(std::string(kMinimal) + "  server: tgi\n", "/etc/x.yaml");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("llm.server") != std::string::npos);
+}
+
 TEST_CASE("the rendered YAML loads back to the same config", "[config]") {
   LoadOptions opts;
   opts.overrides = {"agent.max_steps=77", "llm.extra_body={top_k: 20, note: \"yes\"}", "run.name=\"123\""};

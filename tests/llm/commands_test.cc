@@ -26,6 +26,24 @@ TEST_CASE("llm ping: models, context window, latency", "[llm][commands]") {
   CHECK(text.find("zai-org/GLM-4.5-Air") != std::string::npos);
   CHECK(text.find("131072 (max_model_len)") != std::string::npos);
   CHECK(text.find("parent=zai-org/GLM-4.5-Air") != std::string::npos);
+  // The profile it detected and the settings a run would use.
+  CHECK(report->server == "vllm");
+  CHECK(text.find("profile    vllm (detected: /models owned_by vllm") != std::string::npos);
+  CHECK(text.find("parallel_tool_calls false") != std::string::npos);
+}
+
+TEST_CASE("llm ping: a configured profile shows its settings for the model", "[llm][commands]") {
+  ReplayServer server;
+  server.Enqueue("/v1/models", ScriptedReply::Json(200, Fixture("models/f9a_openai.json")));
+  PingOptions options;
+  options.base_url = server.base_url();
+  options.server = "openai";
+  options.model = "o3-mini";
+  auto report = PingEndpoint(options);
+  REQUIRE(report.ok());
+  std::string text = FormatPingReport(*report);
+  CHECK(text.find("max_completion_tokens") != std::string::npos);
+  CHECK(text.find("sampling fields     omit") != std::string::npos);
 }
 
 TEST_CASE("llm ping: llama.cpp served context comes from /props", "[llm][commands]") {
@@ -71,6 +89,22 @@ TEST_CASE("llm chat: picks the served model and prints the answer", "[llm][comma
   auto requests = server.requests();
   REQUIRE(requests.size() == 2);
   CHECK(requests[1].body.find("\"model\":\"GLM-4.6\"") != std::string::npos);
+}
+
+TEST_CASE("llm chat sends what the server profile accepts", "[llm][commands][profile]") {
+  ReplayServer server;
+  server.Enqueue("/v1/chat/completions", ScriptedReply::Json(200, Fixture("responses/f1a_openai_tool_call.json")));
+  ChatCommandOptions options;
+  options.base_url = server.base_url();
+  options.model = "o3-mini";
+  options.server = "openai";
+  options.prompt = "hi";
+  auto report = RunChatCommand(options);
+  REQUIRE(report.ok());
+  auto requests = server.requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].body.find("\"max_completion_tokens\":512") != std::string::npos);
+  CHECK(requests[0].body.find("\"max_tokens\"") == std::string::npos);
 }
 
 TEST_CASE("llm chat streaming", "[llm][commands]") {

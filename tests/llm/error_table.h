@@ -43,7 +43,7 @@ inline const Expected kErrorTable[] = {
     {"model_404", FailureClass::kConfig},
     {"bad_gateway_html", FailureClass::kTransientServer},
     {"server_error_500", FailureClass::kTransientServer},
-    {"unknown_400", FailureClass::kBadRequest},
+    {"unknown_400", FailureClass::kConfig},  // "Unrecognized request argument supplied: top_k"
     {"timeout_408", FailureClass::kTransientServer},
 };
 

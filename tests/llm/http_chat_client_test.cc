@@ -40,6 +40,74 @@ ScriptedReply Stream(const std::string& fixture) {
 nlohmann::json BodyOf(const testing::ReceivedRequest& r) { return nlohmann::json::parse(r.body); }
 }  // namespace
 
+TEST_CASE("the same configuration error on 3 consecutive calls stops the run; later calls are not sent",
+          "[llm][client][config]") {
+  const std::string body =
+      R"({"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens","code":"unsupported_parameter"}})";
+  ChatHarness h;
+  for (int i = 0; i < 5; ++i) h.server().Enqueue(kPath, ScriptedReply::Json(400, body));
+  for (int i = 0; i < 3; ++i) {
+    INFO("call " << i);
+    CHECK_FALSE(h.client->RunStopStatus().has_value());
+    auto r = h.Call(SimpleRequest());
+    REQUIRE_FALSE(r.ok());
+    CHECK(FailureClassOf(r.status()) == FailureClass::kConfig);
+    CHECK(r.status().message().find("attempts: 1") != std::string::npos);  // never retried
+  }
+  auto stop = h.client->RunStopStatus();
+  REQUIRE(stop.has_value());
+  CHECK(FailureClassOf(*stop) == FailureClass::kConfig);
+  CHECK(stop->message().find("3 consecutive calls") != std::string::npos);
+  CHECK(stop->message().find("'max_tokens' is not supported") != std::string::npos);
+  CHECK(stop->message().find("llm.max_tokens_field") != std::string::npos);
+  auto fourth = h.Call(SimpleRequest());
+  REQUIRE_FALSE(fourth.ok());
+  CHECK(FailureClassOf(fourth.status()) == FailureClass::kConfig);
+  CHECK(h.server().requests().size() == 3);
+}
+
+TEST_CASE("a success between configuration errors resets the count", "[llm][client][config]") {
+  const std::string body =
+      R"({"error":{"message":"Unsupported value: 'temperature' does not support 0.6 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}})";
+  ChatHarness h;
+  h.server().Enqueue(kPath, ScriptedReply::Json(400, body));
+  h.server().Enqueue(kPath, ScriptedReply::Json(400, body));
+  h.server().Enqueue(kPath, Ok());
+  h.server().Enqueue(kPath, ScriptedReply::Json(400, body));
+  h.server().Enqueue(kPath, ScriptedReply::Json(400, body));
+  for (int i = 0; i < 5; ++i) (void)h.Call(SimpleRequest());
+  CHECK_FALSE(h.client->RunStopStatus().has_value());
+  CHECK(h.server().requests().size() == 5);
+}
+
+TEST_CASE("per-endpoint headers are sent and never logged; per-endpoint wire options apply",
+          "[llm][client][headers]") {
+  ChatClientOptions options;
+  testing::ReplayServer server;
+  EndpointOptions e;
+  e.base_url = server.base_url() + "/v1";
+  e.headers.emplace_back("X-Tenant", SecretString("tenant-secret-value"));
+  WireOptions w;
+  w.max_tokens_field = WireOptions::MaxTokensField::kMaxCompletionTokens;
+  w.send_sampling = false;
+  e.wire = w;
+  options.endpoints.push_back(e);
+  ChatHarness h(options);
+  server.Enqueue(kPath, Ok());
+  ChatRequest req = SimpleRequest();
+  req.max_tokens = 100;
+  req.sampling.temperature = 0.3;
+  auto r = h.Call(req);
+  REQUIRE(r.ok());
+  auto requests = server.requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].Header("x-tenant") == std::optional<std::string>("tenant-secret-value"));
+  auto body = BodyOf(requests[0]);
+  CHECK(body["max_completion_tokens"] == 100);
+  CHECK_FALSE(body.contains("max_tokens"));
+  CHECK_FALSE(body.contains("temperature"));
+}
+
 TEST_CASE("every error fixture over HTTP: class, attempts and back-off", "[llm][client][fixture]") {
   for (const auto& e : kErrorTable) {
     DYNAMIC_SECTION(e.fixture) {
@@ -87,7 +155,8 @@ TEST_CASE("every error fixture over HTTP: class, attempts and back-off", "[llm][
           CHECK(requests.size() == 1);
           CHECK(delays.empty());
           CHECK(r.status().message().find("attempts: 1") != std::string::npos);
-          bool stops_run = e.failure_class == FailureClass::kConfig || e.failure_class == FailureClass::kQuota;
+          // Quota stops at once; one configuration error alone does not.
+          bool stops_run = e.failure_class == FailureClass::kQuota;
           CHECK(h.client->RunStopStatus().has_value() == stops_run);
           break;
         }

@@ -101,9 +101,19 @@ TEST_CASE("max_tasks budget stops dispatching but lets in-flight work finish", "
   CHECK(s.stop_reason == "budget.max_tasks reached (4)");
 }
 
-TEST_CASE("a configuration error aborts the run", "[scheduler]") {
+TEST_CASE("configuration errors below the client's limit fail tasks, the run goes on", "[scheduler]") {
   SchedulerFixture f;
   f.model.fail_rollouts = llm::FailureClass::kConfig;
+  RunSummary s = f.Run(f.Tasks(10));
+  CHECK_FALSE(s.aborted);
+  CHECK(s.dispatched == 10);
+  CHECK(s.outcomes["infra_failure"] == 10);
+}
+
+TEST_CASE("a configuration error aborts the run once the client stops it", "[scheduler]") {
+  SchedulerFixture f;
+  f.model.fail_rollouts = llm::FailureClass::kConfig;
+  f.chat.SetRunStop(llm::MakeFailure(llm::FailureClass::kConfig, "same error 3 times"));
   RunSummary s = f.Run(f.Tasks(10));
   CHECK(s.aborted);
   CHECK(s.dispatched == 3);  // the first wave only

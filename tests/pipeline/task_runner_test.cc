@@ -110,6 +110,11 @@ TEST_CASE("seeds derive from the run seed and task id", "[pipeline]") {
   REQUIRE(ra.size() == rb.size());
   for (std::size_t i = 0; i < ra.size(); ++i) CHECK(ra[i].seed == rb[i].seed);
   CHECK(ra[0].seed != ra.back().seed);  // rollout 1 and rollout 2 differ
+  // Every seed sent is one all servers take unchanged (regression: 64-bit seeds were sent).
+  for (const auto& r : ra) {
+    REQUIRE(r.seed.has_value());
+    CHECK(*r.seed <= 0x7fffffffULL);
+  }
   RunnerFixture c;
   c.ctx.settings.run_seed = 43;
   c.Run(RunnerFixture::MakeTask("t1"));
@@ -200,9 +205,16 @@ TEST_CASE("infrastructure failures are tagged, retryable, and abort on config er
     CHECK(again.kind == TaskOutcome::Kind::kVerified);
     CHECK(f.store.records.back().attempt == 2);
   }
-  SECTION("configuration error aborts the run") {
+  SECTION("a configuration error fails the task (retried on rerun) while the client has not stopped the run") {
     RunnerFixture f;
     f.model.fail_rollouts = llm::FailureClass::kConfig;
+    CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kInfraFailure);
+    CHECK(f.store.records.back().error->retryable);
+  }
+  SECTION("configuration error aborts the run once the client stops it") {
+    RunnerFixture f;
+    f.model.fail_rollouts = llm::FailureClass::kConfig;
+    f.chat.SetRunStop(llm::MakeFailure(llm::FailureClass::kConfig, "same error 3 times"));
     CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kAbortRun);
   }
   SECTION("no working copy") {

@@ -91,10 +91,19 @@ struct PricingConfig {
   double cached_per_mtok = 0;
 };
 
+// One extra HTTP header. The value is a literal or "${VAR}"; either way it
+// is treated as a secret (never logged, never saved in the run's config).
+struct HeaderConfig {
+  std::string name;
+  std::string value;
+  friend bool operator==(const HeaderConfig&, const HeaderConfig&) = default;
+};
+
 struct EndpointConfig {
   std::string base_url;
   SecretRef api_key;
   std::int64_t max_concurrency = 0;  // 0 = llm.max_concurrency_per_endpoint
+  std::vector<HeaderConfig> headers;
 };
 
 struct LlmConfig {
@@ -107,7 +116,12 @@ struct LlmConfig {
   bool send_seed = true;
   bool stream = false;
   std::string tool_choice = "auto";          // auto | required
-  std::string reasoning_field = "reasoning";  // reasoning | reasoning_content | both | none
+  std::string reasoning_field = "auto";  // auto | reasoning | reasoning_content | both | none
+  std::string server = "auto";            // auto | vllm | sglang | llamacpp | openai | openrouter | generic
+  std::string max_tokens_field = "auto";  // auto | max_tokens | max_completion_tokens
+  std::string sampling_fields = "auto";   // auto | send | omit
+  std::string parallel_tool_calls = "auto";  // auto | false | true | omit
+  std::int64_t config_error_limit = 3;
   std::int64_t context_window = 0;            // 0 = ask the endpoint
   double request_timeout_s = 600;
   double connect_timeout_s = 10;

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "seragen/base/result.h"
+#include "seragen/llm/endpoint_options.h"
+#include "seragen/llm/server_profile.h"
 #include "seragen/llm/models_probe.h"
 #include "seragen/llm/types.h"
 
@@ -17,6 +19,10 @@ namespace seragen::llm {
 struct PingOptions {
   std::string base_url;
   std::string api_key_env;  // name of the variable; empty = no key
+  std::vector<HeaderSpec> headers;  // extra headers (values literal or ${VAR})
+  std::string server = "auto";      // llm.server: auto detects
+  std::string model;                // for the profile's settings; empty = first listed
+  RequestOverrides overrides;       // explicit settings (from a config), shown as they win
   std::chrono::milliseconds timeout{10000};
 };
 
@@ -25,9 +31,14 @@ struct PingReport {
   std::chrono::microseconds latency{0};  // GET /models round trip
   ModelsReport models;
   std::optional<std::int64_t> props_context;  // llama.cpp /props n_ctx when available
+  std::string server;           // profile used (detected or configured)
+  std::string server_evidence;  // what decided it
+  std::string settings;         // DescribeWireOptions of the profile for the model
 };
 
-// GET {base}/models (+ /props for llama.cpp). Failures are tagged Statuses
+// GET {base}/models (+ /props for llama.cpp), then the server profile
+// (detected when options.server is "auto") and the request settings it
+// implies for the model without user overrides. Failures are tagged Statuses
 // (FailureClassOf) with the endpoint named.
 Result<PingReport> PingEndpoint(const PingOptions& options);
 std::string FormatPingReport(const PingReport& report);
@@ -40,6 +51,7 @@ struct ChatCommandOptions {
   std::string prompt;
   std::int64_t max_tokens = 512;
   bool stream = false;
+  std::string server = "auto";  // server profile for the request fields; auto detects
   std::chrono::milliseconds timeout{120000};
 };
 

@@ -4,10 +4,15 @@
 // prints it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "seragen/base/result.h"
+#include "seragen/http/http_client.h"
+#include "seragen/llm/wire_codec.h"
 
 namespace seragen::llm {
 
@@ -29,7 +34,30 @@ struct EndpointOptions {
   std::string base_url;
   SecretString api_key;  // empty = no Authorization header
   int max_concurrency = 0;  // in-flight requests to this endpoint; 0 = unlimited
+  // Extra HTTP headers sent with every request to this endpoint (values are
+  // treated as secrets: never logged).
+  std::vector<std::pair<std::string, SecretString>> headers;
+  // Request encoding for this endpoint (its server profile); nullopt = the
+  // client's default WireOptions.
+  std::optional<WireOptions> wire;
 };
+
+// A configured header: its value is either a literal or "${VAR}".
+struct HeaderSpec {
+  std::string name;
+  std::string value;
+};
+
+// Resolves header specs: names must be HTTP tokens and not ones seragen
+// sets itself (Content-Type, Authorization, Accept, Host, Content-Length);
+// "${VAR}" values are read from the environment (unset or empty is an error
+// naming the variable); values with control characters are refused. Every
+// value is registered with log::AddSecret. Errors never contain a value.
+Result<std::vector<std::pair<std::string, SecretString>>> ResolveHeaders(const std::vector<HeaderSpec>& specs);
+
+// Adds the Authorization header (when there is a key) and the extra headers
+// to `request`, listing every value in request.secret_values.
+void AddEndpointHeaders(const EndpointOptions& endpoint, http::Request& request);
 
 // Normalises and checks a base URL (http/https scheme, host present; trailing
 // '/' removed; "/v1" added when there is no path). kInvalidArgument names it.

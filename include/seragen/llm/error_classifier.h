@@ -18,6 +18,7 @@ struct ErrorInfo {
   std::string message;
   std::string type;
   std::string code;  // string or integer code, as text
+  std::string param;  // the request field the server names, when it does
 };
 ErrorInfo ParseErrorBody(std::string_view body);
 
@@ -32,6 +33,20 @@ Classification ClassifyHttpError(int status, std::string_view body);
 Classification ClassifyInBandError(const ErrorInfo& info);
 // A transport failure (no usable HTTP response).
 Classification ClassifyTransport(http::TransportError error, std::string_view detail);
+
+// A configuration error: the server refuses a setting or needs a start flag
+// (endpoint_validation §8): a 4xx naming a parameter, flag, model or key, or
+// llama.cpp's "requires --jinja flag" 500. Such errors are never retried.
+bool LooksLikeConfigError(int status, const ErrorInfo& info);
+
+// Where a configuration error comes from: the request field the server
+// objects to and the seragen config key (or server start flag) that
+// controls it. Empty strings when unknown.
+struct ConfigHint {
+  std::string field;       // e.g. "max_tokens"
+  std::string config_key;  // e.g. "llm.max_tokens_field"
+};
+ConfigHint HintForConfigError(int status, const ErrorInfo& info);
 
 // Context-overflow wording (case-insensitive matcher list of §5).
 bool LooksLikeContextOverflow(std::string_view text);

@@ -24,6 +24,9 @@ class FakeChatClient final : public ChatClient {
   void PushResponse(ChatResponse response);
   void PushFailure(FailureClass failure_class, std::string message);
   void SetHandler(Handler handler);
+  // What RunStopStatus() reports (tests of callers that stop on it).
+  void SetRunStop(std::optional<Status> stop);
+  std::optional<Status> RunStopStatus() const override;
 
   std::shared_ptr<CallHandle> Complete(ChatRequest request, CallOptions options,
                                        ChatCallback done) override;
@@ -36,6 +39,7 @@ class FakeChatClient final : public ChatClient {
   mutable std::mutex mu_;
   std::deque<Result<ChatResponse>> script_;
   Handler handler_;
+  std::optional<Status> run_stop_;
   std::vector<ChatRequest> requests_;
 };
 

@@ -32,6 +32,9 @@ struct ChatClientOptions {
   std::uint64_t jitter_seed = 0x5eed;  // back-off jitter (Rng), for reproducible timing
   long long output_budget_margin = 256;  // tokens kept free when lowering max_tokens
   std::chrono::milliseconds probe_timeout{10000};
+  // The same configuration error on this many consecutive calls stops the
+  // run (RunStopStatus); below it each such call just fails (not retried).
+  int config_error_limit = 3;
 };
 
 class HttpChatClient final : public ChatClient {
@@ -45,9 +48,11 @@ class HttpChatClient final : public ChatClient {
   std::shared_ptr<CallHandle> Complete(ChatRequest request, CallOptions options,
                                        ChatCallback done) override;
 
-  // Set by the first kConfig (abort the run) or kQuota (stop scheduling)
-  // failure; callers check it before starting new work. Thread-safe.
-  std::optional<Status> RunStopStatus() const;
+  // Set by the same kConfig failure on config_error_limit consecutive calls,
+  // or by the first kQuota failure. After a configuration stop, new and
+  // queued calls fail at once with that status (no request is sent).
+  // Thread-safe.
+  std::optional<Status> RunStopStatus() const override;
 
   std::vector<EndpointState> EndpointSnapshot() const;
 

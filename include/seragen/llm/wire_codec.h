@@ -14,6 +14,17 @@ struct WireOptions {
   // How assistant reasoning is sent back in history.
   enum class ReasoningField { kReasoning, kReasoningContent, kBoth, kThinkTagInContent, kOmit };
   ReasoningField reasoning_field = ReasoningField::kReasoning;
+  // Which name carries ChatRequest::max_tokens (never both: OpenAI rejects
+  // the pair, and its reasoning models reject max_tokens).
+  enum class MaxTokensField { kMaxTokens, kMaxCompletionTokens };
+  MaxTokensField max_tokens_field = MaxTokensField::kMaxTokens;
+  // false: temperature, top_p and the penalties are not sent (servers that
+  // only take their defaults, e.g. OpenAI reasoning models).
+  bool send_sampling = true;
+  // parallel_tool_calls: as the request says, never, or forced. Only sent
+  // with a non-empty tool list.
+  enum class ParallelToolCalls { kAsRequested, kOmit, kFalse, kTrue };
+  ParallelToolCalls parallel_tool_calls = ParallelToolCalls::kAsRequested;
   bool stream = false;
   bool stream_include_usage = true;  // stream_options.include_usage
 };
@@ -21,10 +32,22 @@ struct WireOptions {
 // Parses a name: reasoning, reasoning_content, both, think_tag, omit.
 Result<WireOptions::ReasoningField> ParseReasoningField(std::string_view name);
 
-// Encodes the request body. History hygiene: assistant tool-call arguments
-// are always sent as a JSON object (invalid raw text becomes "{}").
-// Errors (kInvalidArgument) name the bad field: a tool's parameters or
-// extra_body_json that is not a JSON object.
+// Names for config values and reports: max_tokens | max_completion_tokens;
+// as_requested | omit | false | true.
+std::string_view MaxTokensFieldName(WireOptions::MaxTokensField field);
+Result<WireOptions::MaxTokensField> ParseMaxTokensField(std::string_view name);
+std::string_view ParallelToolCallsName(WireOptions::ParallelToolCalls mode);
+Result<WireOptions::ParallelToolCalls> ParseParallelToolCalls(std::string_view name);
+std::string_view ReasoningFieldName(WireOptions::ReasoningField field);
+
+// Encodes the request body. Valid by construction for every server profile:
+// no empty `tools`, no tool_choice/parallel_tool_calls without tools, no
+// empty `tool_calls` in history, `stream_options` only with `stream`, one
+// max-tokens field, and a seed within 0..kMaxPortableSeed. History hygiene:
+// assistant tool-call arguments are always sent as a JSON object (invalid
+// raw text becomes "{}"). Errors (kInvalidArgument) name the bad field: a
+// tool's parameters or extra_body_json that is not a JSON object, or a seed
+// out of range.
 Result<std::string> EncodeChatRequest(const ChatRequest& request, const WireOptions& options);
 
 // Decodes a 2xx non-streaming body into a response (reasoning extracted,

@@ -16,6 +16,9 @@ struct StatusReport {
   std::size_t planned = 0;   // tasks.jsonl
   std::size_t started = 0;   // tasks with at least one record
   std::size_t finished = 0;  // terminal (verified, skipped, failed non-retryable)
+  // The exit-code classification of `seragen run` over the whole plan
+  // (RunResultName): complete, incomplete or nothing_succeeded.
+  std::string result;
   std::map<std::string, std::size_t> by_stage;    // latest stage of each started task
   std::map<std::string, std::size_t> verified;    // accepted / rejected / not_scorable
   std::map<std::string, std::size_t> skipped;     // reason -> count

@@ -6,6 +6,8 @@
 
 #include "seragen/base/result.h"
 #include "seragen/config/loader.h"
+#include "seragen/llm/server_profile.h"
+#include "seragen/pipeline/run_result.h"
 
 namespace seragen::pipeline {
 
@@ -14,16 +16,20 @@ struct RunFlags {
   bool allow_config_change = false;
 };
 
-// Exit codes of `seragen run` (also in README): 0 the shard is done (or a
-// budget was reached), 1 a runtime failure or the run was aborted by a
-// configuration/quota error from the endpoint, 2 bad input, 75 interrupted
-// (SIGINT/SIGTERM): rerun the same command to resume.
+// The exit code of a second SIGINT/SIGTERM (the process ends at once; the
+// journal is durable). Same value as cli::kExitInterrupted.
 inline constexpr int kExitInterrupted = 75;
 
-int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags);
+// Runs one shard; the CLI maps the result to the exit code
+// (src/cli/exit_codes.h). Errors are printed to stderr.
+RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags);
 
 // Builds (or reuses) RUN_DIR/tasks.jsonl and prints a summary; no model calls.
 int PlanCommand(const config::LoadedConfig& loaded);
+
+// The request settings written explicitly in `llm` ("auto" = take the
+// server profile's default). Errors name the bad value.
+Result<llm::RequestOverrides> RequestOverridesOf(const config::LlmConfig& llm);
 
 struct ShardSpec {
   int index = 0;

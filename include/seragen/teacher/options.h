@@ -10,6 +10,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/base/status.h"
+#include "seragen/teacher/strict_validation.h"
 
 namespace seragen::teacher {
 
@@ -98,6 +99,10 @@ struct TeacherOptions {
   // Output tags the teacher answers in when the prompt does not reveal them.
   std::string issue_tag = "issue";
   std::string judge_tag = "answer";
+  // Strict server mode (--validate, --no-jinja): requests the imitated
+  // server would refuse get its error instead of an answer.
+  StrictMode strict = StrictMode::kOff;
+  bool jinja = true;
   LatencyModel latency;
   FaultRates faults;
   PolicyKnobs knobs;

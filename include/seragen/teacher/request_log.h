@@ -22,6 +22,7 @@ struct RequestRecord {
   std::string fault;         // "none", "500", "429", "reset", "overflow", ...
   int status = 200;
   bool stream = false;
+  std::string rejection;     // strict mode: the server's message ("" when accepted)
 };
 
 struct RequestCounts {
@@ -31,6 +32,7 @@ struct RequestCounts {
   // (retries after injected faults are not counted twice).
   std::map<std::string, std::uint64_t> rollout_starts;
   std::map<std::string, std::uint64_t> faults;          // by fault (without "none")
+  std::uint64_t rejected = 0;  // refused by the strict server mode (fault "rejected")
 };
 
 class RequestLog {

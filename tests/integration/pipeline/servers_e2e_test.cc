@@ -1,0 +1,189 @@
+// End-to-end against the scripted teacher in its strict server modes: the
+// matching profile sends only accepted requests; a wrong one stops the run
+// after at most config_error_limit (3) model calls with exit code 2; and the
+// exit codes of `seragen run` (0, 3, 1, 75).
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "integration/pipeline/harness.h"
+#include "seragen/base/file_util.h"
+
+namespace seragen::e2e {
+namespace {
+
+using nlohmann::json;
+
+struct ChatLog {
+  std::size_t chat = 0;      // chat completion requests (any answer)
+  std::size_t rejected = 0;  // refused by the strict mode
+};
+
+ChatLog ReadChatLog(const std::string& path) {
+  ChatLog log;
+  for (const std::string& line : ReadLines(path)) {
+    json j = json::parse(line);
+    std::string kind = j["kind"];
+    if (kind == "models" || kind == "health") continue;
+    ++log.chat;
+    if (j["fault"] == "rejected") ++log.rejected;
+  }
+  return log;
+}
+
+// The harness config with llm settings added (and the model id replaced).
+std::string Config(const testing::TempDir& dir, const std::string& url, const std::string& llm_lines,
+                   const std::string& model = "", const std::string& extra = "") {
+  std::string path = WriteConfig(dir, dir.Sub("repo"), url, extra);
+  std::string text = *ReadFile(path);
+  if (!model.empty()) {
+    const std::string from = "model: 'seragen-scripted-teacher (not a model)'";
+    text.replace(text.find(from), from.size(), "model: '" + model + "'");
+  }
+  const std::string anchor = "  request_timeout_s: 5\n";
+  text.replace(text.find(anchor), anchor.size(), anchor + llm_lines);
+  dir.Write("config.yaml", text);
+  return path;
+}
+
+int Run(const std::string& cfg, std::string* out) {
+  return testing::RunShell(Binary() + " run -c " + cfg + " 2>&1", out);
+}
+
+json StatusOf(const std::string& run_dir) {
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " status " + run_dir + " --json", &out) == 0);
+  return json::parse(out);
+}
+
+}  // namespace
+
+TEST_CASE("each strict server mode with its profile: every task finishes, nothing is rejected", "[e2e][servers]") {
+  struct Mode {
+    const char* validate;
+    const char* teacher_args;
+    const char* server;  // llm.server
+    const char* model;
+  };
+  const Mode modes[] = {
+      {"vllm", "", "vllm", ""},
+      {"sglang", "", "sglang", ""},
+      {"llamacpp", "", "auto", ""},  // detected from the Server header
+      {"openai", "--model-id o3-mini", "openai", "o3-mini"},
+  };
+  for (const Mode& m : modes) {
+    DYNAMIC_SECTION(m.validate) {
+      testing::TempDir dir;
+      MakePythonRepo(dir.Sub("repo"));
+      TeacherProcess teacher(dir.path(), std::string("--seed 3 --validate ") + m.validate + " " + m.teacher_args,
+                             dir.Sub("requests.jsonl"));
+      REQUIRE_FALSE(teacher.url().empty());
+      std::string cfg = Config(dir, teacher.url(), std::string("  server: ") + m.server + "\n", m.model);
+      std::string out;
+      int rc = Run(cfg, &out);
+      INFO(out);
+      CHECK(rc == 0);
+      json st = StatusOf(dir.Sub("run"));
+      CHECK(st["planned"].get<int>() > 0);
+      CHECK(st["finished"] == st["planned"]);
+      CHECK(st["result"] == "complete");
+      ChatLog log = ReadChatLog(dir.Sub("requests.jsonl"));
+      CHECK(log.chat > 0);
+      CHECK(log.rejected == 0);
+      if (std::string(m.server) == "auto") CHECK(out.find("server llamacpp") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("wrong profile on purpose: max_tokens against an OpenAI reasoning model stops the run with exit 2",
+          "[e2e][servers]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--seed 3 --validate openai --model-id o3-mini", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = Config(dir, teacher.url(), "  server: openai\n  max_tokens_field: max_tokens\n", "o3-mini");
+  std::string out;
+  int rc = Run(cfg, &out);
+  INFO(out);
+  CHECK(rc == 2);
+  CHECK(out.find("'max_tokens' is not supported with this model") != std::string::npos);
+  CHECK(out.find("llm.max_tokens_field") != std::string::npos);
+  ChatLog log = ReadChatLog(dir.Sub("requests.jsonl"));
+  CHECK(log.chat <= 3);
+  CHECK(log.rejected == log.chat);
+}
+
+TEST_CASE("wrong profile on purpose: tools against llama.cpp without --jinja stops the run with exit 2",
+          "[e2e][servers]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--seed 3 --validate llamacpp --no-jinja", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = Config(dir, teacher.url(), "  server: llamacpp\n");
+  std::string out;
+  int rc = Run(cfg, &out);
+  INFO(out);
+  CHECK(rc == 2);
+  CHECK(out.find("tools param requires --jinja flag") != std::string::npos);
+  CHECK(out.find("--jinja (docs/SERVERS.md)") != std::string::npos);
+  ChatLog log = ReadChatLog(dir.Sub("requests.jsonl"));
+  CHECK(log.chat <= 3);  // a 500 that is a configuration error is not retried
+}
+
+TEST_CASE("llm ping prints the detected server and the settings a run will use", "[e2e][servers]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--validate llamacpp", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = Config(dir, teacher.url(), "  max_tokens_field: max_completion_tokens\n");
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " llm ping -c " + cfg + " 2>&1", &out) == 0);
+  INFO(out);
+  CHECK(out.find("profile    llamacpp (detected: Server: llama.cpp header)") != std::string::npos);
+  CHECK(out.find("max tokens field    max_completion_tokens") != std::string::npos);  // the explicit setting wins
+  CHECK(out.find("reasoning in history reasoning_content") != std::string::npos);   // the profile's default
+  REQUIRE(testing::RunShell(Binary() + " llm ping --base-url " + teacher.url() + " 2>&1", &out) == 0);
+  CHECK(out.find("max tokens field    max_tokens") != std::string::npos);
+}
+
+TEST_CASE("exit codes of seragen run: 3 when tasks remain, 1 when nothing succeeded, 75 when interrupted",
+          "[e2e][servers][exit]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  SECTION("3: a budget stop leaves planned tasks for a rerun, which finishes them (0)") {
+    TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
+    REQUIRE_FALSE(teacher.url().empty());
+    std::string cfg = Config(dir, teacher.url(), "", "", "budget: {max_tasks: 2}\n");
+    std::string out;
+    CHECK(Run(cfg, &out) == 3);
+    CHECK(StatusOf(dir.Sub("run"))["result"] == "incomplete");
+    // Without the budget the rest is done.
+    std::string full = Config(dir, teacher.url(), "");
+    CHECK(Run(full, &out) == 0);
+    CHECK(StatusOf(dir.Sub("run"))["result"] == "complete");
+  }
+  SECTION("1: every task fails as an infrastructure failure") {
+    TeacherProcess teacher(dir.path(), "--seed 3 --validate openai --model-id o3-mini", dir.Sub("requests.jsonl"));
+    REQUIRE_FALSE(teacher.url().empty());
+    // The configuration error never reaches the stop limit: each task fails.
+    std::string cfg = Config(dir, teacher.url(), "  server: openai\n  max_tokens_field: max_tokens\n  config_error_limit: 1000\n",
+                             "o3-mini");
+    std::string out;
+    int rc = Run(cfg, &out);
+    INFO(out);
+    CHECK(rc == 1);
+    json st = StatusOf(dir.Sub("run"));
+    CHECK(st["result"] == "nothing_succeeded");
+    CHECK(st["finished"] == 0);
+  }
+  SECTION("75: SIGTERM") {
+    TeacherProcess teacher(dir.path(), "--seed 3 --latency fixed:400", dir.Sub("requests.jsonl"));
+    REQUIRE_FALSE(teacher.url().empty());
+    std::string cfg = Config(dir, teacher.url(), "");
+    std::string out;
+    CHECK(testing::RunShell("timeout --preserve-status -s TERM 2 " + Binary() + " run -c " + cfg + " 2>&1", &out) == 75);
+  }
+}
+
+}  // namespace seragen::e2e
