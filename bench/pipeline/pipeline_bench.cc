@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
   }
   auto start = std::chrono::steady_clock::now();
   double cpu0 = CpuSeconds();
-  int rc = pipeline::RunCommand(*loaded, {});
+  pipeline::RunResult result = pipeline::RunCommand(*loaded, {});
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double cpu = CpuSeconds() - cpu0;
   ::kill(child, SIGKILL);
@@ -136,12 +136,13 @@ int main(int argc, char** argv) {
       rollouts++;
     }
   }
-  std::printf("tasks: %d planned, concurrency %d, teacher latency %d ms, exit code %d\n", tasks, concurrency, latency_ms, rc);
+  std::printf("tasks: %d planned, concurrency %d, teacher latency %d ms, result %s\n", tasks, concurrency, latency_ms,
+              std::string(pipeline::RunResultName(result)).c_str());
   std::printf("wall %.2f s; rollouts %ld; agent steps %ld\n", wall, rollouts, steps);
   std::printf("tasks per minute:                 %.0f\n", 60.0 * tasks / wall);
   std::printf("agent steps per second:           %.0f\n", steps / wall);
   std::printf("orchestrator CPU per agent step:  %.2f ms (includes sandboxed-command spawning and git diffs)\n",
               1000.0 * cpu / std::max(1L, steps));
   std::printf("peak RSS (orchestrator):          %ld MB\n", PeakRssMb());
-  return rc == 0 ? 0 : 1;
+  return result == pipeline::RunResult::kComplete ? 0 : 1;
 }

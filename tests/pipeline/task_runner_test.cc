@@ -260,7 +260,7 @@ TEST_CASE("a patch of a Latin-1 file is saved losslessly and a resumed task veri
   const std::string base = repo::testing::MakeRepo(src, {{"legacy.py", before}});
   std::ofstream(src + "/legacy.py", std::ios::binary | std::ios::trunc)
       << "# Fran\xe7" "ais: caf\xe9\ndef label():\n    return \"caf\xe9s\"\n";
-  auto diff = repo::DiffAgainstBase(src, base);
+  auto diff = repo::DiffAgainstBase(repo::CopyPaths{src, src + "/.git"}, base);
   REQUIRE(diff.ok());
   const std::string patch = *diff;
   CHECK(patch == repo::testing::ReferenceDiff(src, base));  // the bytes git prints

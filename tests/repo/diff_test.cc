@@ -281,7 +281,7 @@ TEST_CASE("diff budget: two 100 MB new files fail early without being read") {
   MakeSparse(lease.path() + "/big1.txt", 100 << 20);
   MakeSparse(lease.path() + "/big2.txt", 100 << 20);
   bool measured = seragen::testing::ResetPeakRss();
-  auto diff = DiffAgainstBase(lease.path(), f.base, Limit(1 << 20));
+  auto diff = DiffAgainstBase(lease.paths(), f.base, Limit(1 << 20));
   REQUIRE_FALSE(diff.ok());
   CHECK(diff.status().code() == StatusCode::kResourceExhausted);
   CHECK(diff.status().message() == "patch exceeds 1048576 bytes");
@@ -295,13 +295,13 @@ TEST_CASE("diff budget: a patch of exactly the budget fits, one byte more does n
   std::string text(3000, 'x');
   text += "\n";
   std::ofstream(lease.path() + "/new.txt", std::ios::binary) << text;
-  auto whole = DiffAgainstBase(lease.path(), f.base);
+  auto whole = DiffAgainstBase(lease.paths(), f.base);
   REQUIRE(whole.ok());
   // Exactly the patch's size fits; one byte less does not.
-  auto fits = DiffAgainstBase(lease.path(), f.base, Limit(whole->size()));
+  auto fits = DiffAgainstBase(lease.paths(), f.base, Limit(whole->size()));
   REQUIRE(fits.ok());
   CHECK(*fits == *whole);
-  auto over = DiffAgainstBase(lease.path(), f.base, Limit(whole->size() - 1));
+  auto over = DiffAgainstBase(lease.paths(), f.base, Limit(whole->size() - 1));
   REQUIRE_FALSE(over.ok());
   CHECK(over.status().code() == StatusCode::kResourceExhausted);
 }
@@ -318,23 +318,23 @@ TEST_CASE("diff budget: a small edit to a tracked file larger than the budget fi
   auto lease = pool->Acquire();
   REQUIRE(lease.ok());
   MustRun("cd " + Quote(lease->path()) + " && sed -i 's/^line 50000$/LINE 50000/' big.txt");
-  auto edited = DiffAgainstBase(lease->path(), base, Limit(64 << 10));
+  auto edited = DiffAgainstBase(lease->paths(), base, Limit(64 << 10));
   REQUIRE(edited.ok());
   CHECK(*edited == ReferenceDiff(lease->path(), base));
 
   // Deleting it makes a patch as large as the file: refused while printing.
   MustRun("cd " + Quote(lease->path()) + " && rm big.txt");
-  auto deleted = DiffAgainstBase(lease->path(), base, Limit(64 << 10));
+  auto deleted = DiffAgainstBase(lease->paths(), base, Limit(64 << 10));
   REQUIRE_FALSE(deleted.ok());
   CHECK(deleted.status().code() == StatusCode::kResourceExhausted);
-  CHECK(DiffAgainstBase(lease->path(), base).ok());  // no limit: still computed
+  CHECK(DiffAgainstBase(lease->paths(), base).ok());  // no limit: still computed
 }
 
 TEST_CASE("diff budget: many small new files are charged for their headers") {
   Fixture f("");
   WorkingCopyLease lease = f.Acquire();
   MustRun("cd " + Quote(lease.path()) + " && mkdir many && for i in $(seq 1 200); do : > many/empty_file_$i; done");
-  auto diff = DiffAgainstBase(lease.path(), f.base, Limit(4096));
+  auto diff = DiffAgainstBase(lease.paths(), f.base, Limit(4096));
   REQUIRE_FALSE(diff.ok());
   CHECK(diff.status().code() == StatusCode::kResourceExhausted);
 }
