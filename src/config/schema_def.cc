@@ -241,6 +241,12 @@ Section<SandboxConfig> SandboxSchema() {
   s.Add<Int<SandboxConfig>>("uid_base", &SandboxConfig::uid_base,
       "Slot k runs as real uid uid_base + k (needed for the process limit when seragen runs as root).", kOp)
       .Min(1000).Max(4000000000LL);
+  s.Add<Str<SandboxConfig>>("uid_lock_dir", &SandboxConfig::uid_lock_dir,
+      "Node-wide directory of per-uid lock files: a run locks one uid per slot from uid_base up, skipping uids "
+      "another run on this node holds, and kills leftover processes of the uids it locked.", kOp)
+      .Check([](const std::string& v) -> std::string {
+        return (!v.empty() && v[0] == '/') ? "" : "expected an absolute path";
+      }, "Absolute.");
   return s;
 }
 

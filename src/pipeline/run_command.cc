@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <future>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "pipeline/run_setup.h"
@@ -29,6 +30,7 @@
 #include "seragen/pipeline/run_environment.h"
 #include "seragen/pipeline/scheduler.h"
 #include "seragen/sandbox/self_check.h"
+#include "seragen/sandbox/slot_uids.h"
 #include "seragen/sandbox/unconfined_runner.h"
 
 namespace seragen::pipeline {
@@ -117,6 +119,27 @@ std::string ChooseWorkcopyDir(const std::string& run_dir, const std::string& con
 }
 
 }  // namespace
+
+// Locks one sandbox uid per slot for this run (skipping uids another run on
+// this node holds) and kills leftover processes of those uids. Root only.
+Result<sandbox::SlotUidLease> ClaimSlotUids(const config::Config& cfg, const log::Logger& logger) {
+  sandbox::SlotUidOptions opts;
+  opts.lock_dir = cfg.sandbox.uid_lock_dir;
+  opts.uid_base = static_cast<uid_t>(cfg.sandbox.uid_base);
+  opts.slots = static_cast<int>(std::min<std::int64_t>(cfg.run.concurrency, 1 << 20));
+  opts.max_candidates = opts.slots + 4096;
+  SG_ASSIGN_OR_RETURN(sandbox::SlotUidLease lease, sandbox::SlotUidLease::Acquire(opts));
+  for (uid_t uid : lease.uids()) {
+    auto killed = sandbox::KillProcessesOfUid(uid);
+    if (!killed.ok()) return killed.status().WithContext("cleaning up sandbox uid " + std::to_string(uid));
+    if (*killed > 0) logger.Warn("killed {} leftover processes of sandbox uid {} (from an earlier run)", *killed, uid);
+  }
+  if (lease.uids().front() != opts.uid_base || lease.uids().back() != opts.uid_base + static_cast<uid_t>(opts.slots - 1)) {
+    logger.Info("sandbox uids {}..{} (others from {} are in use by another run on this node)", lease.uids().front(),
+                lease.uids().back(), opts.uid_base);
+  }
+  return lease;
+}
 
 Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured) {
   auto parse = [](const std::string& text, const std::string& where) -> Result<ShardSpec> {
@@ -210,6 +233,15 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   env.sandbox.limits.resources.max_processes = static_cast<int>(cfg.sandbox.max_processes);
   env.sandbox.limits.resources.max_file_mb = cfg.sandbox.max_file_mb;
   env.uid_base = static_cast<uid_t>(cfg.sandbox.uid_base);
+  // As root, every slot runs as its own uid: lock them for this run and kill
+  // whatever a crashed earlier run left behind under them.
+  std::optional<sandbox::SlotUidLease> uid_lease;
+  if (::geteuid() == 0) {
+    auto lease = ClaimSlotUids(cfg, logger);
+    if (!lease.ok()) return Fail("run", lease.status());
+    uid_lease.emplace(std::move(lease).value());
+    env.slot_uids = uid_lease->uids();
+  }
   env.tools.bash_limits = env.sandbox.limits;
   env.tools.max_consecutive_timeouts = static_cast<int>(cfg.agent.max_consecutive_timeouts);
   env.tools.submit_review = cfg.agent.submit_review;
@@ -221,7 +253,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
   env.pool.capacity = static_cast<std::size_t>(cfg.workcopies.max_per_repo > 0 ? cfg.workcopies.max_per_repo : cfg.run.concurrency);
   if (cfg.sandbox.mode == "bwrap") {
     sandbox::SandboxOptions probe = env.sandbox;
-    probe.uid = sandbox::SandboxUidForSlot(env.uid_base, 0);
+    probe.uid = uid_lease ? uid_lease->ForSlot(0) : sandbox::SandboxUidForSlot(env.uid_base, 0);
     probe.gid = probe.uid;
     Status ok = sandbox::SelfCheck(probe);
     if (!ok.ok()) {
