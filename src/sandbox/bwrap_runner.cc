@@ -63,8 +63,10 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
   spec.side_channel = request.capture_state;
   SG_ASSIGN_OR_RETURN(ProcessOutcome outcome, RunProcess(spec));
   // bwrap reports its own setup failures with exit code 1 and "bwrap: ..."
-  // before the command starts; surface them as infrastructure errors.
-  if (outcome.exit_code == 1 && outcome.head.rfind("bwrap: ", 0) == 0 && outcome.total_bytes < 4096) {
+  // before the command starts; surface them as infrastructure errors. Once
+  // the wrapper shell has reported its start, that text is the command's.
+  const bool started = request.capture_state && ShellStarted(outcome.side_channel);
+  if (!started && outcome.exit_code == 1 && outcome.head.rfind("bwrap: ", 0) == 0 && outcome.total_bytes < 4096) {
     std::string message = "the sandbox failed to start: ";
     message.append(outcome.head);
     return UnavailableError(std::move(message));

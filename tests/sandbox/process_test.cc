@@ -161,12 +161,53 @@ TEST_CASE("the wrapper keeps the command's exit status and ignores a bad directo
 }
 
 TEST_CASE("ParseShellState rejects malformed reports", "[sandbox][process]") {
+  using namespace std::string_literals;
   CHECK_FALSE(ParseShellState(""));
-  CHECK_FALSE(ParseShellState("no-nul"));
-  CHECK_FALSE(ParseShellState(std::string("relative\0x", 10)));
-  auto ok = ParseShellState(std::string("/repo\0declare -x A=\"1\"\n", 23));
+  CHECK_FALSE(ParseShellState("S"));
+  CHECK_FALSE(ParseShellState("Sno-nul"));
+  CHECK_FALSE(ParseShellState("Srelative\0x"s));
+  CHECK_FALSE(ParseShellState("/repo\0\0declare -x A=\"1\"\n"s));  // the shell never started
+  auto ok = ParseShellState("S/repo\0B C\0declare -x A=\"1\"\n"s);
   REQUIRE(ok);
   CHECK(ok->cwd == "/repo");
+  CHECK(ok->dropped_exports == "B C");
+  CHECK(ok->exported_env == "declare -x A=\"1\"\n");
+  // Too big, cut off, or without the export part: the directory only.
+  auto big = ParseShellState("S/repo\0\0"s + std::string(kCarriedEnvMaxBytes + 1, 'x'));
+  REQUIRE(big);
+  CHECK(big->cwd == "/repo");
+  CHECK(big->exported_env.empty());
+  CHECK(big->dropped_exports == "*");
+  auto cut = ParseShellState("S/repo\0\0declare -x A=\"1\"\n"s, /*overflowed=*/true);
+  REQUIRE(cut);
+  CHECK(cut->exported_env.empty());
+  CHECK(cut->dropped_exports == "*");
+}
+
+TEST_CASE("exported variables past the bounds are not carried, and are named", "[sandbox][process]") {
+  CommandRequest request("export BIG=$(head -c 200000 /dev/zero | tr '\\0' a); export SMALL=1; "
+                         "for ((i = 1; i <= 300; i++)); do export V$i=x; done");
+  request.capture_state = true;
+  ProcessSpec spec = Shell("");
+  spec.argv = BuildShellArgv("/bin/bash", request);
+  spec.side_channel = true;
+  auto r = RunProcess(spec);
+  REQUIRE(r.ok());
+  auto state = ParseShellState(r->side_channel, r->side_channel_overflow);
+  REQUIRE(state);
+  CHECK(state->dropped_exports.rfind("BIG ", 0) == 0);
+  CHECK(state->dropped_exports.find("V99") != std::string::npos);  // past the count bound
+  CHECK(state->exported_env.find("SMALL") != std::string::npos);
+  CHECK(state->exported_env.find("BIG") == std::string::npos);
+  CHECK(state->exported_env.size() <= kCarriedEnvMaxBytes);
+
+  CommandRequest next("echo \"${#BIG}|$SMALL|$V1\"");
+  next.state = state;
+  ProcessSpec spec2 = Shell("");
+  spec2.argv = BuildShellArgv("/bin/bash", next);
+  auto r2 = RunProcess(spec2);
+  REQUIRE(r2.ok());
+  CHECK(r2->head == "0|1|x\n");
 }
 
 TEST_CASE("commands with NUL bytes or over the length limit are refused", "[sandbox][process]") {
