@@ -49,7 +49,11 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
   SG_RETURN_IF_ERROR(CheckCommandText(request.command));
   ProcessSpec spec;
   spec.executable = bwrap_exe_;
-  spec.argv = ArgvFor(request);
+  // Options (host paths) through fd 4, so /proc/1/cmdline inside shows none.
+  BwrapInvocation invocation = BuildBwrapInvocation(options_, rootfs_, host_copy_, "",
+                                                    BuildShellArgv(options_.shell, request), 4);
+  spec.argv = std::move(invocation.argv);
+  spec.fd4_input = std::move(invocation.args_data);
   spec.env.emplace_back("PATH=/usr/local/bin:/usr/bin:/bin");
   spec.cwd.assign(1, '/');  // (a plain `= "/"` trips GCC 12 bug 105329, -Wrestrict)
   ApplyRunLimits(limits, &spec);

@@ -50,6 +50,28 @@ Status MakePipe(Fd* read_end, Fd* write_end) {
   return Status::Ok();
 }
 
+// A pipe holding `data` with its write end closed: the reader gets the
+// bytes, then EOF, and nothing is left in it afterwards.
+Result<Fd> FilledPipe(const std::string& data) {
+  if (data.size() > kMaxFd4InputBytes) {
+    return InvalidArgumentError("fd 4 input is " + std::to_string(data.size()) + " bytes; the limit is " +
+                                std::to_string(kMaxFd4InputBytes));
+  }
+  Fd r, w;
+  SG_RETURN_IF_ERROR(MakePipe(&r, &w));
+  if (data.size() > 65536 && ::fcntl(w.get(), F_SETPIPE_SZ, static_cast<int>(data.size())) < 0) {
+    return IoError(std::string("cannot grow a pipe for fd 4 input: ") + std::strerror(errno));
+  }
+  std::size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(w.get(), data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return IoError(std::string("cannot fill the fd 4 pipe: ") + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  return r;
+}
+
 // Keeps the first `head_cap` (+3 spare bytes, to cut on a character
 // boundary later) and the last `tail_cap` bytes of a stream.
 class HeadTailBuffer {
@@ -107,27 +129,29 @@ void SetLimit(int resource, rlim_t soft, rlim_t hard) {
 }
 
 // Descriptor numbers inside the reaper (see ChildExec).
-constexpr int kErrFd = 4;       // start report to the parent
-constexpr int kLifelineFd = 5;  // read end; hangs up when the harness dies
+constexpr int kInputFd = 4;     // ProcessSpec::fd4_input, inherited by the program
+constexpr int kErrFd = 5;       // start report to the parent
+constexpr int kLifelineFd = 6;  // read end; hangs up when the harness dies
+constexpr int kReaperFds = 7;
 
 // Moves the descriptors the reaper needs to fixed numbers and closes every
 // other one: a forked (never exec'd) reaper must not hold the harness's
 // other pipes, least of all another reaper's lifeline. `src[i]` goes to
 // fd i (-1 = leave fd i closed). False on failure.
-bool ArrangeReaperFds(const int (&src)[6]) {
-  int tmp[6];
-  for (int i = 0; i < 6; ++i) {
+bool ArrangeReaperFds(const int (&src)[kReaperFds]) {
+  int tmp[kReaperFds];
+  for (int i = 0; i < kReaperFds; ++i) {
     tmp[i] = src[i] < 0 ? -1 : ::fcntl(src[i], F_DUPFD_CLOEXEC, 16);
     if (src[i] >= 0 && tmp[i] < 0) return false;
   }
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < kReaperFds; ++i) {
     if (tmp[i] < 0) {
       ::close(i);
     } else if (::dup2(tmp[i], i) < 0) {
       return false;
     }
   }
-  ::syscall(SYS_close_range, 6u, ~0u, 0u);
+  ::syscall(SYS_close_range, static_cast<unsigned>(kReaperFds), ~0u, 0u);
   // The program inherits neither the start report nor the lifeline.
   ::fcntl(kErrFd, F_SETFD, FD_CLOEXEC);
   ::fcntl(kLifelineFd, F_SETFD, FD_CLOEXEC);
@@ -158,7 +182,8 @@ bool ReapExited(pid_t main_pid, int* main_status, bool* main_done) {
 // every process of that uid (kill(-1) as that uid), including processes a
 // namespace setup left outside the group.
 [[noreturn]] void ChildExec(const ProcessSpec& spec, const char* exe, char* const* argv,
-                            char* const* envp, int out_fd, int side_fd, int err_fd, int life_fd) {
+                            char* const* envp, int out_fd, int side_fd, int input_fd, int err_fd,
+                            int life_fd) {
   auto fail_on = [](int fd, int stage) {
     int payload[2] = {stage, errno};
     ssize_t ignored = ::write(fd, payload, sizeof payload);
@@ -174,7 +199,7 @@ bool ReapExited(pid_t main_pid, int* main_status, bool* main_done) {
 
   int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (devnull < 0) fail_on(err_fd, 1);
-  const int src[6] = {devnull, out_fd, out_fd, side_fd, err_fd, life_fd};
+  const int src[kReaperFds] = {devnull, out_fd, out_fd, side_fd, input_fd, err_fd, life_fd};
   if (!ArrangeReaperFds(src)) fail_on(err_fd, 1);
   auto fail = [&](int stage) { fail_on(kErrFd, stage); };
 
@@ -311,13 +336,17 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   // been waited for, so the reaper sees it hang up only if we die first.
   SG_RETURN_IF_ERROR(MakePipe(&life_r, &life_w));
   if (spec.side_channel) SG_RETURN_IF_ERROR(MakePipe(&side_r, &side_w));
+  Fd input_r;
+  if (spec.fd4_input) {
+    SG_ASSIGN_OR_RETURN(input_r, FilledPipe(*spec.fd4_input));
+  }
 
   const auto start = Steady::now();
   pid_t pid = ::fork();
   if (pid < 0) return IoError(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     ChildExec(spec, spec.executable.c_str(), argv.data(), envp.data(), out_w.get(),
-              spec.side_channel ? side_w.get() : -1, err_w.get(), life_r.get());
+              spec.side_channel ? side_w.get() : -1, input_r.get(), err_w.get(), life_r.get());
   }
   // Parent. Also set the group from here, so a kill right after fork works.
   ::setpgid(pid, pid);
@@ -325,6 +354,7 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   side_w.Reset();
   err_w.Reset();
   life_r.Reset();
+  input_r.Reset();
 
   Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
 

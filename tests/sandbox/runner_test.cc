@@ -69,6 +69,24 @@ TEST_CASE("bwrap runner: a command that prints like bwrap is not a sandbox failu
   CHECK(r->exit_code == 1);
 }
 
+TEST_CASE("bwrap runner: no host path shows in the sandbox's process command lines", "[runner]") {
+  testing::TempDir hidden;
+  SandboxOptions o = SmallOptions(21107);
+  o.hidden_paths = {hidden.path()};
+  SandboxFixture f(21107, o);
+  auto r = f.Run("tr '\\0' ' ' < /proc/1/cmdline; echo; for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline; echo; done; "
+                 "cat <&4 | wc -c");
+  INFO(r.output);
+  CHECK(r.output.rfind("bwrap --args 4 ", 0) == 0);
+  CHECK(r.output.find(f.copy) == std::string::npos);
+  CHECK(r.output.find(f.dir.path()) == std::string::npos);
+  CHECK(r.output.find(hidden.path()) == std::string::npos);
+  CHECK(r.output.find("--bind") == std::string::npos);
+  // The options pipe is drained: nothing left to read on fd 4.
+  CHECK(r.output.size() >= 2);
+  CHECK(r.output.substr(r.output.size() - 2) == "0\n");
+}
+
 TEST_CASE("bwrap runner: files created inside belong to the slot uid on the host", "[runner]") {
   SandboxFixture f(21102);
   auto r = f.Run("echo data > made.txt && id -u && pwd");

@@ -36,7 +36,13 @@ struct ProcessSpec {
   // side_channel_cap bytes) is returned in ProcessOutcome::side_channel.
   bool side_channel = false;
   std::size_t side_channel_cap = 256 * 1024;
+  // Bytes the program can read from fd 4 (a pipe, filled and closed before
+  // the start, so it is empty once read; at most kMaxFd4InputBytes). Used
+  // for bwrap's `--args 4`, which keeps host paths off its command line.
+  std::optional<std::string> fd4_input;
 };
+
+inline constexpr std::size_t kMaxFd4InputBytes = 1024 * 1024;
 
 struct ProcessOutcome {
   int exit_code = -1;          // 128 + signal when signalled
