@@ -238,6 +238,7 @@ void Rollout::OnToolDone(ToolOutcome outcome) {
   traj_.totals.steps++;
 
   consecutive_timeouts_ = outcome.timed_out ? consecutive_timeouts_ + 1 : 0;
+  if (outcome.disk_limit) return Finish(ExitStatus::kDiskLimit, "the working copy exceeded its disk limit");
   if (outcome.submitted) return Finish(ExitStatus::kSubmitted, "submitted");
   if (consecutive_timeouts_ >= spec_.limits.max_consecutive_timeouts) {
     return Finish(ExitStatus::kCommandTimeouts,

@@ -241,6 +241,9 @@ Section<SandboxConfig> SandboxSchema() {
   s.Add<Int<SandboxConfig>>("uid_base", &SandboxConfig::uid_base,
       "Slot k runs as real uid uid_base + k (needed for the process limit when seragen runs as root).", kOp)
       .Min(1000).Max(4000000000LL);
+  s.Add<Int<SandboxConfig>>("max_copy_mb", &SandboxConfig::max_copy_mb,
+      "Disk a working copy may use, measured after every command and edit (allocated blocks; a million entries "
+      "also counts as over); over it the rollout ends with exit_disk_limit. 0 = unchecked.").Min(0);
   s.Add<Str<SandboxConfig>>("uid_lock_dir", &SandboxConfig::uid_lock_dir,
       "Node-wide directory of per-uid lock files: a run locks one uid per slot from uid_base up, skipping uids "
       "another run on this node holds, and kills leftover processes of the uids it locked.", kOp)

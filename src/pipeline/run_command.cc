@@ -243,6 +243,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
     env.slot_uids = uid_lease->uids();
   }
   env.tools.bash_limits = env.sandbox.limits;
+  env.tools.max_copy_bytes = static_cast<std::uint64_t>(cfg.sandbox.max_copy_mb) << 20;
   env.tools.max_consecutive_timeouts = static_cast<int>(cfg.agent.max_consecutive_timeouts);
   env.tools.submit_review = cfg.agent.submit_review;
   env.pool.pool_dir = cfg.sandbox.mode == "bwrap" ? ChooseWorkcopyDir(run.run_dir, cfg.workcopies.dir, logger)

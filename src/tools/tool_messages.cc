@@ -31,6 +31,8 @@ const std::vector<KeySpec>& KnownKeys() {
       {"bash_empty_command", {}},
       {"bash_command_too_long", {"length", "limit", "editor_tool"}},
       {"bash_disabled", {"count"}},
+      // all tools
+      {"copy_too_large", {"limit_mb", "max_entries"}},
       // editor: paths
       {"path_empty", {"root"}},
       {"path_outside", {"path", "root"}},

@@ -146,6 +146,7 @@ struct SandboxConfig {
   std::int64_t max_file_mb = 256;
   std::int64_t uid_base = 20000;
   std::string uid_lock_dir = "/run/seragen/uids";
+  std::int64_t max_copy_mb = 2048;
 };
 
 struct WorkcopyConfig {
