@@ -30,6 +30,7 @@
 #include "seragen/pipeline/run_environment.h"
 #include "seragen/pipeline/scheduler.h"
 #include "seragen/sandbox/self_check.h"
+#include "seragen/sandbox/slot_cgroup.h"
 #include "seragen/sandbox/slot_uids.h"
 #include "seragen/sandbox/unconfined_runner.h"
 
@@ -141,6 +142,33 @@ Result<sandbox::SlotUidLease> ClaimSlotUids(const config::Config& cfg, const log
   return lease;
 }
 
+// Bounds each slot's total memory with a cgroup v2 child when available;
+// otherwise logs why and leaves the per-process RLIMIT_AS as the only bound.
+std::map<uid_t, std::string> PrepareSlotCgroups(const config::Config& cfg, const std::vector<uid_t>& uids,
+                                                const log::Logger& logger) {
+  std::map<uid_t, std::string> out;
+  if (cfg.sandbox.slot_memory_mb <= 0) return out;
+  auto slots = sandbox::CgroupV2Slots::Detect(cfg.sandbox.cgroup_parent);
+  if (!slots.ok()) {
+    logger.Warn("no per-slot memory bound ({}); each sandboxed process is limited to sandbox.memory_mb = {} MB of "
+                "address space instead", slots.status().message(), cfg.sandbox.memory_mb);
+    return out;
+  }
+  const std::uint64_t bytes = static_cast<std::uint64_t>(cfg.sandbox.slot_memory_mb) << 20;
+  for (uid_t uid : uids) {
+    auto procs = (*slots)->PrepareSlot(uid, bytes);
+    if (!procs.ok()) {
+      logger.Warn("no per-slot memory bound ({}); falling back to sandbox.memory_mb per process",
+                  procs.status().message());
+      return {};
+    }
+    out[uid] = *procs;
+  }
+  logger.Info("each slot's processes share {} MB of memory (cgroup v2 under {})", cfg.sandbox.slot_memory_mb,
+              cfg.sandbox.cgroup_parent);
+  return out;
+}
+
 Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured) {
   auto parse = [](const std::string& text, const std::string& where) -> Result<ShardSpec> {
     auto slash = text.find('/');
@@ -241,6 +269,7 @@ int RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) {
     if (!lease.ok()) return Fail("run", lease.status());
     uid_lease.emplace(std::move(lease).value());
     env.slot_uids = uid_lease->uids();
+    env.slot_cgroups = PrepareSlotCgroups(cfg, uid_lease->uids(), logger);
   }
   env.tools.bash_limits = env.sandbox.limits;
   env.tools.max_copy_bytes = static_cast<std::uint64_t>(cfg.sandbox.max_copy_mb) << 20;

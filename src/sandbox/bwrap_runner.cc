@@ -65,6 +65,7 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
     spec.limits->max_processes = 0;
   }
   spec.side_channel = request.capture_state;
+  spec.cgroup_procs = options_.cgroup_procs;
   SG_ASSIGN_OR_RETURN(ProcessOutcome outcome, RunProcess(spec));
   // bwrap reports its own setup failures with exit code 1 and "bwrap: ..."
   // before the command starts; surface them as infrastructure errors. Once

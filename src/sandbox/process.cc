@@ -217,6 +217,11 @@ bool ReapExited(pid_t main_pid, int* main_status, bool* main_done) {
     if (l.max_processes > 0) SetLimit(RLIMIT_NPROC, l.max_processes, l.max_processes);
     SetLimit(RLIMIT_CORE, 0, 0);
   }
+  if (!spec.cgroup_procs.empty()) {
+    int cg = ::open(spec.cgroup_procs.c_str(), O_WRONLY | O_CLOEXEC);
+    if (cg < 0 || ::write(cg, "0", 1) != 1) fail(6);
+    ::close(cg);
+  }
   if (spec.credentials) {
     if (::setgroups(0, nullptr) != 0) fail(2);
     if (::setresgid(spec.credentials->second, spec.credentials->second, spec.credentials->second) != 0) fail(2);
@@ -286,10 +291,12 @@ std::string DescribeStartFailure(const ProcessSpec& spec, int stage, int err) {
                      : stage == 2 ? "switch to the sandbox uid/gid"
                      : stage == 3 ? "enter the working directory"
                      : stage == 5 ? "fork"
+                     : stage == 6 ? "join the slot's cgroup"
                                   : "execute";
   std::ostringstream os;
   os << "cannot start " << spec.executable << ": failed to " << what;
   if (stage == 3) os << " '" << spec.cwd << "'";
+  if (stage == 6) os << " '" << spec.cgroup_procs << "'";
   os << ": " << std::strerror(err);
   return os.str();
 }

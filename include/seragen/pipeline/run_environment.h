@@ -23,6 +23,8 @@ struct EnvironmentOptions {
   uid_t uid_base = 20000;
   // Locked uids, one per slot (sandbox::SlotUidLease); empty = uid_base + slot.
   std::vector<uid_t> slot_uids;
+  // Slot uid -> its cgroup v2 cgroup.procs (absent: per-process limits only).
+  std::map<uid_t, std::string> slot_cgroups;
   tools::ToolOptions tools;
   repo::PoolOptions pool;              // pool_dir is a parent; one sub-directory per repo
 };

@@ -40,6 +40,10 @@ struct ProcessSpec {
   // the start, so it is empty once read; at most kMaxFd4InputBytes). Used
   // for bwrap's `--args 4`, which keeps host paths off its command line.
   std::optional<std::string> fd4_input;
+  // A cgroup v2 `cgroup.procs` file the reaper joins (writes "0") before the
+  // uid switch, so the program and all its descendants are in that cgroup.
+  // "" = stay in the caller's cgroup.
+  std::string cgroup_procs;
 };
 
 inline constexpr std::size_t kMaxFd4InputBytes = 1024 * 1024;
