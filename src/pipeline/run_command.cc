@@ -130,7 +130,9 @@ Result<sandbox::SlotUidLease> ClaimSlotUids(const config::Config& cfg, const log
   opts.slots = static_cast<int>(std::min<std::int64_t>(cfg.run.concurrency, 1 << 20));
   opts.max_candidates = opts.slots + 4096;
   SG_ASSIGN_OR_RETURN(sandbox::SlotUidLease lease, sandbox::SlotUidLease::Acquire(opts));
+  const std::set<uid_t> busy = sandbox::UidsWithProcesses();
   for (uid_t uid : lease.uids()) {
+    if (!busy.count(uid)) continue;
     auto killed = sandbox::KillProcessesOfUid(uid);
     if (!killed.ok()) return killed.status().WithContext("cleaning up sandbox uid " + std::to_string(uid));
     if (*killed > 0) logger.Warn("killed {} leftover processes of sandbox uid {} (from an earlier run)", *killed, uid);

@@ -83,10 +83,14 @@ uid_t SlotUidLease::ForSlot(int slot) const {
   return uids_[static_cast<std::size_t>(slot < 0 ? 0 : slot) % n];
 }
 
-int CountProcessesOfUid(uid_t uid) {
-  int count = 0;
+namespace {
+
+// Calls `fn(real_uid)` for every live (non-zombie) process; false when /proc
+// cannot be read.
+template <typename Fn>
+bool ForEachProcessUid(Fn fn) {
   DIR* d = ::opendir("/proc");
-  if (d == nullptr) return -1;
+  if (d == nullptr) return false;
   while (dirent* e = ::readdir(d)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
     std::ifstream in(std::string("/proc/") + e->d_name + "/status");
@@ -95,13 +99,27 @@ int CountProcessesOfUid(uid_t uid) {
       if (line.rfind("State:", 0) == 0 && line.find('Z') != std::string::npos) break;  // a zombie: already dead
       if (line.rfind("Uid:", 0) == 0) {
         unsigned long real = 0;
-        if (std::sscanf(line.c_str() + 4, "%lu", &real) == 1 && real == uid) ++count;
+        if (std::sscanf(line.c_str() + 4, "%lu", &real) == 1) fn(static_cast<uid_t>(real));
         break;
       }
     }
   }
   ::closedir(d);
+  return true;
+}
+
+}  // namespace
+
+int CountProcessesOfUid(uid_t uid) {
+  int count = 0;
+  if (!ForEachProcessUid([&](uid_t u) { count += u == uid ? 1 : 0; })) return -1;
   return count;
+}
+
+std::set<uid_t> UidsWithProcesses() {
+  std::set<uid_t> uids;
+  ForEachProcessUid([&](uid_t u) { uids.insert(u); });
+  return uids;
 }
 
 Result<int> KillProcessesOfUid(uid_t uid, int attempts) {

@@ -116,6 +116,7 @@ TEST_CASE("stragglers of a slot uid are killed, and nothing of other uids", "[sl
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   REQUIRE(CountProcessesOfUid(uid) == 2);
+  CHECK(UidsWithProcesses().count(uid) == 1);
   auto killed = KillProcessesOfUid(uid);
   REQUIRE(killed.ok());
   CHECK(*killed == 2);
@@ -124,6 +125,7 @@ TEST_CASE("stragglers of a slot uid are killed, and nothing of other uids", "[sl
   ::waitpid(a, &status, 0);
   ::waitpid(b, &status, 0);
   CHECK(CountProcessesOfUid(uid) == 0);
+  CHECK(UidsWithProcesses().count(uid) == 0);
   CHECK(CountProcessesOfUid(other) == 1);
   auto again = KillProcessesOfUid(uid);
   REQUIRE(again.ok());

@@ -11,6 +11,7 @@
 
 #include <sys/types.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,10 @@ class SlotUidLease {
 // Number of live host processes (zombies excluded) whose real uid is `uid`
 // (a /proc scan); -1 when /proc cannot be read.
 int CountProcessesOfUid(uid_t uid);
+
+// Real uids of all live host processes (one /proc scan), so a caller with
+// many uids to clean up scans once.
+std::set<uid_t> UidsWithProcesses();
 
 // Kills every process whose real uid is `uid`, by sending SIGKILL to -1 from
 // a helper that switched to that uid (so nothing of another uid is touched,
