@@ -10,12 +10,15 @@
 #include <thread>
 
 #include "sandbox/sandbox_test_util.h"
+#include "seragen/sandbox/slot_uids.h"
 
 namespace seragen::sandbox {
 namespace {
 
-using test::CountProcessesOfUid;
 using test::SandboxFixture;
+// Live processes only: a reaper orphaned by the harness's death becomes a
+// zombie of the uid until the host's init reaps it, which some container
+// inits never do.
 
 // Waits up to `bound` for every process of `uid` to be gone.
 bool GoneWithin(uid_t uid, std::chrono::milliseconds bound) {
