@@ -2,8 +2,10 @@
 //
 // The building block of the real runners. Thread-safe (no shared state;
 // every pipe is close-on-exec so concurrent spawns never inherit each
-// other's pipes). Must be called from a thread that outlives the call (the
-// child's parent-death signal follows the calling thread).
+// other's pipes). Any thread may call it: the process tree's lifetime is
+// tied to this process (a lifeline pipe), not to the calling thread; if this
+// process dies, the tree (and, with `credentials`, every process of that
+// uid) is killed.
 #pragma once
 
 #include <sys/types.h>
