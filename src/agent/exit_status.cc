@@ -6,7 +6,7 @@
 namespace seragen::agent {
 namespace {
 
-constexpr std::array<std::pair<ExitStatus, std::string_view>, 15> kNames{{
+constexpr std::array<std::pair<ExitStatus, std::string_view>, 16> kNames{{
     {ExitStatus::kSubmitted, "submitted"},
     {ExitStatus::kFormat, "exit_format"},
     {ExitStatus::kContext, "exit_context"},
@@ -15,6 +15,7 @@ constexpr std::array<std::pair<ExitStatus, std::string_view>, 15> kNames{{
     {ExitStatus::kTokens, "exit_tokens"},
     {ExitStatus::kCost, "exit_cost"},
     {ExitStatus::kCommandTimeouts, "exit_command_timeouts"},
+    {ExitStatus::kDiskLimit, "exit_disk_limit"},
     {ExitStatus::kLlmError, "exit_llm_error"},
     {ExitStatus::kConfigError, "exit_config"},
     {ExitStatus::kQuota, "exit_quota"},

@@ -260,6 +260,7 @@ void Rollout::OnToolDone(ToolOutcome outcome) {
                    2 * static_cast<std::int64_t>(outcome.text.size());
 
   consecutive_timeouts_ = outcome.timed_out ? consecutive_timeouts_ + 1 : 0;
+  if (outcome.disk_limit) return Finish(ExitStatus::kDiskLimit, "the working copy exceeded its disk limit");
   if (outcome.submitted) return Finish(ExitStatus::kSubmitted, "submitted");
   if (consecutive_timeouts_ >= spec_.limits.max_consecutive_timeouts) {
     return Finish(ExitStatus::kCommandTimeouts,

@@ -275,6 +275,25 @@ Section<SandboxConfig> SandboxSchema() {
   s.Add<Int<SandboxConfig>>("uid_base", &SandboxConfig::uid_base,
       "Slot k runs as real uid uid_base + k (needed for the process limit when seragen runs as root).", kOp)
       .Min(1000).Max(4000000000LL);
+  s.Add<Int<SandboxConfig>>("max_copy_mb", &SandboxConfig::max_copy_mb,
+      "Disk a working copy may use, measured after every command and edit (allocated blocks; a million entries "
+      "also counts as over); over it the rollout ends with exit_disk_limit. 0 = unchecked.").Min(0);
+  s.Add<Int<SandboxConfig>>("slot_memory_mb", &SandboxConfig::slot_memory_mb,
+      "Memory of all processes of one slot together (cgroup v2 memory.max, swap off). Used when cgroup_parent is a "
+      "cgroup v2 directory with the memory controller; otherwise only memory_mb per process applies (logged at "
+      "start). 0 = no slot bound.", kOp).Min(0);
+  s.Add<Str<SandboxConfig>>("cgroup_parent", &SandboxConfig::cgroup_parent,
+      "cgroup v2 directory (created if missing; on systemd hosts a delegated subtree) under which each slot gets a "
+      "child cgroup slot-<uid>.", kOp)
+      .Check([](const std::string& v) -> std::string {
+        return (!v.empty() && v[0] == '/') ? "" : "expected an absolute path";
+      }, "Absolute.");
+  s.Add<Str<SandboxConfig>>("uid_lock_dir", &SandboxConfig::uid_lock_dir,
+      "Node-wide directory of per-uid lock files: a run locks one uid per slot from uid_base up, skipping uids "
+      "another run on this node holds, and kills leftover processes of the uids it locked.", kOp)
+      .Check([](const std::string& v) -> std::string {
+        return (!v.empty() && v[0] == '/') ? "" : "expected an absolute path";
+      }, "Absolute.");
   return s;
 }
 

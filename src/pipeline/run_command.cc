@@ -11,6 +11,7 @@
 #include <future>
 #include <thread>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "pipeline/run_setup.h"
@@ -32,6 +33,8 @@
 #include "seragen/pipeline/run_environment.h"
 #include "seragen/pipeline/scheduler.h"
 #include "seragen/sandbox/self_check.h"
+#include "seragen/sandbox/slot_cgroup.h"
+#include "seragen/sandbox/slot_uids.h"
 #include "seragen/sandbox/unconfined_runner.h"
 
 namespace seragen::pipeline {
@@ -220,6 +223,56 @@ Result<llm::RequestOverrides> RequestOverridesOf(const config::LlmConfig& l) {
   return o;
 }
 
+// Locks one sandbox uid per slot for this run (skipping uids another run on
+// this node holds) and kills leftover processes of those uids. Root only.
+Result<sandbox::SlotUidLease> ClaimSlotUids(const config::Config& cfg, const log::Logger& logger) {
+  sandbox::SlotUidOptions opts;
+  opts.lock_dir = cfg.sandbox.uid_lock_dir;
+  opts.uid_base = static_cast<uid_t>(cfg.sandbox.uid_base);
+  opts.slots = static_cast<int>(std::min<std::int64_t>(cfg.run.concurrency, 1 << 20));
+  opts.max_candidates = opts.slots + 4096;
+  SG_ASSIGN_OR_RETURN(sandbox::SlotUidLease lease, sandbox::SlotUidLease::Acquire(opts));
+  const std::set<uid_t> busy = sandbox::UidsWithProcesses();
+  for (uid_t uid : lease.uids()) {
+    if (!busy.count(uid)) continue;
+    auto killed = sandbox::KillProcessesOfUid(uid);
+    if (!killed.ok()) return killed.status().WithContext("cleaning up sandbox uid " + std::to_string(uid));
+    if (*killed > 0) logger.Warn("killed {} leftover processes of sandbox uid {} (from an earlier run)", *killed, uid);
+  }
+  if (lease.uids().front() != opts.uid_base || lease.uids().back() != opts.uid_base + static_cast<uid_t>(opts.slots - 1)) {
+    logger.Info("sandbox uids {}..{} (others from {} are in use by another run on this node)", lease.uids().front(),
+                lease.uids().back(), opts.uid_base);
+  }
+  return lease;
+}
+
+// Bounds each slot's total memory with a cgroup v2 child when available;
+// otherwise logs why and leaves the per-process RLIMIT_AS as the only bound.
+std::map<uid_t, std::string> PrepareSlotCgroups(const config::Config& cfg, const std::vector<uid_t>& uids,
+                                                const log::Logger& logger) {
+  std::map<uid_t, std::string> out;
+  if (cfg.sandbox.slot_memory_mb <= 0) return out;
+  auto slots = sandbox::CgroupV2Slots::Detect(cfg.sandbox.cgroup_parent);
+  if (!slots.ok()) {
+    logger.Warn("no per-slot memory bound ({}); each sandboxed process is limited to sandbox.memory_mb = {} MB of "
+                "address space instead", slots.status().message(), cfg.sandbox.memory_mb);
+    return out;
+  }
+  const std::uint64_t bytes = static_cast<std::uint64_t>(cfg.sandbox.slot_memory_mb) << 20;
+  for (uid_t uid : uids) {
+    auto procs = (*slots)->PrepareSlot(uid, bytes);
+    if (!procs.ok()) {
+      logger.Warn("no per-slot memory bound ({}); falling back to sandbox.memory_mb per process",
+                  procs.status().message());
+      return {};
+    }
+    out[uid] = *procs;
+  }
+  logger.Info("each slot's processes share {} MB of memory (cgroup v2 under {})", cfg.sandbox.slot_memory_mb,
+              cfg.sandbox.cgroup_parent);
+  return out;
+}
+
 Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured) {
   auto parse = [](const std::string& text, const std::string& where) -> Result<ShardSpec> {
     auto slash = text.find('/');
@@ -312,7 +365,18 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   env.sandbox.limits.resources.max_processes = static_cast<int>(cfg.sandbox.max_processes);
   env.sandbox.limits.resources.max_file_mb = cfg.sandbox.max_file_mb;
   env.uid_base = static_cast<uid_t>(cfg.sandbox.uid_base);
+  // As root, every slot runs as its own uid: lock them for this run and kill
+  // whatever a crashed earlier run left behind under them.
+  std::optional<sandbox::SlotUidLease> uid_lease;
+  if (::geteuid() == 0) {
+    auto lease = ClaimSlotUids(cfg, logger);
+    if (!lease.ok()) return FailRun("run", lease.status());
+    uid_lease.emplace(std::move(lease).value());
+    env.slot_uids = uid_lease->uids();
+    env.slot_cgroups = PrepareSlotCgroups(cfg, uid_lease->uids(), logger);
+  }
   env.tools.bash_limits = env.sandbox.limits;
+  env.tools.max_copy_bytes = static_cast<std::uint64_t>(cfg.sandbox.max_copy_mb) << 20;
   env.tools.max_consecutive_timeouts = static_cast<int>(cfg.agent.max_consecutive_timeouts);
   env.tools.submit_review = cfg.agent.submit_review;
   env.max_patch_bytes = static_cast<std::size_t>(cfg.agent.max_patch_bytes);
@@ -324,7 +388,7 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   env.pool.capacity = static_cast<std::size_t>(cfg.workcopies.max_per_repo > 0 ? cfg.workcopies.max_per_repo : cfg.run.concurrency);
   if (cfg.sandbox.mode == "bwrap") {
     sandbox::SandboxOptions probe = env.sandbox;
-    probe.uid = sandbox::SandboxUidForSlot(env.uid_base, 0);
+    probe.uid = uid_lease ? uid_lease->ForSlot(0) : sandbox::SandboxUidForSlot(env.uid_base, 0);
     probe.gid = probe.uid;
     Status ok = sandbox::SelfCheck(probe);
     if (!ok.ok()) {

@@ -92,8 +92,11 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
   sandbox::SandboxOptions sb = options_.sandbox;
-  sb.uid = sandbox::SandboxUidForSlot(options_.uid_base, slot);
+  sb.uid = options_.slot_uids.empty()
+               ? sandbox::SandboxUidForSlot(options_.uid_base, slot)
+               : options_.slot_uids[static_cast<std::size_t>(slot < 0 ? 0 : slot) % options_.slot_uids.size()];
   sb.gid = sb.uid;
+  if (auto cg = options_.slot_cgroups.find(sb.uid); cg != options_.slot_cgroups.end()) sb.cgroup_procs = cg->second;
   sb.extra_ro_binds.push_back(pool->source_objects_dir());
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   if (mode == sandbox::SandboxMode::kBwrap) {

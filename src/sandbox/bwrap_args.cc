@@ -99,4 +99,20 @@ std::vector<std::string> BuildBwrapArgv(const SandboxOptions& o,
   return a;
 }
 
+BwrapInvocation BuildBwrapInvocation(const SandboxOptions& options,
+                                     const std::vector<RootfsEntry>& rootfs_entries,
+                                     const std::string& host_copy, const std::string& chdir_inside,
+                                     const std::vector<std::string>& command_argv, int args_fd) {
+  const std::vector<std::string> full = BuildBwrapArgv(options, rootfs_entries, host_copy, chdir_inside, command_argv);
+  BwrapInvocation out;
+  out.argv = {full.front(), "--args", std::to_string(args_fd)};
+  const std::size_t options_end = full.size() - command_argv.size();
+  for (std::size_t i = 1; i < options_end; ++i) {
+    out.args_data += full[i];
+    out.args_data.push_back('\0');
+  }
+  out.argv.insert(out.argv.end(), command_argv.begin(), command_argv.end());
+  return out;
+}
+
 }  // namespace seragen::sandbox

@@ -49,7 +49,11 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
   SG_RETURN_IF_ERROR(CheckCommandText(request.command));
   ProcessSpec spec;
   spec.executable = bwrap_exe_;
-  spec.argv = ArgvFor(request);
+  // Options (host paths) through fd 4, so /proc/1/cmdline inside shows none.
+  BwrapInvocation invocation = BuildBwrapInvocation(options_, rootfs_, host_copy_, "",
+                                                    BuildShellArgv(options_.shell, request), 4);
+  spec.argv = std::move(invocation.argv);
+  spec.fd4_input = std::move(invocation.args_data);
   spec.env.emplace_back("PATH=/usr/local/bin:/usr/bin:/bin");
   spec.cwd.assign(1, '/');  // (a plain `= "/"` trips GCC 12 bug 105329, -Wrestrict)
   ApplyRunLimits(limits, &spec);
@@ -61,10 +65,13 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
     spec.limits->max_processes = 0;
   }
   spec.side_channel = request.capture_state;
+  spec.cgroup_procs = options_.cgroup_procs;
   SG_ASSIGN_OR_RETURN(ProcessOutcome outcome, RunProcess(spec));
   // bwrap reports its own setup failures with exit code 1 and "bwrap: ..."
-  // before the command starts; surface them as infrastructure errors.
-  if (outcome.exit_code == 1 && outcome.head.rfind("bwrap: ", 0) == 0 && outcome.total_bytes < 4096) {
+  // before the command starts; surface them as infrastructure errors. Once
+  // the wrapper shell has reported its start, that text is the command's.
+  const bool started = request.capture_state && ShellStarted(outcome.side_channel);
+  if (!started && outcome.exit_code == 1 && outcome.head.rfind("bwrap: ", 0) == 0 && outcome.total_bytes < 4096) {
     std::string message = "the sandbox failed to start: ";
     message.append(outcome.head);
     return UnavailableError(std::move(message));

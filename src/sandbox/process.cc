@@ -50,6 +50,28 @@ Status MakePipe(Fd* read_end, Fd* write_end) {
   return Status::Ok();
 }
 
+// A pipe holding `data` with its write end closed: the reader gets the
+// bytes, then EOF, and nothing is left in it afterwards.
+Result<Fd> FilledPipe(const std::string& data) {
+  if (data.size() > kMaxFd4InputBytes) {
+    return InvalidArgumentError("fd 4 input is " + std::to_string(data.size()) + " bytes; the limit is " +
+                                std::to_string(kMaxFd4InputBytes));
+  }
+  Fd r, w;
+  SG_RETURN_IF_ERROR(MakePipe(&r, &w));
+  if (data.size() > 65536 && ::fcntl(w.get(), F_SETPIPE_SZ, static_cast<int>(data.size())) < 0) {
+    return IoError(std::string("cannot grow a pipe for fd 4 input: ") + std::strerror(errno));
+  }
+  std::size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(w.get(), data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return IoError(std::string("cannot fill the fd 4 pipe: ") + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  return r;
+}
+
 // Keeps the first `head_cap` (+3 spare bytes, to cut on a character
 // boundary later) and the last `tail_cap` bytes of a stream.
 class HeadTailBuffer {
@@ -106,12 +128,65 @@ void SetLimit(int resource, rlim_t soft, rlim_t hard) {
   ::setrlimit(resource, &rl);
 }
 
+// Descriptor numbers inside the reaper (see ChildExec).
+constexpr int kInputFd = 4;     // ProcessSpec::fd4_input, inherited by the program
+constexpr int kErrFd = 5;       // start report to the parent
+constexpr int kLifelineFd = 6;  // read end; hangs up when the harness dies
+constexpr int kReaperFds = 7;
+
+// Moves the descriptors the reaper needs to fixed numbers and closes every
+// other one: a forked (never exec'd) reaper must not hold the harness's
+// other pipes, least of all another reaper's lifeline. `src[i]` goes to
+// fd i (-1 = leave fd i closed). False on failure.
+bool ArrangeReaperFds(const int (&src)[kReaperFds]) {
+  int tmp[kReaperFds];
+  for (int i = 0; i < kReaperFds; ++i) {
+    tmp[i] = src[i] < 0 ? -1 : ::fcntl(src[i], F_DUPFD_CLOEXEC, 16);
+    if (src[i] >= 0 && tmp[i] < 0) return false;
+  }
+  for (int i = 0; i < kReaperFds; ++i) {
+    if (tmp[i] < 0) {
+      ::close(i);
+    } else if (::dup2(tmp[i], i) < 0) {
+      return false;
+    }
+  }
+  ::syscall(SYS_close_range, static_cast<unsigned>(kReaperFds), ~0u, 0u);
+  // The program inherits neither the start report nor the lifeline.
+  ::fcntl(kErrFd, F_SETFD, FD_CLOEXEC);
+  ::fcntl(kLifelineFd, F_SETFD, FD_CLOEXEC);
+  return true;
+}
+
+// Reaps every child that has exited (the program and orphans re-parented to
+// the reaper); records the program's status. True once the program is gone.
+bool ReapExited(pid_t main_pid, int* main_status, bool* main_done) {
+  for (;;) {
+    int status;
+    pid_t r = ::waitpid(-1, &status, WNOHANG);
+    if (r == main_pid) { *main_status = status; *main_done = true; continue; }
+    if (r > 0) continue;
+    if (r < 0 && errno == ECHILD) *main_done = true;
+    return *main_done;
+  }
+}
+
 // Runs in the forked child: only async-signal-safe calls. Never returns.
+//
+// This process (the reaper) forks the program and stays behind until it
+// ends. It does not use a parent-death signal: that signal follows the
+// forking *thread* and is lost when the harness dies before it is armed.
+// Instead it watches the lifeline pipe, whose only write end lives in the
+// harness: when the harness dies (however), the pipe hangs up and the
+// reaper kills the program's group and, when it runs as the slot uid,
+// every process of that uid (kill(-1) as that uid), including processes a
+// namespace setup left outside the group.
 [[noreturn]] void ChildExec(const ProcessSpec& spec, const char* exe, char* const* argv,
-                            char* const* envp, int out_fd, int side_fd, int err_fd) {
-  auto fail = [&](int stage) {
+                            char* const* envp, int out_fd, int side_fd, int input_fd, int err_fd,
+                            int life_fd) {
+  auto fail_on = [](int fd, int stage) {
     int payload[2] = {stage, errno};
-    ssize_t ignored = ::write(err_fd, payload, sizeof payload);
+    ssize_t ignored = ::write(fd, payload, sizeof payload);
     (void)ignored;
     ::_exit(127);
   };
@@ -122,14 +197,11 @@ void SetLimit(int resource, rlim_t soft, rlim_t hard) {
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) ::signal(sig, SIG_DFL);
 
-  int devnull = ::open("/dev/null", O_RDONLY);
-  if (devnull < 0 || ::dup2(devnull, 0) < 0) fail(1);
-  if (::dup2(out_fd, 1) < 0 || ::dup2(out_fd, 2) < 0) fail(1);
-  if (side_fd >= 0) {
-    if (::dup2(side_fd, 3) < 0) fail(1);
-  }
-  // Nothing else leaks into the sandbox: mark every other fd close-on-exec.
-  ::syscall(SYS_close_range, side_fd >= 0 ? 4u : 3u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */);
+  int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (devnull < 0) fail_on(err_fd, 1);
+  const int src[kReaperFds] = {devnull, out_fd, out_fd, side_fd, input_fd, err_fd, life_fd};
+  if (!ArrangeReaperFds(src)) fail_on(err_fd, 1);
+  auto fail = [&](int stage) { fail_on(kErrFd, stage); };
 
   if (spec.limits) {
     const ResourceLimits& l = *spec.limits;
@@ -145,42 +217,56 @@ void SetLimit(int resource, rlim_t soft, rlim_t hard) {
     if (l.max_processes > 0) SetLimit(RLIMIT_NPROC, l.max_processes, l.max_processes);
     SetLimit(RLIMIT_CORE, 0, 0);
   }
+  if (!spec.cgroup_procs.empty()) {
+    int cg = ::open(spec.cgroup_procs.c_str(), O_WRONLY | O_CLOEXEC);
+    if (cg < 0 || ::write(cg, "0", 1) != 1) fail(6);
+    ::close(cg);
+  }
   if (spec.credentials) {
     if (::setgroups(0, nullptr) != 0) fail(2);
     if (::setresgid(spec.credentials->second, spec.credentials->second, spec.credentials->second) != 0) fail(2);
     if (::setresuid(spec.credentials->first, spec.credentials->first, spec.credentials->first) != 0) fail(2);
   }
-  // After the credential change (which clears it): die with our parent.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) fail(3);
 
-  // This process stays as a reaper: orphans of the program (e.g. the
-  // sandbox's init after bwrap exits) are re-parented here and reaped, so
-  // no zombie of the sandbox uid outlives the run on any host.
+  // Orphans of the program (e.g. the sandbox's init after bwrap exits) are
+  // re-parented here and reaped, so no zombie of the sandbox uid outlives
+  // the run on any host.
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  const pid_t reaper_pid = ::getpid();
   pid_t main_pid = ::fork();
   if (main_pid < 0) fail(5);
   if (main_pid == 0) {
     ::setpgid(0, 0);  // its own group, which the runner kills as a whole
+    // The reaper is single-threaded, so this signal is tied to it; checked
+    // after arming so a reaper that died in between is not missed.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != reaper_pid) ::_exit(127);
     ::execve(exe, argv, envp);
     fail(4);
   }
   ::setpgid(main_pid, main_pid);
   int announce[2] = {0, static_cast<int>(main_pid)};
-  ssize_t ignored = ::write(err_fd, announce, sizeof announce);
+  ssize_t ignored = ::write(kErrFd, announce, sizeof announce);
   (void)ignored;
-  ::close(err_fd);
-  for (int fd = 0; fd <= 3; ++fd) ::close(fd);  // never hold the output pipes open
+  for (int fd = 0; fd <= kErrFd; ++fd) ::close(fd);  // never hold the output pipes open
 
+  const bool as_slot_uid = ::getuid() != 0;
+  const int main_fd = static_cast<int>(::syscall(SYS_pidfd_open, main_pid, 0));
   int main_status = 0;
-  for (;;) {
-    int status;
-    pid_t r = ::waitpid(-1, &status, 0);
-    if (r == main_pid) { main_status = status; break; }
-    if (r < 0 && errno == ECHILD) break;
+  bool main_done = false;
+  bool harness_gone = false;
+  while (!ReapExited(main_pid, &main_status, &main_done)) {
+    pollfd fds[2] = {{kLifelineFd, POLLIN, 0}, {main_fd, POLLIN, 0}};
+    // Without a pidfd (old kernels) poll the program's state every 20 ms.
+    int pr = ::poll(fds, main_fd >= 0 ? 2 : 1, main_fd >= 0 ? 1000 : 20);
+    if (pr > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+      harness_gone = true;
+      break;
+    }
   }
   ::kill(-main_pid, SIGKILL);  // background jobs left in the program's group
+  if (harness_gone && as_slot_uid) ::kill(-1, SIGKILL);  // every process of the slot uid but this one
   // Reap what remains (bounded: an escaped process is left to init).
   for (int i = 0; i < 500; ++i) {
     int status;
@@ -190,6 +276,7 @@ void SetLimit(int resource, rlim_t soft, rlim_t hard) {
     struct timespec ms = {0, 1000000};
     ::nanosleep(&ms, nullptr);
   }
+  if (harness_gone) ::_exit(137);
   if (WIFSIGNALED(main_status)) {
     int sig = WTERMSIG(main_status);
     ::signal(sig, SIG_DFL);
@@ -204,10 +291,12 @@ std::string DescribeStartFailure(const ProcessSpec& spec, int stage, int err) {
                      : stage == 2 ? "switch to the sandbox uid/gid"
                      : stage == 3 ? "enter the working directory"
                      : stage == 5 ? "fork"
+                     : stage == 6 ? "join the slot's cgroup"
                                   : "execute";
   std::ostringstream os;
   os << "cannot start " << spec.executable << ": failed to " << what;
   if (stage == 3) os << " '" << spec.cwd << "'";
+  if (stage == 6) os << " '" << spec.cgroup_procs << "'";
   os << ": " << std::strerror(err);
   return os.str();
 }
@@ -247,23 +336,32 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   for (const auto& e : spec.env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
 
-  Fd out_r, out_w, side_r, side_w, err_r, err_w;
+  Fd out_r, out_w, side_r, side_w, err_r, err_w, life_r, life_w;
   SG_RETURN_IF_ERROR(MakePipe(&out_r, &out_w));
   SG_RETURN_IF_ERROR(MakePipe(&err_r, &err_w));
+  // The lifeline: its write end stays in this process until the reaper has
+  // been waited for, so the reaper sees it hang up only if we die first.
+  SG_RETURN_IF_ERROR(MakePipe(&life_r, &life_w));
   if (spec.side_channel) SG_RETURN_IF_ERROR(MakePipe(&side_r, &side_w));
+  Fd input_r;
+  if (spec.fd4_input) {
+    SG_ASSIGN_OR_RETURN(input_r, FilledPipe(*spec.fd4_input));
+  }
 
   const auto start = Steady::now();
   pid_t pid = ::fork();
   if (pid < 0) return IoError(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     ChildExec(spec, spec.executable.c_str(), argv.data(), envp.data(), out_w.get(),
-              spec.side_channel ? side_w.get() : -1, err_w.get());
+              spec.side_channel ? side_w.get() : -1, input_r.get(), err_w.get(), life_r.get());
   }
   // Parent. Also set the group from here, so a kill right after fork works.
   ::setpgid(pid, pid);
   out_w.Reset();
   side_w.Reset();
   err_w.Reset();
+  life_r.Reset();
+  input_r.Reset();
 
   Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
 

@@ -7,15 +7,40 @@ namespace {
 
 // Positional parameters: $1 command, $2 directory, $3 `export -p` text,
 // $4 "1" to report the state on exit. They are moved into variables and
-// cleared before the command runs.
-constexpr std::string_view kWrapper = R"SH(__sg_cmd=$1; __sg_cwd=$2; __sg_env=$3; __sg_cap=$4; set --
+// cleared before the command runs. With $4 = 1 the report (fd 3) is "S" as
+// soon as the shell runs (so a start failure of the sandbox can be told
+// from a command's output), then on exit "PWD\0DROPPED\0" and `export -p`,
+// after un-exporting the variables past the @VAR@/@COUNT@/@TOTAL@ bounds
+// (DROPPED lists their names).
+constexpr std::string_view kWrapperTemplate = R"SH(__sg_cmd=$1; __sg_cwd=$2; __sg_env=$3; __sg_cap=$4; set --
+if [ "$__sg_cap" = 1 ]; then builtin printf S >&3 2>/dev/null; trap 'builtin set +eu; builtin unset IFS; __sg_d=; __sg_c=0; __sg_t=0
+for __sg_v in $(builtin compgen -e); do __sg_x=${!__sg_v}; __sg_l=$(( ${#__sg_v} + ${#__sg_x} ))
+if [ "$__sg_l" -gt @VAR@ ] || [ "$__sg_c" -ge @COUNT@ ] || [ $(( __sg_t + __sg_l )) -gt @TOTAL@ ]; then __sg_d="$__sg_d $__sg_v"; builtin export -n -- "$__sg_v"; else __sg_c=$(( __sg_c + 1 )); __sg_t=$(( __sg_t + __sg_l )); fi
+done
+{ builtin printf "%s\0%s\0" "$PWD" "${__sg_d# }"; builtin export -p; } >&3 2>/dev/null' EXIT; fi
 if [ -n "$__sg_env" ]; then builtin eval "$__sg_env" >/dev/null 2>&1; fi
 if [ -n "$__sg_cwd" ]; then builtin cd -- "$__sg_cwd" >/dev/null 2>&1; fi
-if [ "$__sg_cap" = 1 ]; then trap '{ builtin printf "%s\0" "$PWD"; builtin export -p; } >&3 2>/dev/null' EXIT; fi
 unset __sg_cwd __sg_env __sg_cap
 builtin eval "unset __sg_cmd
 $__sg_cmd"
 )SH";
+
+void ReplaceAll(std::string* s, std::string_view what, const std::string& with) {
+  for (std::size_t at = s->find(what); at != std::string::npos; at = s->find(what, at + with.size())) {
+    s->replace(at, what.size(), with);
+  }
+}
+
+const std::string& Wrapper() {
+  static const std::string script = [] {
+    std::string s(kWrapperTemplate);
+    ReplaceAll(&s, "@VAR@", std::to_string(kCarriedVarMaxChars));
+    ReplaceAll(&s, "@COUNT@", std::to_string(kCarriedVarsMax));
+    ReplaceAll(&s, "@TOTAL@", std::to_string(kCarriedEnvMaxChars));
+    return s;
+  }();
+  return script;
+}
 
 }  // namespace
 
@@ -23,16 +48,27 @@ std::vector<std::string> BuildShellArgv(const std::string& shell, const CommandR
   if (!request.state && !request.capture_state) return {shell, "-c", request.command};
   std::string cwd = request.state ? request.state->cwd : "";
   std::string env = request.state ? request.state->exported_env : "";
-  return {shell, "-c", std::string(kWrapper), "seragen-shell", request.command, cwd, env,
+  return {shell, "-c", Wrapper(), "seragen-shell", request.command, cwd, env,
           request.capture_state ? "1" : "0"};
 }
 
-std::optional<ShellState> ParseShellState(std::string_view report) {
+bool ShellStarted(std::string_view report) { return !report.empty() && report[0] == 'S'; }
+
+std::optional<ShellState> ParseShellState(std::string_view report, bool overflowed) {
+  if (!ShellStarted(report)) return std::nullopt;
+  report.remove_prefix(1);
   std::size_t nul = report.find('\0');
   if (nul == std::string_view::npos || nul == 0 || report[0] != '/') return std::nullopt;
   ShellState state;
   state.cwd = std::string(report.substr(0, nul));
-  state.exported_env = std::string(report.substr(nul + 1));
+  std::size_t nul2 = report.find('\0', nul + 1);
+  if (overflowed || nul2 == std::string_view::npos || report.size() - nul2 - 1 > kCarriedEnvMaxBytes) {
+    // Too big to carry (or cut off): keep the directory, carry no variable.
+    state.dropped_exports = "*";
+    return state;
+  }
+  state.dropped_exports = std::string(report.substr(nul + 1, nul2 - nul - 1));
+  state.exported_env = std::string(report.substr(nul2 + 1));
   return state;
 }
 
@@ -56,9 +92,8 @@ CommandResult ToCommandResult(ProcessOutcome outcome, bool capture_state) {
   r.omitted_bytes = outcome.omitted_bytes;
   r.total_output_bytes = outcome.total_bytes;
   r.duration = outcome.duration;
-  if (capture_state && !outcome.side_channel_overflow && !outcome.timed_out &&
-      !outcome.output_limit_killed) {
-    r.final_state = ParseShellState(outcome.side_channel);
+  if (capture_state && !outcome.timed_out && !outcome.output_limit_killed) {
+    r.final_state = ParseShellState(outcome.side_channel, outcome.side_channel_overflow);
   }
   return r;
 }

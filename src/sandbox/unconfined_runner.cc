@@ -51,6 +51,7 @@ Result<CommandResult> UnconfinedRunner::Run(const CommandRequest& request, const
     spec.limits->max_processes = 0;  // would count the calling user's own processes
   }
   spec.side_channel = request.capture_state;
+  spec.cgroup_procs = options_.cgroup_procs;
   SG_ASSIGN_OR_RETURN(ProcessOutcome outcome, RunProcess(spec));
   return ToCommandResult(std::move(outcome), request.capture_state);
 }

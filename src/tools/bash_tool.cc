@@ -45,6 +45,31 @@ Result<std::string> BashTool::Render(const sandbox::CommandResult& r) const {
   return out;
 }
 
+Status BashTool::AppendStateNotes(const sandbox::CommandResult& r, bool env_reset, std::string* observation) const {
+  std::vector<std::string> notes;
+  if (env_reset) {
+    SG_ASSIGN_OR_RETURN(std::string note, messages_->Render("bash_env_reset", {}));
+    notes.push_back(std::move(note));
+  }
+  if (r.final_state && !r.final_state->dropped_exports.empty()) {
+    std::string names = r.final_state->dropped_exports;
+    const bool all = names == "*";
+    if (names.size() > 300) names = names.substr(0, names.rfind(' ', 300)) + " ...";
+    TemplateValues values{{"max_vars", std::to_string(sandbox::kCarriedVarsMax)},
+                          {"max_var_chars", std::to_string(sandbox::kCarriedVarMaxChars)},
+                          {"max_total_chars", std::to_string(sandbox::kCarriedEnvMaxChars)}};
+    if (!all) values["names"] = names;
+    SG_ASSIGN_OR_RETURN(std::string note,
+                        messages_->Render(all ? "bash_env_dropped_all" : "bash_env_dropped", values));
+    notes.push_back(std::move(note));
+  }
+  for (const auto& n : notes) {
+    if (!observation->empty() && observation->back() != '\n') *observation += '\n';
+    *observation += n;
+  }
+  return Status::Ok();
+}
+
 Result<BashOutcome> BashTool::Run(const std::string& command) {
   BashOutcome outcome;
   if (options_.max_consecutive_timeouts > 0 && consecutive_timeouts_ >= options_.max_consecutive_timeouts) {
@@ -67,13 +92,28 @@ Result<BashOutcome> BashTool::Run(const std::string& command) {
   sandbox::CommandRequest request(command);
   request.state = state_;
   request.capture_state = true;
-  SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner_->Run(request, options_.bash_limits));
+  Result<sandbox::CommandResult> run = runner_->Run(request, options_.bash_limits);
+  bool env_reset = false;
+  if (!run.ok() && request.state && !request.state->exported_env.empty()) {
+    // The variables the agent exported may be what kept the sandbox from
+    // starting (nothing ran): retry once without them. If that works, the
+    // failure was the agent's own and it sees a note, not an infrastructure
+    // error.
+    request.state->exported_env.clear();
+    run = runner_->Run(request, options_.bash_limits);
+    if (run.ok()) {
+      env_reset = true;
+      state_->exported_env.clear();
+    }
+  }
+  SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, std::move(run));
   if (result.final_state) state_ = result.final_state;
   outcome.ran = true;
   outcome.timed_out = result.timed_out;
   outcome.exit_code = result.exit_code;
   consecutive_timeouts_ = result.timed_out ? consecutive_timeouts_ + 1 : 0;
   SG_ASSIGN_OR_RETURN(outcome.observation, Render(result));
+  SG_RETURN_IF_ERROR(AppendStateNotes(result, env_reset, &outcome.observation));
   if (options_.max_consecutive_timeouts > 0 && consecutive_timeouts_ >= options_.max_consecutive_timeouts) {
     SG_ASSIGN_OR_RETURN(std::string note,
                         messages_->Render("bash_timeout_limit", {{"count", std::to_string(consecutive_timeouts_)}}));

@@ -133,8 +133,12 @@ std::string NameOf(const ToolSpecs& specs, ToolRole role) {
 }  // namespace
 
 ToolBox::ToolBox(const ToolResources* resources, sandbox::CommandRunner* runner, std::string host_copy,
-                 PatchSource* patches, ToolOptions options)
+                 PatchSource* patches, ToolOptions options, sandbox::CopyMeter* meter)
     : resources_(resources),
+      max_copy_bytes_(options.max_copy_bytes),
+      max_copy_entries_(options.max_copy_entries),
+      own_meter_(meter ? nullptr : std::make_unique<sandbox::DirectoryCopyMeter>(host_copy)),
+      meter_(meter ? meter : own_meter_.get()),
       editor_(WorkspacePaths(std::move(host_copy), runner->VisibleRoot()), &resources->messages, options),
       bash_(runner, &resources->messages, options, NameOf(resources->specs, ToolRole::kEditor)),
       submit_(patches, &resources->messages, options.submit_review, NameOf(resources->specs, ToolRole::kSubmit),
@@ -221,6 +225,20 @@ ToolBox::Validation ToolBox::Validate(std::string_view tool_name, std::string_vi
   return v;
 }
 
+Status ToolBox::CheckCopySize(ToolOutcome* out) {
+  if (max_copy_bytes_ == 0) return Status::Ok();
+  SG_ASSIGN_OR_RETURN(sandbox::CopyUsage usage, meter_->Measure(max_copy_bytes_, max_copy_entries_));
+  if (!usage.over) return Status::Ok();
+  SG_ASSIGN_OR_RETURN(std::string note,
+                      resources_->messages.Render("copy_too_large",
+                                                  {{"limit_mb", std::to_string(max_copy_bytes_ >> 20)},
+                                                   {"max_entries", std::to_string(max_copy_entries_)}}));
+  if (!out->observation.empty() && out->observation.back() != '\n') out->observation += '\n';
+  out->observation += note;
+  out->disk_limit = true;
+  return Status::Ok();
+}
+
 Result<ToolOutcome> ToolBox::Execute(const ValidatedCall& call) {
   ToolOutcome out;
   out.role = call.spec->role;
@@ -230,6 +248,7 @@ Result<ToolOutcome> ToolBox::Execute(const ValidatedCall& call) {
       out.observation = std::move(b.observation);
       out.timed_out = b.timed_out;
       out.stop_requested = b.stop_requested;
+      if (b.ran) SG_RETURN_IF_ERROR(CheckCopySize(&out));
       return out;
     }
     case ToolRole::kEditor: {
@@ -252,6 +271,7 @@ Result<ToolOutcome> ToolBox::Execute(const ValidatedCall& call) {
       }
       if (!r.ok()) return r.status();
       out.observation = std::move(r).value();
+      if (command != "view") SG_RETURN_IF_ERROR(CheckCopySize(&out));
       return out;
     }
     case ToolRole::kSubmit: {

@@ -25,9 +25,14 @@ const std::vector<KeySpec>& KnownKeys() {
       {"bash_timeout", {"timeout_seconds"}},
       {"bash_timeout_limit", {"count"}},
       {"bash_output_killed", {"limit_bytes"}},
+      {"bash_env_dropped", {"names", "max_vars", "max_var_chars", "max_total_chars"}},
+      {"bash_env_dropped_all", {"max_vars", "max_var_chars", "max_total_chars"}},
+      {"bash_env_reset", {}},
       {"bash_empty_command", {}},
       {"bash_command_too_long", {"length", "limit", "editor_tool"}},
       {"bash_disabled", {"count"}},
+      // all tools
+      {"copy_too_large", {"limit_mb", "max_entries"}},
       // editor: paths
       {"path_empty", {"root"}},
       {"path_nul", {"root"}},

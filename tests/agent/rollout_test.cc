@@ -36,6 +36,9 @@ class FakeTools final : public ToolExecutor {
     } else if (call.name == "submit_huge") {
       out.kind = ToolOutcome::Kind::kPatchTooLarge;
       out.text = "patch exceeds 1048576 bytes";
+    } else if (call.name == "fill_disk") {
+      out.text = "ran [disk limit]";
+      out.disk_limit = true;
     } else if (call.name == "broken") {
       out.kind = ToolOutcome::Kind::kHarnessError;
       out.text = "sandbox failed to start";
@@ -326,6 +329,21 @@ TEST_CASE("a harness failure ends with exit_tool_error", "[agent]") {
   CHECK(t.exit_status == ExitStatus::kToolError);
   CHECK(t.exit_detail == "sandbox failed to start");
   CHECK(IsInfrastructureExit(t.exit_status));
+}
+
+TEST_CASE("a working copy over its disk limit ends with exit_disk_limit, a model outcome", "[agent]") {
+  Harness h;
+  h.chat.PushResponse(MakeToolCallResponse("fill_disk", "{}", "c1"));
+  h.chat.PushResponse(MakeToolCallResponse("submit", "{}", "c2"));
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kDiskLimit);
+  CHECK_FALSE(IsInfrastructureExit(t.exit_status));
+  CHECK(ExitStatusName(t.exit_status) == "exit_disk_limit");
+  CHECK(ParseExitStatus("exit_disk_limit") == ExitStatus::kDiskLimit);
+  // The agent's turn and the observation that says why are in the trajectory.
+  REQUIRE(t.turns.size() == 1);
+  CHECK(t.turns.back().observation == "ran [disk limit]");
+  CHECK(h.tools.calls.size() == 1);
 }
 
 TEST_CASE("cancel stops at the next step with exit_cancelled", "[agent]") {

@@ -52,6 +52,24 @@ TEST_CASE("bwrap argv is exactly the documented confinement", "[sandbox][bwrap_a
   CHECK(argv == expected);
 }
 
+TEST_CASE("the invocation passes every option through the args fd", "[sandbox][bwrap_args]") {
+  SandboxOptions o;
+  o.hidden_paths = {"/work/runs"};
+  std::vector<RootfsEntry> rootfs = {{"usr", Kind::kDirectory, ""}};
+  const std::vector<std::string> command = {"/bin/bash", "-c", "ls"};
+  auto full = BuildBwrapArgv(o, rootfs, "/pool/copy-1", "", command);
+  auto inv = BuildBwrapInvocation(o, rootfs, "/pool/copy-1", "", command, 4);
+  CHECK(inv.argv == std::vector<std::string>{"bwrap", "--args", "4", "/bin/bash", "-c", "ls"});
+  std::string expected;
+  for (std::size_t i = 1; i < full.size() - command.size(); ++i) {
+    expected += full[i];
+    expected.push_back('\0');
+  }
+  CHECK(inv.args_data == expected);
+  CHECK(inv.args_data.find("/pool/copy-1") != std::string::npos);
+  for (const auto& a : inv.argv) CHECK(a.find("/pool") == std::string::npos);
+}
+
 TEST_CASE("a configured rootfs is bound from its own directory", "[sandbox][bwrap_args]") {
   SandboxOptions o;
   o.rootfs = "/images/py311";

@@ -230,7 +230,7 @@ TEST_CASE("the environment is cleared and /tmp is private", "[containment]") {
   ::setenv("SERAGEN_SECRET_PROBE", "do-not-leak", 1);
   SandboxFixture f(21014);
   testing::TempDir host_tmp_file_dir;  // lives in the host's /tmp
-  auto r = f.Run("env; ls /tmp | wc -l; echo tmpdata > /tmp/x && cat /tmp/x; hostname; "
+  auto r = f.Run("env; ls /tmp | wc -l; echo tmpdata > /tmp/seragen-probe-21014 && cat /tmp/seragen-probe-21014; hostname; "
                  "(for i in 1 2 3 4 5 6 7 8; do head -c 15M /dev/zero > /dev/shm/f$i; done) 2>/dev/null; "
                  "echo shm=$(du -sm /dev/shm | cut -f1)");
   INFO(r.output);
@@ -238,7 +238,7 @@ TEST_CASE("the environment is cleared and /tmp is private", "[containment]") {
   CHECK(r.output.find("HOME=/tmp") != std::string::npos);
   CHECK(r.output.find("\n0\ntmpdata\nsandbox\n") != std::string::npos);
   CHECK(r.output.find("shm=64\n") != std::string::npos);  // /dev/shm is a 64 MiB tmpfs
-  CHECK_FALSE(f.HostExists("/tmp/x"));
+  CHECK_FALSE(f.HostExists("/tmp/seragen-probe-21014"));  // a name no one else uses on the host
 }
 
 }  // namespace

@@ -4,6 +4,10 @@
 
 #include "seragen/base/utf8.h"
 #include "seragen/sandbox/shell_command.h"
+#include "seragen/sandbox/slot_cgroup.h"
+#include "testing/temp_dir.h"
+
+#include <sys/stat.h>
 
 namespace seragen::sandbox {
 namespace {
@@ -161,12 +165,53 @@ TEST_CASE("the wrapper keeps the command's exit status and ignores a bad directo
 }
 
 TEST_CASE("ParseShellState rejects malformed reports", "[sandbox][process]") {
+  using namespace std::string_literals;
   CHECK_FALSE(ParseShellState(""));
-  CHECK_FALSE(ParseShellState("no-nul"));
-  CHECK_FALSE(ParseShellState(std::string("relative\0x", 10)));
-  auto ok = ParseShellState(std::string("/repo\0declare -x A=\"1\"\n", 23));
+  CHECK_FALSE(ParseShellState("S"));
+  CHECK_FALSE(ParseShellState("Sno-nul"));
+  CHECK_FALSE(ParseShellState("Srelative\0x"s));
+  CHECK_FALSE(ParseShellState("/repo\0\0declare -x A=\"1\"\n"s));  // the shell never started
+  auto ok = ParseShellState("S/repo\0B C\0declare -x A=\"1\"\n"s);
   REQUIRE(ok);
   CHECK(ok->cwd == "/repo");
+  CHECK(ok->dropped_exports == "B C");
+  CHECK(ok->exported_env == "declare -x A=\"1\"\n");
+  // Too big, cut off, or without the export part: the directory only.
+  auto big = ParseShellState("S/repo\0\0"s + std::string(kCarriedEnvMaxBytes + 1, 'x'));
+  REQUIRE(big);
+  CHECK(big->cwd == "/repo");
+  CHECK(big->exported_env.empty());
+  CHECK(big->dropped_exports == "*");
+  auto cut = ParseShellState("S/repo\0\0declare -x A=\"1\"\n"s, /*overflowed=*/true);
+  REQUIRE(cut);
+  CHECK(cut->exported_env.empty());
+  CHECK(cut->dropped_exports == "*");
+}
+
+TEST_CASE("exported variables past the bounds are not carried, and are named", "[sandbox][process]") {
+  CommandRequest request("export BIG=$(head -c 200000 /dev/zero | tr '\\0' a); export SMALL=1; "
+                         "for ((i = 1; i <= 300; i++)); do export V$i=x; done");
+  request.capture_state = true;
+  ProcessSpec spec = Shell("");
+  spec.argv = BuildShellArgv("/bin/bash", request);
+  spec.side_channel = true;
+  auto r = RunProcess(spec);
+  REQUIRE(r.ok());
+  auto state = ParseShellState(r->side_channel, r->side_channel_overflow);
+  REQUIRE(state);
+  CHECK(state->dropped_exports.rfind("BIG ", 0) == 0);
+  CHECK(state->dropped_exports.find("V99") != std::string::npos);  // past the count bound
+  CHECK(state->exported_env.find("SMALL") != std::string::npos);
+  CHECK(state->exported_env.find("BIG") == std::string::npos);
+  CHECK(state->exported_env.size() <= kCarriedEnvMaxBytes);
+
+  CommandRequest next("echo \"${#BIG}|$SMALL|$V1\"");
+  next.state = state;
+  ProcessSpec spec2 = Shell("");
+  spec2.argv = BuildShellArgv("/bin/bash", next);
+  auto r2 = RunProcess(spec2);
+  REQUIRE(r2.ok());
+  CHECK(r2->head == "0|1|x\n");
 }
 
 TEST_CASE("commands with NUL bytes or over the length limit are refused", "[sandbox][process]") {
@@ -183,6 +228,70 @@ TEST_CASE("FindExecutable searches PATH", "[sandbox][process]") {
   auto missing = FindExecutable("seragen-no-such-tool", "/usr/bin");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.status().message().find("seragen-no-such-tool") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace seragen::sandbox
+
+namespace seragen::sandbox {
+namespace {
+
+TEST_CASE("the reaper joins the given cgroup before the program starts", "[sandbox][process]") {
+  testing::TempDir dir;
+  FakeSlotCgroups cgroups(dir.path());
+  auto procs = cgroups.PrepareSlot(21400, 64ull << 20);
+  REQUIRE(procs.ok());
+  CHECK(cgroups.prepared().at(21400) == (64ull << 20));
+  ProcessSpec spec = Shell("echo ran");
+  spec.cgroup_procs = *procs;
+  auto r = RunProcess(spec);
+  REQUIRE(r.ok());
+  CHECK(r->head == "ran\n");
+  std::string written;
+  REQUIRE(testing::RunShell("cat " + *procs, &written) == 0);
+  CHECK(written == "0");  // "0" = the writing process (the reaper) joins
+
+  spec.cgroup_procs = dir.Sub("missing/cgroup.procs");
+  auto failed = RunProcess(spec);
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.status().message().find("cgroup") != std::string::npos);
+}
+
+TEST_CASE("cgroup v2 slots: detection names why it is unavailable, slots get memory.max", "[sandbox][cgroup]") {
+  testing::TempDir dir;
+  // A plain directory is no cgroup v2 file system.
+  auto real = CgroupV2Slots::Detect(dir.Sub("seragen"));
+  REQUIRE_FALSE(real.ok());
+  CHECK(real.status().code() == StatusCode::kUnavailable);
+  CHECK(real.status().message().find("cgroup v2") != std::string::npos);
+
+  // The same layout as a delegated cgroup v2 directory.
+  const std::string parent = dir.Sub("tree");
+  REQUIRE(::mkdir(parent.c_str(), 0755) == 0);
+  dir.Write("tree/cgroup.controllers", "cpu io\n");
+  dir.Write("tree/cgroup.subtree_control", "");
+  auto no_memory = CgroupV2Slots::DetectUnchecked(parent);
+  REQUIRE_FALSE(no_memory.ok());
+  CHECK(no_memory.status().message().find("memory controller") != std::string::npos);
+
+  dir.Write("tree/cgroup.controllers", "cpu io memory pids\n");
+  auto slots = CgroupV2Slots::DetectUnchecked(parent);
+  REQUIRE(slots.ok());
+  std::string control;
+  REQUIRE(testing::RunShell("cat " + parent + "/cgroup.subtree_control", &control) == 0);
+  CHECK(control == "+memory");
+  // The kernel creates a cgroup's files; here the test does.
+  REQUIRE(::mkdir((parent + "/slot-21401").c_str(), 0755) == 0);
+  dir.Write("tree/slot-21401/memory.max", "");
+  dir.Write("tree/slot-21401/memory.swap.max", "");
+  auto procs = (*slots)->PrepareSlot(21401, 3ull << 30);
+  REQUIRE(procs.ok());
+  CHECK(*procs == parent + "/slot-21401/cgroup.procs");
+  std::string max, swap;
+  REQUIRE(testing::RunShell("cat " + parent + "/slot-21401/memory.max", &max) == 0);
+  REQUIRE(testing::RunShell("cat " + parent + "/slot-21401/memory.swap.max", &swap) == 0);
+  CHECK(max == std::to_string(3ull << 30));
+  CHECK(swap == "0");
 }
 
 }  // namespace

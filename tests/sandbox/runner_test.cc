@@ -38,6 +38,55 @@ TEST_CASE("bwrap runner: cwd and exported variables carry over between commands"
   CHECK(r3->output == "/repo\n");
 }
 
+TEST_CASE("bwrap runner: a huge exported variable does not break later commands", "[runner]") {
+  SandboxFixture f(21105);
+  CommandRequest first("export BIG=$(head -c 200000 /dev/zero | tr '\\0' a); export KEEP=yes; echo set");
+  first.capture_state = true;
+  auto r1 = f.runner->Run(first, f.options.limits);
+  REQUIRE(r1.ok());
+  CHECK(r1->output == "set\n");
+  REQUIRE(r1->final_state);
+  CHECK(r1->final_state->dropped_exports == "BIG");
+
+  // Before the bound, this command could not even start (E2BIG), an
+  // "infrastructure" failure caused by the agent.
+  CommandRequest second("echo \"${#BIG} $KEEP\"; /bin/true && echo exec-ok");
+  second.state = r1->final_state;
+  second.capture_state = true;
+  auto r2 = f.runner->Run(second, f.options.limits);
+  REQUIRE(r2.ok());
+  CHECK(r2->output == "0 yes\nexec-ok\n");
+  REQUIRE(r2->final_state);
+  CHECK(r2->final_state->dropped_exports.empty());
+}
+
+TEST_CASE("bwrap runner: a command that prints like bwrap is not a sandbox failure", "[runner]") {
+  SandboxFixture f(21106);
+  CommandRequest request("echo 'bwrap: Can not mount tmpfs'; exit 1");
+  request.capture_state = true;
+  auto r = f.runner->Run(request, f.options.limits);
+  REQUIRE(r.ok());
+  CHECK(r->exit_code == 1);
+}
+
+TEST_CASE("bwrap runner: no host path shows in the sandbox's process command lines", "[runner]") {
+  testing::TempDir hidden;
+  SandboxOptions o = SmallOptions(21107);
+  o.hidden_paths = {hidden.path()};
+  SandboxFixture f(21107, o);
+  auto r = f.Run("tr '\\0' ' ' < /proc/1/cmdline; echo; for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline; echo; done; "
+                 "cat <&4 | wc -c");
+  INFO(r.output);
+  CHECK(r.output.rfind("bwrap --args 4 ", 0) == 0);
+  CHECK(r.output.find(f.copy) == std::string::npos);
+  CHECK(r.output.find(f.dir.path()) == std::string::npos);
+  CHECK(r.output.find(hidden.path()) == std::string::npos);
+  CHECK(r.output.find("--bind") == std::string::npos);
+  // The options pipe is drained: nothing left to read on fd 4.
+  CHECK(r.output.size() >= 2);
+  CHECK(r.output.substr(r.output.size() - 2) == "0\n");
+}
+
 TEST_CASE("bwrap runner: files created inside belong to the slot uid on the host", "[runner]") {
   SandboxFixture f(21102);
   auto r = f.Run("echo data > made.txt && id -u && pwd");

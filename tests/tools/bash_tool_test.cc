@@ -142,5 +142,63 @@ TEST_CASE("sandbox failures are infrastructure errors, not observations", "[tool
   CHECK(r.status().code() == StatusCode::kUnavailable);
 }
 
+TEST_CASE("dropped exported variables are named in the observation", "[tools][bash]") {
+  FakeCommandRunner fake;
+  BashTool bash(&fake, &test::Messages(), Options(), "editor");
+  const TemplateValues bounds{{"max_vars", std::to_string(sandbox::kCarriedVarsMax)},
+                              {"max_var_chars", std::to_string(sandbox::kCarriedVarMaxChars)},
+                              {"max_total_chars", std::to_string(sandbox::kCarriedEnvMaxChars)}};
+  CommandResult r = Result_("set\n");
+  r.final_state = sandbox::ShellState{"/repo", "declare -x A=\"1\"\n", "BIG HUGE"};
+  fake.Enqueue(r);
+  TemplateValues named = bounds;
+  named["names"] = "BIG HUGE";
+  CHECK(bash.Run("export BIG=... HUGE=...")->observation == "set\n" + Expected("bash_env_dropped", named));
+  r.final_state = sandbox::ShellState{"/repo", "", "*"};
+  fake.Enqueue(r);
+  CHECK(bash.Run("export ...")->observation == "set\n" + Expected("bash_env_dropped_all", bounds));
+}
+
+TEST_CASE("a start failure caused by exported variables is the agent's, not infrastructure", "[tools][bash]") {
+  FakeCommandRunner fake;
+  BashTool bash(&fake, &test::Messages(), Options(), "editor");
+  // The agent's exports make the next sandbox fail to start; without them it runs.
+  fake.SetHandler([](const sandbox::CommandRequest& req, const sandbox::RunLimits&) -> Result<CommandResult> {
+    if (req.command == "export BIG=x") {
+      CommandResult r = Result_("");
+      r.final_state = sandbox::ShellState{"/repo/src", "declare -x BIG=\"x\"\n", ""};
+      return r;
+    }
+    if (req.state && !req.state->exported_env.empty()) return IoError("cannot start bwrap: Argument list too long");
+    return Result_("ok\n");
+  });
+  REQUIRE(bash.Run("export BIG=x").ok());
+  auto r = bash.Run("ls");
+  REQUIRE(r.ok());
+  CHECK(r->observation == "ok\n" + Expected("bash_env_reset", {}));
+  REQUIRE(bash.shell_state());
+  CHECK(bash.shell_state()->cwd == "/repo/src");  // the directory is kept
+  CHECK(bash.shell_state()->exported_env.empty());
+  // Later commands run without the variables and without the retry.
+  auto again = bash.Run("ls");
+  REQUIRE(again.ok());
+  CHECK(again->observation == "ok\n");
+  CHECK(fake.requests().size() == 4);
+}
+
+TEST_CASE("a sandbox that fails also without the exports is still infrastructure", "[tools][bash]") {
+  FakeCommandRunner fake;
+  BashTool bash(&fake, &test::Messages(), Options(), "editor");
+  CommandResult first = Result_("");
+  first.final_state = sandbox::ShellState{"/repo", "declare -x A=\"1\"\n", ""};
+  fake.Enqueue(first);
+  fake.Enqueue(UnavailableError("the sandbox failed to start"));
+  fake.Enqueue(UnavailableError("the sandbox failed to start"));
+  REQUIRE(bash.Run("export A=1").ok());
+  auto r = bash.Run("ls");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kUnavailable);
+}
+
 }  // namespace
 }  // namespace seragen::tools

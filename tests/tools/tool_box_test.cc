@@ -146,6 +146,57 @@ TEST_CASE("the bash tool goes through the runner and infrastructure errors propa
   CHECK(failed.status().code() == StatusCode::kUnavailable);
 }
 
+TEST_CASE("a copy over its disk limit after a command or an edit ends the rollout", "[tools][toolbox]") {
+  testing::TempDir dir;
+  sandbox::FakeCommandRunner fake;
+  test::FakePatchSource patches;
+  sandbox::FakeCopyMeter meter;
+  ToolOptions options;
+  options.max_copy_bytes = 10ull << 20;
+  options.max_copy_entries = 500;
+  ToolBox box(&test::Resources(), &fake, dir.path(), &patches, options, &meter);
+  const std::string note = Expected("copy_too_large", {{"limit_mb", "10"}, {"max_entries", "500"}});
+
+  fake.EnqueueOutput("ok\n");
+  meter.SetBytes(1 << 20);
+  auto small = box.Call("bash", R"({"command": "echo ok"})");
+  REQUIRE(small.ok());
+  CHECK_FALSE(small->outcome.disk_limit);
+  CHECK(small->outcome.observation == "ok\n");
+
+  fake.EnqueueOutput("written\n");
+  meter.SetBytes(11ull << 20);
+  auto big = box.Call("bash", R"({"command": "dd if=/dev/zero of=big bs=1M count=11"})");
+  REQUIRE(big.ok());
+  CHECK(big->outcome.disk_limit);
+  CHECK(big->outcome.observation == "written\n" + note);
+
+  auto edit = box.Call("editor", R"({"command": "create", "path": "/repo/n.txt", "file_text": "x\n"})");
+  REQUIRE(edit.ok());
+  CHECK(edit->outcome.disk_limit);
+  CHECK(edit->outcome.observation.find(note) != std::string::npos);
+
+  // Views change nothing and are not measured.
+  const int calls = meter.calls();
+  auto view = box.Call("editor", R"({"command": "view", "path": "/repo/n.txt"})");
+  REQUIRE(view.ok());
+  CHECK_FALSE(view->outcome.disk_limit);
+  CHECK(meter.calls() == calls);
+}
+
+TEST_CASE("without max_copy_bytes the copy is never measured", "[tools][toolbox]") {
+  testing::TempDir dir;
+  sandbox::FakeCommandRunner fake;
+  test::FakePatchSource patches;
+  sandbox::FakeCopyMeter meter;
+  meter.SetBytes(1ull << 40);
+  ToolBox box(&test::Resources(), &fake, dir.path(), &patches, ToolOptions{}, &meter);
+  auto r = box.Call("bash", R"({"command": "ls"})");
+  REQUIRE(r.ok());
+  CHECK_FALSE(r->outcome.disk_limit);
+  CHECK(meter.calls() == 0);
+}
+
 // git diff of a real test repository, as the repo module will provide.
 class GitDiffPatchSource final : public PatchSource {
  public:

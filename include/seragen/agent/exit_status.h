@@ -15,6 +15,7 @@ enum class ExitStatus {
   kTokens,            // exit_tokens: token budget of the rollout spent
   kCost,              // exit_cost: cost budget of the rollout spent
   kCommandTimeouts,   // exit_command_timeouts: N consecutive commands timed out
+  kDiskLimit,         // exit_disk_limit: the working copy grew past sandbox.max_copy_mb
   kLlmError,          // exit_llm_error: the endpoint kept failing (infrastructure)
   kConfigError,       // exit_config: the endpoint rejected our configuration (abort the run)
   kQuota,             // exit_quota: the provider refused for quota/credits (stop scheduling)

@@ -23,6 +23,9 @@ struct ToolOutcome {
   std::string text;          // observation, or the validation problem for kInvalidCall
   bool submitted = false;    // the submit tool accepted the submission
   bool timed_out = false;    // a command hit its time limit
+  // The working copy grew past its disk limit: the observation says so and
+  // the rollout ends with exit_disk_limit (the model's doing).
+  bool disk_limit = false;
   std::chrono::microseconds duration{0};
 };
 

@@ -162,6 +162,10 @@ struct SandboxConfig {
   std::int64_t max_processes = 256;
   std::int64_t max_file_mb = 256;
   std::int64_t uid_base = 20000;
+  std::string uid_lock_dir = "/run/seragen/uids";
+  std::int64_t max_copy_mb = 2048;
+  std::int64_t slot_memory_mb = 8192;
+  std::string cgroup_parent = "/sys/fs/cgroup/seragen";
 };
 
 struct WorkcopyConfig {

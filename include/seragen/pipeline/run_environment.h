@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "seragen/pipeline/environment.h"
 #include "seragen/repo/repository.h"
@@ -20,6 +21,10 @@ struct EnvironmentOptions {
   std::string sandbox_mode = "bwrap";  // bwrap | none
   sandbox::SandboxOptions sandbox;     // uid is set per slot from uid_base
   uid_t uid_base = 20000;
+  // Locked uids, one per slot (sandbox::SlotUidLease); empty = uid_base + slot.
+  std::vector<uid_t> slot_uids;
+  // Slot uid -> its cgroup v2 cgroup.procs (absent: per-process limits only).
+  std::map<uid_t, std::string> slot_cgroups;
   tools::ToolOptions tools;
   repo::PoolOptions pool;              // pool_dir is a parent; one sub-directory per repo
   std::size_t max_patch_bytes = 0;     // diff size limit (repo::DiffOptions::max_bytes); 0 = none

@@ -39,4 +39,18 @@ std::vector<std::string> BuildBwrapArgv(const SandboxOptions& options,
                                         const std::string& chdir_inside,
                                         const std::vector<std::string>& command_argv);
 
+// The same sandbox with every option passed through a file descriptor
+// (bwrap's `--args FD`): argv is {bwrap_path, "--args", FD, command...} and
+// `args_data` holds the options, each NUL-terminated. The command line seen
+// in /proc (also /proc/1/cmdline inside the sandbox) then names no host
+// path (working copy, run directory, hidden and bound paths).
+struct BwrapInvocation {
+  std::vector<std::string> argv;
+  std::string args_data;
+};
+BwrapInvocation BuildBwrapInvocation(const SandboxOptions& options,
+                                     const std::vector<RootfsEntry>& rootfs_entries,
+                                     const std::string& host_copy, const std::string& chdir_inside,
+                                     const std::vector<std::string>& command_argv, int args_fd);
+
 }  // namespace seragen::sandbox

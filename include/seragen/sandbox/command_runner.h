@@ -26,9 +26,25 @@ namespace seragen::sandbox {
 // sandbox. Produced inside the sandbox; only ever evaluated inside one.
 struct ShellState {
   std::string cwd;          // absolute path as seen by the command
-  std::string exported_env; // `export -p` text
+  std::string exported_env; // `export -p` text, within the kCarried* bounds
+  // Exported variables that were not carried over because they exceeded
+  // the bounds below (names, space-separated; "*" = all of them). Reported
+  // once, in the result of the command that set them.
+  std::string dropped_exports;
   friend bool operator==(const ShellState&, const ShellState&) = default;
 };
+
+// Bounds of the environment carried between commands. Every exported
+// variable is an exec argument of the next sandbox and part of the
+// environment of every program in it; the kernel refuses one over 128 KiB
+// (E2BIG), so an unbounded `export BIG=...` would make every later command
+// fail to start. Sizes count name + value, in characters of the shell.
+inline constexpr std::size_t kCarriedVarMaxChars = 16 * 1024;
+inline constexpr std::size_t kCarriedVarsMax = 256;
+inline constexpr std::size_t kCarriedEnvMaxChars = 64 * 1024;
+// Hard cap on the `export -p` text, in bytes (a multi-byte value can exceed
+// the character bounds): over it, no variable is carried.
+inline constexpr std::size_t kCarriedEnvMaxBytes = 96 * 1024;
 
 struct CommandRequest {
   CommandRequest() = default;

@@ -2,8 +2,10 @@
 //
 // The building block of the real runners. Thread-safe (no shared state;
 // every pipe is close-on-exec so concurrent spawns never inherit each
-// other's pipes). Must be called from a thread that outlives the call (the
-// child's parent-death signal follows the calling thread).
+// other's pipes). Any thread may call it: the process tree's lifetime is
+// tied to this process (a lifeline pipe), not to the calling thread; if this
+// process dies, the tree (and, with `credentials`, every process of that
+// uid) is killed.
 #pragma once
 
 #include <sys/types.h>
@@ -36,7 +38,17 @@ struct ProcessSpec {
   // side_channel_cap bytes) is returned in ProcessOutcome::side_channel.
   bool side_channel = false;
   std::size_t side_channel_cap = 256 * 1024;
+  // Bytes the program can read from fd 4 (a pipe, filled and closed before
+  // the start, so it is empty once read; at most kMaxFd4InputBytes). Used
+  // for bwrap's `--args 4`, which keeps host paths off its command line.
+  std::optional<std::string> fd4_input;
+  // A cgroup v2 `cgroup.procs` file the reaper joins (writes "0") before the
+  // uid switch, so the program and all its descendants are in that cgroup.
+  // "" = stay in the caller's cgroup.
+  std::string cgroup_procs;
 };
+
+inline constexpr std::size_t kMaxFd4InputBytes = 1024 * 1024;
 
 struct ProcessOutcome {
   int exit_code = -1;          // 128 + signal when signalled

@@ -72,6 +72,9 @@ struct SandboxOptions {
   std::string shell = "/bin/bash";
   // Limits used by the tools unless they pass their own.
   RunLimits limits;
+  // The slot's cgroup v2 cgroup.procs (SlotCgroups::PrepareSlot); every
+  // command joins it. "" = no cgroup (only the per-process limits).
+  std::string cgroup_procs;
 };
 
 // PATH, HOME=/tmp, LANG/LC_ALL=C.UTF-8, TERM=dumb, PAGER=cat, GIT_PAGER=cat,

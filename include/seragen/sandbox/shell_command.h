@@ -14,12 +14,21 @@ namespace seragen::sandbox {
 
 // `shell -c COMMAND` when no state is involved; otherwise a fixed wrapper
 // script that restores the exported variables and the directory, runs the
-// command with `eval` and (when capture_state) writes "CWD\0EXPORTS" to fd 3
-// on exit. The command's own positional parameters are empty either way.
+// command with `eval` and (when capture_state) writes "S" to fd 3 at once,
+// then "CWD\0DROPPED\0EXPORTS" on exit, carrying only exported variables
+// within the kCarried* bounds. The command's own positional parameters are
+// empty either way.
 std::vector<std::string> BuildShellArgv(const std::string& shell, const CommandRequest& request);
 
-// Parses the fd-3 report; nullopt when absent, malformed or overflowing.
-std::optional<ShellState> ParseShellState(std::string_view report);
+// True when the fd-3 report shows that the wrapper shell started (so any
+// failure after that is the command's own, never the sandbox's).
+bool ShellStarted(std::string_view report);
+
+// Parses the fd-3 report; nullopt when absent or malformed. An export text
+// over kCarriedEnvMaxBytes, or a report cut at the side-channel cap
+// (`overflowed`), keeps the directory and carries no variable
+// (dropped_exports = "*").
+std::optional<ShellState> ParseShellState(std::string_view report, bool overflowed = false);
 
 // ProcessSpec fields that come from RunLimits (timeout, output split, kill
 // threshold, rlimits).

@@ -30,7 +30,8 @@ class BashTool {
   BashTool(sandbox::CommandRunner* runner, const ToolMessages* messages, ToolOptions options,
            std::string editor_tool_name);
 
-  // Non-OK only for infrastructure failures (the sandbox could not run).
+  // Non-OK only for infrastructure failures (the sandbox could not run,
+  // even without the variables the agent exported).
   Result<BashOutcome> Run(const std::string& command);
 
   int consecutive_timeouts() const { return consecutive_timeouts_; }
@@ -38,6 +39,8 @@ class BashTool {
 
  private:
   Result<std::string> Render(const sandbox::CommandResult& result) const;
+  // Notes about the carried environment (variables dropped or cleared).
+  Status AppendStateNotes(const sandbox::CommandResult& result, bool env_reset, std::string* observation) const;
 
   sandbox::CommandRunner* runner_;
   const ToolMessages* messages_;

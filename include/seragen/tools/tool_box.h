@@ -20,6 +20,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/sandbox/command_runner.h"
+#include "seragen/sandbox/copy_usage.h"
 #include "seragen/tools/bash_tool.h"
 #include "seragen/tools/file_editor.h"
 #include "seragen/tools/submit_tool.h"
@@ -69,6 +70,7 @@ struct ToolOutcome {
   bool patch_too_large = false;  // submit: the diff is over its size limit
   bool timed_out = false;     // bash: the command hit its time limit
   bool stop_requested = false;  // bash: consecutive-timeout cap reached
+  bool disk_limit = false;      // the copy grew past options.max_copy_bytes
 };
 
 struct ToolCallResult {
@@ -91,8 +93,10 @@ class ToolBox {
  public:
   // All pointers must outlive the ToolBox. `host_copy` is the working copy's
   // host path; the editor shows paths under runner->VisibleRoot().
+  // `meter` measures the copy for options.max_copy_bytes (nullptr = a
+  // DirectoryCopyMeter over host_copy, owned by the ToolBox).
   ToolBox(const ToolResources* resources, sandbox::CommandRunner* runner, std::string host_copy,
-          PatchSource* patches, ToolOptions options);
+          PatchSource* patches, ToolOptions options, sandbox::CopyMeter* meter = nullptr);
 
   // Checks a call without running it; exactly one of the two is set.
   struct Validation {
@@ -108,8 +112,15 @@ class ToolBox {
 
  private:
   Result<ToolOutcome> Execute(const ValidatedCall& call);
+  // Measures the copy after a change; over the limit sets disk_limit and
+  // appends the note. Non-OK when the copy cannot be read at all.
+  Status CheckCopySize(ToolOutcome* out);
 
   const ToolResources* resources_;
+  std::uint64_t max_copy_bytes_;
+  std::uint64_t max_copy_entries_;
+  std::unique_ptr<sandbox::CopyMeter> own_meter_;
+  sandbox::CopyMeter* meter_;
   FileEditor editor_;
   BashTool bash_;
   SubmitTool submit_;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "seragen/sandbox/sandbox_options.h"
 
@@ -29,6 +30,12 @@ struct ToolOptions {
   std::size_t undo_max_bytes = 64 * 1024 * 1024;
   // The first submit shows the diff for review; the next one submits.
   bool submit_review = true;
+  // Disk the working copy may use (sandbox.max_copy_mb), measured after each
+  // bash command and editor change; over it the rollout ends. 0 = unchecked.
+  std::uint64_t max_copy_bytes = 0;
+  // Entries (files, directories, links) the copy may hold; over it counts as
+  // over the disk limit (bounds the cost of measuring).
+  std::uint64_t max_copy_entries = 1000000;
   // Characters of the diff shown in the review (cut at a line, with a note),
   // so a huge accidental change cannot overflow the context.
   std::size_t submit_review_max_chars = 40000;
