@@ -11,7 +11,7 @@ namespace seragen::cli {
 namespace {
 
 struct ExportArgs {
-  std::string run_dir, out_dir, format = "openai", think = "keep", rollouts = "both", prompts;
+  std::string run_dir, out_dir, format = "hf", think = "keep", rollouts = "both", prompts;
   bool train_keys = false, no_tools = false, include_unsubmitted = false;
   double threshold = -1;
 };
@@ -77,17 +77,17 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
     auto a = std::make_shared<ExportArgs>();
     CLI::App* cmd = app.add_subcommand("export", "Training JSONL from a run's trajectories (rerun with other options at will)");
     cmd->add_option("run_dir", a->run_dir, "Run directory")->required();
-    cmd->add_option("--format", a->format, "openai, hermes or xml")->check(CLI::IsMember({"openai", "hermes", "xml"}))->capture_default_str();
+    cmd->add_option("--format", a->format, "hf (default), openai, hermes or xml")->check(CLI::IsMember({"hf", "openai", "hermes", "xml"}))->capture_default_str();
     AddExportOptions(cmd, a.get());
     cmd->callback([a, action] { *action = [a] { return RunExport(*a, {a->format}); }; });
   }
   {
     auto a = std::make_shared<ExportArgs>();
-    auto formats = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"openai"});
+    auto formats = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"hf"});
     CLI::App* cmd = app.add_subcommand(
         "merge", "Combine every shard of a run into one data set per format, dropping duplicate task ids and identical patches");
     cmd->add_option("run_dir", a->run_dir, "Run directory")->required();
-    cmd->add_option("--formats", *formats, "Formats to write")->check(CLI::IsMember({"openai", "hermes", "xml"}))->capture_default_str();
+    cmd->add_option("--formats", *formats, "Formats to write")->check(CLI::IsMember({"hf", "openai", "hermes", "xml"}))->capture_default_str();
     AddExportOptions(cmd, a.get());
     cmd->callback([a, formats, action] { *action = [a, formats] { return RunExport(*a, *formats); }; });
   }

@@ -290,7 +290,7 @@ Section<VerifyConfig> VerifySchema() {
 Section<OutputConfig> OutputSchema() {
   Section<OutputConfig> s;
   s.Add<StringListField<OutputConfig>>("formats", &OutputConfig::formats, "Training formats written by export.", kOp)
-      .OneOf({"openai", "hermes", "xml"}).NonEmpty();
+      .OneOf({"hf", "openai", "hermes", "xml"}).NonEmpty();
   s.Add<Str<OutputConfig>>("think", &OutputConfig::think,
       "Reasoning text in exported turns: keep, drop, or wrap in <think> tags.", kOp).OneOf({"keep", "drop", "wrap"});
   s.Add<Str<OutputConfig>>("rollouts", &OutputConfig::rollouts, "Which trajectories to export.", kOp)

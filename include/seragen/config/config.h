@@ -174,7 +174,7 @@ struct VerifyConfig {
 };
 
 struct OutputConfig {
-  std::vector<std::string> formats = {"openai"};
+  std::vector<std::string> formats = {"hf"};
   std::string think = "keep";      // keep | drop | wrap
   std::string rollouts = "both";   // t1 | t2 | both
   bool only_submitted = true;

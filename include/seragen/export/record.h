@@ -11,10 +11,10 @@
 
 namespace seragen::exporter {
 
-enum class Format { kOpenAI, kHermes, kXml };
+enum class Format { kHf, kOpenAI, kHermes, kXml };
 enum class ThinkMode { kKeep, kDrop, kWrap };
 
-std::optional<Format> ParseFormat(std::string_view name);   // openai | hermes | xml
+std::optional<Format> ParseFormat(std::string_view name);   // hf | openai | hermes | xml
 std::optional<ThinkMode> ParseThinkMode(std::string_view name);  // keep | drop | wrap
 std::string_view FormatName(Format f);
 
@@ -28,10 +28,10 @@ struct ExportTemplates {
 };
 
 struct ExportOptions {
-  Format format = Format::kOpenAI;
+  Format format = Format::kHf;
   ThinkMode think = ThinkMode::kKeep;
   bool train_keys = false;     // add "train": true|false to each message
-  bool include_tools = true;   // add the OpenAI tool schemas as `tools`
+  bool include_tools = true;   // add the tool schemas as `tools` (hf, openai; text formats list them in the system turn)
   std::string submit_tool = "submit";
 };
 

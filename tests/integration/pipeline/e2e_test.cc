@@ -64,6 +64,18 @@ void CheckExport(const std::string& run_dir, const std::string& format, bool exp
   if (expect_records) CHECK(records > 0);
 }
 
+// hf records of one export render through the acceptance chat templates
+// (tests/export/js) and share one schema across T1 and T2.
+void CheckHfRenders(const std::string& run_dir) {
+  std::string out;
+  std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  int rc = testing::RunShell("cd " + js + " && node render_test.mjs " + run_dir + "/data/t1.hf.jsonl " + run_dir +
+                                 "/data/t2.hf.jsonl",
+                             &out);
+  INFO(out);
+  CHECK(rc == 0);
+}
+
 }  // namespace
 
 TEST_CASE("python: the whole pipeline, every patch applies, scores follow the rule", "[e2e]") {
@@ -78,6 +90,8 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   json st = Status(dir.Sub("run"));
   CHECK(st["planned"].get<int>() == 5);
   CHECK(st["finished"] == st["planned"]);
+  CheckExport(dir.Sub("run"), "hf", true);
+  CheckHfRenders(dir.Sub("run"));
   CheckExport(dir.Sub("run"), "openai", true);
   CheckExport(dir.Sub("run"), "hermes", true);
   CheckExport(dir.Sub("run"), "xml", true);
