@@ -57,6 +57,7 @@ void CheckExport(const std::string& run_dir, const std::string& format, bool exp
       CHECK(rec["messages"][0]["role"] == "system");
       CHECK(rec["messages"].back()["role"] == "assistant");
       CHECK(rec["metadata"]["scripted_teacher"] == true);
+      CHECK(rec["metadata"]["run"] == "seragen");  // run.name (the default) of the saved config
       CHECK(rec["metadata"]["exit_status"] == "submitted");
       CHECK(ids.insert(std::string(which) + rec["metadata"]["task_id"].get<std::string>()).second);
     }
