@@ -35,6 +35,8 @@ void AddExportOptions(CLI::App* cmd, pipeline::ExportOverrides* o) {
   cmd->add_option("--think", o->think, "Reasoning in assistant turns: keep (separate field), drop, wrap (<think> in content); default output.think")
       ->check(CLI::IsMember({"keep", "drop", "wrap"}));
   cmd->add_option("--rollouts", o->rollouts, "t1, t2 or both; default output.rollouts")->check(CLI::IsMember({"t1", "t2", "both"}));
+  cmd->add_option("--tool-call-ids", o->tool_call_ids, "keep or short9 (9 alphanumeric characters); default output.tool_call_ids")
+      ->check(CLI::IsMember({"keep", "short9"}));
   cmd->add_flag("--train-keys", o->train_keys, "Add \"train\": true to assistant messages and false to the others");
   cmd->add_flag("--no-tools", o->no_tools, "Leave the tool schemas out of the records (output.include_tools: false)");
   cmd->add_flag("--include-unsubmitted", o->include_unsubmitted, "Also export rollouts that did not end with a submit (output.only_submitted: false)");

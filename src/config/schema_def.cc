@@ -298,6 +298,9 @@ Section<OutputConfig> OutputSchema() {
   s.Add<Bool<OutputConfig>>("only_submitted", &OutputConfig::only_submitted,
       "Export only rollouts that ended with a clean submit.", kOp);
   s.Add<Bool<OutputConfig>>("include_tools", &OutputConfig::include_tools, "Include tool schemas in records.", kOp);
+  s.Add<Str<OutputConfig>>("tool_call_ids", &OutputConfig::tool_call_ids,
+      "Tool-call ids in hf and openai records: keep the server's, or short9 (9 alphanumeric characters, "
+      "unique within a record, for templates that require that length).", kOp).OneOf({"keep", "short9"});
   return s;
 }
 

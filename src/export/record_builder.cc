@@ -1,6 +1,9 @@
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include "seragen/base/file_util.h"
+#include "seragen/base/hash.h"
 #include "seragen/base/template.h"
 #include "seragen/export/record.h"
 
@@ -72,6 +75,27 @@ std::string Join(const std::string& text, const std::string& call) {
   std::string t = text;
   while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
   return t + "\n" + call;
+}
+
+// The conversation with each tool call's id replaced by 9 hex digits (so
+// alphanumeric), unique within the record, and each result given the id of
+// the call it answers (ValidateConversation: it directly follows the call).
+// Per occurrence, so a server that reuses ids still gets distinct ones.
+std::vector<llm::Message> ShortenToolCallIds(std::vector<llm::Message> history) {
+  std::set<std::string> used;
+  std::string last;
+  for (llm::Message& m : history) {
+    for (llm::ToolCall& c : m.tool_calls) {
+      std::string id;
+      for (int salt = 0; id.empty() || used.count(id) > 0; ++salt) {
+        id = Sha256Hex(c.id + "#" + std::to_string(used.size()) + "#" + std::to_string(salt)).substr(0, 9);
+      }
+      used.insert(id);
+      c.id = last = id;
+    }
+    if (m.role == llm::Role::kTool) m.tool_call_id = last;
+  }
+  return history;
 }
 
 // One `hf` message. Every message has the same six keys whatever its role
@@ -265,14 +289,17 @@ Result<std::string> BuildRecord(const agent::Trajectory& t, const RecordMetadata
   Result<ordered_json> tools = ToolsJson(t.tools, /*parameters_as_string=*/hf);
   if (!tools.ok()) return context(tools.status());
   ordered_json messages = ordered_json::array();
+  std::vector<llm::Message> shortened;
+  if (options.short_tool_call_ids) shortened = ShortenToolCallIds(t.history);
+  const std::vector<llm::Message>& history = options.short_tool_call_ids ? shortened : t.history;
   // The final observation of submit carries nothing to learn: records end on the submit call.
-  std::size_t end = t.history.size() - 1;
+  std::size_t end = history.size() - 1;
   for (std::size_t i = 0; i < end; ++i) {
-    const llm::Message& m = t.history[i];
+    const llm::Message& m = history[i];
     Result<ordered_json> msg = ordered_json();
     if (hf) {
       // ValidateConversation guarantees a tool message follows the call it answers.
-      const std::string& tool_name = m.role == llm::Role::kTool ? t.history[i - 1].tool_calls.front().name : m.name;
+      const std::string& tool_name = m.role == llm::Role::kTool ? history[i - 1].tool_calls.front().name : m.name;
       msg = HfMessage(m, tool_name, options.think);
     } else {
       msg = LegacyMessage(m, options, templates, *tools);

@@ -275,6 +275,10 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   }
   std::string think = o.think.value_or(output.think);
   std::string rollouts = o.rollouts.value_or(output.rollouts);
+  std::string tool_call_ids = o.tool_call_ids.value_or(output.tool_call_ids);
+  if (tool_call_ids != "keep" && tool_call_ids != "short9") {
+    return InvalidArgumentError("tool_call_ids '" + tool_call_ids + "' is not keep or short9");
+  }
   auto think_mode = exporter::ParseThinkMode(think);
   if (!think_mode) return InvalidArgumentError("think mode '" + think + "' is not keep, drop or wrap");
   if (rollouts != "t1" && rollouts != "t2" && rollouts != "both") {
@@ -292,6 +296,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.options.format = *format;
     req.options.think = *think_mode;
     req.options.train_keys = o.train_keys;
+    req.options.short_tool_call_ids = tool_call_ids == "short9";
     req.options.include_tools = output.include_tools && !o.no_tools;
     req.rules.t1 = rollouts != "t2";
     req.rules.t2 = rollouts != "t1";

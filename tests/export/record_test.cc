@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 namespace seragen::exporter {
@@ -159,6 +161,24 @@ TEST_CASE("hf: think modes keep the reasoning_content key", "[export]") {
   rec = Build(o);
   CHECK(rec["messages"][2]["reasoning_content"].is_null());
   CHECK(rec["messages"][2]["content"] == "<think>\nthe bug is near parse\n</think>\nLet me look.");
+}
+
+TEST_CASE("short9 tool-call ids: 9 alphanumerics, unique, call and result agree", "[export]") {
+  auto t = SampleTrajectory();
+  t.history[4].tool_calls[0].id = "c1";  // a server that reuses ids
+  t.history[5].tool_call_id = "c1";
+  for (Format f : {Format::kHf, Format::kOpenAI}) {
+    ExportOptions o;
+    o.format = f;
+    o.short_tool_call_ids = true;
+    json m = Build(o, t)["messages"];
+    std::string a = m[2]["tool_calls"][0]["id"], b = m[4]["tool_calls"][0]["id"];
+    CHECK(a.size() == 9);
+    CHECK(std::all_of(a.begin(), a.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }));
+    CHECK(a != b);
+    CHECK(m[3]["tool_call_id"] == a);
+  }
+  CHECK(Build({}, t)["messages"][2]["tool_calls"][0]["id"] == "c1");  // keep is the default
 }
 
 TEST_CASE("bytes that are not UTF-8 are replaced, not thrown on", "[export]") {

@@ -23,6 +23,7 @@ output:
   rollouts: t2
   only_submitted: false
   include_tools: false
+  tool_call_ids: short9
 )";
 
 }  // namespace
@@ -45,6 +46,7 @@ TEST_CASE("export settings: output.* of the run, run name in metadata", "[export
   CHECK(r.rules.t2);
   CHECK_FALSE(r.rules.only_submitted);
   CHECK(r.run_name == "nightly-7");
+  CHECK(r.options.short_tool_call_ids);
 }
 
 TEST_CASE("export settings: flags override the run's values", "[export]") {
@@ -56,6 +58,7 @@ TEST_CASE("export settings: flags override the run's values", "[export]") {
   o.think = "keep";
   o.rollouts = "both";
   o.threshold = 0.8;
+  o.tool_call_ids = "keep";
   auto reqs = ExportRequestsFor(o);
   REQUIRE(reqs.ok());
   REQUIRE(reqs->size() == 1);
@@ -63,6 +66,7 @@ TEST_CASE("export settings: flags override the run's values", "[export]") {
   CHECK((*reqs)[0].options.think == exporter::ThinkMode::kKeep);
   CHECK((*reqs)[0].rules.t1);
   CHECK((*reqs)[0].rules.threshold == 0.8);
+  CHECK_FALSE((*reqs)[0].options.short_tool_call_ids);
 }
 
 TEST_CASE("export settings: defaults without a saved config, clear error on a broken one", "[export]") {

@@ -179,6 +179,7 @@ struct OutputConfig {
   std::string rollouts = "both";   // t1 | t2 | both
   bool only_submitted = true;
   bool include_tools = true;
+  std::string tool_call_ids = "keep";  // keep | short9
 };
 
 struct BudgetConfig {

@@ -33,6 +33,9 @@ struct ExportOptions {
   bool train_keys = false;     // add "train": true|false to each message
   bool include_tools = true;   // add the tool schemas as `tools` (hf, openai; text formats list them in the system turn)
   std::string submit_tool = "submit";
+  // Replace every tool-call id (in the call and its result) by 9 alphanumeric
+  // characters, unique within the record (Mistral-family templates require it).
+  bool short_tool_call_ids = false;
 };
 
 struct Scores {

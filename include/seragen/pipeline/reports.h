@@ -54,6 +54,7 @@ struct ExportOverrides {
   std::vector<std::string> formats;  // empty: output.formats
   std::optional<std::string> think;     // keep | drop | wrap
   std::optional<std::string> rollouts;  // t1 | t2 | both
+  std::optional<std::string> tool_call_ids;  // keep | short9
   bool train_keys = false;
   bool no_tools = false;
   bool include_unsubmitted = false;
