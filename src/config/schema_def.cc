@@ -301,6 +301,13 @@ Section<OutputConfig> OutputSchema() {
   s.Add<Str<OutputConfig>>("tool_call_ids", &OutputConfig::tool_call_ids,
       "Tool-call ids in hf and openai records: keep the server's, or short9 (9 alphanumeric characters, "
       "unique within a record, for templates that require that length).", kOp).OneOf({"keep", "short9"});
+  s.Add<Int<OutputConfig>>("max_record_tokens", &OutputConfig::max_record_tokens,
+      "Leave out records longer than this many tokens, estimated as UTF-8 bytes / 4 (0 = no limit).", kOp).Min(0);
+  s.Add<Int<OutputConfig>>("max_patch_lines", &OutputConfig::max_patch_lines,
+      "Leave out rollouts whose final patch changes more lines than this (0 = no limit).", kOp).Min(0);
+  s.Add<Int<OutputConfig>>("max_avg_tool_output_tokens", &OutputConfig::max_avg_tool_output_tokens,
+      "Leave out records whose tool results average more than this many tokens, estimated as bytes / 4 "
+      "(0 = no limit).", kOp).Min(0);
   return s;
 }
 

@@ -142,3 +142,49 @@ TEST_CASE("export rules: duplicate task ids, rollouts filter, scripted teacher",
 }
 
 }  // namespace seragen::exporter
+
+namespace seragen::exporter {
+namespace {
+
+agent::Trajectory Sized(std::string patch, std::size_t content_bytes, std::size_t tool_bytes) {
+  agent::Trajectory t = Rollout(std::move(patch));
+  t.history = {{llm::Role::kSystem, std::string(content_bytes, 's'), {}, {}, {}, {}},
+               {llm::Role::kTool, std::string(tool_bytes, 'o'), {}, {}, "c1", "bash"},
+               {llm::Role::kTool, "", {}, {}, "c2", "bash"}};
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("export filters: off by default, each counted under its reason", "[export]") {
+  const std::string three_lines = "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n-a\n+b\n+c\n";
+  Task big("big"), wide("wide"), chatty("chatty"), fine("fine");
+  big.r1 = Sized("p-big", 4000, 0);          // ~1000 tokens
+  wide.r1 = Sized(three_lines, 0, 0);        // 3 changed lines
+  chatty.r1 = Sized("p-chatty", 0, 800);     // tool results average 100 tokens
+  fine.r1 = Sized("p-fine", 400, 80);        // 120 tokens, avg 10
+  for (Task* t : {&big, &wide, &chatty, &fine}) t->r2 = t->r1;
+
+  ExportSelector unfiltered({});
+  for (Task* t : {&big, &wide, &chatty, &fine}) CHECK(unfiltered.Select(t->outcome).t1);
+
+  ExportRules rules;
+  rules.max_record_tokens = 500;
+  rules.max_patch_lines = 2;
+  rules.max_avg_tool_output_tokens = 50;
+  ExportSelector sel(rules);
+  for (Task* t : {&big, &wide, &chatty}) {
+    Selection s = sel.Select(t->outcome);
+    CHECK_FALSE(s.t1);
+    CHECK_FALSE(s.t2);
+  }
+  Selection s = sel.Select(fine.outcome);
+  CHECK(s.t1);
+  CHECK(s.t2);
+  CHECK(sel.excluded() == Counts{{kT1FilterTokens, 1}, {kT1FilterPatchLines, 1}, {kT1FilterToolOutput, 1},
+                                 {kT2FilterTokens, 1}, {kT2FilterPatchLines, 1}, {kT2FilterToolOutput, 1}});
+  CHECK(EstimateRecordTokens(fine.r1) == 120);
+  CHECK(EstimateAvgToolOutputTokens(fine.r1) == 10);
+}
+
+}  // namespace seragen::exporter

@@ -24,6 +24,7 @@ output:
   only_submitted: false
   include_tools: false
   tool_call_ids: short9
+  max_patch_lines: 40
 )";
 
 }  // namespace
@@ -47,6 +48,8 @@ TEST_CASE("export settings: output.* of the run, run name in metadata", "[export
   CHECK_FALSE(r.rules.only_submitted);
   CHECK(r.run_name == "nightly-7");
   CHECK(r.options.short_tool_call_ids);
+  CHECK(r.rules.max_patch_lines == 40);
+  CHECK(r.rules.max_record_tokens == 0);
 }
 
 TEST_CASE("export settings: flags override the run's values", "[export]") {

@@ -180,6 +180,10 @@ struct OutputConfig {
   bool only_submitted = true;
   bool include_tools = true;
   std::string tool_call_ids = "keep";  // keep | short9
+  // Optional size filters (0 = off), tokens estimated as UTF-8 bytes / 4.
+  std::int64_t max_record_tokens = 0;
+  std::int64_t max_patch_lines = 0;
+  std::int64_t max_avg_tool_output_tokens = 0;
 };
 
 struct BudgetConfig {

@@ -21,6 +21,10 @@ struct ExportRules {
   bool t2 = true;
   bool only_submitted = true;           // exit status must be `submitted`
   std::optional<double> threshold;      // T2 threshold; default: the one recorded at verification
+  // Size filters, 0 = off. Tokens are estimated as UTF-8 bytes / 4 (no tokenizer).
+  std::size_t max_record_tokens = 0;          // whole conversation
+  std::size_t max_patch_lines = 0;            // changed lines of the final patch
+  std::size_t max_avg_tool_output_tokens = 0; // mean over tool results
 };
 
 // What the run recorded about one task, as far as the rules need it.
@@ -49,6 +53,13 @@ inline constexpr const char* kT1NotSubmitted = "t1_not_submitted";
 inline constexpr const char* kT1EmptyPatch = "t1_empty_patch";
 inline constexpr const char* kT1JudgeRejected = "t1_judge_rejected";
 inline constexpr const char* kT1DuplicatePatch = "t1_duplicate_patch";
+// Filters (the same three for T2 with the t2_ prefix).
+inline constexpr const char* kT1FilterTokens = "t1_filter_record_tokens";
+inline constexpr const char* kT1FilterPatchLines = "t1_filter_patch_lines";
+inline constexpr const char* kT1FilterToolOutput = "t1_filter_avg_tool_output";
+inline constexpr const char* kT2FilterTokens = "t2_filter_record_tokens";
+inline constexpr const char* kT2FilterPatchLines = "t2_filter_patch_lines";
+inline constexpr const char* kT2FilterToolOutput = "t2_filter_avg_tool_output";
 inline constexpr const char* kT2NotVerified = "t2_not_verified";
 inline constexpr const char* kT2Missing = "t2_missing";
 inline constexpr const char* kT2ScoresUnreadable = "t2_scores_unreadable";
@@ -74,6 +85,8 @@ class ExportSelector {
  private:
   bool SelectT1(const TaskOutcome& task);
   std::optional<Scores> SelectT2(const TaskOutcome& task);
+  // The first size filter the rollout fails (reasons for rollout 1 or 2), or null.
+  const char* Filter(const agent::Trajectory& t, int rollout) const;
 
   ExportRules rules_;
   std::set<std::string> seen_tasks_, seen_p1_, seen_p2_;
@@ -83,5 +96,9 @@ class ExportSelector {
 // True when the trajectory was produced by seragen's built-in scripted
 // teacher (demo/test data, not real training data).
 bool FromScriptedTeacher(const agent::Trajectory& t);
+
+// Token estimates used by the filters: UTF-8 bytes / 4, rounded up.
+std::size_t EstimateRecordTokens(const agent::Trajectory& t);
+std::size_t EstimateAvgToolOutputTokens(const agent::Trajectory& t);  // 0 without tool results
 
 }  // namespace seragen::exporter
