@@ -52,21 +52,52 @@ std::string AssistantText(const llm::Message& m, ThinkMode think) {
   return content;
 }
 
+// JSON text the way chat templates' `tojson` writes it (Python's json.dumps
+// with ensure_ascii off): ", " between items and ": " after keys, key order
+// kept. Total: invalid UTF-8 becomes U+FFFD. Nesting is bounded by the
+// parser's input (our own stored JSON).
+std::string TemplateJson(const ordered_json& j) {
+  if (j.is_object()) {
+    std::string out = "{";
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it != j.begin()) out += ", ";
+      out += ordered_json(it.key()).dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+      out += ": " + TemplateJson(it.value());
+    }
+    return out + "}";
+  }
+  if (j.is_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + TemplateJson(j[i]);
+    return out + "]";
+  }
+  return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+// Hermes/Qwen style: {"name": ..., "arguments": {...}} inside <tool_call>.
 Result<std::string> HermesCall(const llm::ToolCall& c) {
   SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
   ordered_json call = {{"name", c.name}, {"arguments", std::move(args)}};
-  return "<tool_call>\n" + call.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n</tool_call>";
+  return "<tool_call>\n" + TemplateJson(call) + "\n</tool_call>";
 }
 
+// Qwen3-Coder style: one <parameter=KEY> block per argument, strings as
+// they are, other values as template JSON.
 Result<std::string> XmlCall(const llm::ToolCall& c) {
   std::string out = "<tool_call>\n<function=" + c.name + ">\n";
   SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
   for (auto it = args.begin(); it != args.end(); ++it) {
-    std::string value = it.value().is_string() ? it.value().get<std::string>()
-                                              : it.value().dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    std::string value = it.value().is_string() ? it.value().get<std::string>() : TemplateJson(it.value());
     out += "<parameter=" + it.key() + ">\n" + value + "\n</parameter>\n";
   }
   out += "</function>\n</tool_call>";
+  return out;
+}
+
+// The tool list of the text formats' system turn: one tool per line.
+std::string ToolLines(const ordered_json& tools) {
+  std::string out;
+  for (const auto& t : tools) out += (out.empty() ? "" : "\n") + TemplateJson(t);
   return out;
 }
 
@@ -134,7 +165,7 @@ Result<ordered_json> LegacyMessage(const llm::Message& m, const ExportOptions& o
       std::string content = m.content;
       if (options.format != Format::kOpenAI) {
         const std::string& tmpl = options.format == Format::kHermes ? templates.hermes_tools : templates.xml_tools;
-        std::string tools_text = tools.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+        std::string tools_text = ToolLines(tools);
         SG_ASSIGN_OR_RETURN(std::string suffix, RenderTemplate(tmpl, {{"tools_json", tools_text}}, "export tools"));
         content += suffix;
       }

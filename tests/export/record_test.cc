@@ -198,8 +198,12 @@ TEST_CASE("hermes format: tool calls in tags, results as user turns, tools in th
   o.format = Format::kHermes;
   json rec = Build(o);
   const json& m = rec["messages"];
-  CHECK(m[0]["content"].get<std::string>().find("TOOLS [{\"type\":\"function\"") != std::string::npos);
-  CHECK(m[2]["content"] == "Let me look.\n<tool_call>\n{\"name\":\"bash\",\"arguments\":{\"command\":\"ls /repo\"}}\n</tool_call>");
+  // One tool per line, written as chat templates' tojson writes it.
+  CHECK(m[0]["content"].get<std::string>().find(
+            "TOOLS {\"type\": \"function\", \"function\": {\"name\": \"bash\", \"description\": \"Run a command.\", "
+            "\"parameters\": {\"type\": \"object\", \"properties\": {\"command\": {\"type\": \"string\"}}, "
+            "\"required\": [\"command\"]}}}\n{\"type\": \"function\", \"function\": {\"name\": \"submit\"") != std::string::npos);
+  CHECK(m[2]["content"] == "Let me look.\n<tool_call>\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls /repo\"}}\n</tool_call>");
   CHECK_FALSE(m[2].contains("tool_calls"));
   CHECK_FALSE(rec.contains("tools"));  // listed in the system turn only
   CHECK(m[3]["role"] == "user");
@@ -213,6 +217,11 @@ TEST_CASE("xml format: function and parameter blocks", "[export]") {
   CHECK(rec["messages"][2]["content"] ==
         "Let me look.\n<tool_call>\n<function=bash>\n<parameter=command>\nls /repo\n</parameter>\n</function>\n</tool_call>");
   CHECK(rec["messages"][4]["content"] == "<tool_call>\n<function=submit>\n</function>\n</tool_call>");
+  auto t = SampleTrajectory();
+  t.history[2].tool_calls[0].arguments_json = R"({"path":"a.py","view_range":[1,20]})";
+  CHECK(Build(o, t)["messages"][2]["content"] ==
+        "Let me look.\n<tool_call>\n<function=bash>\n<parameter=path>\na.py\n</parameter>\n"
+        "<parameter=view_range>\n[1, 20]\n</parameter>\n</function>\n</tool_call>");
 }
 
 TEST_CASE("think modes and train keys", "[export]") {

@@ -4,6 +4,8 @@
 // share one schema. Usage:
 //   node render_test.mjs T1.jsonl T2.jsonl     exported hf records (must pass)
 //   node render_test.mjs --self-check          proves the checks can fail
+//   node render_test.mjs --compare-hermes HF.jsonl HERMES.jsonl
+//                                              hermes text = hf rendered by a hermes-style template
 // Exit status 0 = pass, 1 = a check failed (each failure is printed).
 import { readFileSync } from "node:fs";
 import { Template } from "@huggingface/jinja";
@@ -166,6 +168,38 @@ function checkFiles(paths) {
   return rows.length;
 }
 
+// The text formats against templates of the same family: each hf record,
+// rendered turn by turn, must give the text the hermes export wrote.
+const HERMES_TURN = `
+{%- if message.role == "assistant" -%}
+{%- if message.content %}{{ message.content }}{{ "\n" }}{% endif -%}
+{%- for call in message.tool_calls -%}
+<tool_call>{{ "\n" }}{"name": {{ call.function.name | tojson }}, "arguments": {{ call.function.arguments | tojson }}}{{ "\n" }}</tool_call>
+{%- endfor -%}
+{%- elif message.role == "tool" -%}
+<tool_response>{{ "\n" }}{{ message.content }}{{ "\n" }}</tool_response>
+{%- else -%}
+{{ message.content }}
+{%- endif -%}`;
+const TOOL_LINES = `{%- for tool in tools -%}{% if not loop.first %}{{ "\n" }}{% endif %}{{ tool | tojson }}{%- endfor -%}`;
+
+function compareHermes(hfPath, hermesPath) {
+  const hf = readRecords(hfPath), text = readRecords(hermesPath);
+  if (hf.length !== text.length || hf.length === 0) return fail(hermesPath, `${text.length} records vs ${hf.length} hf`);
+  hf.forEach((rec, r) => {
+    const where = `${hermesPath}:${r + 1}`;
+    const tools = rec.tools.map((t) => ({ ...t, function: { ...t.function, parameters: JSON.parse(t.function.parameters) } }));
+    const toolLines = new Template(TOOL_LINES).render({ tools });
+    if (!text[r].messages[0].content.includes(toolLines)) fail(where, "system turn does not list the tools as tojson lines");
+    rec.messages.forEach((m, i) => {
+      if (i === 0) return;
+      const want = new Template(HERMES_TURN).render({ message: m });
+      const got = text[r].messages[i].content;
+      if (want !== got) fail(where, `message ${i} differs:\n  template: ${JSON.stringify(want).slice(0, 300)}\n  export:   ${JSON.stringify(got).slice(0, 300)}`);
+    });
+  });
+}
+
 // Each check must reject a record that breaks its rule.
 function selfCheck() {
   const good = {
@@ -214,6 +248,9 @@ function selfCheck() {
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === "--self-check") {
   selfCheck();
+} else if (args.length === 3 && args[0] === "--compare-hermes") {
+  compareHermes(args[1], args[2]);
+  if (failures.length === 0) console.log("ok: hermes text equals the template rendering of the hf records");
 } else if (args.length >= 1) {
   const n = checkFiles(args);
   if (failures.length === 0) console.log(`ok: ${n} record(s) render and share one schema`);

@@ -77,6 +77,17 @@ void CheckHfRenders(const std::string& run_dir) {
   CHECK(rc == 0);
 }
 
+// The hermes text equals what a hermes-style template renders from the hf records.
+void CheckHermesMatchesTemplate(const std::string& run_dir) {
+  std::string out;
+  std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  int rc = testing::RunShell("cd " + js + " && node render_test.mjs --compare-hermes " + run_dir + "/data/t2.hf.jsonl " +
+                                 run_dir + "/data/t2.hermes.jsonl",
+                             &out);
+  INFO(out);
+  CHECK(rc == 0);
+}
+
 }  // namespace
 
 TEST_CASE("python: the whole pipeline, every patch applies, scores follow the rule", "[e2e]") {
@@ -95,6 +106,7 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   CheckHfRenders(dir.Sub("run"));
   CheckExport(dir.Sub("run"), "openai", true);
   CheckExport(dir.Sub("run"), "hermes", true);
+  CheckHermesMatchesTemplate(dir.Sub("run"));
   CheckExport(dir.Sub("run"), "xml", true);
 
   auto repo = repo::Repository::Open(dir.Sub("repo"));
