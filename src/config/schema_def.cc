@@ -305,6 +305,9 @@ Section<OutputConfig> OutputSchema() {
       "Leave out records longer than this many tokens, estimated as UTF-8 bytes / 4 (0 = no limit).", kOp).Min(0);
   s.Add<Int<OutputConfig>>("max_patch_lines", &OutputConfig::max_patch_lines,
       "Leave out rollouts whose final patch changes more lines than this (0 = no limit).", kOp).Min(0);
+  s.Add<Bool<OutputConfig>>("drop_malformed_think", &OutputConfig::drop_malformed_think,
+      "Leave out rollouts with a <think> or </think> tag inside an assistant turn's reasoning or text, "
+      "where a <think> wrapper would be ambiguous.", kOp);
   s.Add<Int<OutputConfig>>("max_avg_tool_output_tokens", &OutputConfig::max_avg_tool_output_tokens,
       "Leave out records whose tool results average more than this many tokens, estimated as bytes / 4 "
       "(0 = no limit).", kOp).Min(0);

@@ -61,6 +61,7 @@ std::optional<Scores> ExportSelector::SelectT2(const TaskOutcome& task) {
 
 const char* ExportSelector::Filter(const agent::Trajectory& t, int rollout) const {
   bool first = rollout == 1;
+  if (rules_.drop_malformed_think && HasMalformedThink(t)) return first ? kT1MalformedThink : kT2MalformedThink;
   if (rules_.max_record_tokens > 0 && EstimateRecordTokens(t) > rules_.max_record_tokens) {
     return first ? kT1FilterTokens : kT2FilterTokens;
   }
@@ -76,6 +77,16 @@ const char* ExportSelector::Filter(const agent::Trajectory& t, int rollout) cons
 namespace {
 std::size_t Tokens(std::size_t bytes) { return (bytes + 3) / 4; }
 }  // namespace
+
+bool HasMalformedThink(const agent::Trajectory& t) {
+  auto tagged = [](const std::string& s) {
+    return s.find("<think>") != std::string::npos || s.find("</think>") != std::string::npos;
+  };
+  for (const llm::Message& m : t.history) {
+    if (m.role == llm::Role::kAssistant && (tagged(m.reasoning) || tagged(m.content))) return true;
+  }
+  return false;
+}
 
 std::size_t EstimateRecordTokens(const agent::Trajectory& t) {
   std::size_t bytes = 0;

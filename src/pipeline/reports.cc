@@ -303,6 +303,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.rules.only_submitted = output.only_submitted && !o.include_unsubmitted;
     req.rules.threshold = o.threshold;
     req.rules.max_record_tokens = static_cast<std::size_t>(output.max_record_tokens);
+    req.rules.drop_malformed_think = output.drop_malformed_think;
     req.rules.max_patch_lines = static_cast<std::size_t>(output.max_patch_lines);
     req.rules.max_avg_tool_output_tokens = static_cast<std::size_t>(output.max_avg_tool_output_tokens);
     out.push_back(std::move(req));

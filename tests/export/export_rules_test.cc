@@ -187,4 +187,28 @@ TEST_CASE("export filters: off by default, each counted under its reason", "[exp
   CHECK(EstimateAvgToolOutputTokens(fine.r1) == 10);
 }
 
+TEST_CASE("export rules: drop_malformed_think leaves out reasoning that would not wrap cleanly", "[export]") {
+  Task leaked("leaked"), nested("nested"), clean("clean");
+  leaked.r1.history = {{llm::Role::kAssistant, "done </think> now", "plan", {}, {}, {}}};
+  nested.r1.history = {{llm::Role::kAssistant, "ok", "a <think> inside", {}, {}, {}}};
+  clean.r1.history = {{llm::Role::kAssistant, "ok", "plain reasoning", {}, {}, {}},
+                      {llm::Role::kTool, "<think> in a tool result is not reasoning", {}, {}, "c", "bash"}};
+  leaked.r1.patch = "p-leaked";
+  nested.r1.patch = "p-nested";
+  clean.r1.patch = "p-clean";
+  CHECK(HasMalformedThink(leaked.r1));
+  CHECK(HasMalformedThink(nested.r1));
+  CHECK_FALSE(HasMalformedThink(clean.r1));
+  ExportRules rules;
+  rules.t2 = false;
+  ExportSelector off(rules);
+  for (Task* t : {&leaked, &nested, &clean}) CHECK(off.Select(t->outcome).t1);  // off by default
+  rules.drop_malformed_think = true;
+  ExportSelector on(rules);
+  CHECK_FALSE(on.Select(leaked.outcome).t1);
+  CHECK_FALSE(on.Select(nested.outcome).t1);
+  CHECK(on.Select(clean.outcome).t1);
+  CHECK(on.excluded() == Counts{{kT1MalformedThink, 2}});
+}
+
 }  // namespace seragen::exporter

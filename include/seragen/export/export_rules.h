@@ -25,6 +25,7 @@ struct ExportRules {
   std::size_t max_record_tokens = 0;          // whole conversation
   std::size_t max_patch_lines = 0;            // changed lines of the final patch
   std::size_t max_avg_tool_output_tokens = 0; // mean over tool results
+  bool drop_malformed_think = false;          // see HasMalformedThink
 };
 
 // What the run recorded about one task, as far as the rules need it.
@@ -60,6 +61,8 @@ inline constexpr const char* kT1FilterToolOutput = "t1_filter_avg_tool_output";
 inline constexpr const char* kT2FilterTokens = "t2_filter_record_tokens";
 inline constexpr const char* kT2FilterPatchLines = "t2_filter_patch_lines";
 inline constexpr const char* kT2FilterToolOutput = "t2_filter_avg_tool_output";
+inline constexpr const char* kT1MalformedThink = "t1_malformed_think";
+inline constexpr const char* kT2MalformedThink = "t2_malformed_think";
 inline constexpr const char* kT2NotVerified = "t2_not_verified";
 inline constexpr const char* kT2Missing = "t2_missing";
 inline constexpr const char* kT2ScoresUnreadable = "t2_scores_unreadable";
@@ -96,6 +99,11 @@ class ExportSelector {
 // True when the trajectory was produced by seragen's built-in scripted
 // teacher (demo/test data, not real training data).
 bool FromScriptedTeacher(const agent::Trajectory& t);
+
+// True when an assistant turn's reasoning or visible text contains a
+// <think> or </think> tag: wrapped in <think>…</think> it would not parse back
+// into one reasoning block and one answer.
+bool HasMalformedThink(const agent::Trajectory& t);
 
 // Token estimates used by the filters: UTF-8 bytes / 4, rounded up.
 std::size_t EstimateRecordTokens(const agent::Trajectory& t);
