@@ -94,6 +94,42 @@ Result<std::string> XmlCall(const llm::ToolCall& c) {
   return out;
 }
 
+// The xml format's tool list, laid out as Qwen3-Coder-style templates list
+// tools: one <function> block per tool with a <parameter> block per property
+// (name, type, description; other schema fields as template JSON).
+std::string ToolXml(const ordered_json& tools) {
+  std::string out;
+  for (const auto& t : tools) {
+    const ordered_json& f = t["function"];
+    out += "<function>\n<name>" + f.value("name", "") + "</name>\n";
+    if (f.contains("description") && f["description"].is_string()) {
+      out += "<description>" + f["description"].get<std::string>() + "</description>\n";
+    }
+    out += "<parameters>\n";
+    const ordered_json& params = f["parameters"];
+    if (params.is_object() && params.contains("properties") && params["properties"].is_object()) {
+      for (auto it = params["properties"].begin(); it != params["properties"].end(); ++it) {
+        out += "<parameter>\n<name>" + it.key() + "</name>\n";
+        if (!it.value().is_object()) {
+          out += "</parameter>\n";
+          continue;
+        }
+        for (auto field = it.value().begin(); field != it.value().end(); ++field) {
+          std::string v = field.value().is_string() ? field.value().get<std::string>() : TemplateJson(field.value());
+          out += "<" + field.key() + ">" + v + "</" + field.key() + ">\n";
+        }
+        out += "</parameter>\n";
+      }
+    }
+    if (params.is_object() && params.contains("required")) {
+      out += "<required>" + TemplateJson(params["required"]) + "</required>\n";
+    }
+    out += "</parameters>\n</function>\n";
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
 // The tool list of the text formats' system turn: one tool per line.
 std::string ToolLines(const ordered_json& tools) {
   std::string out;
@@ -165,8 +201,8 @@ Result<ordered_json> LegacyMessage(const llm::Message& m, const ExportOptions& o
       std::string content = m.content;
       if (options.format != Format::kOpenAI) {
         const std::string& tmpl = options.format == Format::kHermes ? templates.hermes_tools : templates.xml_tools;
-        std::string tools_text = ToolLines(tools);
-        SG_ASSIGN_OR_RETURN(std::string suffix, RenderTemplate(tmpl, {{"tools_json", tools_text}}, "export tools"));
+        std::string tools_text = options.format == Format::kHermes ? ToolLines(tools) : ToolXml(tools);
+        SG_ASSIGN_OR_RETURN(std::string suffix, RenderTemplate(tmpl, {{options.format == Format::kHermes ? "tools_json" : "tools_xml", tools_text}}, "export tools"));
         content += suffix;
       }
       msg = {{"role", "system"}, {"content", content}};

@@ -42,7 +42,7 @@ agent::Trajectory SampleTrajectory() {
 }
 
 ExportTemplates Templates() {
-  return {"\nTOOLS {{tools_json}}", "\nXMLTOOLS {{tools_json}}", "<tool_response>\n{{content}}\n</tool_response>"};
+  return {"\nTOOLS {{tools_json}}", "\nXMLTOOLS {{tools_xml}}", "<tool_response>\n{{content}}\n</tool_response>"};
 }
 
 RecordMetadata Meta() {
@@ -214,6 +214,11 @@ TEST_CASE("xml format: function and parameter blocks", "[export]") {
   ExportOptions o;
   o.format = Format::kXml;
   json rec = Build(o);
+  CHECK(rec["messages"][0]["content"] ==
+        "You are an engineer.\nXMLTOOLS <function>\n<name>bash</name>\n<description>Run a command.</description>\n"
+        "<parameters>\n<parameter>\n<name>command</name>\n<type>string</type>\n</parameter>\n"
+        "<required>[\"command\"]</required>\n</parameters>\n</function>\n"
+        "<function>\n<name>submit</name>\n<description>Submit.</description>\n<parameters>\n</parameters>\n</function>");
   CHECK(rec["messages"][2]["content"] ==
         "Let me look.\n<tool_call>\n<function=bash>\n<parameter=command>\nls /repo\n</parameter>\n</function>\n</tool_call>");
   CHECK(rec["messages"][4]["content"] == "<tool_call>\n<function=submit>\n</function>\n</tool_call>");
@@ -285,6 +290,7 @@ TEST_CASE("shipped export templates load, format names parse", "[export]") {
   auto t = ExportTemplates::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts/export");
   REQUIRE(t.ok());
   CHECK(t->hermes_tools.find("{{tools_json}}") != std::string::npos);
+  CHECK(t->xml_tools.find("{{tools_xml}}") != std::string::npos);
   CHECK(ParseFormat("hermes") == Format::kHermes);
   CHECK(ParseFormat("hf") == Format::kHf);
   CHECK_FALSE(ParseFormat("sharegpt").has_value());

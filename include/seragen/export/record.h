@@ -21,7 +21,7 @@ std::string_view FormatName(Format f);
 // Model-visible wrappers used by the text formats, from prompts/export/.
 struct ExportTemplates {
   std::string hermes_tools;   // system-prompt suffix listing tools; {{tools_json}}
-  std::string xml_tools;      // same for the xml format; {{tools_json}}
+  std::string xml_tools;      // same for the xml format; {{tools_xml}} (one <function> block per tool)
   std::string tool_response;  // user turn carrying a tool result; {{content}}
 
   static Result<ExportTemplates> Load(const std::string& dir);
