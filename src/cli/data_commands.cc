@@ -10,46 +10,39 @@
 namespace seragen::cli {
 namespace {
 
-struct ExportArgs {
-  std::string run_dir, out_dir, format = "openai", think = "keep", rollouts = "both", prompts;
-  bool train_keys = false, no_tools = false, include_unsubmitted = false;
-  double threshold = -1;
-};
-
-int RunExport(const ExportArgs& a, const std::vector<std::string>& formats) {
-  for (const std::string& f : formats) {
-    pipeline::ExportRequest req;
-    req.run_dir = a.run_dir;
-    req.out_dir = a.out_dir;
-    req.options.format = *exporter::ParseFormat(f);
-    req.options.think = *exporter::ParseThinkMode(a.think);
-    req.options.train_keys = a.train_keys;
-    req.options.include_tools = !a.no_tools;
-    req.rollouts = a.rollouts;
-    req.only_submitted = !a.include_unsubmitted;
-    if (a.threshold >= 0) req.threshold = a.threshold;
-    req.prompts_dir = a.prompts.empty() ? config::DataDir() + "/prompts" : a.prompts;
+int RunExport(const pipeline::ExportOverrides& o) {
+  auto requests = pipeline::ExportRequestsFor(o);
+  if (!requests.ok()) {
+    std::cerr << "seragen export: " << requests.status().message() << "\n";
+    return kExitUsage;
+  }
+  for (pipeline::ExportRequest& req : *requests) {
+    if (req.prompts_dir.empty()) req.prompts_dir = config::DataDir() + "/prompts";
     auto report = pipeline::ExportRun(req);
     if (!report.ok()) {
       std::cerr << "seragen export: " << report.status().message() << "\n";
       return report.status().code() == StatusCode::kNotFound ? kExitUsage : kExitRuntimeFailure;
     }
-    std::cout << "[" << f << "]\n" << pipeline::FormatExport(*report);
+    std::cout << "[" << exporter::FormatName(req.options.format) << "]\n" << pipeline::FormatExport(*report);
   }
   return kExitOk;
 }
 
-void AddExportOptions(CLI::App* cmd, ExportArgs* a) {
-  cmd->add_option("--out", a->out_dir, "Output directory (default RUN_DIR/data)");
-  cmd->add_option("--think", a->think, "Reasoning in assistant turns: keep (separate field), drop, wrap (<think> in content)")
-      ->check(CLI::IsMember({"keep", "drop", "wrap"}))->capture_default_str();
-  cmd->add_option("--rollouts", a->rollouts, "t1, t2 or both")->check(CLI::IsMember({"t1", "t2", "both"}))->capture_default_str();
-  cmd->add_flag("--train-keys", a->train_keys, "Add \"train\": true to assistant messages and false to the others");
-  cmd->add_flag("--no-tools", a->no_tools, "Leave the tool schemas out of the records");
-  cmd->add_flag("--include-unsubmitted", a->include_unsubmitted, "Also export rollouts that did not end with a submit");
-  cmd->add_option("--threshold", a->threshold, "Soft-verification threshold for T2 (default: the one used by the run)")
+// Options left unset take the run's output.* values (RUN_DIR/config.yaml).
+void AddExportOptions(CLI::App* cmd, pipeline::ExportOverrides* o) {
+  cmd->add_option("run_dir", o->run_dir, "Run directory")->required();
+  cmd->add_option("--out", o->out_dir, "Output directory (default RUN_DIR/data)");
+  cmd->add_option("--think", o->think, "Reasoning in assistant turns: keep (separate field), drop, wrap (<think> in content); default output.think")
+      ->check(CLI::IsMember({"keep", "drop", "wrap"}));
+  cmd->add_option("--rollouts", o->rollouts, "t1, t2 or both; default output.rollouts")->check(CLI::IsMember({"t1", "t2", "both"}));
+  cmd->add_option("--tool-call-ids", o->tool_call_ids, "keep or short9 (9 alphanumeric characters); default output.tool_call_ids")
+      ->check(CLI::IsMember({"keep", "short9"}));
+  cmd->add_flag("--train-keys", o->train_keys, "Add \"train\": true to assistant messages and false to the others");
+  cmd->add_flag("--no-tools", o->no_tools, "Leave the tool schemas out of the records (output.include_tools: false)");
+  cmd->add_flag("--include-unsubmitted", o->include_unsubmitted, "Also export rollouts that did not end with a submit (output.only_submitted: false)");
+  cmd->add_option("--threshold", o->threshold, "Soft-verification threshold for T2 (default: the one used by the run)")
       ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--prompts", a->prompts, "Prompt directory (default: the prompts/ shipped with seragen)");
+  cmd->add_option("--prompts", o->prompts_dir, "Prompt directory (default: the prompts/ shipped with seragen)");
 }
 
 }  // namespace
@@ -74,22 +67,25 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
     });
   }
   {
-    auto a = std::make_shared<ExportArgs>();
+    auto o = std::make_shared<pipeline::ExportOverrides>();
+    auto format = std::make_shared<std::string>();
     CLI::App* cmd = app.add_subcommand("export", "Training JSONL from a run's trajectories (rerun with other options at will)");
-    cmd->add_option("run_dir", a->run_dir, "Run directory")->required();
-    cmd->add_option("--format", a->format, "openai, hermes or xml")->check(CLI::IsMember({"openai", "hermes", "xml"}))->capture_default_str();
-    AddExportOptions(cmd, a.get());
-    cmd->callback([a, action] { *action = [a] { return RunExport(*a, {a->format}); }; });
+    cmd->add_option("--format", *format, "hf, openai, hermes or xml (default: output.formats of the run, hf unless set)")
+        ->check(CLI::IsMember({"hf", "openai", "hermes", "xml"}));
+    AddExportOptions(cmd, o.get());
+    cmd->callback([o, format, action] {
+      if (!format->empty()) o->formats = {*format};
+      *action = [o] { return RunExport(*o); };
+    });
   }
   {
-    auto a = std::make_shared<ExportArgs>();
-    auto formats = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"openai"});
+    auto o = std::make_shared<pipeline::ExportOverrides>();
     CLI::App* cmd = app.add_subcommand(
         "merge", "Combine every shard of a run into one data set per format, dropping duplicate task ids and identical patches");
-    cmd->add_option("run_dir", a->run_dir, "Run directory")->required();
-    cmd->add_option("--formats", *formats, "Formats to write")->check(CLI::IsMember({"openai", "hermes", "xml"}))->capture_default_str();
-    AddExportOptions(cmd, a.get());
-    cmd->callback([a, formats, action] { *action = [a, formats] { return RunExport(*a, *formats); }; });
+    cmd->add_option("--formats", o->formats, "Formats to write (default: output.formats of the run)")
+        ->check(CLI::IsMember({"hf", "openai", "hermes", "xml"}));
+    AddExportOptions(cmd, o.get());
+    cmd->callback([o, action] { *action = [o] { return RunExport(*o); }; });
   }
 }
 

@@ -342,8 +342,8 @@ Section<VerifyConfig> VerifySchema() {
 
 Section<OutputConfig> OutputSchema() {
   Section<OutputConfig> s;
-  s.Add<StringListField<OutputConfig>>("formats", &OutputConfig::formats, "Training formats written by export.", kOp)
-      .OneOf({"openai", "hermes", "xml"}).NonEmpty();
+  s.Add<StringListField<OutputConfig>>("formats", &OutputConfig::formats, "Training formats written by `seragen export` and `merge` (their flags override every output key).", kOp)
+      .OneOf({"hf", "openai", "hermes", "xml"}).NonEmpty();
   s.Add<Str<OutputConfig>>("think", &OutputConfig::think,
       "Reasoning text in exported turns: keep, drop, or wrap in <think> tags.", kOp).OneOf({"keep", "drop", "wrap"});
   s.Add<Str<OutputConfig>>("rollouts", &OutputConfig::rollouts, "Which trajectories to export.", kOp)
@@ -351,6 +351,19 @@ Section<OutputConfig> OutputSchema() {
   s.Add<Bool<OutputConfig>>("only_submitted", &OutputConfig::only_submitted,
       "Export only rollouts that ended with a clean submit.", kOp);
   s.Add<Bool<OutputConfig>>("include_tools", &OutputConfig::include_tools, "Include tool schemas in records.", kOp);
+  s.Add<Str<OutputConfig>>("tool_call_ids", &OutputConfig::tool_call_ids,
+      "Tool-call ids in hf and openai records: keep the server's, or short9 (9 alphanumeric characters, "
+      "unique within a record, for templates that require that length).", kOp).OneOf({"keep", "short9"});
+  s.Add<Int<OutputConfig>>("max_record_tokens", &OutputConfig::max_record_tokens,
+      "Leave out records longer than this many tokens, estimated as UTF-8 bytes / 4 (0 = no limit).", kOp).Min(0);
+  s.Add<Int<OutputConfig>>("max_patch_lines", &OutputConfig::max_patch_lines,
+      "Leave out rollouts whose final patch changes more lines than this (0 = no limit).", kOp).Min(0);
+  s.Add<Bool<OutputConfig>>("drop_malformed_think", &OutputConfig::drop_malformed_think,
+      "Leave out rollouts with a <think> or </think> tag inside an assistant turn's reasoning or text, "
+      "where a <think> wrapper would be ambiguous.", kOp);
+  s.Add<Int<OutputConfig>>("max_avg_tool_output_tokens", &OutputConfig::max_avg_tool_output_tokens,
+      "Leave out records whose tool results average more than this many tokens, estimated as bytes / 4 "
+      "(0 = no limit).", kOp).Min(0);
   return s;
 }
 

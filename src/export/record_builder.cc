@@ -1,6 +1,9 @@
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include "seragen/base/file_util.h"
+#include "seragen/base/hash.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/template.h"
 #include "seragen/export/record.h"
@@ -10,34 +13,36 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// JSON text stored in a trajectory (tool schemas, call arguments) as a value.
-// Total: text that is too deep or not JSON is kept as a JSON string.
-ordered_json ParseStored(const std::string& text) {
-  if (CheckJsonDepth(text, "stored JSON", kMaxJsonDepth).ok()) {
-    ordered_json j = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_discarded()) return j;
-  }
-  return ordered_json(text);
-}
-
-// Compact dump that never throws on invalid UTF-8 (replaces bad bytes).
-std::string Dump(const ordered_json& j) { return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace); }
-
 std::string TrimTrailingNewline(std::string s) {
   if (!s.empty() && s.back() == '\n') s.pop_back();
   return s;
 }
 
-ordered_json ToolsJson(const std::vector<llm::ToolSpec>& tools) {
+// Parses JSON we stored ourselves without throwing; `what` names it in the error.
+Result<ordered_json> ParseObject(const std::string& text, const std::string& what) {
+  SG_RETURN_IF_ERROR(CheckJsonDepth(text, what, kMaxJsonDepth));
+  ordered_json j = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return FailedPreconditionError(what + " is not a JSON object");
+  return j;
+}
+
+// OpenAI function schemas. With parameters_as_string each tool's `parameters`
+// is its JSON Schema as compact JSON text: columnar loaders then see the same
+// column type for every tool and row instead of one struct merged from the
+// properties of all tools (see docs/RECORDS.md).
+Result<ordered_json> ToolsJson(const std::vector<llm::ToolSpec>& tools, bool parameters_as_string) {
   ordered_json arr = ordered_json::array();
   for (const auto& t : tools) {
+    SG_ASSIGN_OR_RETURN(ordered_json params, ParseObject(t.parameters_json, "parameters of tool '" + t.name + "'"));
+    ordered_json p = parameters_as_string ? ordered_json(params.dump(-1, ' ', false, ordered_json::error_handler_t::replace)) : params;
     arr.push_back({{"type", "function"},
-                   {"function",
-                    {{"name", t.name},
-                     {"description", t.description},
-                     {"parameters", ParseStored(t.parameters_json)}}}});
+                   {"function", {{"name", t.name}, {"description", t.description}, {"parameters", std::move(p)}}}});
   }
   return arr;
+}
+
+Result<ordered_json> Arguments(const llm::ToolCall& c) {
+  return ParseObject(c.arguments_json, "arguments of tool call '" + c.id + "'");
 }
 
 // The assistant's visible text with reasoning handled per ThinkMode.
@@ -49,20 +54,88 @@ std::string AssistantText(const llm::Message& m, ThinkMode think) {
   return content;
 }
 
-std::string HermesCall(const llm::ToolCall& c) {
-  ordered_json call = {{"name", c.name}, {"arguments", ParseStored(c.arguments_json)}};
-  return "<tool_call>\n" + Dump(call) + "\n</tool_call>";
+// JSON text the way chat templates' `tojson` writes it (Python's json.dumps
+// with ensure_ascii off): ", " between items and ": " after keys, key order
+// kept. Total: invalid UTF-8 becomes U+FFFD. Nesting is bounded by the
+// parser's input (our own stored JSON).
+std::string TemplateJson(const ordered_json& j) {
+  if (j.is_object()) {
+    std::string out = "{";
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it != j.begin()) out += ", ";
+      out += ordered_json(it.key()).dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+      out += ": " + TemplateJson(it.value());
+    }
+    return out + "}";
+  }
+  if (j.is_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + TemplateJson(j[i]);
+    return out + "]";
+  }
+  return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
 }
 
-std::string XmlCall(const llm::ToolCall& c) {
+// Hermes/Qwen style: {"name": ..., "arguments": {...}} inside <tool_call>.
+Result<std::string> HermesCall(const llm::ToolCall& c) {
+  SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
+  ordered_json call = {{"name", c.name}, {"arguments", std::move(args)}};
+  return "<tool_call>\n" + TemplateJson(call) + "\n</tool_call>";
+}
+
+// Qwen3-Coder style: one <parameter=KEY> block per argument, strings as
+// they are, other values as template JSON.
+Result<std::string> XmlCall(const llm::ToolCall& c) {
   std::string out = "<tool_call>\n<function=" + c.name + ">\n";
-  ordered_json args = ParseStored(c.arguments_json);
-  if (!args.is_object()) args = ordered_json::object();
+  SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
   for (auto it = args.begin(); it != args.end(); ++it) {
-    std::string value = it.value().is_string() ? it.value().get<std::string>() : Dump(it.value());
+    std::string value = it.value().is_string() ? it.value().get<std::string>() : TemplateJson(it.value());
     out += "<parameter=" + it.key() + ">\n" + value + "\n</parameter>\n";
   }
   out += "</function>\n</tool_call>";
+  return out;
+}
+
+// The xml format's tool list, laid out as Qwen3-Coder-style templates list
+// tools: one <function> block per tool with a <parameter> block per property
+// (name, type, description; other schema fields as template JSON).
+std::string ToolXml(const ordered_json& tools) {
+  std::string out;
+  for (const auto& t : tools) {
+    const ordered_json& f = t["function"];
+    out += "<function>\n<name>" + f.value("name", "") + "</name>\n";
+    if (f.contains("description") && f["description"].is_string()) {
+      out += "<description>" + f["description"].get<std::string>() + "</description>\n";
+    }
+    out += "<parameters>\n";
+    const ordered_json& params = f["parameters"];
+    if (params.is_object() && params.contains("properties") && params["properties"].is_object()) {
+      for (auto it = params["properties"].begin(); it != params["properties"].end(); ++it) {
+        out += "<parameter>\n<name>" + it.key() + "</name>\n";
+        if (!it.value().is_object()) {
+          out += "</parameter>\n";
+          continue;
+        }
+        for (auto field = it.value().begin(); field != it.value().end(); ++field) {
+          std::string v = field.value().is_string() ? field.value().get<std::string>() : TemplateJson(field.value());
+          out += "<" + field.key() + ">" + v + "</" + field.key() + ">\n";
+        }
+        out += "</parameter>\n";
+      }
+    }
+    if (params.is_object() && params.contains("required")) {
+      out += "<required>" + TemplateJson(params["required"]) + "</required>\n";
+    }
+    out += "</parameters>\n</function>\n";
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+// The tool list of the text formats' system turn: one tool per line.
+std::string ToolLines(const ordered_json& tools) {
+  std::string out;
+  for (const auto& t : tools) out += (out.empty() ? "" : "\n") + TemplateJson(t);
   return out;
 }
 
@@ -73,9 +146,140 @@ std::string Join(const std::string& text, const std::string& call) {
   return t + "\n" + call;
 }
 
+// The conversation with each tool call's id replaced by 9 hex digits (so
+// alphanumeric), unique within the record, and each result given the id of
+// the call it answers (ValidateConversation: it directly follows the call).
+// Per occurrence, so a server that reuses ids still gets distinct ones.
+std::vector<llm::Message> ShortenToolCallIds(std::vector<llm::Message> history) {
+  std::set<std::string> used;
+  std::string last;
+  for (llm::Message& m : history) {
+    for (llm::ToolCall& c : m.tool_calls) {
+      std::string id;
+      for (int salt = 0; id.empty() || used.count(id) > 0; ++salt) {
+        id = Sha256Hex(c.id + "#" + std::to_string(used.size()) + "#" + std::to_string(salt)).substr(0, 9);
+      }
+      used.insert(id);
+      c.id = last = id;
+    }
+    if (m.role == llm::Role::kTool) m.tool_call_id = last;
+  }
+  return history;
+}
+
+// One `hf` message. Every message has the same six keys whatever its role
+// (absent values are null) so that every row of every file of an export has
+// one schema; tool-call arguments are JSON objects.
+Result<ordered_json> HfMessage(const llm::Message& m, const std::string& tool_name, ThinkMode think) {
+  ordered_json msg = {{"role", std::string(llm::RoleName(m.role))},
+                      {"content", m.content},
+                      {"reasoning_content", nullptr},
+                      {"tool_calls", nullptr},
+                      {"tool_call_id", nullptr},
+                      {"name", nullptr}};
+  if (m.role == llm::Role::kAssistant) {
+    msg["content"] = AssistantText(m, think);
+    if (think == ThinkMode::kKeep && !m.reasoning.empty()) msg["reasoning_content"] = m.reasoning;
+    ordered_json calls = ordered_json::array();
+    for (const llm::ToolCall& c : m.tool_calls) {
+      SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
+      calls.push_back({{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", std::move(args)}}}});
+    }
+    msg["tool_calls"] = std::move(calls);
+  } else if (m.role == llm::Role::kTool) {
+    msg["tool_call_id"] = m.tool_call_id;
+    msg["name"] = tool_name;
+  }
+  return msg;
+}
+
+// One message of the openai, hermes or xml formats (layouts unchanged from
+// the first export version; openai follows OpenAI's fine-tuning format).
+Result<ordered_json> LegacyMessage(const llm::Message& m, const ExportOptions& options,
+                                   const ExportTemplates& templates, const ordered_json& tools) {
+  ordered_json msg;
+  switch (m.role) {
+    case llm::Role::kSystem: {
+      std::string content = m.content;
+      if (options.format != Format::kOpenAI) {
+        const std::string& tmpl = options.format == Format::kHermes ? templates.hermes_tools : templates.xml_tools;
+        std::string tools_text = options.format == Format::kHermes ? ToolLines(tools) : ToolXml(tools);
+        SG_ASSIGN_OR_RETURN(std::string suffix, RenderTemplate(tmpl, {{options.format == Format::kHermes ? "tools_json" : "tools_xml", tools_text}}, "export tools"));
+        content += suffix;
+      }
+      msg = {{"role", "system"}, {"content", content}};
+      break;
+    }
+    case llm::Role::kUser:
+      msg = {{"role", "user"}, {"content", m.content}};
+      break;
+    case llm::Role::kAssistant: {
+      std::string text = AssistantText(m, options.think);
+      const llm::ToolCall& c = m.tool_calls.front();
+      if (options.format == Format::kOpenAI) {
+        msg = {{"role", "assistant"}, {"content", text}};
+        msg["tool_calls"] = ordered_json::array(
+            {{{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments_json}}}}});
+      } else {
+        SG_ASSIGN_OR_RETURN(std::string call, options.format == Format::kHermes ? HermesCall(c) : XmlCall(c));
+        msg = {{"role", "assistant"}, {"content", Join(text, call)}};
+      }
+      if (options.think == ThinkMode::kKeep && !m.reasoning.empty()) msg["reasoning_content"] = m.reasoning;
+      break;
+    }
+    case llm::Role::kTool: {
+      if (options.format == Format::kOpenAI) {
+        msg = {{"role", "tool"}, {"tool_call_id", m.tool_call_id}, {"content", m.content}};
+      } else {
+        SG_ASSIGN_OR_RETURN(std::string wrapped,
+                            RenderTemplate(templates.tool_response, {{"content", m.content}}, "tool_response"));
+        msg = {{"role", "user"}, {"content", wrapped}};
+      }
+      break;
+    }
+  }
+  return msg;
+}
+
+// The same keys and value types on every record of every format: values a
+// record lacks are null (soft_verification on T1) rather than missing.
+ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, Format format) {
+  ordered_json meta = {{"task_id", md.task_id},
+                       {"run", md.run_name},
+                       {"repo", md.repo},
+                       {"commit", md.commit},
+                       {"start_function", md.function_id},
+                       {"file", md.file},
+                       {"category_index", md.category_index},
+                       {"category", md.category},
+                       {"rollout", md.rollout},
+                       {"exit_status", std::string(agent::ExitStatusName(t.exit_status))},
+                       {"model", t.model},
+                       {"usage",
+                        {{"prompt_tokens", t.totals.prompt_tokens},
+                         {"completion_tokens", t.totals.completion_tokens},
+                         {"cached_prompt_tokens", t.totals.cached_prompt_tokens},
+                         {"model_calls", t.totals.model_calls},
+                         {"steps", t.totals.steps}}},
+                       {"recipe_hash", md.recipe_hash},
+                       {"prompts_hash", t.prompts_hash},
+                       {"format", std::string(FormatName(format))},
+                       {"soft_verification", nullptr},
+                       // Demo/test data from the built-in stand-in: not real training data.
+                       {"scripted_teacher", md.scripted_teacher}};
+  if (md.scores) {
+    // Doubles always, so a score of exactly 1 or 0 keeps the column's type.
+    meta["soft_verification"] = {{"recall", md.scores->recall},     {"precision", md.scores->precision},
+                                 {"f1", md.scores->f1},             {"scorable", md.scores->scorable},
+                                 {"accepted", md.scores->accepted}, {"threshold", md.scores->threshold}};
+  }
+  return meta;
+}
+
 }  // namespace
 
 std::optional<Format> ParseFormat(std::string_view name) {
+  if (name == "hf") return Format::kHf;
   if (name == "openai") return Format::kOpenAI;
   if (name == "hermes") return Format::kHermes;
   if (name == "xml") return Format::kXml;
@@ -91,6 +295,7 @@ std::optional<ThinkMode> ParseThinkMode(std::string_view name) {
 
 std::string_view FormatName(Format f) {
   switch (f) {
+    case Format::kHf: return "hf";
     case Format::kOpenAI: return "openai";
     case Format::kHermes: return "hermes";
     case Format::kXml: return "xml";
@@ -147,89 +352,39 @@ Result<std::string> BuildRecord(const agent::Trajectory& t, const RecordMetadata
                                 const ExportOptions& options, const ExportTemplates& templates) {
   Status valid = ValidateConversation(t.history, options.submit_tool);
   if (!valid.ok()) return valid.WithContext("task " + md.task_id + " rollout " + std::to_string(md.rollout));
+  auto context = [&](Status s) { return s.WithContext("task " + md.task_id + " rollout " + std::to_string(md.rollout)); };
 
-  ordered_json tools = ToolsJson(t.tools);
+  const bool hf = options.format == Format::kHf;
+  Result<ordered_json> tools = ToolsJson(t.tools, /*parameters_as_string=*/hf);
+  if (!tools.ok()) return context(tools.status());
   ordered_json messages = ordered_json::array();
+  std::vector<llm::Message> shortened;
+  if (options.short_tool_call_ids) shortened = ShortenToolCallIds(t.history);
+  const std::vector<llm::Message>& history = options.short_tool_call_ids ? shortened : t.history;
   // The final observation of submit carries nothing to learn: records end on the submit call.
-  std::size_t end = t.history.size() - 1;
+  std::size_t end = history.size() - 1;
   for (std::size_t i = 0; i < end; ++i) {
-    const llm::Message& m = t.history[i];
-    ordered_json msg;
-    switch (m.role) {
-      case llm::Role::kSystem: {
-        std::string content = m.content;
-        if (options.format != Format::kOpenAI) {
-          const std::string& tmpl = options.format == Format::kHermes ? templates.hermes_tools : templates.xml_tools;
-          SG_ASSIGN_OR_RETURN(std::string suffix, RenderTemplate(tmpl, {{"tools_json", Dump(tools)}}, "export tools"));
-          content += suffix;
-        }
-        msg = {{"role", "system"}, {"content", content}};
-        break;
-      }
-      case llm::Role::kUser:
-        msg = {{"role", "user"}, {"content", m.content}};
-        break;
-      case llm::Role::kAssistant: {
-        std::string text = AssistantText(m, options.think);
-        const llm::ToolCall& c = m.tool_calls.front();
-        if (options.format == Format::kOpenAI) {
-          msg = {{"role", "assistant"}, {"content", text}};
-          msg["tool_calls"] = ordered_json::array(
-              {{{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments_json}}}}});
-        } else {
-          msg = {{"role", "assistant"},
-                 {"content", Join(text, options.format == Format::kHermes ? HermesCall(c) : XmlCall(c))}};
-        }
-        if (options.think == ThinkMode::kKeep && !m.reasoning.empty()) msg["reasoning_content"] = m.reasoning;
-        break;
-      }
-      case llm::Role::kTool: {
-        if (options.format == Format::kOpenAI) {
-          msg = {{"role", "tool"}, {"tool_call_id", m.tool_call_id}, {"content", m.content}};
-        } else {
-          SG_ASSIGN_OR_RETURN(std::string wrapped,
-                              RenderTemplate(templates.tool_response, {{"content", m.content}}, "tool_response"));
-          msg = {{"role", "user"}, {"content", wrapped}};
-        }
-        break;
-      }
+    const llm::Message& m = history[i];
+    Result<ordered_json> msg = ordered_json();
+    if (hf) {
+      // ValidateConversation guarantees a tool message follows the call it answers.
+      const std::string& tool_name = m.role == llm::Role::kTool ? history[i - 1].tool_calls.front().name : m.name;
+      msg = HfMessage(m, tool_name, options.think);
+    } else {
+      msg = LegacyMessage(m, options, templates, *tools);
     }
-    if (options.train_keys) msg["train"] = m.role == llm::Role::kAssistant;
-    messages.push_back(std::move(msg));
+    if (!msg.ok()) return context(msg.status());
+    if (options.train_keys) (*msg)["train"] = m.role == llm::Role::kAssistant;
+    messages.push_back(std::move(*msg));
   }
 
-  ordered_json meta = {{"task_id", md.task_id},
-                       {"run", md.run_name},
-                       {"repo", md.repo},
-                       {"commit", md.commit},
-                       {"start_function", md.function_id},
-                       {"file", md.file},
-                       {"category_index", md.category_index},
-                       {"category", md.category},
-                       {"rollout", md.rollout},
-                       {"exit_status", std::string(agent::ExitStatusName(t.exit_status))},
-                       {"model", t.model},
-                       {"usage",
-                        {{"prompt_tokens", t.totals.prompt_tokens},
-                         {"completion_tokens", t.totals.completion_tokens},
-                         {"cached_prompt_tokens", t.totals.cached_prompt_tokens},
-                         {"model_calls", t.totals.model_calls},
-                         {"steps", t.totals.steps}}},
-                       {"recipe_hash", md.recipe_hash},
-                       {"prompts_hash", t.prompts_hash},
-                       {"format", std::string(FormatName(options.format))}};
-  if (md.scores) {
-    meta["soft_verification"] = {{"recall", md.scores->recall},     {"precision", md.scores->precision},
-                                 {"f1", md.scores->f1},             {"scorable", md.scores->scorable},
-                                 {"accepted", md.scores->accepted}, {"threshold", md.scores->threshold}};
-  }
-  if (md.scripted_teacher) {
-    meta["scripted_teacher"] = true;  // demo/test data from the built-in stand-in: not real training data
-  }
-  ordered_json record = {{"messages", messages}};
-  if (options.include_tools) record["tools"] = tools;
-  record["metadata"] = meta;
-  return Dump(record);
+  ordered_json record = {{"messages", std::move(messages)}};
+  // Text formats carry the tools inside the system turn; a column would show them twice.
+  bool text_format = options.format == Format::kHermes || options.format == Format::kXml;
+  if (options.include_tools && !text_format) record["tools"] = std::move(*tools);
+  record["metadata"] = MetadataJson(t, md, options.format);
+  // Total: bytes that are not UTF-8 become U+FFFD instead of throwing.
+  return record.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
 }
 
 }  // namespace seragen::exporter

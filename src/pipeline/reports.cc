@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -12,7 +13,9 @@
 #include "seragen/base/hash.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/callgraph/plan.h"
+#include "seragen/config/loader.h"
 #include "seragen/config/prompt_files.h"
+#include "seragen/export/export_rules.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/journal/run_journals.h"
@@ -152,6 +155,30 @@ std::string StatusJson(const StatusReport& r) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+std::optional<agent::Trajectory> LoadRollout(const std::string& shard_dir, const journal::TaskProgress& p,
+                                             const char* role) {
+  auto it = p.refs.find(role);
+  if (it == p.refs.end()) return std::nullopt;
+  auto text = journal::ReadResultFile(shard_dir, it->second);
+  if (!text.ok()) return std::nullopt;
+  auto traj = agent::TrajectoryFromJson(*text);
+  if (!traj.ok()) return std::nullopt;
+  return std::move(*traj);
+}
+
+// Scores and threshold recorded at verification; nullopt scores when unreadable.
+void ReadVerification(const std::string& extra_json, exporter::TaskOutcome* out) {
+  auto j = nlohmann::json::parse(extra_json, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("scores")) return;
+  if (auto t = j.find("threshold"); t != j.end() && t->is_number()) out->recorded_threshold = t->get<double>();
+  auto scores = verify::ScoresFromJson(j["scores"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (scores.ok()) out->scores = *scores;
+}
+
+}  // namespace
+
 Result<ExportReport> ExportRun(const ExportRequest& req) {
   ExportReport report;
   SG_ASSIGN_OR_RETURN(auto plan, ReadPlan(req.run_dir));
@@ -161,13 +188,6 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
   SG_ASSIGN_OR_RETURN(auto templates, exporter::ExportTemplates::Load(req.prompts_dir + "/export"));
   std::vector<config::CategoryPrompt> categories;
   if (auto c = config::LoadCategoryPrompts(req.prompts_dir + "/categories.yaml"); c.ok()) categories = *c;
-  std::string run_name;
-  if (auto cfg = ReadFile(req.run_dir + "/config.json"); cfg.ok() && CheckJsonDepth(*cfg, "config.json").ok()) {
-    try {
-      run_name = nlohmann::json::parse(*cfg).value("run", nlohmann::json::object()).value("name", "");
-    } catch (const std::exception&) {
-    }
-  }
 
   std::string out_dir = req.out_dir.empty() ? req.run_dir + "/data" : req.out_dir;
   SG_RETURN_IF_ERROR(MakeDirs(out_dir));
@@ -175,25 +195,33 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
   report.t1_path = out_dir + "/t1." + fmt_name + ".jsonl";
   report.t2_path = out_dir + "/t2." + fmt_name + ".jsonl";
   std::string t1_text, t2_text;
-  std::set<std::string> seen_tasks, seen_p1, seen_p2;
-  bool want_t1 = req.rollouts != "t2", want_t2 = req.rollouts != "t1";
+  exporter::ExportSelector selector(req.rules);
+
+  auto write = [&](const agent::Trajectory& traj, exporter::RecordMetadata& md, std::string* text, std::size_t* n) {
+    md.scripted_teacher = exporter::FromScriptedTeacher(traj);
+    report.scripted_teacher = report.scripted_teacher || md.scripted_teacher;
+    auto rec = exporter::BuildRecord(traj, md, req.options, templates);
+    if (!rec.ok()) {
+      report.invalid++;
+      return;
+    }
+    *text += *rec + "\n";
+    ++*n;
+  };
 
   for (const auto& shard : shards) {
     journal::ResumeState state = journal::ResumeState::Fold(shard.journal.records);
     for (const auto& [id, p] : state.tasks()) {
-      if (!seen_tasks.insert(id).second) {
-        report.duplicates++;
-        continue;
-      }
+      if (!selector.FirstSight(id)) continue;
       auto planned = by_id.find(id);
       if (planned == by_id.end()) {
-        report.excluded["not_in_plan"]++;
+        selector.Exclude(exporter::kNotInPlan);
         continue;
       }
       const callgraph::PlannedTask& t = *planned->second;
       exporter::RecordMetadata md;
       md.task_id = id;
-      md.run_name = run_name;
+      md.run_name = req.run_name;
       md.repo = t.repo;
       md.commit = t.commit;
       md.function_id = t.function_id;
@@ -202,93 +230,37 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
       if (t.category >= 0 && static_cast<std::size_t>(t.category) < categories.size()) md.category = categories[t.category].topic;
       md.recipe_hash = shard.journal.effective_config_hash;
 
-      auto load = [&](const char* role) -> std::optional<agent::Trajectory> {
-        auto it = p.refs.find(role);
-        if (it == p.refs.end()) return std::nullopt;
-        auto text = journal::ReadResultFile(shard.shard_dir, it->second);
-        if (!text.ok()) return std::nullopt;
-        auto traj = agent::TrajectoryFromJson(*text);
-        if (!traj.ok()) return std::nullopt;
-        return std::move(*traj);
-      };
-      std::optional<agent::Trajectory> r1 = load("rollout1");
-      bool skipped_on_purpose = p.last.stage == Stage::kSkipped;
-      if (want_t1 && r1) {
-        bool ok = !req.only_submitted || r1->exit_status == agent::ExitStatus::kSubmitted;
-        std::string why;
-        if (!ok) why = "t1_not_submitted";
-        else if (!r1->has_patch) why = "t1_empty_patch";
-        else if (skipped_on_purpose && p.last.status.rfind("judge_", 0) == 0) why = "t1_judge_rejected";
-        else if (!seen_p1.insert(Sha256Hex(r1->patch)).second) why = "t1_duplicate_patch";
-        if (why.empty()) {
-          md.rollout = 1;
-          md.scores.reset();
-          md.scripted_teacher = r1->model.find("seragen-scripted-teacher") != std::string::npos;
-          report.scripted_teacher = report.scripted_teacher || md.scripted_teacher;
-          auto rec = exporter::BuildRecord(*r1, md, req.options, templates);
-          if (rec.ok()) {
-            t1_text += *rec + "\n";
-            report.t1_written++;
-          } else {
-            report.invalid++;
-          }
-        } else {
-          report.excluded[why]++;
-        }
+      std::optional<agent::Trajectory> r1 = LoadRollout(shard.shard_dir, p, "rollout1");
+      std::optional<agent::Trajectory> r2 = LoadRollout(shard.shard_dir, p, "rollout2");
+      exporter::TaskOutcome outcome;
+      outcome.task_id = id;
+      outcome.rollout1 = r1 ? &*r1 : nullptr;
+      outcome.rollout2 = r2 ? &*r2 : nullptr;
+      outcome.judge_rejected = p.last.stage == Stage::kSkipped && p.last.status.rfind("judge_", 0) == 0;
+      outcome.verified = p.last.stage == Stage::kVerified;
+      if (outcome.verified) ReadVerification(p.last.extra_json, &outcome);
+      exporter::Selection sel = selector.Select(outcome);
+      if (sel.t1) {
+        md.rollout = 1;
+        md.scores.reset();
+        write(*r1, md, &t1_text, &report.t1_written);
       }
-      if (!want_t2) continue;
-      if (p.last.stage != Stage::kVerified) {
-        report.excluded["t2_not_verified"]++;
-        continue;
-      }
-      std::optional<agent::Trajectory> r2 = load("rollout2");
-      if (!r2) {
-        report.excluded["t2_missing"]++;
-        continue;
-      }
-      exporter::Scores sc;
-      double threshold = 0.5;
-      bool r2_submitted = r2->exit_status == agent::ExitStatus::kSubmitted;
-      try {
-        if (!CheckJsonDepth(p.last.extra_json, "extra").ok()) throw std::runtime_error("extra too deep");
-        auto j = nlohmann::json::parse(p.last.extra_json);
-        auto scores = verify::ScoresFromJson(j.at("scores").dump());
-        if (!scores.ok()) throw std::runtime_error("scores");
-        threshold = req.threshold.value_or(j.value("threshold", 0.5));
-        sc = {scores->recall, scores->precision, scores->f1, scores->scorable,
-              r2_submitted && verify::Accept(*scores, threshold), threshold};
-      } catch (const std::exception&) {
-        report.excluded["t2_scores_unreadable"]++;
-        continue;
-      }
-      if (req.only_submitted && !r2_submitted) {
-        report.excluded["t2_not_submitted"]++;
-        continue;
-      }
-      if (!sc.accepted) {
-        report.excluded["t2_below_threshold"]++;
-        continue;
-      }
-      if (!seen_p2.insert(Sha256Hex(r2->patch)).second) {
-        report.excluded["t2_duplicate_patch"]++;
-        continue;
-      }
-      md.rollout = 2;
-      md.scores = sc;
-      md.scripted_teacher = r2->model.find("seragen-scripted-teacher") != std::string::npos;
-      report.scripted_teacher = report.scripted_teacher || md.scripted_teacher;
-      auto rec = exporter::BuildRecord(*r2, md, req.options, templates);
-      if (rec.ok()) {
-        t2_text += *rec + "\n";
-        report.t2_written++;
-      } else {
-        report.invalid++;
+      if (sel.t2) {
+        md.rollout = 2;
+        md.scores = sel.t2_scores;
+        write(*r2, md, &t2_text, &report.t2_written);
       }
     }
+  }
+  report.excluded = selector.excluded();
+  if (auto d = report.excluded.find(exporter::kDuplicateTaskId); d != report.excluded.end()) {
+    report.duplicates = d->second;
+    report.excluded.erase(d);
   }
   SG_RETURN_IF_ERROR(WriteFileAtomic(report.t1_path, t1_text));
   SG_RETURN_IF_ERROR(WriteFileAtomic(report.t2_path, t2_text));
   nlohmann::ordered_json summary = {{"format", fmt_name},
+                                    {"run", req.run_name},
                                     {"t1", {{"path", report.t1_path}, {"records", report.t1_written}}},
                                     {"t2", {{"path", report.t2_path}, {"records", report.t2_written}}},
                                     {"excluded", report.excluded},
@@ -297,6 +269,55 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
                                     {"scripted_teacher", report.scripted_teacher}};
   SG_RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/summary." + fmt_name + ".json", summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"));
   return report;
+}
+
+Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
+  config::OutputConfig output;
+  std::string run_name;
+  std::string saved = o.run_dir + "/config.yaml";
+  std::error_code ec;
+  if (std::filesystem::exists(saved, ec)) {
+    auto loaded = config::LoadConfigFile(saved);
+    if (!loaded.ok()) return InvalidArgumentError("the run's saved configuration " + saved + " does not load: " + loaded.status().message());
+    output = loaded->config.output;
+    run_name = loaded->config.run.name;
+  }
+  std::string think = o.think.value_or(output.think);
+  std::string rollouts = o.rollouts.value_or(output.rollouts);
+  std::string tool_call_ids = o.tool_call_ids.value_or(output.tool_call_ids);
+  if (tool_call_ids != "keep" && tool_call_ids != "short9") {
+    return InvalidArgumentError("tool_call_ids '" + tool_call_ids + "' is not keep or short9");
+  }
+  auto think_mode = exporter::ParseThinkMode(think);
+  if (!think_mode) return InvalidArgumentError("think mode '" + think + "' is not keep, drop or wrap");
+  if (rollouts != "t1" && rollouts != "t2" && rollouts != "both") {
+    return InvalidArgumentError("rollouts '" + rollouts + "' is not t1, t2 or both");
+  }
+  std::vector<ExportRequest> out;
+  for (const std::string& name : o.formats.empty() ? output.formats : o.formats) {
+    auto format = exporter::ParseFormat(name);
+    if (!format) return InvalidArgumentError("format '" + name + "' is not hf, openai, hermes or xml");
+    ExportRequest req;
+    req.run_dir = o.run_dir;
+    req.out_dir = o.out_dir;
+    req.prompts_dir = o.prompts_dir;
+    req.run_name = run_name;
+    req.options.format = *format;
+    req.options.think = *think_mode;
+    req.options.train_keys = o.train_keys;
+    req.options.short_tool_call_ids = tool_call_ids == "short9";
+    req.options.include_tools = output.include_tools && !o.no_tools;
+    req.rules.t1 = rollouts != "t2";
+    req.rules.t2 = rollouts != "t1";
+    req.rules.only_submitted = output.only_submitted && !o.include_unsubmitted;
+    req.rules.threshold = o.threshold;
+    req.rules.max_record_tokens = static_cast<std::size_t>(output.max_record_tokens);
+    req.rules.drop_malformed_think = output.drop_malformed_think;
+    req.rules.max_patch_lines = static_cast<std::size_t>(output.max_patch_lines);
+    req.rules.max_avg_tool_output_tokens = static_cast<std::size_t>(output.max_avg_tool_output_tokens);
+    out.push_back(std::move(req));
+  }
+  return out;
 }
 
 std::string FormatExport(const ExportReport& r) {

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 namespace seragen::exporter {
@@ -40,7 +42,7 @@ agent::Trajectory SampleTrajectory() {
 }
 
 ExportTemplates Templates() {
-  return {"\nTOOLS {{tools_json}}", "\nXMLTOOLS {{tools_json}}", "<tool_response>\n{{content}}\n</tool_response>"};
+  return {"\nTOOLS {{tools_json}}", "\nXMLTOOLS {{tools_xml}}", "<tool_response>\n{{content}}\n</tool_response>"};
 }
 
 RecordMetadata Meta() {
@@ -68,8 +70,14 @@ json Build(const ExportOptions& o, const agent::Trajectory& t = SampleTrajectory
 
 }  // namespace
 
+ExportOptions OpenAI() {
+  ExportOptions o;
+  o.format = Format::kOpenAI;
+  return o;
+}
+
 TEST_CASE("openai format: structured tool calls and tool messages", "[export]") {
-  json rec = Build({});
+  json rec = Build(OpenAI());
   const json& m = rec["messages"];
   REQUIRE(m.size() == 5);  // the final submit observation is dropped
   CHECK(m[0]["role"] == "system");
@@ -91,7 +99,98 @@ TEST_CASE("openai format: structured tool calls and tool messages", "[export]") 
   CHECK(md["model"] == "teacher-x");
   CHECK(md["soft_verification"]["recall"] == 0.75);
   CHECK(md["usage"]["prompt_tokens"] == 100);
-  CHECK_FALSE(md.contains("scripted_teacher"));
+  CHECK(md["scripted_teacher"] == false);
+}
+
+TEST_CASE("hf format is the default: argument objects, named tool messages, six keys per message", "[export]") {
+  json rec = Build({});
+  const json& m = rec["messages"];
+  REQUIRE(m.size() == 5);
+  auto ordered = nlohmann::ordered_json::parse(*BuildRecord(SampleTrajectory(), Meta(), {}, Templates()));
+  for (const auto& msg : ordered["messages"]) {
+    std::vector<std::string> keys;
+    for (auto it = msg.begin(); it != msg.end(); ++it) keys.push_back(it.key());
+    CHECK(keys == std::vector<std::string>{"role", "content", "reasoning_content", "tool_calls", "tool_call_id", "name"});
+  }
+  CHECK(m[0]["tool_calls"].is_null());
+  CHECK(m[0]["reasoning_content"].is_null());
+  const json& call = m[2]["tool_calls"][0];
+  CHECK(call["id"] == "c1");
+  CHECK(call["function"]["arguments"] == json{{"command", "ls /repo"}});  // an object, not a string
+  CHECK(m[4]["tool_calls"][0]["function"]["arguments"] == json::object());
+  CHECK(m[2]["reasoning_content"] == "the bug is near parse");
+  CHECK(m[4]["reasoning_content"].is_null());  // no reasoning: null, not missing
+  CHECK(m[4]["content"] == "");
+  CHECK(m[3]["role"] == "tool");
+  CHECK(m[3]["name"] == "bash");
+  CHECK(m[3]["tool_call_id"] == "c1");
+  CHECK(m[3]["tool_calls"].is_null());
+  // Each tool's JSON Schema as text: one column type for all tools.
+  CHECK(rec["tools"][0]["function"]["parameters"] ==
+        R"({"type":"object","properties":{"command":{"type":"string"}},"required":["command"]})");
+  CHECK(rec["metadata"]["format"] == "hf");
+}
+
+TEST_CASE("hf: T1 and T2 records have the same metadata keys and types", "[export]") {
+  auto md1 = Meta();
+  md1.rollout = 1;
+  md1.scores.reset();
+  auto r1 = BuildRecord(SampleTrajectory(), md1, {}, Templates());
+  auto r2 = BuildRecord(SampleTrajectory(), Meta(), {}, Templates());
+  REQUIRE(r1.ok());
+  REQUIRE(r2.ok());
+  json m1 = json::parse(*r1)["metadata"], m2 = json::parse(*r2)["metadata"];
+  REQUIRE(m1.size() == m2.size());
+  for (auto it = m1.begin(); it != m1.end(); ++it) {
+    INFO(it.key());
+    REQUIRE(m2.contains(it.key()));
+    if (it.key() != "soft_verification") CHECK(it.value().type() == m2[it.key()].type());
+  }
+  CHECK(m1["soft_verification"].is_null());
+  CHECK(m2["soft_verification"]["f1"] == 0.6);
+  CHECK(m1["scripted_teacher"] == false);
+}
+
+TEST_CASE("hf: think modes keep the reasoning_content key", "[export]") {
+  ExportOptions o;
+  o.think = ThinkMode::kDrop;
+  json rec = Build(o);
+  CHECK(rec["messages"][2].contains("reasoning_content"));
+  CHECK(rec["messages"][2]["reasoning_content"].is_null());
+  o.think = ThinkMode::kWrap;
+  rec = Build(o);
+  CHECK(rec["messages"][2]["reasoning_content"].is_null());
+  CHECK(rec["messages"][2]["content"] == "<think>\nthe bug is near parse\n</think>\nLet me look.");
+}
+
+TEST_CASE("short9 tool-call ids: 9 alphanumerics, unique, call and result agree", "[export]") {
+  auto t = SampleTrajectory();
+  t.history[4].tool_calls[0].id = "c1";  // a server that reuses ids
+  t.history[5].tool_call_id = "c1";
+  for (Format f : {Format::kHf, Format::kOpenAI}) {
+    ExportOptions o;
+    o.format = f;
+    o.short_tool_call_ids = true;
+    json m = Build(o, t)["messages"];
+    std::string a = m[2]["tool_calls"][0]["id"], b = m[4]["tool_calls"][0]["id"];
+    CHECK(a.size() == 9);
+    CHECK(std::all_of(a.begin(), a.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }));
+    CHECK(a != b);
+    CHECK(m[3]["tool_call_id"] == a);
+  }
+  CHECK(Build({}, t)["messages"][2]["tool_calls"][0]["id"] == "c1");  // keep is the default
+}
+
+TEST_CASE("bytes that are not UTF-8 are replaced, not thrown on", "[export]") {
+  auto t = SampleTrajectory();
+  t.history[3].content = std::string("bad \xff\xfe byte");
+  for (Format f : {Format::kHf, Format::kOpenAI, Format::kHermes, Format::kXml}) {
+    ExportOptions o;
+    o.format = f;
+    auto r = BuildRecord(t, Meta(), o, Templates());
+    REQUIRE(r.ok());
+    CHECK(r->find("bad \xEF\xBF\xBD") != std::string::npos);
+  }
 }
 
 TEST_CASE("hermes format: tool calls in tags, results as user turns, tools in the system prompt", "[export]") {
@@ -99,9 +198,14 @@ TEST_CASE("hermes format: tool calls in tags, results as user turns, tools in th
   o.format = Format::kHermes;
   json rec = Build(o);
   const json& m = rec["messages"];
-  CHECK(m[0]["content"].get<std::string>().find("TOOLS [{\"type\":\"function\"") != std::string::npos);
-  CHECK(m[2]["content"] == "Let me look.\n<tool_call>\n{\"name\":\"bash\",\"arguments\":{\"command\":\"ls /repo\"}}\n</tool_call>");
+  // One tool per line, written as chat templates' tojson writes it.
+  CHECK(m[0]["content"].get<std::string>().find(
+            "TOOLS {\"type\": \"function\", \"function\": {\"name\": \"bash\", \"description\": \"Run a command.\", "
+            "\"parameters\": {\"type\": \"object\", \"properties\": {\"command\": {\"type\": \"string\"}}, "
+            "\"required\": [\"command\"]}}}\n{\"type\": \"function\", \"function\": {\"name\": \"submit\"") != std::string::npos);
+  CHECK(m[2]["content"] == "Let me look.\n<tool_call>\n{\"name\": \"bash\", \"arguments\": {\"command\": \"ls /repo\"}}\n</tool_call>");
   CHECK_FALSE(m[2].contains("tool_calls"));
+  CHECK_FALSE(rec.contains("tools"));  // listed in the system turn only
   CHECK(m[3]["role"] == "user");
   CHECK(m[3]["content"] == "<tool_response>\na.py\nb.py\n</tool_response>");
 }
@@ -110,13 +214,23 @@ TEST_CASE("xml format: function and parameter blocks", "[export]") {
   ExportOptions o;
   o.format = Format::kXml;
   json rec = Build(o);
+  CHECK(rec["messages"][0]["content"] ==
+        "You are an engineer.\nXMLTOOLS <function>\n<name>bash</name>\n<description>Run a command.</description>\n"
+        "<parameters>\n<parameter>\n<name>command</name>\n<type>string</type>\n</parameter>\n"
+        "<required>[\"command\"]</required>\n</parameters>\n</function>\n"
+        "<function>\n<name>submit</name>\n<description>Submit.</description>\n<parameters>\n</parameters>\n</function>");
   CHECK(rec["messages"][2]["content"] ==
         "Let me look.\n<tool_call>\n<function=bash>\n<parameter=command>\nls /repo\n</parameter>\n</function>\n</tool_call>");
   CHECK(rec["messages"][4]["content"] == "<tool_call>\n<function=submit>\n</function>\n</tool_call>");
+  auto t = SampleTrajectory();
+  t.history[2].tool_calls[0].arguments_json = R"({"path":"a.py","view_range":[1,20]})";
+  CHECK(Build(o, t)["messages"][2]["content"] ==
+        "Let me look.\n<tool_call>\n<function=bash>\n<parameter=path>\na.py\n</parameter>\n"
+        "<parameter=view_range>\n[1, 20]\n</parameter>\n</function>\n</tool_call>");
 }
 
 TEST_CASE("think modes and train keys", "[export]") {
-  ExportOptions o;
+  ExportOptions o = OpenAI();
   o.think = ThinkMode::kDrop;
   o.train_keys = true;
   json rec = Build(o);
@@ -176,7 +290,9 @@ TEST_CASE("shipped export templates load, format names parse", "[export]") {
   auto t = ExportTemplates::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts/export");
   REQUIRE(t.ok());
   CHECK(t->hermes_tools.find("{{tools_json}}") != std::string::npos);
+  CHECK(t->xml_tools.find("{{tools_xml}}") != std::string::npos);
   CHECK(ParseFormat("hermes") == Format::kHermes);
+  CHECK(ParseFormat("hf") == Format::kHf);
   CHECK_FALSE(ParseFormat("sharegpt").has_value());
   CHECK(ParseThinkMode("wrap") == ThinkMode::kWrap);
 }

@@ -195,11 +195,17 @@ struct VerifyConfig {
 };
 
 struct OutputConfig {
-  std::vector<std::string> formats = {"openai"};
+  std::vector<std::string> formats = {"hf"};
   std::string think = "keep";      // keep | drop | wrap
   std::string rollouts = "both";   // t1 | t2 | both
   bool only_submitted = true;
   bool include_tools = true;
+  std::string tool_call_ids = "keep";  // keep | short9
+  // Optional size filters (0 = off), tokens estimated as UTF-8 bytes / 4.
+  std::int64_t max_record_tokens = 0;
+  std::int64_t max_patch_lines = 0;
+  std::int64_t max_avg_tool_output_tokens = 0;
+  bool drop_malformed_think = false;  // leave out rollouts whose reasoning would not wrap cleanly
 };
 
 struct BudgetConfig {

@@ -11,28 +11,31 @@
 
 namespace seragen::exporter {
 
-enum class Format { kOpenAI, kHermes, kXml };
+enum class Format { kHf, kOpenAI, kHermes, kXml };
 enum class ThinkMode { kKeep, kDrop, kWrap };
 
-std::optional<Format> ParseFormat(std::string_view name);   // openai | hermes | xml
+std::optional<Format> ParseFormat(std::string_view name);   // hf | openai | hermes | xml
 std::optional<ThinkMode> ParseThinkMode(std::string_view name);  // keep | drop | wrap
 std::string_view FormatName(Format f);
 
 // Model-visible wrappers used by the text formats, from prompts/export/.
 struct ExportTemplates {
   std::string hermes_tools;   // system-prompt suffix listing tools; {{tools_json}}
-  std::string xml_tools;      // same for the xml format; {{tools_json}}
+  std::string xml_tools;      // same for the xml format; {{tools_xml}} (one <function> block per tool)
   std::string tool_response;  // user turn carrying a tool result; {{content}}
 
   static Result<ExportTemplates> Load(const std::string& dir);
 };
 
 struct ExportOptions {
-  Format format = Format::kOpenAI;
+  Format format = Format::kHf;
   ThinkMode think = ThinkMode::kKeep;
   bool train_keys = false;     // add "train": true|false to each message
-  bool include_tools = true;   // add the OpenAI tool schemas as `tools`
+  bool include_tools = true;   // add the tool schemas as `tools` (hf, openai; text formats list them in the system turn)
   std::string submit_tool = "submit";
+  // Replace every tool-call id (in the call and its result) by 9 alphanumeric
+  // characters, unique within the record (Mistral-family templates require it).
+  bool short_tool_call_ids = false;
 };
 
 struct Scores {

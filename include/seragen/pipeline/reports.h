@@ -6,8 +6,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "seragen/base/result.h"
+#include "seragen/export/export_rules.h"
 #include "seragen/export/record.h"
 
 namespace seragen::pipeline {
@@ -44,11 +46,28 @@ struct ExportRequest {
   std::string run_dir;
   std::string out_dir;  // default RUN_DIR/data
   exporter::ExportOptions options;
-  std::string rollouts = "both";  // t1 | t2 | both
-  bool only_submitted = true;
-  std::optional<double> threshold;  // default: the one recorded at verification
-  std::string prompts_dir;          // for prompts/export templates and category names
+  exporter::ExportRules rules;
+  std::string run_name;     // metadata.run of every record
+  std::string prompts_dir;  // for prompts/export templates and category names
 };
+
+// Flags of `seragen export` / `merge`; unset ones take the run's output.* value.
+struct ExportOverrides {
+  std::string run_dir, out_dir, prompts_dir;
+  std::vector<std::string> formats;  // empty: output.formats
+  std::optional<std::string> think;     // keep | drop | wrap
+  std::optional<std::string> rollouts;  // t1 | t2 | both
+  std::optional<std::string> tool_call_ids;  // keep | short9
+  bool train_keys = false;
+  bool no_tools = false;
+  bool include_unsubmitted = false;
+  std::optional<double> threshold;
+};
+
+// One request per format, from RUN_DIR/config.yaml (the resolved config the
+// run saved; defaults when a run predates it) with the overrides applied.
+// Fails with kInvalidArgument naming the file when it does not load.
+Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& overrides);
 
 struct ExportReport {
   std::size_t t1_written = 0;

@@ -57,11 +57,35 @@ void CheckExport(const std::string& run_dir, const std::string& format, bool exp
       CHECK(rec["messages"][0]["role"] == "system");
       CHECK(rec["messages"].back()["role"] == "assistant");
       CHECK(rec["metadata"]["scripted_teacher"] == true);
+      CHECK(rec["metadata"]["run"] == "seragen");  // run.name (the default) of the saved config
       CHECK(rec["metadata"]["exit_status"] == "submitted");
       CHECK(ids.insert(std::string(which) + rec["metadata"]["task_id"].get<std::string>()).second);
     }
   }
   if (expect_records) CHECK(records > 0);
+}
+
+// hf records of one export render through the acceptance chat templates
+// (tests/export/js) and share one schema across T1 and T2.
+void CheckHfRenders(const std::string& run_dir) {
+  std::string out;
+  std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  int rc = testing::RunShell("cd " + js + " && node render_test.mjs " + run_dir + "/data/t1.hf.jsonl " + run_dir +
+                                 "/data/t2.hf.jsonl",
+                             &out);
+  INFO(out);
+  CHECK(rc == 0);
+}
+
+// The hermes text equals what a hermes-style template renders from the hf records.
+void CheckHermesMatchesTemplate(const std::string& run_dir) {
+  std::string out;
+  std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  int rc = testing::RunShell("cd " + js + " && node render_test.mjs --compare-hermes " + run_dir + "/data/t2.hf.jsonl " +
+                                 run_dir + "/data/t2.hermes.jsonl",
+                             &out);
+  INFO(out);
+  CHECK(rc == 0);
 }
 
 }  // namespace
@@ -78,8 +102,11 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   json st = Status(dir.Sub("run"));
   CHECK(st["planned"].get<int>() == 5);
   CHECK(st["finished"] == st["planned"]);
+  CheckExport(dir.Sub("run"), "hf", true);
+  CheckHfRenders(dir.Sub("run"));
   CheckExport(dir.Sub("run"), "openai", true);
   CheckExport(dir.Sub("run"), "hermes", true);
+  CheckHermesMatchesTemplate(dir.Sub("run"));
   CheckExport(dir.Sub("run"), "xml", true);
 
   auto repo = repo::Repository::Open(dir.Sub("repo"));

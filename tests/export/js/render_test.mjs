@@ -1,0 +1,262 @@
+// Acceptance test for `hf` export records: renders every record of an export
+// through chat templates written for this test (they use the constructs real
+// model templates apply to tool calls), and checks that all rows of T1 and T2
+// share one schema. Usage:
+//   node render_test.mjs T1.jsonl T2.jsonl     exported hf records (must pass)
+//   node render_test.mjs --self-check          proves the checks can fail
+//   node render_test.mjs --compare-hermes HF.jsonl HERMES.jsonl
+//                                              hermes text = hf rendered by a hermes-style template
+// Exit status 0 = pass, 1 = a check failed (each failure is printed).
+import { readFileSync } from "node:fs";
+import { Template } from "@huggingface/jinja";
+
+// Calls rendered with `arguments|tojson` (and an `is string` pass-through, as
+// templates do that accept both shapes), reasoning only when it is a string.
+const TOJSON_TEMPLATE = `
+{%- for message in messages -%}
+{%- if message.role == "assistant" -%}
+[assistant]
+{%- if message.reasoning_content is string %}<reasoning>{{ message.reasoning_content }}</reasoning>{% endif -%}
+{{ message.content }}
+{%- for call in message.tool_calls -%}
+<call>{"name": {{ call.function.name | tojson }}, "arguments": {{ call.function.arguments | tojson }}}</call>
+{%- endfor -%}
+{%- elif message.role == "tool" -%}
+[tool {{ message.name }}]{{ message.content }}
+{%- else -%}
+[{{ message.role }}]{{ message.content }}
+{%- endif -%}
+{%- endfor -%}`;
+
+// Calls rendered key by key with `arguments|items`; a tool message without a
+// name is an error, as in templates that label each tool result.
+const ITEMS_TEMPLATE = `
+{%- for message in messages -%}
+{%- if message.role == "assistant" -%}
+[assistant]{{ message.content }}
+{%- for call in message.tool_calls -%}
+<fn {{ call.function.name }}>
+{%- for key, value in call.function.arguments | items -%}
+<arg {{ key }}>{% if value is string %}{{ value }}{% else %}{{ value | tojson }}{% endif %}</arg>
+{%- endfor -%}
+</fn>
+{%- endfor -%}
+{%- elif message.role == "tool" -%}
+{%- if message.name is not defined or message.name is none -%}
+{{ raise_exception("a tool message has no name") }}
+{%- endif -%}
+[tool {{ message.name }} {{ message.tool_call_id }}]{{ message.content }}
+{%- else -%}
+[{{ message.role }}]{{ message.content }}
+{%- endif -%}
+{%- endfor -%}`;
+
+const failures = [];
+const fail = (where, what) => failures.push(`${where}: ${what}`);
+
+function readRecords(path) {
+  return readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l));
+}
+
+function render(source, record) {
+  return new Template(source).render({ messages: record.messages, tools: record.tools });
+}
+
+const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// Every call must appear once, its arguments an object equal to the record's.
+function checkTojson(record, where) {
+  let out;
+  try {
+    out = render(TOJSON_TEMPLATE, record);
+  } catch (e) {
+    return fail(where, `tojson template raised: ${e.message}`);
+  }
+  const calls = record.messages.flatMap((m) => m.tool_calls ?? []);
+  const rendered = [...out.matchAll(/<call>(.*?)<\/call>/gs)].map((m) => m[1]);
+  if (rendered.length !== calls.length) return fail(where, `${calls.length} calls, ${rendered.length} rendered`);
+  calls.forEach((call, i) => {
+    let parsed;
+    try {
+      parsed = JSON.parse(rendered[i]);
+    } catch (e) {
+      return fail(where, `rendered call ${i} is not JSON: ${rendered[i]}`);
+    }
+    const args = parsed.arguments;
+    if (typeof args !== "object" || args === null || Array.isArray(args)) {
+      return fail(where, `call ${i} arguments render as ${typeof args}, not an object: ${rendered[i]}`);
+    }
+    const want = typeof call.function.arguments === "string" ? null : call.function.arguments;
+    if (!sameJson(args, want)) fail(where, `call ${i} arguments differ: ${JSON.stringify(args)}`);
+  });
+}
+
+function checkItems(record, where) {
+  let out;
+  try {
+    out = render(ITEMS_TEMPLATE, record);
+  } catch (e) {
+    return fail(where, `items template raised: ${e.message}`);
+  }
+  const calls = record.messages.flatMap((m) => m.tool_calls ?? []);
+  const blocks = [...out.matchAll(/<fn [^>]*>(.*?)<\/fn>/gs)].map((m) => m[1]);
+  if (blocks.length !== calls.length) return fail(where, `${calls.length} calls, ${blocks.length} fn blocks`);
+  calls.forEach((call, i) => {
+    const keys = [...blocks[i].matchAll(/<arg ([^>]*)>/g)].map((m) => m[1]);
+    if (!sameJson(keys, Object.keys(call.function.arguments))) fail(where, `call ${i} renders keys ${keys}`);
+  });
+}
+
+// The shape of a value for the schema check: objects by key set, arrays by
+// the merged shape of their elements; null stands for "absent" and merges
+// with any shape. Tool-call argument objects are opaque (their keys belong to
+// the tool called).
+function shape(value, path) {
+  if (value === null) return null;
+  if (Array.isArray(value)) {
+    let el = null;
+    for (const v of value) el = merge(el, shape(v, path + "[]"), path + "[]");
+    return { array: el };
+  }
+  if (typeof value === "object") {
+    if (path.endsWith(".function.arguments")) return "object";
+    const keys = {};
+    for (const k of Object.keys(value).sort()) keys[k] = shape(value[k], path + "." + k);
+    return { object: keys };
+  }
+  return typeof value;
+}
+
+function merge(a, b, path) {
+  if (a === null) return b;
+  if (b === null) return a;
+  if (typeof a === "string" || typeof b === "string") {
+    if (a !== b) throw new Error(`${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    return a;
+  }
+  if ("array" in a && "array" in b) return { array: merge(a.array, b.array, path + "[]") };
+  if ("object" in a && "object" in b) {
+    const ka = Object.keys(a.object), kb = Object.keys(b.object);
+    if (!sameJson(ka, kb)) throw new Error(`${path}: keys [${ka}] vs [${kb}]`);
+    const out = {};
+    for (const k of ka) out[k] = merge(a.object[k], b.object[k], path + "." + k);
+    return { object: out };
+  }
+  throw new Error(`${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+}
+
+function checkSchema(rows) {
+  let schema = null;
+  for (const [where, record] of rows) {
+    try {
+      schema = merge(schema, shape(record, "$"), "$");
+    } catch (e) {
+      fail(where, `schema differs from earlier rows at ${e.message}`);
+    }
+  }
+}
+
+function checkFiles(paths) {
+  const rows = [];
+  for (const path of paths) readRecords(path).forEach((r, i) => rows.push([`${path}:${i + 1}`, r]));
+  if (rows.length === 0) fail(paths.join(" "), "no records");
+  for (const [where, record] of rows) {
+    checkTojson(record, where);
+    checkItems(record, where);
+  }
+  checkSchema(rows);
+  return rows.length;
+}
+
+// The text formats against templates of the same family: each hf record,
+// rendered turn by turn, must give the text the hermes export wrote.
+const HERMES_TURN = `
+{%- if message.role == "assistant" -%}
+{%- if message.content %}{{ message.content }}{{ "\n" }}{% endif -%}
+{%- for call in message.tool_calls -%}
+<tool_call>{{ "\n" }}{"name": {{ call.function.name | tojson }}, "arguments": {{ call.function.arguments | tojson }}}{{ "\n" }}</tool_call>
+{%- endfor -%}
+{%- elif message.role == "tool" -%}
+<tool_response>{{ "\n" }}{{ message.content }}{{ "\n" }}</tool_response>
+{%- else -%}
+{{ message.content }}
+{%- endif -%}`;
+const TOOL_LINES = `{%- for tool in tools -%}{% if not loop.first %}{{ "\n" }}{% endif %}{{ tool | tojson }}{%- endfor -%}`;
+
+function compareHermes(hfPath, hermesPath) {
+  const hf = readRecords(hfPath), text = readRecords(hermesPath);
+  if (hf.length !== text.length || hf.length === 0) return fail(hermesPath, `${text.length} records vs ${hf.length} hf`);
+  hf.forEach((rec, r) => {
+    const where = `${hermesPath}:${r + 1}`;
+    const tools = rec.tools.map((t) => ({ ...t, function: { ...t.function, parameters: JSON.parse(t.function.parameters) } }));
+    const toolLines = new Template(TOOL_LINES).render({ tools });
+    if (!text[r].messages[0].content.includes(toolLines)) fail(where, "system turn does not list the tools as tojson lines");
+    rec.messages.forEach((m, i) => {
+      if (i === 0) return;
+      const want = new Template(HERMES_TURN).render({ message: m });
+      const got = text[r].messages[i].content;
+      if (want !== got) fail(where, `message ${i} differs:\n  template: ${JSON.stringify(want).slice(0, 300)}\n  export:   ${JSON.stringify(got).slice(0, 300)}`);
+    });
+  });
+}
+
+// Each check must reject a record that breaks its rule.
+function selfCheck() {
+  const good = {
+    messages: [
+      { role: "system", content: "s", reasoning_content: null, tool_calls: null, tool_call_id: null, name: null },
+      { role: "user", content: "u", reasoning_content: null, tool_calls: null, tool_call_id: null, name: null },
+      {
+        role: "assistant", content: "", reasoning_content: "r", tool_call_id: null, name: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: { command: "ls" } } }],
+      },
+      { role: "tool", content: "x", reasoning_content: null, tool_calls: null, tool_call_id: "c1", name: "bash" },
+    ],
+    tools: [],
+    metadata: { run: "r", soft_verification: null },
+  };
+  const clone = () => JSON.parse(JSON.stringify(good));
+  const expectFailure = (label, fn) => {
+    const before = failures.length;
+    fn();
+    if (failures.length === before) return `${label}: not detected`;
+    failures.length = before;
+    return null;
+  };
+  const stringArgs = clone();
+  stringArgs.messages[2].tool_calls[0].function.arguments = '{"command":"ls"}';
+  const noName = clone();
+  noName.messages[3].name = null;
+  const t2 = clone();
+  t2.metadata.soft_verification = { f1: 0.5 };
+  const missingKey = clone();
+  delete missingKey.metadata.soft_verification;
+  const problems = [
+    expectFailure("good record", () => { checkTojson(good, "good"); checkItems(good, "good"); }) === null
+      ? "good record: rejected" : null,
+    expectFailure("string arguments quoted twice", () => checkTojson(stringArgs, "string-args")),
+    expectFailure("string arguments under |items", () => checkItems(stringArgs, "string-args")),
+    expectFailure("tool message without name", () => checkItems(noName, "no-name")),
+    expectFailure("missing metadata key", () => checkSchema([["a", t2], ["b", missingKey]])),
+    expectFailure("null and object merge", () => checkSchema([["a", good], ["b", t2]])) === null
+      ? "null vs object: rejected" : null,
+  ].filter((p) => p !== null);
+  failures.length = 0;
+  for (const p of problems) failures.push(`self-check ${p}`);
+}
+
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === "--self-check") {
+  selfCheck();
+} else if (args.length === 3 && args[0] === "--compare-hermes") {
+  compareHermes(args[1], args[2]);
+  if (failures.length === 0) console.log("ok: hermes text equals the template rendering of the hf records");
+} else if (args.length >= 1) {
+  const n = checkFiles(args);
+  if (failures.length === 0) console.log(`ok: ${n} record(s) render and share one schema`);
+} else {
+  console.error("usage: node render_test.mjs T1.jsonl [T2.jsonl ...] | --self-check");
+  process.exit(2);
+}
+for (const f of failures.slice(0, 50)) console.error(`FAIL ${f}`);
+process.exit(failures.length === 0 ? 0 : 1);
