@@ -40,7 +40,7 @@ ScriptedReply Stream(const std::string& fixture) {
 nlohmann::json BodyOf(const testing::ReceivedRequest& r) { return nlohmann::json::parse(r.body); }
 }  // namespace
 
-TEST_CASE("the same configuration error on 3 consecutive calls stops the run; later calls are not sent",
+TEST_CASE("the same configuration error on 3 consecutive calls stops the run, later calls are not sent",
           "[llm][client][config]") {
   const std::string body =
       R"({"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens","code":"unsupported_parameter"}})";
@@ -80,7 +80,7 @@ TEST_CASE("a success between configuration errors resets the count", "[llm][clie
   CHECK(h.server().requests().size() == 5);
 }
 
-TEST_CASE("per-endpoint headers are sent and never logged; per-endpoint wire options apply",
+TEST_CASE("per-endpoint headers are sent and never logged, per-endpoint wire options apply",
           "[llm][client][headers]") {
   ChatClientOptions options;
   testing::ReplayServer server;

@@ -32,7 +32,7 @@ json Encode(const ChatRequest& req, const WireOptions& w) {
 }
 }  // namespace
 
-TEST_CASE("server kinds parse and print; auto is not a kind", "[llm][profile]") {
+TEST_CASE("server kinds parse and print, auto is not a kind", "[llm][profile]") {
   for (const char* name : {"generic", "vllm", "sglang", "llamacpp", "openai", "openrouter"}) {
     auto k = ParseServerKind(name);
     REQUIRE(k.ok());

@@ -105,7 +105,7 @@ TEST_CASE("Script: a bad script is refused with an error naming the file and the
   CHECK(started.status().message().find("/nonexistent/script.yaml") != std::string::npos);
 }
 
-TEST_CASE("ScriptPolicy: turns follow each conversation's own order; other kinds stay rule-based") {
+TEST_CASE("ScriptPolicy: turns follow each conversation's own order, other kinds stay rule-based") {
   ScriptPolicy policy(MustParseScript(R"(
 rollout1:
   - {tool: bash, arguments: 'first'}

@@ -37,7 +37,7 @@ TEST_CASE("strict modes accept an ordinary request", "[teacher][strict]") {
   CHECK_FALSE(ValidateStrict(openai.dump(), {StrictMode::kOpenAI, true, "gpt-4.1"}).has_value());
 }
 
-TEST_CASE("vllm: seed outside int64, empty tools, stream_options without stream; nested envelope",
+TEST_CASE("vllm: seed outside int64, empty tools, stream_options without stream, nested envelope",
           "[teacher][strict]") {
   StrictOptions o{StrictMode::kVllm, true, "m"};
   json b = Base();
@@ -113,7 +113,7 @@ TEST_CASE("openai: reasoning model ids refuse max_tokens, non-default temperatur
   CHECK(MustReject(b, o).message == "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.");
 }
 
-TEST_CASE("strict modes parse; detection signs per mode", "[teacher][strict]") {
+TEST_CASE("strict modes parse, detection signs per mode", "[teacher][strict]") {
   CHECK(ParseStrictMode("llamacpp").value() == StrictMode::kLlamaCpp);
   CHECK_FALSE(ParseStrictMode("tgi").ok());
   CHECK(ServerHeaderFor(StrictMode::kLlamaCpp) == "llama.cpp");
