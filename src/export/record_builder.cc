@@ -146,6 +146,15 @@ std::string Join(const std::string& text, const std::string& call) {
   return t + "\n" + call;
 }
 
+// Qwen3-Coder style: the turn's text with surrounding whitespace trimmed (as
+// templates `trim` it), a blank line, then the call.
+std::string JoinXml(const std::string& text, const std::string& call) {
+  const char* space = " \t\n\r\f\v";
+  std::size_t first = text.find_first_not_of(space);
+  if (first == std::string::npos) return call;
+  return text.substr(first, text.find_last_not_of(space) - first + 1) + "\n\n" + call;
+}
+
 // The conversation with each tool call's id replaced by 9 hex digits (so
 // alphanumeric), unique within the record, and each result given the id of
 // the call it answers (ValidateConversation: it directly follows the call).
@@ -222,7 +231,8 @@ Result<ordered_json> LegacyMessage(const llm::Message& m, const ExportOptions& o
             {{{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments_json}}}}});
       } else {
         SG_ASSIGN_OR_RETURN(std::string call, options.format == Format::kHermes ? HermesCall(c) : XmlCall(c));
-        msg = {{"role", "assistant"}, {"content", Join(text, call)}};
+        msg = {{"role", "assistant"},
+               {"content", options.format == Format::kHermes ? Join(text, call) : JoinXml(text, call)}};
       }
       if (options.think == ThinkMode::kKeep && !m.reasoning.empty()) msg["reasoning_content"] = m.reasoning;
       break;

@@ -220,13 +220,27 @@ TEST_CASE("xml format: function and parameter blocks", "[export]") {
         "<required>[\"command\"]</required>\n</parameters>\n</function>\n"
         "<function>\n<name>submit</name>\n<description>Submit.</description>\n<parameters>\n</parameters>\n</function>");
   CHECK(rec["messages"][2]["content"] ==
-        "Let me look.\n<tool_call>\n<function=bash>\n<parameter=command>\nls /repo\n</parameter>\n</function>\n</tool_call>");
+        "Let me look.\n\n<tool_call>\n<function=bash>\n<parameter=command>\nls /repo\n</parameter>\n</function>\n</tool_call>");
   CHECK(rec["messages"][4]["content"] == "<tool_call>\n<function=submit>\n</function>\n</tool_call>");
   auto t = SampleTrajectory();
   t.history[2].tool_calls[0].arguments_json = R"({"path":"a.py","view_range":[1,20]})";
   CHECK(Build(o, t)["messages"][2]["content"] ==
-        "Let me look.\n<tool_call>\n<function=bash>\n<parameter=path>\na.py\n</parameter>\n"
+        "Let me look.\n\n<tool_call>\n<function=bash>\n<parameter=path>\na.py\n</parameter>\n"
         "<parameter=view_range>\n[1, 20]\n</parameter>\n</function>\n</tool_call>");
+}
+
+TEST_CASE("xml format: the turn's text is trimmed and a blank line comes before the call", "[export]") {
+  ExportOptions o;
+  o.format = Format::kXml;
+  o.think = ThinkMode::kWrap;
+  const std::string call = "<tool_call>\n<function=bash>\n<parameter=command>\nls /repo\n</parameter>\n</function>\n</tool_call>";
+  CHECK(Build(o)["messages"][2]["content"] == "<think>\nthe bug is near parse\n</think>\nLet me look.\n\n" + call);
+  auto t = SampleTrajectory();
+  t.history[2].content = "";  // reasoning only: the wrapped think block ends in a newline
+  CHECK(Build(o, t)["messages"][2]["content"] == "<think>\nthe bug is near parse\n</think>\n\n" + call);
+  t.history[2].content = "\n  Let me look.\n\n";
+  o.think = ThinkMode::kDrop;
+  CHECK(Build(o, t)["messages"][2]["content"] == "Let me look.\n\n" + call);
 }
 
 TEST_CASE("think modes and train keys", "[export]") {

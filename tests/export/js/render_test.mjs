@@ -6,6 +6,8 @@
 //   node render_test.mjs --self-check          proves the checks can fail
 //   node render_test.mjs --compare-hermes HF.jsonl HERMES.jsonl
 //                                              hermes text = hf rendered by a hermes-style template
+//   node render_test.mjs --compare-xml HF.jsonl XML.jsonl
+//                                              xml text = hf rendered by a Qwen3-Coder-style template
 // Exit status 0 = pass, 1 = a check failed (each failure is printed).
 import { readFileSync } from "node:fs";
 import { Template } from "@huggingface/jinja";
@@ -200,6 +202,78 @@ function compareHermes(hfPath, hermesPath) {
   });
 }
 
+// Qwen3-Coder-style layout: each tool a <function> block (name, description,
+// one <parameter> block per property with its schema fields, then the
+// required list), each call a <function=NAME> block with one <parameter=KEY>
+// block per argument taken from `arguments|items`: strings printed as they
+// are, every other value through `tojson`.
+const XML_TOOLS = `
+{%- for tool in tools -%}
+{%- if not loop.first %}{{ "\n" }}{% endif -%}
+{%- set fn = tool.function -%}
+<function>{{ "\n" }}<name>{{ fn.name }}</name>{{ "\n" }}
+{%- if fn.description is string %}<description>{{ fn.description }}</description>{{ "\n" }}{% endif -%}
+<parameters>{{ "\n" }}
+{%- if fn.parameters.properties is mapping -%}
+{%- for pname, pschema in fn.parameters.properties | items -%}
+<parameter>{{ "\n" }}<name>{{ pname }}</name>{{ "\n" }}
+{%- if pschema is mapping -%}
+{%- for field, fvalue in pschema | items -%}
+<{{ field }}>{% if fvalue is string %}{{ fvalue }}{% else %}{{ fvalue | tojson }}{% endif %}</{{ field }}>{{ "\n" }}
+{%- endfor -%}
+{%- endif -%}
+</parameter>{{ "\n" }}
+{%- endfor -%}
+{%- endif -%}
+{%- if fn.parameters.required is defined %}<required>{{ fn.parameters.required | tojson }}</required>{{ "\n" }}{% endif -%}
+</parameters>{{ "\n" }}</function>
+{%- endfor -%}`;
+// An assistant turn: its text trimmed, then a blank line before the call.
+const XML_TURN = `
+{%- if message.role == "assistant" -%}
+{%- if message.content | trim %}{{ message.content | trim }}{{ "\n\n" }}{% endif -%}
+{%- for call in message.tool_calls -%}
+<tool_call>{{ "\n" }}<function={{ call.function.name }}>{{ "\n" }}
+{%- for key, value in call.function.arguments | items -%}
+<parameter={{ key }}>{{ "\n" }}{% if value is string %}{{ value }}{% else %}{{ value | tojson }}{% endif %}{{ "\n" }}</parameter>{{ "\n" }}
+{%- endfor -%}
+</function>{{ "\n" }}</tool_call>
+{%- endfor -%}
+{%- elif message.role == "tool" -%}
+<tool_response>{{ "\n" }}{{ message.content }}{{ "\n" }}</tool_response>
+{%- else -%}
+{{ message.content }}
+{%- endif -%}`;
+
+// The tools of an hf record with their parameter schemas as objects.
+const parsedTools = (rec) =>
+  rec.tools.map((t) => ({ ...t, function: { ...t.function, parameters: JSON.parse(t.function.parameters) } }));
+
+// Same conversation, same messages: the text record's roles follow the
+// template family (tool results are user turns) and every turn after the
+// system turn equals the template's rendering of the hf message.
+function compareText(hf, text, textPath, turnTemplate, toolsTemplate, toolsLabel) {
+  if (hf.length !== text.length || hf.length === 0) return fail(textPath, `${text.length} records vs ${hf.length} hf`);
+  hf.forEach((rec, r) => {
+    const where = `${textPath}:${r + 1}`;
+    const got = text[r].messages;
+    if (got.length !== rec.messages.length) return fail(where, `${got.length} messages vs ${rec.messages.length} hf`);
+    if ("tools" in text[r]) fail(where, "a text format record also has a tools column");
+    const toolsText = new Template(toolsTemplate).render({ tools: parsedTools(rec) });
+    if (toolsText.length === 0 || !got[0].content.includes(toolsText)) fail(where, `system turn does not list the tools as ${toolsLabel}`);
+    rec.messages.forEach((m, i) => {
+      const role = m.role === "tool" ? "user" : m.role;
+      if (got[i].role !== role) fail(where, `message ${i} has role ${got[i].role}, template turn is ${role}`);
+      if (i === 0) return;
+      const want = new Template(turnTemplate).render({ message: m });
+      if (want !== got[i].content) fail(where, `message ${i} differs:\n  template: ${JSON.stringify(want).slice(0, 300)}\n  export:   ${JSON.stringify(got[i].content).slice(0, 300)}`);
+    });
+  });
+}
+
+const compareXmlRecords = (hf, xml, where) => compareText(hf, xml, where, XML_TURN, XML_TOOLS, "<function> blocks");
+const compareXml = (hfPath, xmlPath) => compareXmlRecords(readRecords(hfPath), readRecords(xmlPath), xmlPath);
+
 // Each check must reject a record that breaks its rule.
 function selfCheck() {
   const good = {
@@ -231,7 +305,34 @@ function selfCheck() {
   t2.metadata.soft_verification = { f1: 0.5 };
   const missingKey = clone();
   delete missingKey.metadata.soft_verification;
+  // xml: a record written the way the exporter writes it, then broken.
+  const hfXml = clone();
+  hfXml.messages[2].content = "<think>\nr\n</think>\n";
+  hfXml.messages[2].tool_calls[0].function.arguments = { command: "ls", view_range: [1, 2] };
+  hfXml.tools = [{ type: "function", function: { name: "bash", description: "d",
+    parameters: JSON.stringify({ type: "object", properties: { command: { type: "string" } }, required: ["command"] }) } }];
+  const call = "<tool_call>\n<function=bash>\n<parameter=command>\nls\n</parameter>\n<parameter=view_range>\n[1, 2]\n</parameter>\n</function>\n</tool_call>";
+  const xml = { messages: [
+    { role: "system", content: "s\n<tools>\n<function>\n<name>bash</name>\n<description>d</description>\n<parameters>\n<parameter>\n<name>command</name>\n<type>string</type>\n</parameter>\n<required>[\"command\"]</required>\n</parameters>\n</function>\n</tools>" },
+    { role: "user", content: "u" },
+    { role: "assistant", content: "<think>\nr\n</think>\n\n" + call },
+    { role: "user", content: "<tool_response>\nx\n</tool_response>" },
+  ] };
+  const xmlClone = () => JSON.parse(JSON.stringify(xml));
+  const oneNewline = xmlClone();
+  oneNewline.messages[2].content = "<think>\nr\n</think>\n" + call;
+  const compactJson = xmlClone();
+  compactJson.messages[2].content = compactJson.messages[2].content.replace("[1, 2]", "[1,2]");
+  const toolRole = xmlClone();
+  toolRole.messages[3].role = "tool";
+  const noToolList = xmlClone();
+  noToolList.messages[0].content = "s";
   const problems = [
+    expectFailure("xml as exported", () => compareXmlRecords([hfXml], [xml], "xml")) === null ? "xml record: rejected" : null,
+    expectFailure("xml: one newline before the call", () => compareXmlRecords([hfXml], [oneNewline], "xml")),
+    expectFailure("xml: compact JSON value", () => compareXmlRecords([hfXml], [compactJson], "xml")),
+    expectFailure("xml: tool result not a user turn", () => compareXmlRecords([hfXml], [toolRole], "xml")),
+    expectFailure("xml: tools not listed", () => compareXmlRecords([hfXml], [noToolList], "xml")),
     expectFailure("good record", () => { checkTojson(good, "good"); checkItems(good, "good"); }) === null
       ? "good record: rejected" : null,
     expectFailure("string arguments quoted twice", () => checkTojson(stringArgs, "string-args")),
@@ -251,6 +352,9 @@ if (args.length === 1 && args[0] === "--self-check") {
 } else if (args.length === 3 && args[0] === "--compare-hermes") {
   compareHermes(args[1], args[2]);
   if (failures.length === 0) console.log("ok: hermes text equals the template rendering of the hf records");
+} else if (args.length === 3 && args[0] === "--compare-xml") {
+  compareXml(args[1], args[2]);
+  if (failures.length === 0) console.log("ok: xml text equals the Qwen3-Coder-style template rendering of the hf records");
 } else if (args.length >= 1) {
   const n = checkFiles(args);
   if (failures.length === 0) console.log(`ok: ${n} record(s) render and share one schema`);

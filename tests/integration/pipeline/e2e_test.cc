@@ -88,6 +88,28 @@ void CheckHermesMatchesTemplate(const std::string& run_dir) {
   CHECK(rc == 0);
 }
 
+// The xml text equals what a Qwen3-Coder-style template renders from the hf
+// records, with reasoning kept apart and wrapped in <think> (--think wrap).
+void CheckXmlMatchesTemplate(const std::string& run_dir) {
+  std::string out;
+  std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  int rc = testing::RunShell("cd " + js + " && node render_test.mjs --compare-xml " + run_dir + "/data/t2.hf.jsonl " +
+                                 run_dir + "/data/t2.xml.jsonl",
+                             &out);
+  INFO(out);
+  CHECK(rc == 0);
+  std::string wrap = run_dir + "/data-wrap";
+  for (const char* format : {"hf", "xml"}) {
+    REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format " + format + " --think wrap --out " + wrap, &out) ==
+            0);
+  }
+  rc = testing::RunShell("cd " + js + " && node render_test.mjs --compare-xml " + wrap + "/t2.hf.jsonl " + wrap +
+                             "/t2.xml.jsonl",
+                         &out);
+  INFO(out);
+  CHECK(rc == 0);
+}
+
 }  // namespace
 
 TEST_CASE("python: the whole pipeline, every patch applies, scores follow the rule", "[e2e]") {
@@ -108,6 +130,7 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   CheckExport(dir.Sub("run"), "hermes", true);
   CheckHermesMatchesTemplate(dir.Sub("run"));
   CheckExport(dir.Sub("run"), "xml", true);
+  CheckXmlMatchesTemplate(dir.Sub("run"));
 
   auto repo = repo::Repository::Open(dir.Sub("repo"));
   REQUIRE(repo.ok());
