@@ -139,11 +139,11 @@ std::string ToolLines(const ordered_json& tools) {
   return out;
 }
 
+// Hermes/Qwen2.5 style: the turn's text as it is, a newline, then the call
+// (templates print the content untrimmed before "\n<tool_call>").
 std::string Join(const std::string& text, const std::string& call) {
   if (text.empty()) return call;
-  std::string t = text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
-  return t + "\n" + call;
+  return text + "\n" + call;
 }
 
 // Qwen3-Coder style: the turn's text with surrounding whitespace trimmed (as

@@ -77,37 +77,25 @@ void CheckHfRenders(const std::string& run_dir) {
   CHECK(rc == 0);
 }
 
-// The hermes text equals what a hermes-style template renders from the hf records.
-void CheckHermesMatchesTemplate(const std::string& run_dir) {
+// The text format (hermes or xml) equals what that family's chat template
+// (tests/export/js) renders from the hf records of the same export, with
+// reasoning kept apart (the default) and wrapped in <think> (--think wrap).
+void CheckTextMatchesTemplate(const std::string& run_dir, const std::string& format) {
   std::string out;
-  std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
-  int rc = testing::RunShell("cd " + js + " && node render_test.mjs --compare-hermes " + run_dir + "/data/t2.hf.jsonl " +
-                                 run_dir + "/data/t2.hermes.jsonl",
-                             &out);
-  INFO(out);
-  CHECK(rc == 0);
-}
-
-// The xml text equals what a Qwen3-Coder-style template renders from the hf
-// records, with reasoning kept apart and wrapped in <think> (--think wrap).
-void CheckXmlMatchesTemplate(const std::string& run_dir) {
-  std::string out;
-  std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
-  int rc = testing::RunShell("cd " + js + " && node render_test.mjs --compare-xml " + run_dir + "/data/t2.hf.jsonl " +
-                                 run_dir + "/data/t2.xml.jsonl",
-                             &out);
-  INFO(out);
-  CHECK(rc == 0);
-  std::string wrap = run_dir + "/data-wrap";
-  for (const char* format : {"hf", "xml"}) {
-    REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format " + format + " --think wrap --out " + wrap, &out) ==
-            0);
+  const std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  auto compare = [&](const std::string& dir) {
+    int rc = testing::RunShell("cd " + js + " && node render_test.mjs --compare-" + format + " " + dir + "/t2.hf.jsonl " +
+                                   dir + "/t2." + format + ".jsonl",
+                               &out);
+    INFO(out);
+    CHECK(rc == 0);
+  };
+  compare(run_dir + "/data");
+  const std::string wrap = run_dir + "/data-wrap";
+  for (const std::string& f : {std::string("hf"), format}) {
+    REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format " + f + " --think wrap --out " + wrap, &out) == 0);
   }
-  rc = testing::RunShell("cd " + js + " && node render_test.mjs --compare-xml " + wrap + "/t2.hf.jsonl " + wrap +
-                             "/t2.xml.jsonl",
-                         &out);
-  INFO(out);
-  CHECK(rc == 0);
+  compare(wrap);
 }
 
 }  // namespace
@@ -128,9 +116,9 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   CheckHfRenders(dir.Sub("run"));
   CheckExport(dir.Sub("run"), "openai", true);
   CheckExport(dir.Sub("run"), "hermes", true);
-  CheckHermesMatchesTemplate(dir.Sub("run"));
+  CheckTextMatchesTemplate(dir.Sub("run"), "hermes");
   CheckExport(dir.Sub("run"), "xml", true);
-  CheckXmlMatchesTemplate(dir.Sub("run"));
+  CheckTextMatchesTemplate(dir.Sub("run"), "xml");
 
   auto repo = repo::Repository::Open(dir.Sub("repo"));
   REQUIRE(repo.ok());
