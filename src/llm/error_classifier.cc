@@ -162,7 +162,7 @@ Classification ClassifyHttpError(int status, std::string_view body) {
 
 namespace {
 
-// Wording of servers refusing a setting (endpoint_validation §2-§6, §8).
+// Wording of servers refusing a setting (docs/SERVERS.md, "When the server refuses a setting").
 // Lower case; matched as substrings.
 constexpr std::string_view kConfigPhrases[] = {
     // server start flags

@@ -35,7 +35,7 @@ Classification ClassifyInBandError(const ErrorInfo& info);
 Classification ClassifyTransport(http::TransportError error, std::string_view detail);
 
 // A configuration error: the server refuses a setting or needs a start flag
-// (endpoint_validation §8): a 4xx naming a parameter, flag, model or key, or
+// (docs/SERVERS.md, "When the server refuses a setting"): a 4xx naming a parameter, flag, model or key, or
 // llama.cpp's "requires --jinja flag" 500. Such errors are never retried.
 bool LooksLikeConfigError(int status, const ErrorInfo& info);
 
