@@ -66,17 +66,31 @@ function render(source, record) {
 
 const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-// Every call must appear once, its arguments an object equal to the record's.
-function checkTojson(record, where) {
+// Renders `record` through `source` and returns, per tool call of the record,
+// the text `pattern` captured; null (after reporting) when rendering raised or
+// the count of captured blocks differs from the count of calls.
+function renderedCalls(source, name, pattern, record, where) {
   let out;
   try {
-    out = render(TOJSON_TEMPLATE, record);
+    out = render(source, record);
   } catch (e) {
-    return fail(where, `tojson template raised: ${e.message}`);
+    fail(where, `${name} template raised: ${e.message}`);
+    return null;
   }
   const calls = record.messages.flatMap((m) => m.tool_calls ?? []);
-  const rendered = [...out.matchAll(/<call>(.*?)<\/call>/gs)].map((m) => m[1]);
-  if (rendered.length !== calls.length) return fail(where, `${calls.length} calls, ${rendered.length} rendered`);
+  const blocks = [...out.matchAll(pattern)].map((m) => m[1]);
+  if (blocks.length !== calls.length) {
+    fail(where, `${calls.length} calls, ${blocks.length} ${name} blocks rendered`);
+    return null;
+  }
+  return { calls, blocks };
+}
+
+// Every call must appear once, its arguments an object equal to the record's.
+function checkTojson(record, where) {
+  const found = renderedCalls(TOJSON_TEMPLATE, "tojson", /<call>(.*?)<\/call>/gs, record, where);
+  if (found === null) return;
+  const { calls, blocks: rendered } = found;
   calls.forEach((call, i) => {
     let parsed;
     try {
@@ -94,15 +108,9 @@ function checkTojson(record, where) {
 }
 
 function checkItems(record, where) {
-  let out;
-  try {
-    out = render(ITEMS_TEMPLATE, record);
-  } catch (e) {
-    return fail(where, `items template raised: ${e.message}`);
-  }
-  const calls = record.messages.flatMap((m) => m.tool_calls ?? []);
-  const blocks = [...out.matchAll(/<fn [^>]*>(.*?)<\/fn>/gs)].map((m) => m[1]);
-  if (blocks.length !== calls.length) return fail(where, `${calls.length} calls, ${blocks.length} fn blocks`);
+  const found = renderedCalls(ITEMS_TEMPLATE, "items", /<fn [^>]*>(.*?)<\/fn>/gs, record, where);
+  if (found === null) return;
+  const { calls, blocks } = found;
   calls.forEach((call, i) => {
     const keys = [...blocks[i].matchAll(/<arg ([^>]*)>/g)].map((m) => m[1]);
     if (!sameJson(keys, Object.keys(call.function.arguments))) fail(where, `call ${i} renders keys ${keys}`);
