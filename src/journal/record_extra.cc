@@ -34,6 +34,8 @@ struct ToJson {
   Json operator()(const IssueResult& r) const {
     Json j;
     PutText(j, "demo_issue", r.demo_issue);
+    if (r.retries > 0) j["retries"] = r.retries;
+    if (!r.demo_source.empty()) PutText(j, "demo_source", r.demo_source);
     return j;
   }
   Json operator()(const VerificationResult& r) const {
@@ -56,6 +58,8 @@ Result<RecordExtra> RolloutFrom(const Json& j) {
 Result<RecordExtra> IssueFrom(const Json& j) {
   IssueResult r;
   SG_RETURN_IF_ERROR(ReadText(j, "demo_issue", false, &r.demo_issue, "extra."));
+  SG_RETURN_IF_ERROR(ReadCount(j, "retries", false, &r.retries, "extra."));
+  SG_RETURN_IF_ERROR(ReadText(j, "demo_source", false, &r.demo_source, "extra."));
   return RecordExtra(std::move(r));
 }
 

@@ -21,6 +21,12 @@ void ResumeState::Apply(const JournalRecord& record) {
   t.stages_done.insert(record.stage);
   for (const auto& [role, path] : record.refs) t.refs[role] = path;
   t.max_attempt = std::max(t.max_attempt, record.attempt);
+  if (record.stage == Stage::kJudgeDone && record.status != "yes") {
+    ++t.judge_rejections;
+    t.stages_done.erase(Stage::kRollout1Done);
+    t.stages_done.erase(Stage::kJudgeDone);
+    t.refs.erase(kRefRollout1);
+  }
   ++t.records;
   t.last = record;
   t.finished =

@@ -69,6 +69,11 @@ std::string TrajectoryRef(std::string_view task_id, int rollout) {
                                     std::string(kTrajectorySuffix));
 }
 
+std::string RejectedRollout1Ref(std::string_view task_id, int attempt) {
+  return Join(kTrajectoriesDir, std::string(task_id) + std::string(kRolloutMark) + "1.rejected" +
+                                    std::to_string(attempt) + std::string(kTrajectorySuffix));
+}
+
 std::string IssueRef(std::string_view task_id) {
   return Join(kIssuesDir, std::string(task_id) + std::string(kIssueSuffix));
 }

@@ -75,8 +75,12 @@ Result<std::string> ExtractTagged(const std::string& content, const std::string&
 JudgeVerdict ParseJudgeVerdict(const std::string& content, const std::string& tag) {
   Result<std::string> answer = ExtractTagged(content, tag);
   if (!answer.ok()) return JudgeVerdict::kUnparseable;
-  if (*answer == "yes") return JudgeVerdict::kYes;
-  return JudgeVerdict::kNo;
+  std::string word = AsciiLower(*answer);
+  while (!word.empty() && (word.back() == '.' || word.back() == '!')) word.pop_back();
+  word = std::string(TrimLineSpace(word));
+  if (word == "yes") return JudgeVerdict::kYes;
+  if (word == "no") return JudgeVerdict::kNo;
+  return JudgeVerdict::kUnparseable;
 }
 
 }  // namespace seragen::pipeline

@@ -59,7 +59,8 @@ Result<PromptLibrary> PromptLibrary::Load(const std::string& dir, const config::
   SG_RETURN_IF_ERROR(CheckTemplate(p.rollout2_, dir + "/" + n.rollout2, {{"issue_text", ""}, {"repo_root", ""}}));
   SG_RETURN_IF_ERROR(CheckTemplate(p.issue_writer_, dir + "/" + n.issue_writer,
                                    {{"trajectory_summary", ""}, {"patch", ""}, {"demo_issue", ""}}));
-  SG_RETURN_IF_ERROR(CheckTemplate(p.judge_, dir + "/" + n.judge, {{"problem_statement", ""}, {"patch", ""}}));
+  SG_RETURN_IF_ERROR(CheckTemplate(p.judge_, dir + "/" + n.judge,
+                                   {{"problem_statement", ""}, {"trajectory_summary", ""}, {"patch", ""}}));
   SG_RETURN_IF_ERROR(CheckTemplate(p.trajectory_step_, dir + "/trajectory_step.md",
                                    {{"step", ""}, {"thought", ""}, {"action", ""}, {"observation", ""}}));
   p.issue_tag_ = LastClosingTag(p.issue_writer_);
@@ -108,8 +109,10 @@ Result<std::string> PromptLibrary::IssueWriter(const std::string& summary, const
                         dir_ + "/issue_writer");
 }
 
-Result<std::string> PromptLibrary::Judge(const std::string& problem, const std::string& patch) const {
-  return RenderTemplate(judge_, {{"problem_statement", problem}, {"patch", patch}}, dir_ + "/judge");
+Result<std::string> PromptLibrary::Judge(const std::string& problem, const std::string& summary,
+                                         const std::string& patch) const {
+  return RenderTemplate(judge_, {{"problem_statement", problem}, {"trajectory_summary", summary}, {"patch", patch}},
+                        dir_ + "/judge");
 }
 
 Result<std::string> PromptLibrary::TrajectoryStep(int step, const std::string& thought, const std::string& action,

@@ -29,16 +29,6 @@ journal::TokenUsage TokensOf(const agent::Trajectory& t) {
   return u;
 }
 
-journal::TokenUsage TokensOf(const llm::ChatResponse& r) {
-  journal::TokenUsage u;
-  u.prompt_tokens = r.usage.prompt_tokens;
-  u.completion_tokens = r.usage.completion_tokens;
-  u.reasoning_tokens = r.usage.reasoning_tokens.value_or(0);
-  u.cached_prompt_tokens = r.usage.cached_prompt_tokens.value_or(0);
-  u.calls = 1;
-  return u;
-}
-
 journal::VerificationScores RecordedScores(const verify::Scores& s) {
   return {std::string(verify::VerifyRuleName(s.rule)),
           s.p1_lines,
@@ -71,6 +61,7 @@ std::shared_ptr<TaskRunner> TaskRunner::Create(Task task, const journal::TaskPro
   if (progress) {
     runner->progress_ = *progress;
     runner->attempt_ = std::max(1, progress->max_attempt);
+    runner->r1_attempt_ = 1 + progress->judge_rejections;
     if (progress->last.stage == Stage::kFailed) runner->attempt_++;
   }
   runner->progress_.task_id = runner->task_.task_id;
@@ -135,7 +126,6 @@ void TaskRunner::LoadFromRefs() {
       if (!self->rollout1_) done.clear();
       if (!self->issue_) {
         done.erase(Stage::kIssueDone);
-        done.erase(Stage::kJudgeDone);
         done.erase(Stage::kRollout2Done);
       }
       if (!self->rollout2_) done.erase(Stage::kRollout2Done);
@@ -150,9 +140,18 @@ void TaskRunner::LoadFromRefs() {
 void TaskRunner::Next() {
   if (finished_) return;
   if (cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
-  if (!progress_.Done(Stage::kRollout1Done)) return RunRollout(1);
+  const StageSettings& s = ctx_->settings;
+  if (!progress_.Done(Stage::kRollout1Done)) {
+    // Killed after the judge's last "no" was recorded but before the skip.
+    if (s.judge_enabled && r1_attempt_ > s.judge_max_attempts) {
+      journal::JournalRecord skip{task_.task_id, Stage::kSkipped, "judge_no", attempt_};
+      auto self = shared_from_this();
+      return Persist({}, skip, [self] { self->Finish(TaskOutcome::Kind::kSkipped, "judge_no"); });
+    }
+    return RunRollout(1);
+  }
+  if (s.judge_enabled && !progress_.Done(Stage::kJudgeDone) && !progress_.Done(Stage::kIssueDone)) return RunJudge();
   if (!progress_.Done(Stage::kIssueDone)) return WriteIssue();
-  if (ctx_->settings.judge_enabled && !progress_.Done(Stage::kJudgeDone)) return RunJudge();
   if (!progress_.Done(Stage::kRollout2Done)) return RunRollout(2);
   Verify();
 }
@@ -174,7 +173,7 @@ void TaskRunner::RunRollout(int number) {
       self->env_ = std::move(**env);
       const PromptLibrary& prompts = *self->ctx_->prompts;
       Result<std::string> instance = number == 1 ? prompts.Rollout1(self->task_.function_name, self->task_.file,
-                                                                    self->task_.category_index, self->env_->repo_root())
+                                                                    self->CategoryForAttempt(), self->env_->repo_root())
                                                  : prompts.Rollout2(*self->issue_, self->env_->repo_root());
       if (!instance.ok()) return self->Finish(TaskOutcome::Kind::kAbortRun, instance.status().ToString());
       const StageSettings& s = self->ctx_->settings;
@@ -185,7 +184,10 @@ void TaskRunner::RunRollout(int number) {
       spec.instance_prompt = std::move(*instance);
       spec.prompts_hash = prompts.hash();
       spec.request_template = s.request_template;
-      if (s.send_seed) spec.request_template.seed = self->SeedFor(number == 1 ? "rollout1" : "rollout2");
+      if (s.send_seed) {
+        spec.request_template.seed =
+            self->SeedFor(number == 1 ? Numbered("rollout1", self->r1_attempt_) : std::string("rollout2"));
+      }
       spec.call_options = s.call_options;
       spec.limits = s.limits;
       spec.pricing = s.pricing;
@@ -249,94 +251,6 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
     if (why.empty()) return self->Next();
     journal::JournalRecord skip{self->task_.task_id, Stage::kSkipped, why, self->attempt_};
     self->Persist({}, skip, [self, why] { self->Finish(TaskOutcome::Kind::kSkipped, why); });
-  });
-}
-
-void TaskRunner::WriteIssue() {
-  if (!rollout1_) return Finish(TaskOutcome::Kind::kInfraFailure, "rollout 1 result missing");
-  const PromptLibrary& prompts = *ctx_->prompts;
-  Result<std::string> summary = SummarizeTrajectory(*rollout1_, prompts);
-  if (!summary.ok()) return Finish(TaskOutcome::Kind::kAbortRun, summary.status().ToString());
-  Rng demo_rng = Rng::Derive(ctx_->settings.run_seed, task_.task_id, "demo_issue");
-  const DemoIssue& demo = ctx_->demos->Pick(demo_rng);
-  // Models see the UTF-8 text form; hashing and scoring keep the exact bytes.
-  Result<std::string> prompt = prompts.IssueWriter(*summary, RepairUtf8(rollout1_->patch), demo.text);
-  if (!prompt.ok()) return Finish(TaskOutcome::Kind::kAbortRun, prompt.status().ToString());
-  const StageSettings& s = ctx_->settings;
-  llm::ChatRequest req =
-      ToolLessRequest(s.request_template, std::move(*prompt), s.issue_max_tokens, s.issue_temperature);
-  req.seed = s.send_seed ? std::optional<std::uint64_t>(SeedFor("issue")) : std::nullopt;
-  auto self = shared_from_this();
-  llm::CallOptions opts = s.call_options;
-  opts.task_id = task_.task_id;
-  std::string demo_id = demo.id;
-  call_ = ctx_->chat->Complete(std::move(req), opts, [self, demo_id](Result<llm::ChatResponse> r) {
-    self->ctx_->loop->Post([self, demo_id, r = std::move(r)]() mutable {
-      self->call_.reset();
-      self->OnIssueAnswer(std::move(r), demo_id);
-    });
-  });
-}
-
-void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer, const std::string& demo_id) {
-  if (finished_) return;
-  if (cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
-  if (!answer.ok()) return FailFromChat(answer.status(), "issue");
-  outcome_.prompt_tokens += answer->usage.prompt_tokens;
-  outcome_.completion_tokens += answer->usage.completion_tokens;
-  outcome_.model_calls++;
-  auto self = shared_from_this();
-  Result<std::string> issue = ExtractTagged(answer->content, ctx_->prompts->issue_tag());
-  if (!issue.ok()) {
-    journal::JournalRecord rec{task_.task_id, Stage::kFailed, "issue_unparseable", attempt_};
-    rec.tokens = TokensOf(*answer);
-    rec.error = journal::ErrorInfo{"model.issue_unparseable", issue.status().message(), false};
-    return Persist({}, rec,
-                   [self, msg = issue.status().message()] { self->Finish(TaskOutcome::Kind::kModelFailure, msg); });
-  }
-  issue_ = *issue;
-  journal::JournalRecord rec{task_.task_id, Stage::kIssueDone, "written", attempt_};
-  rec.tokens = TokensOf(*answer);
-  rec.refs[kRefIssue] = journal::IssueRef(task_.task_id);
-  rec.extra = journal::IssueResult{demo_id};
-  Persist({{journal::IssueRef(task_.task_id), *issue_}}, rec, [self] { self->Next(); });
-}
-
-void TaskRunner::RunJudge() {
-  const PromptLibrary& prompts = *ctx_->prompts;
-  const std::string& problem = rollout1_->history.size() > 1 ? rollout1_->history[1].content : "";
-  Result<std::string> prompt = prompts.Judge(problem, RepairUtf8(rollout1_->patch));
-  if (!prompt.ok()) return Finish(TaskOutcome::Kind::kAbortRun, prompt.status().ToString());
-  const StageSettings& s = ctx_->settings;
-  llm::ChatRequest req = ToolLessRequest(s.request_template, std::move(*prompt), s.judge_max_tokens, 0.0);
-  req.seed = s.send_seed ? std::optional<std::uint64_t>(SeedFor("judge")) : std::nullopt;
-  auto self = shared_from_this();
-  llm::CallOptions opts = s.call_options;
-  opts.task_id = task_.task_id;
-  call_ = ctx_->chat->Complete(std::move(req), opts, [self](Result<llm::ChatResponse> r) {
-    self->ctx_->loop->Post([self, r = std::move(r)]() mutable {
-      self->call_.reset();
-      self->OnJudgeAnswer(std::move(r));
-    });
-  });
-}
-
-void TaskRunner::OnJudgeAnswer(Result<llm::ChatResponse> answer) {
-  if (finished_) return;
-  if (cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
-  if (!answer.ok()) return FailFromChat(answer.status(), "judge");
-  outcome_.prompt_tokens += answer->usage.prompt_tokens;
-  outcome_.completion_tokens += answer->usage.completion_tokens;
-  outcome_.model_calls++;
-  JudgeVerdict v = ParseJudgeVerdict(answer->content, ctx_->prompts->judge_tag());
-  std::string status = v == JudgeVerdict::kYes ? "yes" : v == JudgeVerdict::kNo ? "no" : "unparseable";
-  journal::JournalRecord rec{task_.task_id, Stage::kJudgeDone, status, attempt_};
-  rec.tokens = TokensOf(*answer);
-  auto self = shared_from_this();
-  Persist({}, rec, [self, v, status] {
-    if (v == JudgeVerdict::kYes) return self->Next();
-    journal::JournalRecord skip{self->task_.task_id, Stage::kSkipped, "judge_" + status, self->attempt_};
-    self->Persist({}, skip, [self, status] { self->Finish(TaskOutcome::Kind::kSkipped, "judge said " + status); });
   });
 }
 

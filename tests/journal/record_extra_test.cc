@@ -59,6 +59,11 @@ TEST_CASE("issue results round-trip", "[journal][extra]") {
   CHECK(RoundTrip(r) == r);
   REQUIRE(RoundTrip(r).issue() != nullptr);
   CHECK(RoundTrip(r).issue()->demo_issue == "lanternjs-error-message");
+  // Retries of the issue writer are written only when there were some.
+  JournalRecord retried = WithExtra(Stage::kIssueDone, IssueResult{"d", 4, "commits"});
+  CHECK(EncodeRecord(retried)->find(R"("extra":{"demo_issue":"d","retries":4,"demo_source":"commits"})") !=
+        std::string::npos);
+  CHECK(RoundTrip(retried) == retried);
 }
 
 TEST_CASE("verification results round-trip with exact doubles", "[journal][extra]") {

@@ -21,6 +21,8 @@ TEST_CASE("run directory paths are spelled once", "[journal][run_paths]") {
   CHECK(ShardLogPath("/r/shard-3") == "/r/shard-3/seragen.log");
   CHECK(ShardSummaryPath("/r/shard-3") == "/r/shard-3/summary.json");
   CHECK(TrajectoryRef("3fa2", 1) == "trajectories/3fa2.r1.json");
+  CHECK(RejectedRollout1Ref("3fa2", 2) == "trajectories/3fa2.r1.rejected2.json");
+  CHECK_FALSE(ParseTrajectoryRef(RejectedRollout1Ref("3fa2", 2)).has_value());  // never taken for a rollout
   CHECK(IssueRef("3fa2") == "issues/3fa2.md");
   CHECK(ExportDataName("t2", "hermes") == "t2.hermes.jsonl");
   CHECK(ExportSummaryName("hf") == "summary.hf.json");

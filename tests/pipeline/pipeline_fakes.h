@@ -2,6 +2,7 @@
 // scripted model that answers rollout, issue and judge requests.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -98,8 +99,17 @@ class ScriptedEnvironments final : public EnvironmentFactory {
 struct ScriptedModel {
   std::string issue_reply = "<issue>Calling `reserve` with 0 items crashes.</issue>";
   std::string judge_reply = "<answer>yes</answer>";
+  // Used first, one per request, before the fixed replies above.
+  std::deque<std::string> issue_replies, judge_replies;
   int rollout_calls = 0, issue_calls = 0, judge_calls = 0;
   std::optional<llm::FailureClass> fail_rollouts;
+
+  static std::string Next(std::deque<std::string>& queue, const std::string& fixed) {
+    if (queue.empty()) return fixed;
+    std::string r = queue.front();
+    queue.pop_front();
+    return r;
+  }
 
   void Install(llm::FakeChatClient& chat) {
     chat.SetHandler([this](const llm::ChatRequest& req) -> Result<llm::ChatResponse> {
@@ -113,10 +123,10 @@ struct ScriptedModel {
       const std::string& prompt = req.messages.front().content;
       if (prompt.find("</answer>") != std::string::npos) {
         ++judge_calls;
-        return llm::MakeTextResponse(judge_reply);
+        return llm::MakeTextResponse(Next(judge_replies, judge_reply));
       }
       ++issue_calls;
-      return llm::MakeTextResponse(issue_reply);
+      return llm::MakeTextResponse(Next(issue_replies, issue_reply));
     });
   }
 };

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <set>
 
 #include "pipeline/pipeline_fakes.h"
 #include "repo/git_fixture.h"
@@ -33,6 +34,7 @@ struct RunnerFixture {
   PipelineContext ctx;
 
   RunnerFixture() {
+    demos.set_source("builtin");
     ctx.prompts = &prompts;
     ctx.demos = &demos;
     ctx.messages = &messages;
@@ -83,18 +85,21 @@ TEST_CASE("a task flows through every stage and is verified", "[pipeline]") {
   TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
   CHECK(o.kind == TaskOutcome::Kind::kVerified);
   CHECK(o.accepted);
-  CHECK(f.store.Stages("t1") == std::vector<std::string>{"rollout1_done:submitted", "issue_done:written",
-                                                         "rollout2_done:submitted", "verified:accepted"});
+  CHECK(f.store.Stages("t1") == std::vector<std::string>{"rollout1_done:submitted", "judge_done:yes",
+                                                         "issue_done:written", "rollout2_done:submitted",
+                                                         "verified:accepted"});
   CHECK(f.store.files.count("trajectories/t1.r1.json") == 1);
   CHECK(f.store.files.count("trajectories/t1.r2.json") == 1);
   CHECK(f.store.files["issues/t1.md"] == "Calling `reserve` with 0 items crashes.");
   // Which demonstration issue was used; rollout 1's patch hash; the scores.
-  REQUIRE(f.store.records[1].issue() != nullptr);
-  CHECK(f.store.records[1].issue()->demo_issue == "d1");
+  REQUIRE(f.store.records[2].issue() != nullptr);
+  CHECK(f.store.records[2].issue()->demo_issue == "d1");
+  CHECK(f.store.records[2].issue()->retries == 0);
+  CHECK(f.store.records[2].issue()->demo_source == "builtin");
   REQUIRE(f.store.records[0].rollout() != nullptr);
   CHECK(f.store.records[0].rollout()->has_patch);
   CHECK(f.store.records[0].rollout()->patch_sha256.size() == 64);
-  const journal::VerificationResult* v = f.store.records[3].verification();
+  const journal::VerificationResult* v = f.store.records[4].verification();
   REQUIRE(v != nullptr);
   REQUIRE(v->scores.has_value());
   CHECK(v->scores->recall == 1.0);
@@ -110,7 +115,7 @@ TEST_CASE("a task flows through every stage and is verified", "[pipeline]") {
   CHECK(r1->history[1].content.find(f.prompts.categories()[13].prompt) != std::string::npos);
   CHECK(f.model.rollout_calls == 4);
   CHECK(f.model.issue_calls == 1);
-  CHECK(f.model.judge_calls == 0);
+  CHECK(f.model.judge_calls == 1);
 }
 
 TEST_CASE("seeds derive from the run seed and task id", "[pipeline]") {
@@ -135,8 +140,8 @@ TEST_CASE("seeds derive from the run seed and task id", "[pipeline]") {
 TEST_CASE("resume continues after the last durable stage", "[pipeline]") {
   RunnerFixture f;
   f.Run(RunnerFixture::MakeTask("t1"));
-  // Keep only the first two records, as if the process died after the issue.
-  f.store.records.resize(2);
+  // Keep only the first three records, as if the process died after the issue.
+  f.store.records.resize(3);
   journal::TaskProgress p = f.Progress("t1");
   RunnerFixture g;
   g.store.files = f.store.files;
@@ -151,7 +156,7 @@ TEST_CASE("resume continues after the last durable stage", "[pipeline]") {
 TEST_CASE("an unreadable stage result is redone, not trusted", "[pipeline]") {
   RunnerFixture f;
   f.Run(RunnerFixture::MakeTask("t1"));
-  f.store.records.resize(2);
+  f.store.records.resize(3);
   journal::TaskProgress p = f.Progress("t1");
   RunnerFixture g;
   g.store.records = f.store.records;
@@ -176,23 +181,118 @@ TEST_CASE("empty and duplicate P1 stop the task early", "[pipeline]") {
   CHECK(f.store.Stages("t3") == std::vector<std::string>{"rollout1_done:submitted", "skipped:empty_p1"});
 }
 
-TEST_CASE("judge: yes continues, no skips", "[pipeline]") {
+TEST_CASE("judge: a no sends the task back to rollout 1 with another category", "[pipeline][judge]") {
   RunnerFixture f;
-  f.ctx.settings.judge_enabled = true;
-  CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
-  CHECK(f.model.judge_calls == 1);
-  f.model.judge_reply = "<answer>Yes, mostly.</answer>";
-  f.envs.patch1 = "diff --git a/b.py b/b.py\n+other\n";
-  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t2"));
-  CHECK(o.kind == TaskOutcome::Kind::kSkipped);
-  CHECK(f.store.Stages("t2").back() == "skipped:judge_no");
+  f.model.judge_replies = {"<answer>No</answer>", "<answer>YES.</answer>"};
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
+  CHECK(o.kind == TaskOutcome::Kind::kVerified);
+  CHECK(f.model.judge_calls == 2);
+  CHECK(f.model.issue_calls == 1);
+  CHECK(f.store.Stages("t1") == std::vector<std::string>{"rollout1_done:submitted", "judge_done:no",
+                                                         "rollout1_done:submitted", "judge_done:yes",
+                                                         "issue_done:written", "rollout2_done:submitted",
+                                                         "verified:accepted"});
+  // The rejected rollout is kept; the second attempt drew another category and seed.
+  REQUIRE(f.store.files.count("trajectories/t1.r1.rejected1.json") == 1);
+  auto first = agent::TrajectoryFromJson(f.store.files["trajectories/t1.r1.rejected1.json"]);
+  auto second = agent::TrajectoryFromJson(f.store.files["trajectories/t1.r1.json"]);
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  CHECK(first->history[1].content.find(f.prompts.categories()[13].prompt) != std::string::npos);
+  CHECK(second->history[1].content.find(f.prompts.categories()[13].prompt) == std::string::npos);
+  auto requests = f.chat.requests();
+  CHECK(requests.front().seed != requests[2].seed);  // rollout-1 attempts 1 and 2
+  // The judge saw the task, the steps and the patch.
+  const std::string& judge_prompt = requests[2].messages.front().content;
+  CHECK(judge_prompt.find("Stock.reserve") != std::string::npos);
+  CHECK(judge_prompt.find("ls") != std::string::npos);
+  CHECK(judge_prompt.find("raise ValueError") != std::string::npos);
 }
 
-TEST_CASE("an issue reply without the tag is a model failure", "[pipeline]") {
+TEST_CASE("judge: no to every attempt skips the task after judge_max_attempts", "[pipeline][judge]") {
   RunnerFixture f;
+  f.model.judge_reply = "<answer>no</answer>";
+  f.model.judge_replies = {"<answer>maybe</answer>"};  // unparseable counts as a no
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
+  CHECK(o.kind == TaskOutcome::Kind::kSkipped);
+  CHECK(f.model.judge_calls == 3);
+  CHECK(f.model.rollout_calls == 6);  // three rollouts 1 of two calls each
+  CHECK(f.model.issue_calls == 0);
+  CHECK(f.store.Stages("t1").back() == "skipped:judge_no");
+  CHECK(f.store.files.count("trajectories/t1.r1.rejected2.json") == 1);
+  CHECK(f.store.files.count("trajectories/t1.r1.rejected3.json") == 0);
+  // Each attempt drew a category not used before.
+  std::set<std::string> prompts;
+  for (const auto& r : f.chat.requests()) {
+    if (!r.tools.empty() && r.messages.size() == 2) prompts.insert(r.messages[1].content);
+  }
+  CHECK(prompts.size() == 3);
+  f.ctx.settings.judge_max_attempts = 1;
+  f.model.judge_calls = 0;
+  f.envs.patch1 = "diff --git a/b.py b/b.py\n--- a/b.py\n+++ b/b.py\n@@ -1 +1 @@\n-a\n+b\n";
+  CHECK(f.Run(RunnerFixture::MakeTask("t2")).kind == TaskOutcome::Kind::kSkipped);
+  CHECK(f.model.judge_calls == 1);
+}
+
+TEST_CASE("judge: resume between attempts never exceeds judge_max_attempts", "[pipeline][judge]") {
+  RunnerFixture f;
+  f.model.judge_reply = "<answer>no</answer>";
+  f.Run(RunnerFixture::MakeTask("t1"));
+  REQUIRE(f.store.records.size() == 7);  // (rollout1, judge no) x3, skipped
+  // Killed after the first "no": two attempts are left, no more.
+  for (std::size_t keep : {2, 4, 6}) {
+    std::vector<journal::JournalRecord> kept(f.store.records.begin(), f.store.records.begin() + keep);
+    journal::TaskProgress p = *journal::ResumeState::Fold(kept).Find("t1");
+    CHECK(p.judge_rejections == static_cast<int>(keep / 2));
+    CHECK_FALSE(p.Done(journal::Stage::kRollout1Done));
+    RunnerFixture g;
+    g.store.records = kept;
+    g.store.files = f.store.files;
+    g.model.judge_reply = "<answer>no</answer>";
+    TaskOutcome o = g.Run(RunnerFixture::MakeTask("t1"), &p);
+    CHECK(o.kind == TaskOutcome::Kind::kSkipped);
+    CHECK(g.model.judge_calls == static_cast<int>(3 - keep / 2));
+    CHECK(g.store.Stages("t1").back() == "skipped:judge_no");
+  }
+}
+
+TEST_CASE("judge: off runs the stages without it", "[pipeline][judge]") {
+  RunnerFixture f;
+  f.ctx.settings.judge_enabled = false;
+  CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
+  CHECK(f.model.judge_calls == 0);
+  CHECK(f.store.Stages("t1").size() == 4);
+}
+
+TEST_CASE("issue: unusable answers are asked again and counted", "[pipeline][issue]") {
+  RunnerFixture f;
+  f.model.issue_replies = {"Here it is: it crashes.", "<issue>  \n</issue>"};
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
+  CHECK(o.kind == TaskOutcome::Kind::kVerified);
+  CHECK(f.model.issue_calls == 3);
+  const journal::JournalRecord& rec = f.store.records[2];
+  REQUIRE(rec.issue() != nullptr);
+  CHECK(rec.issue()->retries == 2);
+  CHECK(rec.tokens.calls == 3);
+  auto requests = f.chat.requests();
+  std::vector<std::optional<std::uint64_t>> seeds;
+  for (const auto& r : requests) {
+    if (r.tools.empty() && r.messages.front().content.find("</issue>") != std::string::npos) seeds.push_back(r.seed);
+  }
+  REQUIRE(seeds.size() == 3);
+  CHECK(seeds[0] != seeds[1]);
+  CHECK(f.store.files["issues/t1.md"] == "Calling `reserve` with 0 items crashes.");
+}
+
+TEST_CASE("an issue reply without the tag is a model failure once attempts run out", "[pipeline][issue]") {
+  RunnerFixture f;
+  f.ctx.settings.issue_max_attempts = 3;
   f.model.issue_reply = "Here is the issue: it crashes.";
   TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
   CHECK(o.kind == TaskOutcome::Kind::kModelFailure);
+  CHECK(f.model.issue_calls == 3);
+  CHECK(o.detail.find("3 answers") != std::string::npos);
+  CHECK(f.store.records.back().tokens.calls == 3);
   REQUIRE(f.store.records.back().error.has_value());
   CHECK(f.store.records.back().error->error_class == "model.issue_unparseable");
   CHECK_FALSE(f.store.records.back().error->retryable);
@@ -268,9 +368,9 @@ TEST_CASE("a demonstration id with control characters and invalid UTF-8 is recor
   f.demos = DemoIssuePool::FromIssues({{id, "Example issue text."}});
   TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
   CHECK(o.kind == TaskOutcome::Kind::kVerified);
-  REQUIRE(f.store.records.size() >= 2);
-  REQUIRE(f.store.records[1].issue() != nullptr);
-  CHECK(f.store.records[1].issue()->demo_issue == id);
+  REQUIRE(f.store.records.size() >= 3);
+  REQUIRE(f.store.records[2].issue() != nullptr);
+  CHECK(f.store.records[2].issue()->demo_issue == id);
 }
 
 }  // namespace seragen::pipeline

@@ -26,7 +26,7 @@ TEST_CASE("Prompt templates use exactly the documented placeholders") {
         std::set<std::string>{"function_name", "file_path", "category_prompt", "repo_root"});
   CHECK(Placeholders("rollout2.md") == std::set<std::string>{"issue_text", "repo_root"});
   CHECK(Placeholders("issue_writer.md") == std::set<std::string>{"trajectory_summary", "patch", "demo_issue"});
-  CHECK(Placeholders("judge.md") == std::set<std::string>{"patch", "problem_statement"});
+  CHECK(Placeholders("judge.md") == std::set<std::string>{"patch", "problem_statement", "trajectory_summary"});
 }
 
 TEST_CASE("categories.yaml has one prompt for each of the 51 bug categories") {
@@ -78,7 +78,8 @@ TEST_CASE("PromptSet classifies rendered prompts and reads their parameters back
       {{"messages", {{{"role", "user"}, {"content", Rollout2Prompt("`clamp()` breaks")}}}}, {"tools", ToolsJson()}});
   CHECK(Prompts().Classify(r2).kind == RequestKind::kRollout2);
 
-  auto judge = seragen::RenderTemplate(ReadPrompt("judge.md"), {{"patch", "+x"}, {"problem_statement", "p"}});
+  auto judge = seragen::RenderTemplate(ReadPrompt("judge.md"),
+                                       {{"patch", "+x"}, {"problem_statement", "p"}, {"trajectory_summary", "s"}});
   REQUIRE(judge.ok());
   ChatRequest j = MustParse({{"messages", {{{"role", "user"}, {"content", *judge}}}}});
   CHECK(Prompts().Classify(j).kind == RequestKind::kJudge);

@@ -27,9 +27,14 @@ struct RolloutResult {
   friend bool operator==(const RolloutResult&, const RolloutResult&) = default;
 };
 
-// "extra" of issue_done: {"demo_issue":"<id>"}
+// "extra" of issue_done: {"demo_issue":"<id>","retries":N,"demo_source":"<source>"}
+// ("retries" only when > 0, "demo_source" only when known)
 struct IssueResult {
   std::string demo_issue;  // id of the demonstration issue shown to the issue writer
+  // Answers before this one that held no usable issue text (each a new request).
+  std::uint64_t retries = 0;
+  // Where the demonstration pool came from: "builtin", "file" or "commits".
+  std::string demo_source;
 
   friend bool operator==(const IssueResult&, const IssueResult&) = default;
 };

@@ -23,11 +23,15 @@ namespace seragen::journal {
 
 struct TaskProgress {
   std::string task_id;
-  std::set<Stage> stages_done;  // every stage that has a record (incl. failed/skipped)
-  JournalRecord last;           // the latest record of this task
+  // Every stage that has a record (incl. failed/skipped) in the current
+  // rollout-1 attempt: a judge "no" starts a new attempt, so it clears
+  // rollout1_done, judge_done and the rollout-1 ref.
+  std::set<Stage> stages_done;
+  JournalRecord last;  // the latest record of this task
   // Union of the refs of all records, a later record winning per role.
   std::map<std::string, std::string> refs;
   int max_attempt = 0;
+  int judge_rejections = 0;  // judge_done records whose answer was not yes
   std::size_t records = 0;
   bool finished = false;
 

@@ -56,6 +56,9 @@ std::string ShardSummaryPath(std::string_view shard_dir);
 
 // "trajectories/<task_id>.r<rollout>.json"
 std::string TrajectoryRef(std::string_view task_id, int rollout);
+// "trajectories/<task_id>.r1.rejected<attempt>.json": a rollout 1 the judge
+// turned down (kept for inspection and cost accounting; never exported).
+std::string RejectedRollout1Ref(std::string_view task_id, int attempt);
 // "issues/<task_id>.md"
 std::string IssueRef(std::string_view task_id);
 

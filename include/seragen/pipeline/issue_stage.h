@@ -31,8 +31,9 @@ llm::ChatRequest ToolLessRequest(const llm::ChatRequest& base, std::string promp
 Result<std::string> ExtractTagged(const std::string& content, const std::string& tag);
 
 enum class JudgeVerdict { kYes, kNo, kUnparseable };
-// kYes only when the tagged answer is exactly "yes" (surrounding whitespace
-// ignored), as SERA does.
+// The tagged answer, trimmed, lower-cased (ASCII) and without trailing '.' or
+// '!': "yes" is kYes, "no" is kNo, anything else (or no tag) kUnparseable.
+// Only kYes lets rollout 1 go on.
 JudgeVerdict ParseJudgeVerdict(const std::string& content, const std::string& tag);
 
 }  // namespace seragen::pipeline

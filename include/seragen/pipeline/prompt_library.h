@@ -32,7 +32,8 @@ class PromptLibrary {
   Result<std::string> Rollout2(const std::string& issue_text, const std::string& repo_root) const;
   Result<std::string> IssueWriter(const std::string& trajectory_summary, const std::string& patch,
                                   const std::string& demo_issue) const;
-  Result<std::string> Judge(const std::string& problem_statement, const std::string& patch) const;
+  Result<std::string> Judge(const std::string& problem_statement, const std::string& trajectory_summary,
+                            const std::string& patch) const;
   // One step of a trajectory summary (placeholders: step, thought, action, observation).
   Result<std::string> TrajectoryStep(int step, const std::string& thought, const std::string& action,
                                      const std::string& observation) const;

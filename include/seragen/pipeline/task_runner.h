@@ -1,5 +1,6 @@
-// TaskRunner: one task's state machine (docs/DESIGN.md §1): rollout 1 → issue →
-// optional judge → rollout 2 → verify, with no barrier to other tasks.
+// TaskRunner: one task's state machine (docs/DESIGN.md §1): rollout 1 → judge
+// (a "no" starts rollout 1 again, up to judge_max_attempts in all) → issue →
+// rollout 2 → verify, with no barrier to other tasks.
 //
 // Each finished stage is made durable (files, then a journal record) before
 // the next starts, so a resumed task restarts after its last done stage.
@@ -36,10 +37,12 @@ struct StageSettings {
   bool send_seed = true;
   agent::RolloutLimits limits;
   agent::Pricing pricing;
-  double issue_temperature = 0.7;
-  std::int64_t issue_max_tokens = 2048;
-  bool judge_enabled = false;
-  std::int64_t judge_max_tokens = 256;
+  double issue_temperature = 0.6;
+  std::int64_t issue_max_tokens = 4096;
+  int issue_max_attempts = 10;  // writer requests until one holds a non-empty issue tag
+  bool judge_enabled = true;
+  std::int64_t judge_max_tokens = 4096;
+  int judge_max_attempts = 3;  // rollout-1 attempts in all, each judged
   double verify_threshold = 0.5;
   verify::VerifyRule verify_rule = verify::VerifyRule::kSera;
 };
@@ -101,6 +104,13 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   void OnIssueAnswer(Result<llm::ChatResponse> answer, const std::string& demo_id);
   void RunJudge();
   void OnJudgeAnswer(Result<llm::ChatResponse> answer);
+  // A judge "no" with attempts left: keeps the rejected trajectory, then rollout 1 again.
+  void RetryRollout1(journal::JournalRecord judged);
+  // The bug category of the current rollout-1 attempt: the planned one first,
+  // then a different one per attempt while categories last.
+  int CategoryForAttempt() const;
+  // `purpose` for attempt 1 (the seeds of older runs), "<purpose>.<n>" after.
+  static std::string Numbered(const std::string& purpose, int n);
   void Verify();
   void LoadFromRefs();
 
@@ -118,7 +128,10 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   DoneCallback done_;
   journal::TaskProgress progress_;  // refs and done stages, kept up to date
   TaskOutcome outcome_;
-  int attempt_ = 1;
+  int attempt_ = 1;      // resume attempt (bumped after a retryable failure)
+  int r1_attempt_ = 1;   // rollout-1 attempt: 1 + the judge's "no" answers so far
+  int issue_tries_ = 0;  // issue-writer requests made in this process
+  journal::TokenUsage issue_tokens_;
   bool cancelled_ = false;
   bool finished_ = false;
 
