@@ -44,23 +44,45 @@ RunResult FailRun(const std::string& what, const Status& s) {
   return Fail(what, s) == kExitUsage ? RunResult::kConfigStop : RunResult::kRuntimeError;
 }
 
-Result<pipeline::DemoIssuePool> LoadDemos(const config::Config& cfg, const pipeline::PreparedRun& run) {
-  const auto& d = cfg.issue.demos;
-  if (d.source == "file") return pipeline::DemoIssuePool::FromFile(d.file);
-  if (d.source == "commits") {
-    std::vector<std::string> all;
-    for (const auto& [name, repo] : run.repos) {
-      for (const auto& p : run.plan) {
-        if (p.repo != name) continue;
-        SG_ASSIGN_OR_RETURN(auto msgs,
-                            pipeline::CommitMessages(repo->git_dir(), p.commit, static_cast<int>(d.max_commits)));
-        all.insert(all.end(), msgs.begin(), msgs.end());
-        break;
-      }
+Result<std::vector<std::string>> PlannedCommitMessages(const config::DemoIssueConfig& d,
+                                                       const pipeline::PreparedRun& run) {
+  std::vector<std::string> all;
+  for (const auto& [name, repo] : run.repos) {
+    for (const auto& p : run.plan) {
+      if (p.repo != name) continue;
+      SG_ASSIGN_OR_RETURN(auto msgs,
+                          pipeline::CommitMessages(repo->git_dir(), p.commit, static_cast<int>(d.max_commits)));
+      all.insert(all.end(), msgs.begin(), msgs.end());
+      break;
     }
-    return pipeline::DemoIssuePool::FromCommitMessages(all);
   }
-  return pipeline::DemoIssuePool::FromFile(run.prompts_dir + "/demo_issues/builtin.jsonl");
+  return all;
+}
+
+Result<pipeline::DemoIssuePool> LoadDemoPool(const config::Config& cfg, const pipeline::PreparedRun& run) {
+  const auto& d = cfg.issue.demos;
+  if (d.source == "file") return pipeline::DemoIssuePool::FromFile(d.file, d.repo);
+  if (d.source == "commits" || d.source == "auto") {
+    SG_ASSIGN_OR_RETURN(auto messages, PlannedCommitMessages(d, run));
+    std::size_t needed = d.source == "auto" ? static_cast<std::size_t>(d.min_commits) : 1;
+    auto pool = pipeline::DemoIssuePool::FromCommitMessages(messages, needed);
+    if (pool.ok() || d.source == "commits") {
+      if (pool.ok()) pool->set_source("commits");
+      return pool;
+    }
+  }
+  auto pool = pipeline::DemoIssuePool::FromFile(run.prompts_dir + "/demo_issues/builtin.jsonl");
+  if (pool.ok()) pool->set_source("builtin");
+  return pool;
+}
+
+// The pool and a line saying which source it came from (printed at run start).
+Result<pipeline::DemoIssuePool> LoadDemos(const config::Config& cfg, const pipeline::PreparedRun& run) {
+  SG_ASSIGN_OR_RETURN(pipeline::DemoIssuePool pool, LoadDemoPool(cfg, run));
+  if (pool.source().empty()) pool.set_source(cfg.issue.demos.source);
+  log::Logger("run").Info("demonstration issues: {} from {} (issue.demos.source: {})", pool.size(), pool.source(),
+                          cfg.issue.demos.source);
+  return pool;
 }
 
 // A prepared run directory with this shard's tasks and its open journal.

@@ -67,8 +67,14 @@ TEST_CASE("tagged output extraction and the judge rule", "[issue]") {
   CHECK_FALSE(ExtractTagged("<issue>cut off", "issue").ok());
   CHECK(ParseJudgeVerdict("<answer>yes</answer>", "answer") == JudgeVerdict::kYes);
   CHECK(ParseJudgeVerdict("<answer> yes \n</answer>", "answer") == JudgeVerdict::kYes);
-  CHECK(ParseJudgeVerdict("<answer>Yes</answer>", "answer") == JudgeVerdict::kNo);
-  CHECK(ParseJudgeVerdict("<answer>yes, it does</answer>", "answer") == JudgeVerdict::kNo);
+  // Case-insensitive, trailing '.'/'!' ignored; anything else is not a yes.
+  CHECK(ParseJudgeVerdict("<answer>Yes</answer>", "answer") == JudgeVerdict::kYes);
+  CHECK(ParseJudgeVerdict("<answer> YES. </answer>", "answer") == JudgeVerdict::kYes);
+  CHECK(ParseJudgeVerdict("<answer>yes!</answer>", "answer") == JudgeVerdict::kYes);
+  CHECK(ParseJudgeVerdict("<answer>No</answer>", "answer") == JudgeVerdict::kNo);
+  CHECK(ParseJudgeVerdict("<answer>NO.</answer>", "answer") == JudgeVerdict::kNo);
+  CHECK(ParseJudgeVerdict("<answer>yes, it does</answer>", "answer") == JudgeVerdict::kUnparseable);
+  CHECK(ParseJudgeVerdict("<answer>yesno</answer>", "answer") == JudgeVerdict::kUnparseable);
   CHECK(ParseJudgeVerdict("yes", "answer") == JudgeVerdict::kUnparseable);
   CHECK(LastClosingTag("put it in <issue></issue> tags") == "issue");
   CHECK(LastClosingTag("nothing") == "");
@@ -101,6 +107,10 @@ TEST_CASE("demonstration issues from jsonl, json, text and commits", "[demo]") {
   REQUIRE(commits.ok());
   CHECK(commits->size() == 1);
   CHECK_FALSE(DemoIssuePool::FromCommitMessages({"wip"}).ok());
+  // auto needs enough descriptive messages to prefer commits.
+  CHECK_FALSE(DemoIssuePool::FromCommitMessages(
+                  {"Reject negative quantities in Stock.reserve\n\nCallers passing -1 silently increased stock."}, 2)
+                  .ok());
   // The shipped built-in examples parse.
   CHECK(DemoIssuePool::FromFile(std::string(SERAGEN_SOURCE_DIR) + "/prompts/demo_issues/builtin.jsonl")->size() >= 6);
 }
@@ -109,6 +119,36 @@ TEST_CASE("Pick is deterministic for a given RNG state", "[demo]") {
   auto pool = DemoIssuePool::FromIssues({{"a", "A"}, {"b", "B"}, {"c", "C"}});
   Rng r1 = Rng::Derive(1, "task", "demo_issue"), r2 = Rng::Derive(1, "task", "demo_issue");
   CHECK(pool.Pick(r1).id == pool.Pick(r2).id);
+}
+
+}  // namespace seragen::pipeline
+
+namespace seragen::pipeline {
+
+TEST_CASE("demonstration issues from a SWE-bench JSONL file, filtered by repo", "[demo]") {
+  seragen::testing::TempDir dir;
+  dir.Write("swe.jsonl",
+            "{\"repo\":\"pallets/flask\",\"instance_id\":\"pallets__flask-1\",\"problem_statement\":\"A crashes\\n\"}\n"
+            "{\"repo\":\"psf/requests\",\"instance_id\":\"psf__requests-2\",\"problem_statement\":\"B hangs\"}\n"
+            "{\"repo\":\"pallets/flask\",\"problem_statement\":\"C leaks\"}\n");
+  auto all = DemoIssuePool::FromFile(dir.Sub("swe.jsonl"));
+  REQUIRE(all.ok());
+  REQUIRE(all->size() == 3);
+  CHECK(all->issues()[0].id == "pallets__flask-1");
+  CHECK(all->issues()[0].text == "A crashes");
+  auto flask = DemoIssuePool::FromFile(dir.Sub("swe.jsonl"), "pallets/flask");
+  REQUIRE(flask.ok());
+  REQUIRE(flask->size() == 2);
+  CHECK(flask->issues()[1].text == "C leaks");
+  auto none = DemoIssuePool::FromFile(dir.Sub("swe.jsonl"), "django/django");
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().message().find("django/django") != std::string::npos);
+  // A problem_statement that is not a string is an error naming the line.
+  dir.Write("bad.jsonl",
+            "{\"repo\":\"a/b\",\"problem_statement\":\"ok\"}\n{\"repo\":\"a/b\",\"problem_statement\":7}\n");
+  auto bad = DemoIssuePool::FromFile(dir.Sub("bad.jsonl"), "a/b");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("bad.jsonl:2") != std::string::npos);
 }
 
 }  // namespace seragen::pipeline
