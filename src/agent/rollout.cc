@@ -182,7 +182,8 @@ void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime 
   if (!call.arguments_valid) {
     values["detail"] = call.arguments_error;
     if (resp.finish_reason == "length") {
-      values["max_tokens"] = std::to_string(spec_.request_template.max_tokens.value_or(0));
+      // Without a cap sent, the server stopped where the context window ran out.
+      values["max_tokens"] = std::to_string(spec_.request_template.max_tokens.value_or(resp.usage.completion_tokens));
       return RejectTurn("invalid_arguments", Fill(msg.truncated, values));
     }
     return RejectTurn("invalid_arguments", Fill(msg.invalid_arguments, values));

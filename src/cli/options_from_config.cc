@@ -175,7 +175,7 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   s.request_template.model = model;
   s.request_template.sampling.temperature = cfg.llm.temperature;
   s.request_template.sampling.top_p = cfg.llm.top_p;
-  s.request_template.max_tokens = cfg.llm.max_tokens;
+  if (cfg.llm.max_tokens > 0) s.request_template.max_tokens = cfg.llm.max_tokens;
   s.request_template.tool_choice.mode =
       cfg.llm.tool_choice == "required" ? llm::ToolChoice::Mode::kRequired : llm::ToolChoice::Mode::kAuto;
   s.request_template.extra_body_json = cfg.llm.extra_body == "{}" ? "" : cfg.llm.extra_body;
@@ -185,8 +185,10 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   s.pricing = PricingFrom(cfg);
   s.issue_temperature = cfg.issue.temperature;
   s.issue_max_tokens = cfg.issue.max_tokens;
+  s.issue_max_attempts = IntOf(cfg.issue.max_attempts);
   s.judge_enabled = cfg.judge.enabled;
-  s.judge_max_tokens = cfg.judge.max_tokens;
+  s.judge_max_tokens = cfg.judge.max_tokens > 0 ? cfg.judge.max_tokens : cfg.issue.max_tokens;
+  s.judge_max_attempts = IntOf(cfg.judge.max_attempts);
   s.verify_threshold = cfg.verify.threshold;
   s.verify_rule = verify::VerifyRuleFromName(cfg.verify.rule).value_or(verify::VerifyRule::kSera);
   return s;

@@ -188,7 +188,8 @@ Section<LlmConfig> LlmSchema() {
       "Default API key as ${ENV_VAR} (e.g. ${OPENAI_API_KEY}). Empty: no Authorization header.");
   s.Add<Num<LlmConfig>>("temperature", &LlmConfig::temperature, "Sampling temperature for agent turns.").Min(0).Max(2);
   s.Add<Num<LlmConfig>>("top_p", &LlmConfig::top_p, "Nucleus sampling.").Min(0).Max(1);
-  s.Add<Int<LlmConfig>>("max_tokens", &LlmConfig::max_tokens, "Completion tokens per agent turn.").Min(1);
+  s.Add<Int<LlmConfig>>("max_tokens", &LlmConfig::max_tokens,
+      "Completion tokens per agent turn; 0 = none sent, so the server allows what its context window leaves.").Min(0);
   s.Add<Bool<LlmConfig>>("send_seed", &LlmConfig::send_seed,
       "Send a per-request seed derived from the run seed and task id.");
   s.Add<Bool<LlmConfig>>("stream", &LlmConfig::stream, "Use SSE streaming.", kOp);
@@ -323,10 +324,16 @@ Section<WorkcopyConfig> WorkcopySchema() {
 Section<DemoIssueConfig> DemoIssueSchema() {
   Section<DemoIssueConfig> s;
   s.Add<Str<DemoIssueConfig>>("source", &DemoIssueConfig::source,
-      "Where demonstration issues come from: builtin examples, a user file (JSONL/JSON/text), or the repository's commit messages.")
-      .OneOf({"builtin", "file", "commits"});
+      "Where demonstration issues come from: builtin examples, a user file (JSONL/JSON/text, incl. SWE-bench JSONL), "
+      "the repositories' commit messages, or auto: commits when at least issue.demos.min_commits of them are "
+      "descriptive, else builtin.")
+      .OneOf({"auto", "builtin", "file", "commits"});
   s.Add<Str<DemoIssueConfig>>("file", &DemoIssueConfig::file, "File of demonstration issues when source is file.", Flag::kPath);
-  s.Add<Int<DemoIssueConfig>>("max_commits", &DemoIssueConfig::max_commits, "Commits scanned when source is commits.").Min(1);
+  s.Add<Str<DemoIssueConfig>>("repo", &DemoIssueConfig::repo,
+      "With source file: keep only JSON objects whose \"repo\" equals this (e.g. a SWE-bench owner/name).");
+  s.Add<Int<DemoIssueConfig>>("max_commits", &DemoIssueConfig::max_commits, "Commits scanned per repository for commits and auto.").Min(1);
+  s.Add<Int<DemoIssueConfig>>("min_commits", &DemoIssueConfig::min_commits,
+      "Descriptive commit messages (60+ characters, not merges or reverts) auto needs to use commits.").Min(1);
   return s;
 }
 
@@ -334,6 +341,8 @@ Section<IssueConfig> IssueSchema() {
   Section<IssueConfig> s;
   s.Add<Num<IssueConfig>>("temperature", &IssueConfig::temperature, "Sampling temperature of the issue writer.").Min(0).Max(2);
   s.Add<Int<IssueConfig>>("max_tokens", &IssueConfig::max_tokens, "Completion tokens for the issue.").Min(16);
+  s.Add<Int<IssueConfig>>("max_attempts", &IssueConfig::max_attempts,
+      "Requests to the issue writer until one answer holds a non-empty issue tag; then the task fails.").Min(1).Max(100);
   s.Add<SectionField<IssueConfig, DemoIssueConfig>>("demos", &IssueConfig::demos, "Demonstration issues.", DemoIssueSchema());
   return s;
 }
@@ -341,8 +350,12 @@ Section<IssueConfig> IssueSchema() {
 Section<JudgeConfig> JudgeSchema() {
   Section<JudgeConfig> s;
   s.Add<Bool<JudgeConfig>>("enabled", &JudgeConfig::enabled,
-      "Ask a yes/no judge whether P1 addresses the rollout-1 prompt; drop rollout 1 unless the answer is exactly yes.");
-  s.Add<Int<JudgeConfig>>("max_tokens", &JudgeConfig::max_tokens, "Completion tokens for the judge.").Min(1);
+      "Ask a yes/no judge whether P1 (seen with rollout 1's steps) addresses the rollout-1 prompt; a no sends the "
+      "task back to rollout 1.");
+  s.Add<Int<JudgeConfig>>("max_tokens", &JudgeConfig::max_tokens,
+      "Completion tokens for the judge; 0 = issue.max_tokens.").Min(0);
+  s.Add<Int<JudgeConfig>>("max_attempts", &JudgeConfig::max_attempts,
+      "Rollout-1 attempts per task, each judged; after the last no the task is skipped (judge_no).").Min(1).Max(20);
   return s;
 }
 
@@ -409,7 +422,7 @@ Section<Config> BuildRoot() {
   s.Add<SectionField<Config, WorkcopyConfig>>("workcopies", &Config::workcopies, "Working-copy pool.",
                                                WorkcopySchema(), kOp);
   s.Add<SectionField<Config, IssueConfig>>("issue", &Config::issue, "Synthetic issue writing.", IssueSchema());
-  s.Add<SectionField<Config, JudgeConfig>>("judge", &Config::judge, "Optional rollout-1 judge.", JudgeSchema());
+  s.Add<SectionField<Config, JudgeConfig>>("judge", &Config::judge, "Judge of rollout 1.", JudgeSchema());
   s.Add<SectionField<Config, VerifyConfig>>("verify", &Config::verify, "Soft verification.", VerifySchema());
   s.Add<SectionField<Config, OutputConfig>>("output", &Config::output, "Export defaults.", OutputSchema(), kOp);
   s.Add<SectionField<Config, BudgetConfig>>("budget", &Config::budget, "Run-wide budgets, checked before dispatch.",

@@ -71,8 +71,8 @@ sandbox:
   uid_lock_dir: /var/lock/seragen-test
   max_copy_mb: 9
 workcopies: {max_per_repo: 6}
-issue: {temperature: 0.2, max_tokens: 321}
-judge: {enabled: true, max_tokens: 12}
+issue: {temperature: 0.2, max_tokens: 321, max_attempts: 4}
+judge: {enabled: false, max_tokens: 12, max_attempts: 5}
 verify: {threshold: 0.75, rule: structural}
 budget: {max_tasks: 5, max_tokens: 6000, max_cost_usd: 2.25}
 )";
@@ -245,8 +245,10 @@ TEST_CASE("stage settings: request template, issue, judge, verification", "[cli]
   CHECK(s.pricing.completion_per_mtok == 2.5);
   CHECK(s.issue_temperature == 0.2);
   CHECK(s.issue_max_tokens == 321);
-  CHECK(s.judge_enabled);
+  CHECK(s.issue_max_attempts == 4);
+  CHECK_FALSE(s.judge_enabled);
   CHECK(s.judge_max_tokens == 12);
+  CHECK(s.judge_max_attempts == 5);
   CHECK(s.verify_threshold == 0.75);
   CHECK(s.verify_rule == verify::VerifyRule::kStructural);
   // An empty extra_body sends nothing; tool_choice auto is sent as auto.
@@ -255,6 +257,13 @@ TEST_CASE("stage settings: request template, issue, judge, verification", "[cli]
   config::Config plain = Load();
   plain.llm.extra_body = "{}";
   CHECK(StageSettingsFrom(plain, "m").request_template.extra_body_json.empty());
+  // llm.max_tokens 0 sends no completion cap; judge.max_tokens 0 takes the issue writer's budget.
+  config::Config unset = Load();
+  unset.llm.max_tokens = 0;
+  unset.judge.max_tokens = 0;
+  pipeline::StageSettings u = StageSettingsFrom(unset, "m");
+  CHECK_FALSE(u.request_template.max_tokens.has_value());
+  CHECK(u.judge_max_tokens == 321);
 }
 
 TEST_CASE("scheduler options: slots, budgets, grace, worker threads", "[cli][options]") {

@@ -33,7 +33,17 @@ LoadedConfig MustLoad(const std::string& text, LoadOptions opts = {}) {
 
 TEST_CASE("a minimal config gets every default", "[config]") {
   LoadedConfig c = MustLoad(kMinimal);
-  CHECK(c.config.agent.max_steps == 100);
+  // SERA's agent budgets and issue/judge defaults (docs/METHOD.md).
+  CHECK(c.config.agent.max_steps == 115);
+  CHECK(c.config.agent.command_timeout_s == std::chrono::seconds(300));
+  CHECK(c.config.llm.max_tokens == 0);
+  CHECK(c.config.tools.output_cap_bytes == 100000);
+  CHECK(c.config.issue.temperature == 0.6);
+  CHECK(c.config.issue.max_tokens == 4096);
+  CHECK(c.config.issue.max_attempts == 10);
+  CHECK(c.config.issue.demos.source == "auto");
+  CHECK(c.config.judge.enabled);
+  CHECK(c.config.judge.max_attempts == 3);
   CHECK(c.config.agent.max_format_errors == 3);
   CHECK(c.config.verify.threshold == 0.5);
   CHECK(c.config.repos.size() == 1);

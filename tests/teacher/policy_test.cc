@@ -143,7 +143,9 @@ TEST_CASE("Issue writer describes symptoms, names the function and follows the d
   for (const std::string& line : ChangedLines(run.patch)) {
     if (line[0] == '+') CHECK(issue.find(line.substr(1)) == std::string::npos);  // never quotes the fix
   }
-  CHECK(issue.find("None") != std::string::npos);
+  INFO(issue);
+  // The input that triggers it (which edit the policy draws depends on the prompt's wording).
+  CHECK((issue.find("None") != std::string::npos || issue.find("empty") != std::string::npos));
   std::string terse = WriteIssueFor(run, ctx, 3);  // the short demo
   CHECK(terse.find("### ") == std::string::npos);
   CHECK(terse.size() < issue.size());
@@ -214,7 +216,8 @@ TEST_CASE("Judge answers exactly yes or no in the requested tags, mostly yes, no
   for (int seed = 0; seed < 40; ++seed) {
     auto prompt =
         seragen::RenderTemplate(ReadPrompt("judge.md"), {{"patch", "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n"},
-                                                         {"problem_statement", "problem " + std::to_string(seed)}});
+                                                         {"problem_statement", "problem " + std::to_string(seed)},
+                                                         {"trajectory_summary", "Step 1: looked at x.py"}});
     REQUIRE(prompt.ok());
     PolicyReply r = Decide(MustParse({{"messages", {{{"role", "user"}, {"content", *prompt}}}}}), DefaultContext(seed));
     CHECK(r.kind == RequestKind::kJudge);
@@ -223,7 +226,8 @@ TEST_CASE("Judge answers exactly yes or no in the requested tags, mostly yes, no
   }
   CHECK(yes >= 28);
   CHECK(yes < 40);
-  auto empty = seragen::RenderTemplate(ReadPrompt("judge.md"), {{"patch", ""}, {"problem_statement", "p"}});
+  auto empty = seragen::RenderTemplate(ReadPrompt("judge.md"),
+                                       {{"patch", ""}, {"problem_statement", "p"}, {"trajectory_summary", ""}});
   PolicyReply r = Decide(MustParse({{"messages", {{{"role", "user"}, {"content", *empty}}}}}), DefaultContext(1));
   CHECK(r.content == "<answer>no</answer>");
 }

@@ -121,7 +121,7 @@ struct LlmConfig {
   SecretRef api_key;  // default for endpoints without their own
   double temperature = 0.6;
   double top_p = 1.0;
-  std::int64_t max_tokens = 4096;
+  std::int64_t max_tokens = 0;  // per agent turn; 0 = not sent (the server's context window decides)
   bool send_seed = true;
   bool stream = false;
   std::string tool_choice = "auto";          // auto | required
@@ -144,10 +144,10 @@ struct LlmConfig {
 };
 
 struct AgentConfig {
-  std::int64_t max_steps = 100;
+  std::int64_t max_steps = 115;
   std::int64_t max_format_errors = 3;
   Duration wall_clock_s{1'800'000};
-  Duration command_timeout_s{60'000};
+  Duration command_timeout_s{300'000};
   std::int64_t max_consecutive_timeouts = 3;
   std::int64_t max_tokens = 0;  // per rollout, 0 = no limit
   double max_cost_usd = 0;      // per rollout, 0 = no limit
@@ -158,7 +158,7 @@ struct AgentConfig {
 
 struct ToolsConfig {
   std::string file;  // empty = configs/tools.yaml shipped with seragen
-  std::int64_t output_cap_bytes = 16384;
+  std::int64_t output_cap_bytes = 100'000;
   std::int64_t view_max_lines = 400;
 };
 
@@ -166,7 +166,7 @@ struct SandboxConfig {
   std::string mode = "bwrap";  // bwrap | none
   std::string mount_point = "/repo";
   std::string rootfs;  // empty = host root, read-only
-  double cpu_seconds = 120;
+  double cpu_seconds = 300;
   std::int64_t memory_mb = 4096;
   std::int64_t max_processes = 256;
   std::int64_t max_file_mb = 256;
@@ -183,20 +183,24 @@ struct WorkcopyConfig {
 };
 
 struct DemoIssueConfig {
-  std::string source = "builtin";  // builtin | file | commits
+  std::string source = "auto";  // auto | builtin | file | commits
   std::string file;
+  std::string repo;  // file: keep only objects with this "repo"
   std::int64_t max_commits = 500;
+  std::int64_t min_commits = 20;  // auto: descriptive messages needed to use commits
 };
 
 struct IssueConfig {
-  double temperature = 0.7;
-  std::int64_t max_tokens = 2048;
+  double temperature = 0.6;
+  std::int64_t max_tokens = 4096;
+  std::int64_t max_attempts = 10;  // requests until one answer holds a non-empty issue tag
   DemoIssueConfig demos;
 };
 
 struct JudgeConfig {
-  bool enabled = false;
-  std::int64_t max_tokens = 256;
+  bool enabled = true;
+  std::int64_t max_tokens = 0;    // 0 = issue.max_tokens
+  std::int64_t max_attempts = 3;  // rollout-1 attempts in all, each judged
 };
 
 struct VerifyConfig {

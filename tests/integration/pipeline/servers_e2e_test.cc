@@ -102,7 +102,9 @@ TEST_CASE("wrong profile on purpose: max_tokens against an OpenAI reasoning mode
   MakePythonRepo(dir.Sub("repo"));
   TeacherProcess teacher(dir.path(), "--seed 3 --validate openai --model-id o3-mini", dir.Sub("requests.jsonl"));
   REQUIRE_FALSE(teacher.url().empty());
-  std::string cfg = Config(dir, teacher.url(), "  server: openai\n  max_tokens_field: max_tokens\n", "o3-mini");
+  // llm.max_tokens set: by default no completion cap is sent at all.
+  std::string cfg =
+      Config(dir, teacher.url(), "  server: openai\n  max_tokens: 1024\n  max_tokens_field: max_tokens\n", "o3-mini");
   std::string out;
   int rc = Run(cfg, &out);
   INFO(out);
