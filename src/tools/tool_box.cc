@@ -292,6 +292,8 @@ Result<ToolCallResult> ToolBox::Call(std::string_view tool_name, std::string_vie
     return result;
   }
   SG_ASSIGN_OR_RETURN(result.outcome, Execute(*v.call));
+  const std::string& prefix = resources_->specs.observation_prefix;
+  if (!prefix.empty()) result.outcome.observation.insert(0, prefix);
   return result;
 }
 

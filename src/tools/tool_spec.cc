@@ -119,6 +119,14 @@ Result<ToolSpecs> ParseToolSpecsUnchecked(std::string_view yaml_text, std::strin
     return ParseError(src + ": expected a top-level \"tools\" list");
   }
   ToolSpecs specs;
+  if (root["observation_prefix"]) {
+    if (!root["observation_prefix"].IsScalar()) return ParseError(src + ": observation_prefix must be a string");
+    specs.observation_prefix = root["observation_prefix"].as<std::string>();
+    if (specs.observation_prefix.size() > ToolSpecs::kMaxObservationPrefix) {
+      return ParseError(src + ": observation_prefix is longer than " +
+                        std::to_string(ToolSpecs::kMaxObservationPrefix) + " bytes");
+    }
+  }
   std::set<std::string> names;
   std::set<ToolRole> roles;
   int index = 0;

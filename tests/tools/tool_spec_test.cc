@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "seragen/base/file_util.h"
 #include "tools/tools_test_util.h"
 
 namespace seragen::tools {
@@ -36,6 +37,35 @@ TEST_CASE("the shipped tools file defines bash, editor and submit", "[tools][spe
   REQUIRE(submit);
   CHECK(submit->params.empty());
   CHECK(specs->NameList() == "bash, editor, submit");
+}
+
+TEST_CASE("the SWE-agent profile: tool names, editor schema and observation prefix", "[tools][spec]") {
+  auto specs = LoadToolSpecs(test::SourcePath("configs/tools-sweagent.yaml"));
+  REQUIRE(specs.ok());
+  CHECK(specs->NameList() == "bash, str_replace_editor, submit");
+  const ToolSpec* editor = specs->FindByName("str_replace_editor");
+  REQUIRE(editor);
+  CHECK(editor->role == ToolRole::kEditor);
+  for (const char* p : {"command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range"}) {
+    CHECK(editor->FindParam(p));
+  }
+  CHECK(editor->params.size() == 7);
+  CHECK(editor->FindParam("command")->enum_values ==
+        std::vector<std::string>{"view", "create", "str_replace", "insert", "undo_edit"});
+  CHECK(specs->observation_prefix == "OBSERVATION:\n");
+  // The default profile has none; a prefix that is not a string or too long is refused.
+  CHECK(LoadToolSpecs(test::SourcePath("configs/tools.yaml"))->observation_prefix.empty());
+  std::string text = *ReadFile(test::SourcePath("configs/tools-sweagent.yaml"));
+  std::string listed = text;
+  const std::string line = "observation_prefix: \"OBSERVATION:\\n\"";
+  REQUIRE(listed.find(line) != std::string::npos);
+  listed.replace(listed.find(line), line.size(), "observation_prefix: [a, b]");
+  CHECK_FALSE(ParseToolSpecs(listed, "x.yaml").ok());
+  std::string long_prefix = text;
+  long_prefix.replace(long_prefix.find(line) + line.find("OBSERVATION"), 12, std::string(300, 'O'));
+  auto refused = ParseToolSpecs(long_prefix, "x.yaml");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().message().find("observation_prefix") != std::string::npos);
 }
 
 TEST_CASE("OpenAI tools JSON carries the schemas verbatim", "[tools][spec]") {

@@ -37,6 +37,10 @@ struct ToolSpec {
 
 struct ToolSpecs {
   std::vector<ToolSpec> tools;
+  // Put before every tool's observation (top-level `observation_prefix` of the
+  // tools file; at most kMaxObservationPrefix bytes). Empty: none.
+  std::string observation_prefix;
+  static constexpr std::size_t kMaxObservationPrefix = 256;
   const ToolSpec* FindByName(std::string_view name) const;
   const ToolSpec* FindByRole(ToolRole role) const;
   // Comma-separated names, in file order (for messages).

@@ -186,6 +186,42 @@ TEST_CASE("javascript: the pipeline works on a second language", "[e2e]") {
   CheckExport(dir.Sub("run"), "openai", true);
 }
 
+TEST_CASE("the SWE-agent tool profile runs end to end and shapes the training records", "[e2e]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg =
+      WriteConfig(dir, dir.Sub("repo"), teacher.url(),
+                  "tools: {file: '" + std::string(SERAGEN_SOURCE_DIR) + "/configs/tools-sweagent.yaml'}\n");
+  std::string out;
+  int rc = testing::RunShell(Binary() + " run -c " + cfg, &out);
+  INFO(out);
+  REQUIRE(rc == 0);
+  json st = Status(dir.Sub("run"));
+  CHECK(st["finished"] == st["planned"]);
+  CheckExport(dir.Sub("run"), "openai", true);
+  int editor_calls = 0, observations = 0;
+  for (const char* which : {"t1", "t2"}) {
+    for (const std::string& line : ReadLines(dir.Sub("run/data/") + which + ".openai.jsonl")) {
+      json rec = json::parse(line);
+      std::set<std::string> names;
+      for (const auto& t : rec["tools"]) names.insert(t["function"]["name"].get<std::string>());
+      CHECK(names == std::set<std::string>{"bash", "str_replace_editor", "submit"});
+      for (const auto& m : rec["messages"]) {
+        if (m["role"] == "tool") {
+          ++observations;
+          CHECK(m["content"].get<std::string>().rfind("OBSERVATION:\n", 0) == 0);
+        }
+        if (m["role"] != "assistant" || !m.contains("tool_calls")) continue;
+        for (const auto& c : m["tool_calls"]) editor_calls += c["function"]["name"] == "str_replace_editor";
+      }
+    }
+  }
+  CHECK(observations > 0);
+  CHECK(editor_calls > 0);
+}
+
 TEST_CASE("a changed config is refused with the list of changes", "[e2e]") {
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
