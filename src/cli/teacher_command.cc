@@ -129,6 +129,7 @@ Status ApplyTeacherSettings(const config::TeacherSettings& s, const std::string&
   Set(s.seed, &o->seed);
   Set(s.model_id, &o->model_id);
   Set(s.context_window, &o->context_window);
+  Set(s.prefix_cache_blocks, &o->prefix_cache_blocks);
   Set(s.request_log, &o->request_log_path);
   Set(s.issue_tag, &o->issue_tag);
   Set(s.judge_tag, &o->judge_tag);

@@ -108,6 +108,10 @@ const Section<TeacherSettings>& TeacherSchema() {
     s.Add<OptInt<S>>("seed", &S::seed, "Policy seed.").Min(0);
     s.Add<OptStr<S>>("model_id", &S::model_id, "Model id served.");
     s.Add<OptInt<S>>("context_window", &S::context_window, "Tokens.").Min(16).Max(INT_MAX);
+    s.Add<OptInt<S>>("prefix_cache_blocks", &S::prefix_cache_blocks,
+                     "16-token blocks kept by the simulated prefix cache (0: off).")
+        .Min(0)
+        .Max(std::int64_t{1} << 24);
     s.Add<OptStr<S>>("request_log", &S::request_log, "JSONL digest of every request.");
     s.Add<OptStr<S>>("issue_tag", &S::issue_tag, "Issue answer tag.");
     s.Add<OptStr<S>>("judge_tag", &S::judge_tag, "Judge answer tag.");

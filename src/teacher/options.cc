@@ -141,6 +141,7 @@ Status ValidateOptions(const TeacherOptions& o) {
     return InvalidArgumentError("teacher.port: " + std::to_string(o.port) + " is not a TCP port");
   if (o.threads < 1 || o.threads > 64) return InvalidArgumentError("teacher.threads: must be 1..64");
   if (o.context_window < 16) return InvalidArgumentError("teacher.context_window: must be at least 16 tokens");
+  if (o.prefix_cache_blocks < 0) return InvalidArgumentError("teacher.prefix_cache_blocks: must be 0 or more");
   if (o.listen_backlog < 1) return InvalidArgumentError("teacher.listen_backlog: must be positive");
   if (o.model_id.empty()) return InvalidArgumentError("teacher.model_id: must not be empty");
   if (o.prompts_dir.empty()) return InvalidArgumentError("teacher.prompts_dir: must name the prompts directory");

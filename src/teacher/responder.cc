@@ -110,7 +110,11 @@ std::string_view FaultKindName(FaultKind kind) {
 }
 
 Responder::Responder(TeacherOptions options, PromptSet prompts, std::shared_ptr<ScriptPolicy> script)
-    : options_(std::move(options)), prompts_(std::move(prompts)), script_(std::move(script)) {}
+    : options_(std::move(options)), prompts_(std::move(prompts)), script_(std::move(script)) {
+  if (options_.prefix_cache_blocks > 0) {
+    cache_ = std::make_unique<PrefixCache>(static_cast<std::size_t>(options_.prefix_cache_blocks));
+  }
+}
 
 int Responder::NextAttempt(const std::string& digest) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -203,6 +207,7 @@ ResponsePlan Responder::PlanChat(std::string_view body) {
 
   plan.record.fault = std::string(FaultKindName(plan.fault));
   if (PlanInjectedFault(options_.faults, total_ms, &plan)) return plan;
+  if (cache_) wire.cached_tokens = cache_->LookupAndInsert(RenderPromptForCache(request), prompt_tokens);
   PlanAnswer(reply, wire, options_.latency, total_ms, &plan);
   plan.record.status = 200;
   return plan;

@@ -61,9 +61,11 @@ Shaped Shape(const PolicyReply& reply, ReasoningMode mode) {
 
 ojson Usage(const PolicyReply& reply, const WireContext& ctx) {
   int completion = CompletionTokens(reply);
-  return ojson{{"prompt_tokens", ctx.prompt_tokens},
-               {"completion_tokens", completion},
-               {"total_tokens", ctx.prompt_tokens + completion}};
+  ojson usage{{"prompt_tokens", ctx.prompt_tokens},
+              {"completion_tokens", completion},
+              {"total_tokens", ctx.prompt_tokens + completion}};
+  if (ctx.cached_tokens >= 0) usage["prompt_tokens_details"] = ojson{{"cached_tokens", ctx.cached_tokens}};
+  return usage;
 }
 
 ojson ChunkBase(const WireContext& ctx) {

@@ -41,6 +41,7 @@ struct TeacherSettings {
   std::optional<std::int64_t> seed;
   std::optional<std::string> model_id;
   std::optional<std::int64_t> context_window;
+  std::optional<std::int64_t> prefix_cache_blocks;
   std::optional<std::string> request_log;  // used as written (relative to the working directory)
   std::optional<std::string> issue_tag;
   std::optional<std::string> judge_tag;

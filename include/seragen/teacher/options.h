@@ -91,6 +91,10 @@ struct TeacherOptions {
   // Reported by /v1/models as max_model_len; prompts whose estimated token
   // count exceeds it get a context-overflow 400.
   int context_window = 131072;
+  // Prefix cache imitating vLLM's (16-token blocks, least recently used
+  // dropped): 200 answers report usage.prompt_tokens_details.cached_tokens.
+  // 0: no cache and no cached-token report.
+  std::int64_t prefix_cache_blocks = 65536;
   // Directory with system.md, rollout1.md, rollout2.md, issue_writer.md,
   // judge.md and categories.yaml.
   std::string prompts_dir;

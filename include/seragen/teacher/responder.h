@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "seragen/teacher/options.h"
+#include "seragen/teacher/prefix_cache.h"
 #include "seragen/teacher/prompt_set.h"
 #include "seragen/teacher/request_log.h"
 #include "seragen/teacher/script_policy.h"
@@ -71,6 +72,7 @@ class Responder {
   TeacherOptions options_;
   PromptSet prompts_;
   std::shared_ptr<ScriptPolicy> script_;
+  std::unique_ptr<PrefixCache> cache_;  // null when options.prefix_cache_blocks is 0
   std::mutex mu_;
   std::map<std::string, int> attempts_;
 };

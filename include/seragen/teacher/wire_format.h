@@ -17,6 +17,7 @@ struct WireContext {
   std::int64_t created = 0;   // seconds; fixed per response for determinism
   std::string model;
   int prompt_tokens = 0;
+  int cached_tokens = -1;  // usage.prompt_tokens_details.cached_tokens; < 0: not reported
   ReasoningMode reasoning = ReasoningMode::kReasoning;
   bool include_usage = false;  // streams: final usage chunk with choices []
   int piece_bytes = 24;        // streams: split text into pieces of this size
