@@ -88,6 +88,7 @@ Result<StatusReport> ReadStatus(const std::string& run_dir) {
         last = std::max(last, t);
       }
     }
+    AccountTokens(shard.journal.records, &r.tokens);
     journal::ResumeState state = journal::ResumeState::Fold(shard.journal.records);
     for (const auto& [id, p] : state.tasks()) {
       r.started++;
@@ -152,6 +153,7 @@ std::string FormatStatus(const StatusReport& r) {
   line("  model", r.model_failures);
   out += fmt::format("tokens     {} in ({} cached), {} out, {} model calls\n", r.prompt_tokens, r.cached_tokens,
                      r.completion_tokens, r.model_calls);
+  out += FormatTokenAccounting(r.tokens);
   if (r.tasks_per_minute > 0) {
     out += fmt::format("throughput {:.1f} tasks/min", r.tasks_per_minute);
     if (r.eta_minutes >= 0 && r.finished < r.planned) out += ", " + FormatEta(r.eta_minutes);
@@ -211,6 +213,7 @@ std::string StatusJson(const StatusReport& r) {
                               {"eta_minutes", r.eta_minutes},
                               {"torn_journals", r.torn_tails}};
   AddBreakdownJson(r.breakdown, j);
+  AddTokenAccountingJson(r.tokens, j);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

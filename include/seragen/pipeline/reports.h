@@ -12,6 +12,7 @@
 #include "seragen/export/export_rules.h"
 #include "seragen/export/record.h"
 #include "seragen/pipeline/status_breakdown.h"
+#include "seragen/pipeline/token_accounting.h"
 
 namespace seragen::pipeline {
 
@@ -38,6 +39,7 @@ struct StatusReport {
   std::size_t shards = 0;
   std::size_t torn_tails = 0;  // journals that ended in a torn line (a crash)
   StatusBreakdown breakdown;   // per shard, category, repository; cost (status_breakdown.h)
+  TokenAccounting tokens;      // cache hit rate per stage, wasted tokens (token_accounting.h)
 };
 
 Result<StatusReport> ReadStatus(const std::string& run_dir);

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -220,6 +221,50 @@ TEST_CASE("the SWE-agent tool profile runs end to end and shapes the training re
   }
   CHECK(observations > 0);
   CHECK(editor_calls > 0);
+}
+
+// Prefix caching on real servers pays only if every agent request extends the
+// previous one of its rollout; the teacher's simulated cache shows the effect.
+TEST_CASE("agent requests only ever append to their conversation, so the prefix cache serves them", "[e2e]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--seed 3 --body-log " + dir.Sub("bodies.jsonl"), dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
+  std::string out;
+  int rc = testing::RunShell(Binary() + " run -c " + cfg, &out);
+  INFO(out);
+  REQUIRE(rc == 0);
+  std::map<std::string, std::vector<json>> conversations;  // system + first user message -> requests
+  for (const std::string& line : ReadLines(dir.Sub("bodies.jsonl"))) {
+    json body = json::parse(line);
+    if (!body.contains("tools") || body["messages"].size() < 2) continue;
+    conversations[body["messages"][0].dump() + body["messages"][1].dump()].push_back(body["messages"]);
+  }
+  REQUIRE(conversations.size() >= 5);
+  std::size_t checked = 0;
+  for (auto& [key, requests] : conversations) {
+    std::stable_sort(requests.begin(), requests.end(),
+                     [](const json& a, const json& b) { return a.size() < b.size(); });
+    for (std::size_t i = 1; i < requests.size(); ++i) {
+      const json& before = requests[i - 1];
+      const json& after = requests[i];
+      for (std::size_t m = 0; m < before.size(); ++m) {
+        INFO("message " << m << " of a request with " << after.size());
+        CHECK(after[m] == before[m]);
+      }
+      ++checked;
+    }
+  }
+  CHECK(checked > 10);
+  // The simulated cache (configs/teacher.yaml prefix_cache_blocks) serves every earlier turn of a
+  // rollout: with the teacher's short rollouts (about 7 calls, large file views) that is a little
+  // over half of all agent prompt tokens; single-message stages share no prefix.
+  json st = Status(dir.Sub("run"));
+  INFO(st["prompt_cache"].dump());
+  CHECK(st["prompt_cache"]["rollout1"]["hit_rate"].get<double>() >= 0.45);
+  CHECK(st["prompt_cache"]["rollout2"]["hit_rate"].get<double>() >= 0.45);
+  CHECK(st["prompt_cache"]["issue"]["hit_rate"].get<double>() < 0.2);
 }
 
 TEST_CASE("a changed config is refused with the list of changes", "[e2e]") {
