@@ -24,6 +24,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
 #include "seragen/config/loader.h"
+#include "seragen/pipeline/reports.h"
 #include "seragen/teacher/options.h"
 #include "seragen/teacher/server.h"
 
@@ -157,5 +158,13 @@ int main(int argc, char** argv) {
   std::printf("orchestrator CPU per agent step:  %.2f ms (includes sandboxed-command spawning and git diffs)\n",
               1000.0 * cpu / std::max(1L, steps));
   std::printf("peak RSS (orchestrator):          %ld MB\n", PeakRssMb());
+  // The teacher's simulated prefix cache: what a vLLM-like server would serve from its KV cache.
+  if (auto status = pipeline::ReadStatus(base + "/run"); status.ok()) {
+    for (const auto& [stage, c] : status->tokens.cache_by_stage) {
+      std::printf("prompt cache %-9s %5.1f%% of %lld prompt tokens\n", stage.c_str(), 100.0 * c.HitRate(),
+                  static_cast<long long>(c.prompt_tokens));
+    }
+    std::printf("wasted tokens (no accepted trajectory): %lld\n", static_cast<long long>(status->tokens.wasted_total));
+  }
   return result == pipeline::RunResult::kComplete ? 0 : 1;
 }
