@@ -32,6 +32,22 @@ journal::TokenUsage TokensOfOne(const llm::ChatResponse& r) {
 
 }  // namespace
 
+bool TaskRunner::TakeAnswer(const Result<llm::ChatResponse>& answer, const char* stage) {
+  if (finished_) return false;
+  if (cancelled_) {
+    Finish(TaskOutcome::Kind::kCancelled, "cancelled");
+    return false;
+  }
+  if (!answer.ok()) {
+    FailFromChat(answer.status(), stage);
+    return false;
+  }
+  outcome_.prompt_tokens += answer->usage.prompt_tokens;
+  outcome_.completion_tokens += answer->usage.completion_tokens;
+  outcome_.model_calls++;
+  return true;
+}
+
 std::string TaskRunner::Numbered(const std::string& purpose, int n) {
   return n <= 1 ? purpose : purpose + "." + std::to_string(n);
 }
@@ -84,12 +100,7 @@ void TaskRunner::WriteIssue() {
 }
 
 void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer, const std::string& demo_id) {
-  if (finished_) return;
-  if (cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
-  if (!answer.ok()) return FailFromChat(answer.status(), "issue");
-  outcome_.prompt_tokens += answer->usage.prompt_tokens;
-  outcome_.completion_tokens += answer->usage.completion_tokens;
-  outcome_.model_calls++;
+  if (!TakeAnswer(answer, "issue")) return;
   AddTokens(issue_tokens_, *answer);
   auto self = shared_from_this();
   Result<std::string> issue = ExtractTagged(answer->content, ctx_->prompts->issue_tag());
@@ -137,12 +148,7 @@ void TaskRunner::RunJudge() {
 }
 
 void TaskRunner::OnJudgeAnswer(Result<llm::ChatResponse> answer) {
-  if (finished_) return;
-  if (cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
-  if (!answer.ok()) return FailFromChat(answer.status(), "judge");
-  outcome_.prompt_tokens += answer->usage.prompt_tokens;
-  outcome_.completion_tokens += answer->usage.completion_tokens;
-  outcome_.model_calls++;
+  if (!TakeAnswer(answer, "judge")) return;
   JudgeVerdict v = ParseJudgeVerdict(answer->content, ctx_->prompts->judge_tag());
   std::string status = v == JudgeVerdict::kYes ? "yes" : v == JudgeVerdict::kNo ? "no" : "unparseable";
   journal::JournalRecord rec{task_.task_id, Stage::kJudgeDone, status, attempt_};

@@ -109,6 +109,9 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   // The bug category of the current rollout-1 attempt: the planned one first,
   // then a different one per attempt while categories last.
   int CategoryForAttempt() const;
+  // The common part of a tool-less stage's answer: false (and the task
+  // finished or failed) when there is nothing to go on with; else counts it.
+  bool TakeAnswer(const Result<llm::ChatResponse>& answer, const char* stage);
   // `purpose` for attempt 1 (the seeds of older runs), "<purpose>.<n>" after.
   static std::string Numbered(const std::string& purpose, int n);
   void Verify();
