@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 #include "llm/codec_internal.h"
 #include "llm/json_util.h"
@@ -368,6 +369,21 @@ void FinalizeResponse(ChatResponse& response) {
   DetectToolIssue(response);
 }
 
+namespace {
+
+// cached_tokens only as an integer in [0, prompt_tokens]; anything else
+// (negative, larger than the prompt, fractional, a string) is unknown.
+std::optional<std::int64_t> CachedTokens(const Json& details, std::int64_t prompt_tokens) {
+  auto it = details.find("cached_tokens");
+  if (it == details.end() || !(it->is_number_integer() || it->is_number_unsigned())) return std::nullopt;
+  if (it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+  const std::int64_t v = it->get<std::int64_t>();
+  if (v < 0 || v > prompt_tokens) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
 namespace internal {
 void ReadUsage(const Json& usage, Usage& out) {
   if (!usage.is_object()) return;
@@ -378,7 +394,7 @@ void ReadUsage(const Json& usage, Usage& out) {
   out.cached_prompt_tokens.reset();
   out.reasoning_tokens.reset();
   if (auto it = usage.find("prompt_tokens_details"); it != usage.end() && it->is_object()) {
-    out.cached_prompt_tokens = IntField(*it, "cached_tokens");
+    out.cached_prompt_tokens = CachedTokens(*it, out.prompt_tokens);
   }
   if (auto it = usage.find("completion_tokens_details"); it != usage.end() && it->is_object()) {
     out.reasoning_tokens = IntField(*it, "reasoning_tokens");

@@ -166,6 +166,28 @@ TEST_CASE("F1b vLLM extras, null prompt_tokens_details means unknown cached toke
   CHECK(r.tool_issue == ToolIssue::kNone);
 }
 
+TEST_CASE("hostile cached_tokens values are treated as unknown", "[llm][codec]") {
+  auto cached = [](const std::string& details) {
+    const std::string body =
+        R"({"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":)"
+        R"({"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":100,)"
+        R"("completion_tokens":2,"total_tokens":102,"prompt_tokens_details":)" +
+        details + "}}";
+    auto r = DecodeChatResponse(body);
+    REQUIRE(r.ok());
+    return r->usage.cached_prompt_tokens;
+  };
+  CHECK(cached(R"({"cached_tokens":96})") == std::optional<std::int64_t>(96));
+  CHECK(cached(R"({"cached_tokens":0})") == std::optional<std::int64_t>(0));
+  CHECK_FALSE(cached(R"({"cached_tokens":-5})").has_value());
+  CHECK_FALSE(cached(R"({"cached_tokens":101})").has_value());
+  CHECK_FALSE(cached(R"({"cached_tokens":18446744073709551615})").has_value());
+  CHECK_FALSE(cached(R"({"cached_tokens":12.5})").has_value());
+  CHECK_FALSE(cached(R"({"cached_tokens":"64"})").has_value());
+  CHECK_FALSE(cached(R"({"cached_tokens":null})").has_value());
+  CHECK_FALSE(cached(R"({})").has_value());
+}
+
 TEST_CASE("content null, empty and whitespace with tool calls are all 'no text'", "[llm][codec][fixture]") {
   for (const char* name : {"f1b_vllm_tool_call", "f1b_content_empty", "f1b_content_whitespace"}) {
     ChatResponse r = Decode(name);
