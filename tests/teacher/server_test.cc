@@ -29,6 +29,9 @@ TeacherOptions Opts(std::uint64_t seed = 1) {
   TeacherOptions o;
   o.prompts_dir = PromptsDir();
   o.seed = seed;
+  // Byte-identical answers to a repeated body hold with the prefix cache off:
+  // with it on, a repeat reports more cached tokens, as a real server's would.
+  o.prefix_cache_blocks = 0;
   return o;
 }
 

@@ -59,8 +59,10 @@ class Responder {
   Responder(TeacherOptions options, PromptSet prompts, std::shared_ptr<ScriptPolicy> script = nullptr);
 
   // Plans the answer to a POST /v1/chat/completions body. The response bytes
-  // of a successful plan depend only on (seed, body); the fault, latency and
-  // glitch draws also depend on how often this exact body was seen before.
+  // of a successful plan depend only on (seed, body), except, with the prefix
+  // cache on, usage.prompt_tokens_details.cached_tokens (it depends on the
+  // prompts seen before); the fault, latency and glitch draws also depend on
+  // how often this exact body was seen before.
   ResponsePlan PlanChat(std::string_view body);
 
   std::string ModelsBody() const;

@@ -384,7 +384,8 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
     testing::RunShell(Binary() + " run -c " + cfg + " > " + dir.Sub("run.log") + " 2>&1 & echo $!", &out);
     int pid = std::atoi(out.c_str());
     REQUIRE(pid > 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(150 + rng.Uniform(700)));
+    // Long enough, even on a loaded 2-core machine, for some rollouts to become durable.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300 + rng.Uniform(1000)));
     bool alive = ::kill(pid, 0) == 0;
     ::kill(pid, SIGKILL);
     for (int i = 0; i < 200 && ::kill(pid, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));

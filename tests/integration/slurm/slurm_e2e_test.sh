@@ -18,7 +18,10 @@ show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
 export PATH=$here/fake:$PATH SERAGEN=$seragen
 
 "$src/scripts/make-demo-repo" "$tmp/inventory" > /dev/null
-start_teacher "$seragen" --seed 7 --latency fixed:40
+# The simulated prefix cache is off: its cached-token counts depend on the order requests
+# arrive in, which differs between the single run and the shards compared below.
+printf 'prefix_cache_blocks: 0\n' > "$tmp/teacher.yaml"
+start_teacher "$seragen" --config "$tmp/teacher.yaml" --seed 7 --latency fixed:40
 
 cat > "$tmp/config.yaml" <<'YAML'
 run:
