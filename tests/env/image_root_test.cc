@@ -1,6 +1,6 @@
 #include "seragen/env/image_root.h"
 
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 namespace seragen::env {
 namespace {

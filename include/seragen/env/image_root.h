@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "seragen/base/status.h"
+#include "seragen/base/result.h"
 
 namespace seragen::env {
 
