@@ -120,6 +120,7 @@ Result<pipeline::EnvironmentOptions> EnvironmentFor(const config::Config& cfg, c
   } else {
     env.pool.pool_dir = cfg.workcopies.dir.empty() ? journal::WorkcopiesDir(run_dir) : cfg.workcopies.dir;
   }
+  env.env_log_dir = journal::EnvLogDir(run_dir);
   // Agents must not read the run's other copies, trajectories or journals.
   env.sandbox.hidden_paths = {run_dir};
   if (env.pool.pool_dir.rfind(run_dir + "/", 0) != 0) env.sandbox.hidden_paths.push_back(env.pool.pool_dir);

@@ -12,6 +12,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/unique_fd.h"
+#include "seragen/env/image_root.h"
 
 namespace seragen::env {
 namespace {
@@ -102,6 +103,17 @@ Result<PreparedEnvironment> PrepareEnvironment(const EnvironmentSpec& spec, cons
   }
   (void)SyncDir(spec.cache_dir);
   return PreparedEnvironment{final_dir, false};
+}
+
+Status ResolveImage(EnvironmentSpec& spec) {
+  if (spec.image.empty()) {
+    spec.root_id = spec.rootfs;
+    return Status::Ok();
+  }
+  SG_ASSIGN_OR_RETURN(ImageRoot root, PrepareImageRoot(spec.image, spec.cache_dir + "/images"));
+  spec.rootfs = root.rootfs;
+  spec.root_id = "image:" + root.digest;
+  return Status::Ok();
 }
 
 std::string DefaultEnvironmentCacheDir() {

@@ -14,6 +14,7 @@ namespace seragen::env {
 
 // What a repository's commands run in (after config merging).
 struct EnvironmentSpec {
+  std::string image;                       // container image path; ResolveImage turns it into rootfs + root_id
   std::string rootfs;                      // root shown read-only; "" = the host root
   std::string root_id;                     // identity of the root for the cache key (image digest or rootfs path)
   std::vector<std::string> setup;          // shell commands, run in order in the working copy
@@ -51,6 +52,10 @@ struct PreparedEnvironment {
 // naming the command, its exit status and `log_path`; nothing is published.
 Result<PreparedEnvironment> PrepareEnvironment(const EnvironmentSpec& spec, const std::string& commit,
                                                SetupRunner& runner, const std::string& log_path);
+
+// When spec.image is set: unpacks (or reuses) it with PrepareImageRoot under
+// cache_dir and sets rootfs and root_id. Otherwise root_id = rootfs.
+Status ResolveImage(EnvironmentSpec& spec);
 
 // Default cache directory: $XDG_CACHE_HOME/seragen/env, else
 // $HOME/.cache/seragen/env, else /tmp/seragen-env-cache.
