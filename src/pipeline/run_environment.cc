@@ -129,6 +129,11 @@ Result<RunEnvironmentFactory::Prepared> RunEnvironmentFactory::PrepareFor(const 
   SG_RETURN_IF_ERROR(env::ResolveImage(spec));
   if (!spec.has_setup()) return Prepared{spec, ""};
   SG_RETURN_IF_ERROR(MakeDirs(options_.env_log_dir));
+  SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
+  if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0 && !SearchableByOthers(spec.cache_dir)) {
+    return FailedPreconditionError("environment.cache_dir " + spec.cache_dir +
+                                   " is not reachable by the sandbox uids: every directory above it needs o+x");
+  }
   const std::string log = journal::EnvSetupLogPath(options_.env_log_dir, task.repo, task.commit);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool.Acquire(std::chrono::minutes(10)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
@@ -162,17 +167,23 @@ Status RunEnvironmentFactory::ApplyEnvironment(const Task& task, repo::WorkingCo
   return Status::Ok();
 }
 
-Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const Task& task, int slot) {
-  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
+Result<sandbox::SandboxOptions> RunEnvironmentFactory::SandboxFor(const Task& task, int slot,
+                                                                  repo::WorkingCopyPool& pool) {
   sandbox::SandboxOptions sb = options_.sandbox;
   sb.uid = options_.slot_uids.empty()
                ? sandbox::SandboxUidForSlot(options_.uid_base, slot)
                : options_.slot_uids[static_cast<std::size_t>(slot < 0 ? 0 : slot) % options_.slot_uids.size()];
   sb.gid = sb.uid;
   if (auto cg = options_.slot_cgroups.find(sb.uid); cg != options_.slot_cgroups.end()) sb.cgroup_procs = cg->second;
-  sb.extra_ro_binds.push_back(pool->source_objects_dir());
+  sb.extra_ro_binds.push_back(pool.source_objects_dir());
   // Before this task takes its own copy: setup borrows one from the same pool.
-  SG_RETURN_IF_ERROR(ApplyEnvironment(task, *pool, sb));
+  SG_RETURN_IF_ERROR(ApplyEnvironment(task, pool, sb));
+  return sb;
+}
+
+Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const Task& task, int slot) {
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   if (mode == sandbox::SandboxMode::kBwrap) {
@@ -183,6 +194,19 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   return std::unique_ptr<RolloutEnvironment>(
       new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes));
+}
+
+Result<RunEnvironmentFactory::CheckOutcome> RunEnvironmentFactory::RunCheck(const Task& task, int slot,
+                                                                            const std::string& command) {
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
+  if (mode == sandbox::SandboxMode::kBwrap) SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
+  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
+  SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
+  (void)lease.Release();
+  return CheckOutcome{sb, std::move(result)};
 }
 
 }  // namespace seragen::pipeline

@@ -47,8 +47,18 @@ class RunEnvironmentFactory final : public EnvironmentFactory {
                         const tools::ToolResources* resources, EnvironmentOptions options);
   Result<std::unique_ptr<RolloutEnvironment>> Acquire(const Task& task, int slot) override;
 
+  // What `seragen env check` shows: the sandbox a rollout of `task` in `slot`
+  // gets, and `command` run once in it, in a leased working copy.
+  struct CheckOutcome {
+    sandbox::SandboxOptions sandbox;
+    sandbox::CommandResult result;
+  };
+  Result<CheckOutcome> RunCheck(const Task& task, int slot, const std::string& command);
+
  private:
   Result<repo::WorkingCopyPool*> PoolFor(const Task& task);
+  // The rollout sandbox of `task` in `slot` (uid, cgroup, environment).
+  Result<sandbox::SandboxOptions> SandboxFor(const Task& task, int slot, repo::WorkingCopyPool& pool);
   // Applies the task's repository environment to `sb` (root, variables, the
   // prepared prefix read-only), running setup first when not yet done for
   // this (repository, commit). A setup failure is kept and returned to every
