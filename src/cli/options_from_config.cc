@@ -50,6 +50,20 @@ tools::ToolOptions ToolOptionsFrom(const config::Config& cfg) {
   return opts;
 }
 
+env::EnvironmentSpec EnvironmentSpecFrom(const config::Config& cfg, const config::RepoConfig& repo) {
+  const config::EnvironmentConfig& e =
+      repo.environment == config::EnvironmentConfig{} ? cfg.environment : repo.environment;
+  env::EnvironmentSpec spec;
+  spec.image = e.image;
+  spec.rootfs = e.rootfs.empty() && e.image.empty() ? cfg.sandbox.rootfs : e.rootfs;
+  spec.setup = e.setup;
+  spec.setup_network = e.setup_network;
+  spec.env = e.env;
+  spec.prefix = e.prefix;
+  spec.cache_dir = e.cache_dir.empty() ? env::DefaultEnvironmentCacheDir() : e.cache_dir;
+  return spec;
+}
+
 pipeline::EnvironmentOptions EnvironmentOptionsFrom(const config::Config& cfg) {
   pipeline::EnvironmentOptions env;
   env.sandbox_mode = cfg.sandbox.mode;
@@ -58,6 +72,12 @@ pipeline::EnvironmentOptions EnvironmentOptionsFrom(const config::Config& cfg) {
   env.tools = ToolOptionsFrom(cfg);
   env.max_patch_bytes = SizeOf(cfg.agent.max_patch_bytes);
   env.pool.capacity = SizeOf(cfg.workcopies.max_per_repo > 0 ? cfg.workcopies.max_per_repo : cfg.run.concurrency);
+  for (const config::RepoConfig& repo : cfg.repos) {
+    env::EnvironmentSpec spec = EnvironmentSpecFrom(cfg, repo);
+    if (!spec.image.empty() || !spec.setup.empty() || !spec.env.empty() || spec.rootfs != cfg.sandbox.rootfs) {
+      env.environments[repo.name] = std::move(spec);
+    }
+  }
   return env;
 }
 

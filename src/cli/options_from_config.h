@@ -10,6 +10,7 @@
 #include "seragen/agent/rollout.h"
 #include "seragen/base/result.h"
 #include "seragen/config/config.h"
+#include "seragen/env/environment.h"
 #include "seragen/http/curl_client.h"
 #include "seragen/llm/commands.h"
 #include "seragen/llm/http_chat_client.h"
@@ -28,6 +29,10 @@ sandbox::RunLimits RunLimitsFrom(const config::Config& cfg);
 // sandbox.mount_point, sandbox.rootfs and RunLimitsFrom. The uid and the
 // hidden paths are per run/slot and set by the caller.
 sandbox::SandboxOptions SandboxOptionsFrom(const config::Config& cfg);
+// The repository's environment: repos[].environment when it sets any key, else
+// the run-wide environment; rootfs falls back to sandbox.rootfs; cache_dir to
+// env::DefaultEnvironmentCacheDir().
+env::EnvironmentSpec EnvironmentSpecFrom(const config::Config& cfg, const config::RepoConfig& repo);
 // The agent's tools: bash limits, sandbox.max_copy_mb, agent.max_consecutive_timeouts, agent.submit_review.
 tools::ToolOptions ToolOptionsFrom(const config::Config& cfg);
 // sandbox.mode and uid_base, SandboxOptionsFrom, ToolOptionsFrom, agent.max_patch_bytes and the pool

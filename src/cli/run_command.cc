@@ -142,6 +142,7 @@ Result<pipeline::EnvironmentOptions> EnvironmentFor(const config::Config& cfg, c
   } else {
     env.pool.pool_dir = cfg.workcopies.dir.empty() ? journal::WorkcopiesDir(run_dir) : cfg.workcopies.dir;
   }
+  env.env_log_dir = journal::EnvLogDir(run_dir);
   // Agents must not read the run's other copies, trajectories or journals.
   env.sandbox.hidden_paths = {run_dir};
   if (env.pool.pool_dir.rfind(run_dir + "/", 0) != 0) env.sandbox.hidden_paths.push_back(env.pool.pool_dir);
@@ -268,6 +269,73 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   curl.reset();
   ReportOutcome(outcome, shard.shard);
   return outcome.result;
+}
+
+namespace {
+
+int CheckFailed(const Status& s, int code) {
+  std::cerr << "seragen env check: " << s.message() << "\n";
+  return code;
+}
+
+void PrintCheck(const pipeline::RunEnvironmentFactory::CheckOutcome& c, const std::string& command) {
+  const sandbox::SandboxOptions& sb = c.sandbox;
+  std::cout << "root: " << (sb.rootfs.empty() ? "/ (host, read-only)" : sb.rootfs + " (read-only)") << "\n";
+  std::cout << "working copy: " << sb.mount_point << " (writable); /tmp: private tmpfs (writable)\n";
+  for (const auto& b : sb.binds) {
+    std::cout << "mount: " << b.inside << " <- " << b.host << (b.writable ? " (writable)" : " (read-only)") << "\n";
+  }
+  std::cout << "network: none\n";
+  for (const auto& [k, v] : sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env) {
+    std::cout << "env: " << k << "=" << v << "\n";
+  }
+  std::cout << "$ " << command << "\n" << c.result.output;
+  if (c.result.truncated()) std::cout << "\n[... output truncated ...]\n" << c.result.output_tail;
+  if (!c.result.output.empty() && c.result.output.back() != '\n') std::cout << "\n";
+  std::cout << "exit status: " << c.result.exit_code << (c.result.timed_out ? " (timed out)" : "") << "\n";
+}
+
+}  // namespace
+
+int EnvCheckCommand(const config::LoadedConfig& loaded, const std::string& repo_name) {
+  const config::Config& cfg = loaded.config;
+  log::Logger logger("env");
+  const config::RepoConfig* rc = repo_name.empty() ? &cfg.repos.front() : nullptr;
+  for (const auto& r : cfg.repos) {
+    if (r.name == repo_name) rc = &r;
+  }
+  if (rc == nullptr) {
+    std::cerr << "seragen env check: no repository named '" << repo_name << "' in repos\n";
+    return kExitUsage;
+  }
+  const config::EnvironmentConfig& ec =
+      rc->environment == config::EnvironmentConfig{} ? cfg.environment : rc->environment;
+  if (ec.check.empty()) {
+    std::cerr << "seragen env check: environment.check is not set for repository '" << rc->name << "'\n";
+    return kExitUsage;
+  }
+  const std::string run_dir = cfg.run.dir;
+  auto repo = repo::Repository::OpenOrClone(rc->source, journal::RepoCacheDir(run_dir));
+  if (!repo.ok()) return CheckFailed(repo.status().WithContext("repos." + rc->name), kExitUsage);
+  auto commit = repo->ResolveCommit(rc->ref);
+  if (!commit.ok()) return CheckFailed(commit.status(), kExitUsage);
+  std::optional<sandbox::SlotUidLease> uid_lease;
+  auto env = EnvironmentFor(cfg, run_dir, uid_lease, logger);
+  if (!env.ok()) return CheckFailed(env.status(), kExitRuntimeFailure);
+  std::map<std::string, std::shared_ptr<repo::Repository>> repos;
+  repos[rc->name] = std::make_shared<repo::Repository>(std::move(*repo));
+  pipeline::RunEnvironmentFactory factory(repos, nullptr, *env);
+  pipeline::Task task;
+  task.task_id = "env-check";
+  task.repo = rc->name;
+  task.commit = *commit;
+  auto outcome = factory.RunCheck(task, 0, ec.check);
+  if (!outcome.ok()) {
+    std::cerr << "seragen env check: " << outcome.status().message() << "\n";
+    return kExitRuntimeFailure;
+  }
+  PrintCheck(*outcome, ec.check);
+  return outcome->result.exit_code == 0 ? kExitOk : kExitRuntimeFailure;
 }
 
 }  // namespace seragen::cli

@@ -24,4 +24,11 @@ pipeline::RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlag
 // calls. Returns the exit code.
 int PlanCommand(const config::LoadedConfig& loaded);
 
+// `seragen env check`: prepares (or reuses) the environment of `repo_name`
+// (empty = the first repository) and runs its environment.check in the
+// sandbox a rollout would get; prints root, mounts, variables, output and
+// exit status. Exit 0 when the check command succeeded, 1 when it or the
+// setup failed, 2 for bad input.
+int EnvCheckCommand(const config::LoadedConfig& loaded, const std::string& repo_name);
+
 }  // namespace seragen::cli

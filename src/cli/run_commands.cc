@@ -40,6 +40,27 @@ std::optional<config::LoadedConfig> Load(const ConfigArgs& args) {
   return std::move(*loaded);
 }
 
+// `seragen env check`.
+void AddEnvCommand(CLI::App& app, std::function<int()>* action) {
+  auto args = std::make_shared<ConfigArgs>();
+  auto repo = std::make_shared<std::string>();
+  CLI::App* env = app.add_subcommand("env", "Execution environments");
+  env->require_subcommand(1);
+  CLI::App* cmd = env->add_subcommand(
+      "check",
+      "Prepare (or reuse) a repository's environment and run environment.check in the sandbox a rollout gets; "
+      "prints what the rollout sees. Exit 0 check passed, 1 setup or check failed, 2 bad input.");
+  AddConfigOptions(cmd, args.get());
+  cmd->add_option("--repo", *repo, "Repository name (default: the first in repos)");
+  cmd->callback([args, repo, action] {
+    *action = [args, repo] {
+      auto loaded = Load(*args);
+      if (!loaded) return kExitUsage;
+      return EnvCheckCommand(*loaded, *repo);
+    };
+  });
+}
+
 }  // namespace
 
 void AddRunCommands(CLI::App& app, std::function<int()>* action) {
@@ -76,6 +97,7 @@ void AddRunCommands(CLI::App& app, std::function<int()>* action) {
       };
     });
   }
+  AddEnvCommand(app, action);
   {
     struct GraphArgs {
       std::string repo, commit = "HEAD", format = "json", cache_dir, output;

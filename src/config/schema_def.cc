@@ -55,6 +55,37 @@ Section<RunConfig> RunSchema() {
   return s;
 }
 
+Section<EnvironmentConfig> EnvironmentSchema() {
+  Section<EnvironmentConfig> s;
+  s.Add<Str<EnvironmentConfig>>("image", &EnvironmentConfig::image,
+      "Container image to run commands in: an OCI image layout directory or a `docker save` / `podman save` "
+      "archive, unpacked once into cache_dir. Exclusive with rootfs. Empty: the host root.", Flag::kPath);
+  s.Add<Str<EnvironmentConfig>>("rootfs", &EnvironmentConfig::rootfs,
+      "Existing root filesystem directory to run commands in (read-only). Exclusive with image.", Flag::kPath);
+  s.Add<StringListField<EnvironmentConfig>>("setup", &EnvironmentConfig::setup,
+      "Shell commands run once per (repository, commit, environment) in the sandbox, in the working copy, with "
+      "the prefix writable; their output goes to RUN_DIR/env/<repo>-<commit>.log. The prepared prefix is cached.");
+  s.Add<Bool<EnvironmentConfig>>("setup_network", &EnvironmentConfig::setup_network,
+      "Let setup commands use the network (rollouts never do).");
+  s.Add<StringMapField<EnvironmentConfig>>("env", &EnvironmentConfig::env,
+      "Variables set for setup commands and every rollout command, over the sandbox defaults "
+      "(e.g. PATH: /env/bin:/usr/bin:/bin).");
+  s.Add<Str<EnvironmentConfig>>("prefix", &EnvironmentConfig::prefix,
+      "Where the prepared prefix appears inside (writable during setup, read-only for rollouts).")
+      .Check([](const std::string& v) -> std::string {
+        return (v.size() > 1 && v[0] == '/' && v.find('/', 1) == std::string::npos) ? ""
+                                                                                   : "expected an absolute path of one component, e.g. /env";
+      }, "Absolute, one component.");
+  s.Add<Str<EnvironmentConfig>>("check", &EnvironmentConfig::check,
+      "Smoke command run by `seragen env check` in a rollout's sandbox (e.g. python -c \"import pkg\").");
+  s.Add<Str<EnvironmentConfig>>("test_command", &EnvironmentConfig::test_command,
+      "The repository's test command, offered to the teacher (e.g. python -m pytest -q).");
+  s.Add<Str<EnvironmentConfig>>("cache_dir", &EnvironmentConfig::cache_dir,
+      "Where prepared prefixes and unpacked images are cached. Empty: $XDG_CACHE_HOME/seragen/env, else "
+      "$HOME/.cache/seragen/env.", kOp | Flag::kPath);
+  return s;
+}
+
 Section<RepoConfig> RepoSchema() {
   Section<RepoConfig> s;
   s.Add<Str<RepoConfig>>("name", &RepoConfig::name,
@@ -65,6 +96,9 @@ Section<RepoConfig> RepoSchema() {
   s.Add<Int<RepoConfig>>("max_file_bytes", &RepoConfig::max_file_bytes,
       "Files larger than this are not parsed. At most 8 MiB: parsing costs about 65 bytes of memory per source "
       "byte, per parsing thread.").Min(1).Max(8 << 20);
+  s.Add<SectionField<RepoConfig, EnvironmentConfig>>("environment", &RepoConfig::environment,
+      "This repository's environment; when it sets any key it replaces the run-wide environment as a whole "
+      "(keys it omits take their defaults).", EnvironmentSchema());
   s.Add<StringListField<RepoConfig>>("skip", &RepoConfig::skip,
       "Path globs never parsed (vendored or generated code).");
   return s;
@@ -411,6 +445,8 @@ Section<Config> BuildRoot() {
   s.Add<SectionField<Config, RunConfig>>("run", &Config::run, "Run identity, concurrency and sharding.", RunSchema());
   s.Add<ListField<Config, RepoConfig>>("repos", &Config::repos, "Repositories to generate data from.",
                                         RepoSchema(), Flag::kRequired, 1);
+  s.Add<SectionField<Config, EnvironmentConfig>>("environment", &Config::environment,
+      "Run-wide execution environment (repos[].environment overrides it).", EnvironmentSchema());
   s.Add<SectionField<Config, SelectionConfig>>("selection", &Config::selection,
       "Which functions become tasks, and their categories.", SelectionSchema());
   s.Add<SectionField<Config, PromptsConfig>>("prompts", &Config::prompts, "Prompt files.", PromptsSchema());
@@ -474,6 +510,16 @@ void Finalize(Config& config, const ParseContext& ctx, const YAML::Node& root) {
               "duplicate repository name '" + repo.name + "' (also repos." + std::to_string(it->second) +
                   "); set distinct names");
     }
+  }
+  auto check_env = [&](const EnvironmentConfig& e, const std::string& path, const YAML::Node& node) {
+    if (!e.image.empty() && !e.rootfs.empty()) {
+      ctx.Add(path + ".rootfs", node,
+              "image and rootfs are exclusive; set one of " + path + ".image and " + path + ".rootfs");
+    }
+  };
+  check_env(config.environment, "environment", node_at({"environment"}));
+  for (std::size_t i = 0; i < config.repos.size(); ++i) {
+    check_env(config.repos[i].environment, "repos." + std::to_string(i) + ".environment", node_at({"repos"}));
   }
   // The default run directory is relative to where seragen is started.
   if (!config.run.dir.empty() && config.run.dir[0] != '/') {

@@ -345,6 +345,49 @@ class HeaderMapField : public FieldOf<S> {
   std::vector<HeaderConfig> S::*member_;
 };
 
+// A mapping of variable name to string value (environment variables).
+template <typename S>
+class StringMapField : public FieldOf<S> {
+ public:
+  StringMapField(std::string key, std::map<std::string, std::string> S::*member, std::string doc)
+      : FieldOf<S>(std::move(key), std::move(doc), Flag::kNone), member_(member) {}
+  void Parse(const YAML::Node& node, S& obj, const std::string& path, const ParseContext& ctx) const override {
+    if (!node.IsMap() || node.size() > 256) {
+      ctx.Add(path, node, "expected a mapping of at most 256 variable names to values");
+      return;
+    }
+    std::map<std::string, std::string> out;
+    bool ok = true;
+    for (const auto& kv : node) {
+      const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      const bool name_ok = !name.empty() && name.size() <= 128 && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                           std::all_of(name.begin(), name.end(),
+                                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+      if (!name_ok) {
+        ctx.Add(path, kv.first, "variable names use letters, digits and '_' and do not start with a digit");
+        ok = false;
+      } else if (!kv.second.IsScalar()) {
+        ctx.Add(path + "." + name, kv.second, "expected a string value");
+        ok = false;
+      } else {
+        out[name] = kv.second.Scalar();
+      }
+    }
+    if (ok) obj.*member_ = std::move(out);
+  }
+  nlohmann::ordered_json ToJson(const S& obj, bool, bool) const override {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : obj.*member_) out[k] = v;
+    return out;
+  }
+  void Document(const std::string& prefix, const S&, std::vector<DocRow>& rows) const override {
+    rows.push_back({JoinPath(prefix, this->key_), "mapping of name to string", "{}", this->doc_});
+  }
+
+ private:
+  std::map<std::string, std::string> S::*member_;
+};
+
 // A free-form JSON object (written as a YAML mapping), stored as JSON text.
 template <typename S>
 class JsonObjectField : public FieldOf<S> {

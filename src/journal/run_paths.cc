@@ -50,6 +50,10 @@ std::string GraphDir(std::string_view run_dir) { return Join(run_dir, "graph"); 
 std::string RepoCacheDir(std::string_view run_dir) { return Join(run_dir, "repo-cache"); }
 std::string WorkcopiesDir(std::string_view run_dir) { return Join(run_dir, "workcopies"); }
 std::string DataDir(std::string_view run_dir) { return Join(run_dir, "data"); }
+std::string EnvLogDir(std::string_view run_dir) { return Join(run_dir, "env"); }
+std::string EnvSetupLogPath(std::string_view env_log_dir, std::string_view repo, std::string_view commit) {
+  return Join(env_log_dir, std::string(repo) + "-" + std::string(commit.substr(0, 12)) + ".log");
+}
 
 std::string ShardDirName(int shard) { return std::string(kShardPrefix) + std::to_string(shard); }
 std::string ShardDir(std::string_view run_dir, int shard) { return Join(run_dir, ShardDirName(shard)); }

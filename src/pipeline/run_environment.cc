@@ -1,12 +1,14 @@
 #include "seragen/pipeline/run_environment.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
 #include "seragen/repo/diff.h"
 #include "seragen/sandbox/runner_factory.h"
@@ -44,6 +46,38 @@ class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSo
   ToolBoxExecutor executor_;
   repo::DiffOptions diff_options_;
 };
+
+// Runs setup commands in a sandbox over one working copy, the prefix writable.
+class SandboxSetupRunner final : public env::SetupRunner {
+ public:
+  SandboxSetupRunner(sandbox::SandboxMode mode, sandbox::SandboxOptions sb, std::string copy, std::string prefix,
+                     bool network)
+      : mode_(mode), sb_(std::move(sb)), copy_(std::move(copy)), prefix_(std::move(prefix)) {
+    sb_.share_network = network;
+    sb_.limits.timeout = std::chrono::minutes(30);
+    sb_.limits.resources.cpu_seconds = 1800;
+  }
+  Result<sandbox::CommandResult> Run(const std::string& command, const std::string& prefix_host_dir) override {
+    if (::geteuid() == 0) (void)::chown(prefix_host_dir.c_str(), sb_.uid, sb_.gid);
+    sandbox::SandboxOptions sb = sb_;
+    sb.binds.push_back({prefix_host_dir, prefix_, true});
+    SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode_, sb, copy_));
+    return runner->Run(sandbox::CommandRequest(command), sb.limits);
+  }
+
+ private:
+  sandbox::SandboxMode mode_;
+  sandbox::SandboxOptions sb_;
+  std::string copy_;
+  std::string prefix_;
+};
+
+// The sandbox defaults with the environment's variables over them.
+std::map<std::string, std::string> MergedEnv(const sandbox::SandboxOptions& sb, const env::EnvironmentSpec& spec) {
+  std::map<std::string, std::string> out = sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env;
+  for (const auto& [k, v] : spec.env) out[k] = v;
+  return out;
+}
 
 }  // namespace
 
@@ -89,16 +123,68 @@ Result<repo::WorkingCopyPool*> RunEnvironmentFactory::PoolFor(const Task& task) 
   return raw;
 }
 
-Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const Task& task, int slot) {
-  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
-  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
+Result<RunEnvironmentFactory::Prepared> RunEnvironmentFactory::PrepareFor(const Task& task, env::EnvironmentSpec spec,
+                                                                          repo::WorkingCopyPool& pool,
+                                                                          const sandbox::SandboxOptions& sb) {
+  SG_RETURN_IF_ERROR(env::ResolveImage(spec));
+  if (!spec.has_setup()) return Prepared{spec, ""};
+  SG_RETURN_IF_ERROR(MakeDirs(options_.env_log_dir));
+  SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
+  if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0 && !SearchableByOthers(spec.cache_dir)) {
+    return FailedPreconditionError("environment.cache_dir " + spec.cache_dir +
+                                   " is not reachable by the sandbox uids: every directory above it needs o+x");
+  }
+  const std::string log = journal::EnvSetupLogPath(options_.env_log_dir, task.repo, task.commit);
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool.Acquire(std::chrono::minutes(10)));
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
+  if (mode == sandbox::SandboxMode::kBwrap) SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
+  sandbox::SandboxOptions setup_sb = sb;
+  setup_sb.rootfs = spec.rootfs;
+  setup_sb.env = MergedEnv(sb, spec);
+  SandboxSetupRunner runner(mode, setup_sb, lease.path(), spec.prefix, spec.setup_network);
+  Result<env::PreparedEnvironment> prepared = env::PrepareEnvironment(spec, task.commit, runner, log);
+  (void)lease.Release();
+  if (!prepared.ok()) {
+    return Status(prepared.status().code(),
+                  "environment setup of repository '" + task.repo + "' failed: " + prepared.status().message());
+  }
+  return Prepared{spec, prepared->prefix_dir};
+}
+
+Status RunEnvironmentFactory::ApplyEnvironment(const Task& task, repo::WorkingCopyPool& pool,
+                                               sandbox::SandboxOptions& sb) {
+  auto it = options_.environments.find(task.repo);
+  if (it == options_.environments.end()) return Status::Ok();
+  const std::string key = task.repo + "@" + task.commit;
+  std::lock_guard<std::mutex> lock(env_mu_);
+  auto done = prepared_.find(key);
+  if (done == prepared_.end()) done = prepared_.emplace(key, PrepareFor(task, it->second, pool, sb)).first;
+  if (!done->second.ok()) return done->second.status();
+  const Prepared& p = *done->second;
+  sb.rootfs = p.spec.rootfs;
+  sb.env = MergedEnv(sb, p.spec);
+  if (!p.prefix_dir.empty()) sb.binds.push_back({p.prefix_dir, p.spec.prefix, false});
+  return Status::Ok();
+}
+
+Result<sandbox::SandboxOptions> RunEnvironmentFactory::SandboxFor(const Task& task, int slot,
+                                                                  repo::WorkingCopyPool& pool) {
   sandbox::SandboxOptions sb = options_.sandbox;
   sb.uid = options_.slot_uids.empty()
                ? sandbox::SandboxUidForSlot(options_.uid_base, slot)
                : options_.slot_uids[static_cast<std::size_t>(slot < 0 ? 0 : slot) % options_.slot_uids.size()];
   sb.gid = sb.uid;
   if (auto cg = options_.slot_cgroups.find(sb.uid); cg != options_.slot_cgroups.end()) sb.cgroup_procs = cg->second;
-  sb.extra_ro_binds.push_back(pool->source_objects_dir());
+  sb.extra_ro_binds.push_back(pool.source_objects_dir());
+  // Before this task takes its own copy: setup borrows one from the same pool.
+  SG_RETURN_IF_ERROR(ApplyEnvironment(task, pool, sb));
+  return sb;
+}
+
+Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const Task& task, int slot) {
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   if (mode == sandbox::SandboxMode::kBwrap) {
     // Hand the copy to the slot's uid while keeping the index's stat cache valid
@@ -108,6 +194,19 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   return std::unique_ptr<RolloutEnvironment>(
       new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes));
+}
+
+Result<RunEnvironmentFactory::CheckOutcome> RunEnvironmentFactory::RunCheck(const Task& task, int slot,
+                                                                            const std::string& command) {
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
+  if (mode == sandbox::SandboxMode::kBwrap) SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
+  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
+  SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
+  (void)lease.Release();
+  return CheckOutcome{sb, std::move(result)};
 }
 
 }  // namespace seragen::pipeline

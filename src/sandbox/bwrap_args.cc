@@ -63,6 +63,7 @@ std::vector<std::string> BuildBwrapArgv(const SandboxOptions& o, const std::vect
                                 "--die-with-parent", "--new-session",
                                 // Environment.
                                 "--clearenv"};
+  if (o.share_network) a.erase(std::find(a.begin(), a.end(), "--unshare-net"));
   const auto env = o.env.empty() ? DefaultSandboxEnv() : o.env;
   for (const auto& [name, value] : env) {
     a.insert(a.end(), {"--setenv", name, value});
@@ -88,6 +89,7 @@ std::vector<std::string> BuildBwrapArgv(const SandboxOptions& o, const std::vect
             std::to_string(o.tmp_size_mb * 1024 * 1024), "--tmpfs", "/tmp", "--size", small_tmpfs, "--tmpfs", "/run"});
   for (const auto& p : o.hidden_paths) a.insert(a.end(), {"--tmpfs", p});
   for (const auto& p : o.extra_ro_binds) a.insert(a.end(), {"--ro-bind", p, p});
+  for (const auto& b : o.binds) a.insert(a.end(), {b.writable ? "--bind" : "--ro-bind", b.host, b.inside});
   a.insert(a.end(), {"--bind", host_copy, o.mount_point});
   a.insert(a.end(), {"--remount-ro", "/"});
   a.insert(a.end(), {"--chdir", chdir_inside.empty() ? o.mount_point : chdir_inside});

@@ -39,6 +39,11 @@ Status ValidateSandboxOptions(const SandboxOptions& o) {
       return InvalidArgumentError("sandbox.extra_ro_binds entries must be absolute paths, got \"" + p + "\"");
     }
   }
+  for (const auto& b : o.binds) {
+    if (b.host.empty() || b.host[0] != '/' || b.inside.size() < 2 || b.inside[0] != '/') {
+      return InvalidArgumentError("sandbox binds need absolute paths, got \"" + b.host + "\" -> \"" + b.inside + "\"");
+    }
+  }
   for (const auto& p : o.hidden_paths) {
     if (p.size() < 2 || p[0] != '/') {
       return InvalidArgumentError("sandbox.hidden_paths entries must be absolute paths below \"/\", got \"" + p + "\"");

@@ -279,4 +279,28 @@ TEST_CASE("scheduler options: slots, budgets, grace, worker threads", "[cli][opt
   CHECK(WorkerThreadsFrom(Load("run.concurrency=5000")) == 514);
 }
 
+TEST_CASE("environment specs: run-wide default, a repository's own section replaces it", "[cli][options]") {
+  config::Config cfg = Load();
+  cfg.repos.resize(2);
+  cfg.repos[0].name = "a";
+  cfg.repos[1].name = "b";
+  cfg.environment.setup = {"make deps"};
+  cfg.environment.env = {{"PATH", "/env/bin:/usr/bin:/bin"}};
+  cfg.environment.cache_dir = "/c";
+  cfg.repos[1].environment.setup = {"npm ci"};
+  cfg.repos[1].environment.prefix = "/opt";
+  env::EnvironmentSpec a = EnvironmentSpecFrom(cfg, cfg.repos[0]);
+  CHECK(a.setup == std::vector<std::string>{"make deps"});
+  CHECK(a.env.at("PATH") == "/env/bin:/usr/bin:/bin");
+  CHECK(a.cache_dir == "/c");
+  CHECK(a.rootfs == "/srv/rootfs");  // sandbox.rootfs when the environment names no root
+  env::EnvironmentSpec b = EnvironmentSpecFrom(cfg, cfg.repos[1]);
+  CHECK(b.setup == std::vector<std::string>{"npm ci"});
+  CHECK(b.prefix == "/opt");
+  CHECK(b.env.empty());  // whole-section replacement: nothing inherited
+  CHECK(b.cache_dir == env::DefaultEnvironmentCacheDir());
+  pipeline::EnvironmentOptions e = EnvironmentOptionsFrom(cfg);
+  CHECK(e.environments.size() == 2);
+}
+
 }  // namespace seragen::cli

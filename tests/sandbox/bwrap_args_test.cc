@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,6 +134,26 @@ TEST_CASE("a configured rootfs is bound from its own directory", "[sandbox][bwra
   // Default environment when none is configured.
   CHECK(has_seq({"--setenv", "HOME", "/tmp"}));
   CHECK(has_seq({"--setenv", "LANG", "C.UTF-8"}));
+}
+
+TEST_CASE("environment binds and setup network reach the argv", "[sandbox][bwrap_args]") {
+  SandboxOptions o;
+  o.binds = {{"/cache/env-abc", "/env", false}};
+  std::vector<RootfsEntry> rootfs = {{"usr", Kind::kDirectory, ""}};
+  auto argv = BuildBwrapArgv(o, rootfs, "/pool/copy-1", "", {"true"});
+  auto at = std::find(argv.begin(), argv.end(), "/cache/env-abc");
+  REQUIRE(at != argv.end());
+  CHECK(*(at - 1) == "--ro-bind");
+  CHECK(*(at + 1) == "/env");
+  CHECK(std::find(argv.begin(), argv.end(), "--unshare-net") != argv.end());
+  o.binds[0].writable = true;
+  o.share_network = true;
+  argv = BuildBwrapArgv(o, rootfs, "/pool/copy-1", "", {"true"});
+  at = std::find(argv.begin(), argv.end(), "/cache/env-abc");
+  CHECK(*(at - 1) == "--bind");
+  CHECK(std::find(argv.begin(), argv.end(), "--unshare-net") == argv.end());
+  o.binds[0].inside = "env";
+  CHECK(!ValidateSandboxOptions(o).ok());
 }
 
 TEST_CASE("ScanRootfs lists entries sorted with symlink targets", "[sandbox][bwrap_args]") {

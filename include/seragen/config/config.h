@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,20 @@ struct RunConfig {
   bool allow_config_change = false;
 };
 
+// Where a repository's commands run and how it is prepared (docs/ENVIRONMENTS.md).
+struct EnvironmentConfig {
+  std::string image;   // OCI layout directory or docker/podman save archive
+  std::string rootfs;  // existing root filesystem directory (exclusive with image)
+  std::vector<std::string> setup;
+  bool setup_network = false;
+  std::map<std::string, std::string> env;
+  std::string prefix = "/env";
+  std::string check;
+  std::string test_command;
+  std::string cache_dir;  // "" = $XDG_CACHE_HOME/seragen/env (env::DefaultEnvironmentCacheDir)
+  friend bool operator==(const EnvironmentConfig&, const EnvironmentConfig&) = default;
+};
+
 struct RepoConfig {
   std::string name;
   std::string source;  // local path or clone URL
@@ -42,6 +57,8 @@ struct RepoConfig {
   std::int64_t max_file_bytes = 1 << 20;
   std::vector<std::string> skip = {"vendor/**", "third_party/**", "node_modules/", "*.min.js",
                                    "*_pb2.py",  "*.pb.go",        "*.generated.*"};
+  // Used instead of the run-wide environment when any key is set here.
+  EnvironmentConfig environment;
 };
 
 struct CategoryConfig {
@@ -231,6 +248,7 @@ struct BudgetConfig {
 struct Config {
   RunConfig run;
   std::vector<RepoConfig> repos;
+  EnvironmentConfig environment;  // run-wide default
   SelectionConfig selection;
   PromptsConfig prompts;
   LlmConfig llm;

@@ -40,6 +40,9 @@ std::string GraphDir(std::string_view run_dir);
 std::string RepoCacheDir(std::string_view run_dir);
 std::string WorkcopiesDir(std::string_view run_dir);
 std::string DataDir(std::string_view run_dir);
+// RUN_DIR/env: environment setup logs, "<repo>-<commit prefix>.log" each.
+std::string EnvLogDir(std::string_view run_dir);
+std::string EnvSetupLogPath(std::string_view env_log_dir, std::string_view repo, std::string_view commit);
 
 // "shard-K". Precondition: shard >= 0.
 std::string ShardDirName(int shard);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "seragen/env/environment.h"
 #include "seragen/pipeline/environment.h"
 #include "seragen/repo/repository.h"
 #include "seragen/repo/working_copy_pool.h"
@@ -28,6 +29,10 @@ struct EnvironmentOptions {
   tools::ToolOptions tools;
   repo::WorkingCopyPoolOptions pool;  // pool_dir is a parent; one sub-directory per repo
   std::size_t max_patch_bytes = 0;    // diff size limit (repo::DiffOptions::max_bytes); 0 = none
+  // Repository name -> its execution environment (absent: host root, no setup).
+  std::map<std::string, env::EnvironmentSpec> environments;
+  // Where setup logs go (journal::EnvLogDir of the run).
+  std::string env_log_dir;
 };
 
 // True when every directory from `path` up to / lets other users through
@@ -42,13 +47,36 @@ class RunEnvironmentFactory final : public EnvironmentFactory {
                         const tools::ToolResources* resources, EnvironmentOptions options);
   Result<std::unique_ptr<RolloutEnvironment>> Acquire(const Task& task, int slot) override;
 
+  // What `seragen env check` shows: the sandbox a rollout of `task` in `slot`
+  // gets, and `command` run once in it, in a leased working copy.
+  struct CheckOutcome {
+    sandbox::SandboxOptions sandbox;
+    sandbox::CommandResult result;
+  };
+  Result<CheckOutcome> RunCheck(const Task& task, int slot, const std::string& command);
+
  private:
   Result<repo::WorkingCopyPool*> PoolFor(const Task& task);
+  // The rollout sandbox of `task` in `slot` (uid, cgroup, environment).
+  Result<sandbox::SandboxOptions> SandboxFor(const Task& task, int slot, repo::WorkingCopyPool& pool);
+  // Applies the task's repository environment to `sb` (root, variables, the
+  // prepared prefix read-only), running setup first when not yet done for
+  // this (repository, commit). A setup failure is kept and returned to every
+  // later task of that repository and commit without running setup again.
+  Status ApplyEnvironment(const Task& task, repo::WorkingCopyPool& pool, sandbox::SandboxOptions& sb);
+  struct Prepared {
+    env::EnvironmentSpec spec;  // with the image resolved to its rootfs
+    std::string prefix_dir;     // "" when there are no setup commands
+  };
+  Result<Prepared> PrepareFor(const Task& task, env::EnvironmentSpec spec, repo::WorkingCopyPool& pool,
+                              const sandbox::SandboxOptions& sb);
 
   std::map<std::string, std::shared_ptr<repo::Repository>> repos_;
   const tools::ToolResources* resources_;
   EnvironmentOptions options_;
   std::mutex mu_;
+  std::mutex env_mu_;                                 // held while an environment is prepared (one setup at a time)
+  std::map<std::string, Result<Prepared>> prepared_;  // repo@commit -> environment or setup error
   std::map<std::string, std::unique_ptr<repo::WorkingCopyPool>> pools_;  // key: repo + commit
   std::map<std::string, std::shared_ptr<repo::Repository>> mirrors_;     // sandbox-reachable clones
 };

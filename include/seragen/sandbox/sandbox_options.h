@@ -55,6 +55,18 @@ struct SandboxOptions {
   // Host paths made visible read-only at the same path inside (e.g. the
   // source repository's .git/objects that an alternates copy points to).
   std::vector<std::string> extra_ro_binds;
+  // Host directories shown at another path inside (e.g. a prepared
+  // environment prefix at /env). Read-only unless `writable` (environment
+  // setup only). Bound after the root, so they hide rootfs entries.
+  struct Bind {
+    std::string host;
+    std::string inside;  // absolute
+    bool writable = false;
+  };
+  std::vector<Bind> binds;
+  // Keep the host network (environment setup with setup_network only;
+  // rollouts never get it).
+  bool share_network = false;
   // Paths (inside) replaced by an empty tmpfs, e.g. the run directory and
   // the working-copy pool, so one rollout cannot read another's copy.
   std::vector<std::string> hidden_paths;
