@@ -4,6 +4,13 @@
 
 namespace seragen::journal {
 
+void ForgetRejectedAttempt(TaskProgress* progress) {
+  ++progress->judge_rejections;
+  progress->stages_done.erase(Stage::kRollout1Done);
+  progress->stages_done.erase(Stage::kJudgeDone);
+  progress->refs.erase(kRefRollout1);
+}
+
 ResumeState ResumeState::Fold(const std::vector<JournalRecord>& records) {
   ResumeState state;
   for (const auto& r : records) state.Apply(r);
@@ -21,12 +28,7 @@ void ResumeState::Apply(const JournalRecord& record) {
   t.stages_done.insert(record.stage);
   for (const auto& [role, path] : record.refs) t.refs[role] = path;
   t.max_attempt = std::max(t.max_attempt, record.attempt);
-  if (record.stage == Stage::kJudgeDone && record.status != "yes") {
-    ++t.judge_rejections;
-    t.stages_done.erase(Stage::kRollout1Done);
-    t.stages_done.erase(Stage::kJudgeDone);
-    t.refs.erase(kRefRollout1);
-  }
+  if (record.stage == Stage::kJudgeDone && record.status != "yes") ForgetRejectedAttempt(&t);
   ++t.records;
   t.last = record;
   t.finished =

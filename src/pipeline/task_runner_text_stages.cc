@@ -170,10 +170,8 @@ void TaskRunner::RetryRollout1(journal::JournalRecord judged) {
   std::string text = agent::TrajectoryToJson(*rollout1_);
   auto self = shared_from_this();
   Persist({{path, std::move(text)}}, judged, [self] {
-    // Mirror what the journal's resume state does with a judge "no".
-    self->progress_.stages_done.erase(Stage::kRollout1Done);
-    self->progress_.stages_done.erase(Stage::kJudgeDone);
-    self->progress_.refs.erase(journal::kRefRollout1);
+    // The same rule the journal's resume state applies to a judge "no".
+    journal::ForgetRejectedAttempt(&self->progress_);
     if (self->rollout1_ && self->rollout1_->has_patch) self->ctx_->p1_hashes.erase(Sha256Hex(self->rollout1_->patch));
     self->rollout1_.reset();
     self->r1_attempt_++;

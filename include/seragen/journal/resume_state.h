@@ -38,6 +38,10 @@ struct TaskProgress {
   bool Done(Stage stage) const { return stages_done.count(stage) > 0; }
 };
 
+// What a judge "no" does to a task's progress: the rejected rollout-1 attempt
+// is forgotten (its rollout1_done, judge_done and rollout-1 ref) and counted.
+void ForgetRejectedAttempt(TaskProgress* progress);
+
 class ResumeState {
  public:
   ResumeState() = default;
