@@ -160,10 +160,18 @@ int main(int argc, char** argv) {
   std::printf("peak RSS (orchestrator):          %ld MB\n", PeakRssMb());
   // The teacher's simulated prefix cache: what a vLLM-like server would serve from its KV cache.
   if (auto status = pipeline::ReadStatus(base + "/run"); status.ok()) {
+    long long agent_prompt = 0, agent_cached = 0;
     for (const auto& [stage, c] : status->tokens.cache_by_stage) {
       std::printf("prompt cache %-9s %5.1f%% of %lld prompt tokens\n", stage.c_str(), 100.0 * c.HitRate(),
                   static_cast<long long>(c.prompt_tokens));
+      if (stage == "rollout1" || stage == "rollout2") {
+        agent_prompt += c.prompt_tokens;
+        agent_cached += c.cached_tokens;
+      }
     }
+    const double agent_rate = agent_prompt > 0 ? 100.0 * static_cast<double>(agent_cached) / agent_prompt : 0;
+    std::printf("prompt cache agent turns %5.1f%% (target >= 90%%: %s)\n", agent_rate,
+                agent_rate >= 90.0 ? "met" : "NOT met");
     std::printf("wasted tokens (no accepted trajectory): %lld\n", static_cast<long long>(status->tokens.wasted_total));
   }
   return result == pipeline::RunResult::kComplete ? 0 : 1;

@@ -95,7 +95,8 @@ Result<ChatRequest> ParseChatRequest(std::string_view body) {
             }
           }
         }
-        req.text_bytes += f.dump().size();
+        spec.schema = f.dump();
+        req.text_bytes += spec.schema.size();
         req.tools.push_back(std::move(spec));
       }
     }

@@ -71,9 +71,9 @@ std::size_t PrefixCache::size() const {
 std::string RenderPromptForCache(const ChatRequest& request) {
   std::string out;
   for (const ToolSpecIn& t : request.tools) {
-    Field(out, "tool", t.name);
-    for (const std::string& p : t.parameters) Field(out, "param", p);
-    for (const std::string& c : t.command_choices) Field(out, "choice", c);
+    // The whole schema, descriptions included: a chat template renders it
+    // all, and it is counted in prompt_tokens.
+    Field(out, "tool", t.schema);
   }
   for (const MessageIn& m : request.messages) {
     Field(out, "role", m.role);

@@ -9,7 +9,7 @@ namespace {
 
 ChatRequest Conversation(int turns) {
   ChatRequest r;
-  r.tools.push_back({"bash", {"command"}, {}});
+  r.tools.push_back({"bash", {"command"}, {}, R"({"name":"bash","parameters":{}})"});
   r.messages.push_back({"system", std::string(600, 's'), {}, ""});
   r.messages.push_back({"user", std::string(900, 'u'), {}, ""});
   for (int t = 0; t < turns; ++t) {
@@ -45,9 +45,9 @@ TEST_CASE("a change early in the prompt breaks the prefix", "[teacher][cache]") 
   std::string ra = RenderPromptForCache(a);
   cache.LookupAndInsert(ra, Tokens(ra));
   ChatRequest b = a;
-  b.messages[0].content[0] = 'X';  // a different system prompt, within the first block
+  b.messages[0].content[0] = 'X';  // a different system prompt: only the blocks before it are served
   std::string rb = RenderPromptForCache(b);
-  CHECK(cache.LookupAndInsert(rb, Tokens(rb)) == 0);
+  CHECK(cache.LookupAndInsert(rb, Tokens(rb)) == static_cast<int>(rb.find('X') / 64) * 16);
   ChatRequest c = a;
   c.messages[3].content = std::string(300, 'p');  // a rewritten old observation
   std::string rc = RenderPromptForCache(c);
@@ -55,9 +55,30 @@ TEST_CASE("a change early in the prompt breaks the prefix", "[teacher][cache]") 
   CHECK(cached > 0);
   CHECK(cached < static_cast<int>(ra.size() / 64) * 16);
   ChatRequest d = a;
-  d.tools.push_back({"submit", {}, {}});  // tools come first: a new tool changes everything
+  d.tools.push_back({"submit", {}, {}, R"({"name":"submit"})"});  // tools come first: a new tool changes everything
   std::string rd = RenderPromptForCache(d);
   CHECK(cache.LookupAndInsert(rd, Tokens(rd)) == 0);
+}
+
+TEST_CASE("the rendering covers every byte counted as prompt tokens, tool descriptions included", "[teacher][cache]") {
+  const std::string description(2000, 'd');
+  const std::string body = R"({"model":"m","messages":[{"role":"system","content":"be brief"},)"
+                           R"({"role":"user","content":"fix it"}],"tools":[{"type":"function","function":)"
+                           R"({"name":"bash","description":")" +
+                           description +
+                           R"(","parameters":{"type":"object","properties":{"command":)"
+                           R"({"type":"string"}}}}}]})";
+  auto parsed = ParseChatRequest(body);
+  REQUIRE(parsed.ok());
+  const std::string rendered = RenderPromptForCache(*parsed);
+  CHECK(rendered.size() >= parsed->text_bytes);
+  CHECK(rendered.find(description) != std::string::npos);
+  // Two requests that differ only in a tool's description share no prefix.
+  auto other = ParseChatRequest(std::string(body).replace(body.find("ddd"), 1, "e"));
+  REQUIRE(other.ok());
+  PrefixCache cache(1000);
+  cache.LookupAndInsert(rendered, EstimateTokens(parsed->text_bytes));
+  CHECK(cache.LookupAndInsert(RenderPromptForCache(*other), EstimateTokens(other->text_bytes)) == 0);
 }
 
 TEST_CASE("the cache is bounded and least recently used blocks go first", "[teacher][cache]") {

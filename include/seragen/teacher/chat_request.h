@@ -27,6 +27,7 @@ struct ToolSpecIn {
   std::string name;
   std::vector<std::string> parameters;       // property names
   std::vector<std::string> command_choices;  // enum of a "command" property, if any
+  std::string schema;                        // the whole "function" object as sent (compact JSON)
 };
 
 struct ChatRequest {
