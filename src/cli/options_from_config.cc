@@ -47,6 +47,7 @@ tools::ToolOptions ToolOptionsFrom(const config::Config& cfg) {
   opts.max_copy_bytes = static_cast<std::uint64_t>(cfg.sandbox.max_copy_mb) << 20;
   opts.max_consecutive_timeouts = IntOf(cfg.agent.max_consecutive_timeouts);
   opts.submit_review = cfg.agent.submit_review;
+  opts.view_max_lines = static_cast<std::size_t>(cfg.tools.view_max_lines);
   return opts;
 }
 

@@ -292,6 +292,7 @@ Result<std::string> FileEditor::View(const std::string& path, const std::optiona
   for (long long n = first; n <= last; ++n) {
     std::string line = NumberedLine(n, LineText(text, starts, static_cast<std::size_t>(n - 1)));
     if (!body.empty() && body.size() + 1 + line.size() > options_.view_max_chars) break;
+    if (static_cast<std::size_t>(n - first) >= std::max<std::size_t>(options_.view_max_lines, 1)) break;
     if (body.empty() && line.size() > options_.view_max_chars) {
       line.resize(Utf8SafePrefixLength(line, options_.view_max_chars));
     }
@@ -305,7 +306,8 @@ Result<std::string> FileEditor::View(const std::string& path, const std::optiona
                         Msg("view_clipped", {{"last_line", std::to_string(shown_last)},
                                              {"total", std::to_string(total)},
                                              {"next_line", std::to_string(next)},
-                                             {"max_chars", std::to_string(options_.view_max_chars)}}));
+                                             {"max_chars", std::to_string(options_.view_max_chars)},
+                                             {"max_lines", std::to_string(options_.view_max_lines)}}));
     notes += "\n" + clipped;
   }
   if (!IsValidUtf8(text)) {

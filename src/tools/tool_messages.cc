@@ -45,7 +45,7 @@ const std::vector<KeySpec>& KnownKeys() {
       {"view_file", {"path", "total", "content"}},
       {"view_file_range", {"path", "first", "last", "total", "content"}},
       {"view_empty_file", {"path"}},
-      {"view_clipped", {"last_line", "total", "next_line", "max_chars"}},
+      {"view_clipped", {"last_line", "total", "next_line", "max_chars", "max_lines"}},
       {"view_invalid_utf8", {}},
       {"view_binary", {"path", "size"}},
       {"view_directory", {"path", "listing"}},

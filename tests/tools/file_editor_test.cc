@@ -81,8 +81,32 @@ TEST_CASE("long views are clipped at a line with a note", "[tools][editor][view]
   // Each numbered line is 22-23 characters: 4 lines fit in 100.
   CHECK(out.find("     4\tline number 4") != std::string::npos);
   CHECK(out.find("     5\t") == std::string::npos);
-  CHECK(out.find(Expected("view_clipped",
-                          {{"last_line", "4"}, {"total", "50"}, {"next_line", "5"}, {"max_chars", "100"}})) !=
+  CHECK(out.find(Expected(
+            "view_clipped",
+            {{"last_line", "4"}, {"total", "50"}, {"next_line", "5"}, {"max_chars", "100"}, {"max_lines", "400"}})) !=
+        std::string::npos);
+}
+
+TEST_CASE("views are clipped at tools.view_max_lines lines, ranges included", "[tools][editor][view]") {
+  ToolOptions options;
+  options.view_max_lines = 3;
+  EditorFixture f(options);
+  std::string text;
+  for (int i = 1; i <= 50; ++i) text += "l" + std::to_string(i) + "\n";
+  f.Write("long.txt", text);
+  auto out = f.View("long.txt");
+  CHECK(out.find("     3\tl3") != std::string::npos);
+  CHECK(out.find("     4\t") == std::string::npos);
+  CHECK(out.find(Expected(
+            "view_clipped",
+            {{"last_line", "3"}, {"total", "50"}, {"next_line", "4"}, {"max_chars", "20000"}, {"max_lines", "3"}})) !=
+        std::string::npos);
+  auto range = f.View("long.txt", std::vector<long long>{10, -1});
+  CHECK(range.find("    12\tl12") != std::string::npos);
+  CHECK(range.find("    13\t") == std::string::npos);
+  CHECK(range.find(Expected(
+            "view_clipped",
+            {{"last_line", "12"}, {"total", "50"}, {"next_line", "13"}, {"max_chars", "20000"}, {"max_lines", "3"}})) !=
         std::string::npos);
 }
 

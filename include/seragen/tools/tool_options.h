@@ -16,6 +16,8 @@ struct ToolOptions {
   int max_consecutive_timeouts = 3;
   // Characters of file content one `view` shows before clipping.
   std::size_t view_max_chars = 20000;
+  // Lines of file content one `view` shows before clipping (tools.view_max_lines).
+  std::size_t view_max_lines = 400;
   // Entries one directory view lists before clipping.
   std::size_t directory_max_entries = 400;
   // Lines of context around an edit in the snippet shown after it.
