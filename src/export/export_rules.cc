@@ -48,7 +48,13 @@ std::optional<Scores> ExportSelector::SelectT2(const RecordedTask& task) {
     bool submitted = r2->exit_status == agent::ExitStatus::kSubmitted;
     double threshold = rules_.threshold.value_or(task.recorded_threshold);
     const verify::Scores& v = *task.scores;
-    sc = {v.recall, v.precision, v.f1, v.scorable, submitted && verify::Accept(v, threshold), threshold};
+    sc = {v.recall,
+          v.precision,
+          v.f1,
+          v.scorable,
+          submitted && verify::Accept(v, threshold),
+          threshold,
+          std::string(verify::VerifyRuleName(v.rule))};
     if (rules_.only_submitted && !submitted) why = kT2NotSubmitted;
     else if (!sc.accepted) why = kT2BelowThreshold;
     else if (const char* f = Filter(*r2, 2)) why = f;
@@ -65,7 +71,7 @@ const char* ExportSelector::Filter(const agent::Trajectory& t, int rollout) cons
   if (rules_.max_record_tokens > 0 && EstimateRecordTokens(t) > rules_.max_record_tokens) {
     return first ? kT1FilterTokens : kT2FilterTokens;
   }
-  if (rules_.max_patch_lines > 0 && verify::ParsePatchLines(t.patch).size() > rules_.max_patch_lines) {
+  if (rules_.max_patch_lines > 0 && verify::ChangedLinesOf(t.patch, rules_.line_rule).size() > rules_.max_patch_lines) {
     return first ? kT1FilterPatchLines : kT2FilterPatchLines;
   }
   if (rules_.max_avg_tool_output_tokens > 0 && EstimateAvgToolOutputTokens(t) > rules_.max_avg_tool_output_tokens) {

@@ -285,7 +285,8 @@ ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, 
     // Doubles always, so a score of exactly 1 or 0 keeps the column's type.
     meta["soft_verification"] = {
         {"recall", md.scores->recall},     {"precision", md.scores->precision}, {"f1", md.scores->f1},
-        {"scorable", md.scores->scorable}, {"accepted", md.scores->accepted},   {"threshold", md.scores->threshold}};
+        {"scorable", md.scores->scorable}, {"accepted", md.scores->accepted},   {"threshold", md.scores->threshold},
+        {"rule", md.scores->rule}};
   }
   return meta;
 }

@@ -342,6 +342,7 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
 
 Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   config::OutputConfig output;
+  std::string verify_rule = config::VerifyConfig{}.rule;
   std::string run_name;
   std::string saved = journal::ConfigYamlPath(o.run_dir);
   std::error_code ec;
@@ -351,6 +352,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
       return InvalidArgumentError("the run's saved configuration " + saved +
                                   " does not load: " + loaded.status().message());
     output = loaded->config.output;
+    verify_rule = loaded->config.verify.rule;
     run_name = loaded->config.run.name;
   }
   std::string think = o.think.value_or(output.think);
@@ -364,6 +366,8 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   if (rollouts != "t1" && rollouts != "t2" && rollouts != "both") {
     return InvalidArgumentError("rollouts '" + rollouts + "' is not t1, t2 or both");
   }
+  std::optional<verify::VerifyRule> line_rule = verify::VerifyRuleFromName(verify_rule);
+  if (!line_rule) return InvalidArgumentError("verify.rule '" + verify_rule + "' is not sera or structural");
   std::vector<ExportRequest> out;
   for (const std::string& name : o.formats.empty() ? output.formats : o.formats) {
     auto format = exporter::ParseFormat(name);
@@ -385,6 +389,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.rules.max_record_tokens = static_cast<std::size_t>(output.max_record_tokens);
     req.rules.drop_malformed_think = output.drop_malformed_think;
     req.rules.max_patch_lines = static_cast<std::size_t>(output.max_patch_lines);
+    req.rules.line_rule = *line_rule;
     req.rules.max_avg_tool_output_tokens = static_cast<std::size_t>(output.max_avg_tool_output_tokens);
     out.push_back(std::move(req));
   }

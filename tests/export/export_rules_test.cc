@@ -196,6 +196,21 @@ TEST_CASE("export filters: off by default, each counted under its reason", "[exp
   CHECK(EstimateAvgToolOutputTokens(fine.r1) == 10);
 }
 
+TEST_CASE("export rules: max_patch_lines counts changed lines under the run's verify rule", "[export]") {
+  // Two removed "-- note" lines read "--- note" in the diff: SERA's rule takes
+  // them for headers (1 changed line), the structural rule counts them (3).
+  const std::string patch = "--- a/f\n+++ b/f\n@@ -1,2 +1 @@\n--- note\n--- more\n+z\n";
+  Task t("t");
+  t.r1 = Sized(patch, 0, 0);
+  t.r2 = t.r1;
+  ExportRules rules;
+  rules.max_patch_lines = 2;
+  rules.line_rule = verify::VerifyRule::kSera;
+  CHECK(ExportSelector(rules).Select(t.outcome).t1);
+  rules.line_rule = verify::VerifyRule::kStructural;
+  CHECK_FALSE(ExportSelector(rules).Select(t.outcome).t1);
+}
+
 TEST_CASE("export rules: drop_malformed_think leaves out reasoning that would not wrap cleanly", "[export]") {
   Task leaked("leaked"), nested("nested"), clean("clean");
   leaked.r1.history = {{llm::Role::kAssistant, "done </think> now", "plan", {}, {}, {}}};

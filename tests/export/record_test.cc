@@ -61,7 +61,7 @@ RecordMetadata Meta() {
   md.category_index = 13;
   md.category = "boundary conditions and edge cases";
   md.rollout = 2;
-  md.scores = Scores{0.75, 0.5, 0.6, true, true, 0.5};
+  md.scores = Scores{0.75, 0.5, 0.6, true, true, 0.5, "sera"};
   md.recipe_hash = "r";
   return md;
 }
@@ -104,6 +104,7 @@ TEST_CASE("openai format: structured tool calls and tool messages", "[export]") 
   CHECK(md["exit_status"] == "submitted");
   CHECK(md["model"] == "teacher-x");
   CHECK(md["soft_verification"]["recall"] == 0.75);
+  CHECK(md["soft_verification"]["rule"] == "sera");
   CHECK(md["usage"]["prompt_tokens"] == 100);
   CHECK(md["scripted_teacher"] == false);
 }

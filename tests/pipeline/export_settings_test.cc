@@ -50,6 +50,18 @@ TEST_CASE("export settings: output.* of the run, run name in metadata", "[export
   CHECK(r.options.short_tool_call_ids);
   CHECK(r.rules.max_patch_lines == 40);
   CHECK(r.rules.max_record_tokens == 0);
+  CHECK(r.rules.line_rule == verify::VerifyRule::kSera);  // verify.rule's default
+}
+
+TEST_CASE("export settings: max_patch_lines counts lines under the run's verify.rule", "[export]") {
+  testing::TempDir dir;
+  REQUIRE(WriteFileAtomic(dir.Sub("config.yaml"), std::string(kRunConfig) + "verify:\n  rule: structural\n").ok());
+  ExportOverrides o;
+  o.run_dir = dir.path();
+  auto reqs = ExportRequestsFor(o);
+  INFO(reqs.status().ToString());
+  REQUIRE(reqs.ok());
+  CHECK((*reqs)[0].rules.line_rule == verify::VerifyRule::kStructural);
 }
 
 TEST_CASE("export settings: flags override the run's values", "[export]") {

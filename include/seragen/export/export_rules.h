@@ -22,8 +22,10 @@ struct ExportRules {
   bool only_submitted = true;       // exit status must be `submitted`
   std::optional<double> threshold;  // T2 threshold; default: the one recorded at verification
   // Size filters, 0 = off. Tokens are estimated as UTF-8 bytes / 4 (no tokenizer).
-  std::size_t max_record_tokens = 0;           // whole conversation
-  std::size_t max_patch_lines = 0;             // changed lines of the final patch
+  std::size_t max_record_tokens = 0;  // whole conversation
+  std::size_t max_patch_lines = 0;    // changed lines of the final patch, under line_rule
+  // What counts as a changed line for max_patch_lines: the run's verify.rule.
+  verify::VerifyRule line_rule = verify::VerifyRule::kSera;
   std::size_t max_avg_tool_output_tokens = 0;  // mean over tool results
   bool drop_malformed_think = false;           // see HasMalformedThink
 };

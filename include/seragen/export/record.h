@@ -45,6 +45,7 @@ struct Scores {
   bool scorable = false;
   bool accepted = false;
   double threshold = 0;
+  std::string rule;  // the verify rule that counted the lines: "sera" or "structural"
 };
 
 // Everything about the task a record carries besides the conversation.
