@@ -71,9 +71,13 @@ struct SelectionConfig {
   std::vector<std::string> include;
   std::vector<std::string> exclude;
   bool exclude_tests = true;
-  std::vector<std::string> test_patterns = {"**/test/**", "**/tests/**", "**/testing/**",  "test_*.py",
-                                            "*_test.py",  "*_test.go",   "*.test.js",      "*.spec.js",
-                                            "*.test.ts",  "*.spec.ts",   "**/src/test/**", "conftest.py"};
+  // The same lists as callgraph::DefaultTestPathPatterns / DefaultAuxiliaryPatterns
+  // (config cannot include callgraph; tests/pipeline/selection_defaults_test.cc keeps them equal).
+  std::vector<std::string> test_patterns = {
+      "test/**",    "tests/**",   "**/test/**",    "**/tests/**", "**/testing/**",  "**/__tests__/**", "**/spec/**",
+      "test_*.py",  "*_test.py",  "conftest.py",   "*_test.go",   "*.test.js",      "*.test.jsx",      "*.test.ts",
+      "*.test.tsx", "*.spec.js",  "*.spec.ts",     "*.spec.tsx",  "**/src/test/**", "*Test.java",      "*Tests.java",
+      "*_test.cc",  "*_test.cpp", "*_unittest.cc", "*_test.c",    "**/benches/**"};
   bool exclude_auxiliary = true;
   std::vector<std::string> auxiliary_patterns = {"examples/**",   "**/examples/**",   "example/**",   "**/example/**",
                                                  "docs/**",       "**/docs/**",       "doc/**",       "**/doc/**",
