@@ -74,9 +74,7 @@ class SandboxSetupRunner final : public env::SetupRunner {
 
 // The sandbox defaults with the environment's variables over them.
 std::map<std::string, std::string> MergedEnv(const sandbox::SandboxOptions& sb, const env::EnvironmentSpec& spec) {
-  std::map<std::string, std::string> out = sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env;
-  for (const auto& [k, v] : spec.env) out[k] = v;
-  return out;
+  return env::EnvironmentVariables(sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env, spec);
 }
 
 }  // namespace
@@ -126,14 +124,16 @@ Result<repo::WorkingCopyPool*> RunEnvironmentFactory::PoolFor(const Task& task) 
 Result<RunEnvironmentFactory::Prepared> RunEnvironmentFactory::PrepareFor(const Task& task, env::EnvironmentSpec spec,
                                                                           repo::WorkingCopyPool& pool,
                                                                           const sandbox::SandboxOptions& sb) {
+  if (spec.has_setup() || !spec.image.empty()) {
+    SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
+    if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0 && !SearchableByOthers(spec.cache_dir)) {
+      return FailedPreconditionError("environment.cache_dir " + spec.cache_dir +
+                                     " is not reachable by the sandbox uids: every directory above it needs o+x");
+    }
+  }
   SG_RETURN_IF_ERROR(env::ResolveImage(spec));
   if (!spec.has_setup()) return Prepared{spec, ""};
   SG_RETURN_IF_ERROR(MakeDirs(options_.env_log_dir));
-  SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
-  if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0 && !SearchableByOthers(spec.cache_dir)) {
-    return FailedPreconditionError("environment.cache_dir " + spec.cache_dir +
-                                   " is not reachable by the sandbox uids: every directory above it needs o+x");
-  }
   const std::string log = journal::EnvSetupLogPath(options_.env_log_dir, task.repo, task.commit);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool.Acquire(std::chrono::minutes(10)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
@@ -165,6 +165,14 @@ Status RunEnvironmentFactory::ApplyEnvironment(const Task& task, repo::WorkingCo
   sb.env = MergedEnv(sb, p.spec);
   if (!p.prefix_dir.empty()) sb.binds.push_back({p.prefix_dir, p.spec.prefix, false});
   return Status::Ok();
+}
+
+std::string RunEnvironmentFactory::RootIdentity(const std::string& repo) {
+  std::lock_guard<std::mutex> lock(env_mu_);
+  for (const auto& [key, prepared] : prepared_) {
+    if (key.rfind(repo + "@", 0) == 0 && prepared.ok()) return prepared->spec.root_id;
+  }
+  return "";
 }
 
 Result<sandbox::SandboxOptions> RunEnvironmentFactory::SandboxFor(const Task& task, int slot,
@@ -205,8 +213,14 @@ Result<RunEnvironmentFactory::CheckOutcome> RunEnvironmentFactory::RunCheck(cons
   if (mode == sandbox::SandboxMode::kBwrap) SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
+  // Which system the root is, as the commands see it (an image's own /etc/os-release).
+  SG_ASSIGN_OR_RETURN(
+      sandbox::CommandResult system,
+      runner->Run(sandbox::CommandRequest(". /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\""), sb.limits));
   (void)lease.Release();
-  return CheckOutcome{sb, std::move(result)};
+  std::string os = system.exit_code == 0 ? system.output.substr(0, 200) : "";
+  while (!os.empty() && (os.back() == '\n' || os.back() == '\r')) os.pop_back();
+  return CheckOutcome{sb, std::move(result), os.find('\n') == std::string::npos ? os : "", RootIdentity(task.repo)};
 }
 
 }  // namespace seragen::pipeline
