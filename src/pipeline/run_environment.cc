@@ -72,6 +72,15 @@ class SandboxSetupRunner final : public env::SetupRunner {
   std::string prefix_;
 };
 
+// As root, hands the copy to the slot's uid while keeping the index's stat
+// cache valid (a plain chown would make every later status/diff re-hash every
+// file). Without root the sandbox runs as this user, who owns the copy already
+// (bwrap maps it to the slot uid inside), and could not chown it anyway.
+Status AdoptForSandbox(sandbox::SandboxMode mode, repo::WorkingCopyLease& lease, const sandbox::SandboxOptions& sb) {
+  if (mode != sandbox::SandboxMode::kBwrap || ::geteuid() != 0) return Status::Ok();
+  return repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid);
+}
+
 // The sandbox defaults with the environment's variables over them.
 std::map<std::string, std::string> MergedEnv(const sandbox::SandboxOptions& sb, const env::EnvironmentSpec& spec) {
   return env::EnvironmentVariables(sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env, spec);
@@ -137,7 +146,7 @@ Result<RunEnvironmentFactory::Prepared> RunEnvironmentFactory::PrepareFor(const 
   const std::string log = journal::EnvSetupLogPath(options_.env_log_dir, task.repo, task.commit);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool.Acquire(std::chrono::minutes(10)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
-  if (mode == sandbox::SandboxMode::kBwrap) SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
+  SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   sandbox::SandboxOptions setup_sb = sb;
   setup_sb.rootfs = spec.rootfs;
   setup_sb.env = MergedEnv(sb, spec);
@@ -194,11 +203,7 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
-  if (mode == sandbox::SandboxMode::kBwrap) {
-    // Hand the copy to the slot's uid while keeping the index's stat cache valid
-    // (a plain chown would make every later status/diff re-hash every file).
-    SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
-  }
+  SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   return std::unique_ptr<RolloutEnvironment>(
       new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes));
@@ -210,7 +215,7 @@ Result<RunEnvironmentFactory::CheckOutcome> RunEnvironmentFactory::RunCheck(cons
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
-  if (mode == sandbox::SandboxMode::kBwrap) SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
+  SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
   // Which system the root is, as the commands see it (an image's own /etc/os-release).
