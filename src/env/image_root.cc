@@ -222,9 +222,11 @@ Result<ImageRoot> Build(const std::string& image, const Inspected& in, const Ima
   }
   if (st.ok()) {
     std::error_code ec;
+    std::vector<fs::path> mtrees;  // umoci's repack manifests, not needed
     for (fs::directory_iterator it(tmp + "/bundle", ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->path().extension() == ".mtree") fs::remove(it->path(), ec);  // umoci's repack manifest, not needed
+      if (it->path().extension() == ".mtree") mtrees.push_back(it->path());
     }
+    for (const fs::path& p : mtrees) fs::remove(p, ec);
     ::chmod((tmp + "/bundle").c_str(), 0755);  // umoci makes it 0700; the sandbox uids must get through
     if (::rename((tmp + "/bundle").c_str(), entry.c_str()) != 0) {
       st = IoError("image " + image + ": cannot publish " + entry + ": " + std::strerror(errno));
@@ -240,7 +242,7 @@ Result<ImageRoot> Build(const std::string& image, const Inspected& in, const Ima
 
 std::string EncodeImageRecord(const ImageRecord& record) {
   json j = {{"digest", record.digest}, {"source", record.source}, {"env", record.env}};
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 Result<ImageRecord> DecodeImageRecord(std::string_view text) {
