@@ -72,11 +72,12 @@ std::string Trim(std::string s) {
 }
 
 // Rollout 1 is replayed from this script (the teacher stands in for a model):
-// it reads the os-release, tries to write outside the working copy, writes
-// /tmp, tries the host network, edits one file and submits.
+// it reads the os-release, tries to write outside the working copy (the
+// image, the prepared prefix), writes /tmp, tries the host network, edits one
+// file and submits.
 std::string RolloutScript(const std::string& probe, int port) {
   const std::string command =
-      "cat /etc/os-release; touch /etc/seragen-image-probe; touch /seragen-image-probe; "
+      "cat /etc/os-release; touch /etc/seragen-image-probe; touch /seragen-image-probe; touch /env/x; "
       "echo inside > /tmp/" +
       probe + " && echo tmp-writable-$((6*7)); (echo > /dev/tcp/127.0.0.1/" + std::to_string(port) +
       ") 2>/dev/null && echo net-open-$((2+3)) || echo net-closed-$((2+3))";
@@ -130,8 +131,12 @@ TEST_CASE("the demo pipeline runs inside a Debian image given as a docker-save a
                 "'}]\n  request_timeout_s: 5\n"
                 "  retry: {initial_backoff_s: 0.05, max_backoff_s: 0.2, total_budget_s: 30}\n"
                 "agent: {max_steps: 30, wall_clock_s: 120, command_timeout_s: 20}\n"
-                "environment: {image: '" +
-                archive + "', cache_dir: '" + env_cache + "', check: cat /etc/os-release}\n");
+                "environment:\n  image: '" +
+                archive + "'\n  cache_dir: '" + env_cache +
+                "'\n"
+                // Setup runs in the image too, and its prefix is read-only for rollouts.
+                "  setup: ['echo setup-saw-$(grep -c SERAGEN_TEST_IMAGE=1 /etc/os-release) > /env/setup-saw']\n"
+                "  check: 'cat /etc/os-release /env/setup-saw'\n");
 
   // env check: unpacks (or reuses) the image and shows what a rollout sees.
   std::string out;
@@ -140,6 +145,7 @@ TEST_CASE("the demo pipeline runs inside a Debian image given as a docker-save a
   REQUIRE(rc == 0);
   CHECK(out.find("SERAGEN_TEST_IMAGE=1") != std::string::npos);
   CHECK(out.find("system: Debian GNU/Linux 12 (bookworm)") != std::string::npos);
+  CHECK(out.find("setup-saw-1") != std::string::npos);
   std::smatch m;
   REQUIRE(
       std::regex_search(out, m, std::regex("root: (" + env_cache + "/images/[0-9a-f]{64}/rootfs) \\(read-only\\)")));
@@ -163,6 +169,7 @@ TEST_CASE("the demo pipeline runs inside a Debian image given as a docker-save a
     CHECK(std::regex_search(text,
                             std::regex("cannot touch .{1,8}/etc/seragen-image-probe.{1,8}: Read-only file system")));
     CHECK(std::regex_search(text, std::regex("cannot touch .{1,8}/seragen-image-probe.{1,8}: Read-only file system")));
+    CHECK(std::regex_search(text, std::regex("cannot touch .{1,8}/env/x.{1,8}: Read-only file system")));
     CHECK(text.find("tmp-writable-42") != std::string::npos);
     CHECK(text.find("net-closed-5") != std::string::npos);
     CHECK(text.find("net-open-5") == std::string::npos);
