@@ -100,11 +100,12 @@ TEST_CASE("the demo pipeline runs inside a Debian image given as a docker-save a
     WARN("skipped: building the test image with mmdebstrap needs root");
     return;
   }
-  std::string archive;
-  int rc = testing::RunShell(std::string(SERAGEN_SOURCE_DIR) + "/scripts/make-test-image 2>/dev/null", &archive);
-  INFO(archive);
+  std::string built;  // mmdebstrap's messages (on a failure), then the archive's path
+  int rc = testing::RunShell(std::string(SERAGEN_SOURCE_DIR) + "/scripts/make-test-image", &built);
+  INFO(built);
   REQUIRE(rc == 0);
-  archive = Trim(archive);
+  built = Trim(built);
+  const std::string archive = built.substr(built.rfind('\n') == std::string::npos ? 0 : built.rfind('\n') + 1);
   REQUIRE(fs::is_regular_file(archive));
   std::string host_release;
   REQUIRE(testing::RunShell("cat /etc/os-release", &host_release) == 0);
