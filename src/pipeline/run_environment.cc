@@ -140,7 +140,9 @@ Result<RunEnvironmentFactory::Prepared> RunEnvironmentFactory::PrepareFor(const 
                                      " is not reachable by the sandbox uids: every directory above it needs o+x");
     }
   }
-  SG_RETURN_IF_ERROR(env::ResolveImage(spec));
+  if (Status st = env::ResolveImage(spec); !st.ok()) {
+    return Status(st.code(), "the environment image of repository '" + task.repo + "' is unusable: " + st.message());
+  }
   if (!spec.has_setup()) return Prepared{spec, ""};
   SG_RETURN_IF_ERROR(MakeDirs(options_.env_log_dir));
   const std::string log = journal::EnvSetupLogPath(options_.env_log_dir, task.repo, task.commit);
