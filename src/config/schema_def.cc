@@ -81,8 +81,9 @@ Section<EnvironmentConfig> EnvironmentSchema() {
   s.Add<Str<EnvironmentConfig>>("test_command", &EnvironmentConfig::test_command,
       "The repository's test command, offered to the teacher (e.g. python -m pytest -q).");
   s.Add<Str<EnvironmentConfig>>("cache_dir", &EnvironmentConfig::cache_dir,
-      "Where prepared prefixes and unpacked images are cached. Empty: $XDG_CACHE_HOME/seragen/env, else "
-      "$HOME/.cache/seragen/env.", kOp | Flag::kPath);
+      "Where prepared prefixes and unpacked images (under images/) are cached. Empty: $XDG_CACHE_HOME/seragen/env; "
+      "else, as root, /var/cache/seragen/env; else $HOME/.cache/seragen/env. Every directory above it must let the "
+      "sandbox uids through (o+x).", kOp | Flag::kPath);
   return s;
 }
 

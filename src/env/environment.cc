@@ -113,13 +113,28 @@ Status ResolveImage(EnvironmentSpec& spec) {
   SG_ASSIGN_OR_RETURN(ImageRoot root, PrepareImageRoot(spec.image, spec.cache_dir + "/images"));
   spec.rootfs = root.rootfs;
   spec.root_id = "image:" + root.digest;
+  spec.image_env = std::move(root.env);
   return Status::Ok();
+}
+
+std::map<std::string, std::string> EnvironmentVariables(const std::map<std::string, std::string>& defaults,
+                                                        const EnvironmentSpec& spec) {
+  std::map<std::string, std::string> out = defaults;
+  for (const std::string& entry : spec.image_env) {
+    const std::size_t eq = entry.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    std::string name = entry.substr(0, eq);
+    if (name != "HOME") out[name] = entry.substr(eq + 1);
+  }
+  for (const auto& [k, v] : spec.env) out[k] = v;
+  return out;
 }
 
 std::string DefaultEnvironmentCacheDir() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && x[0] == '/') {
     return std::string(x) + "/seragen/env";
   }
+  if (::geteuid() == 0) return "/var/cache/seragen/env";
   if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
     return std::string(home) + "/.cache/seragen/env";
   }

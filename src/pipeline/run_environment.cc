@@ -72,11 +72,18 @@ class SandboxSetupRunner final : public env::SetupRunner {
   std::string prefix_;
 };
 
+// As root, hands the copy to the slot's uid while keeping the index's stat
+// cache valid (a plain chown would make every later status/diff re-hash every
+// file). Without root the sandbox runs as this user, who owns the copy already
+// (bwrap maps it to the slot uid inside), and could not chown it anyway.
+Status AdoptForSandbox(sandbox::SandboxMode mode, repo::WorkingCopyLease& lease, const sandbox::SandboxOptions& sb) {
+  if (mode != sandbox::SandboxMode::kBwrap || ::geteuid() != 0) return Status::Ok();
+  return repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid);
+}
+
 // The sandbox defaults with the environment's variables over them.
 std::map<std::string, std::string> MergedEnv(const sandbox::SandboxOptions& sb, const env::EnvironmentSpec& spec) {
-  std::map<std::string, std::string> out = sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env;
-  for (const auto& [k, v] : spec.env) out[k] = v;
-  return out;
+  return env::EnvironmentVariables(sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env, spec);
 }
 
 }  // namespace
@@ -126,18 +133,22 @@ Result<repo::WorkingCopyPool*> RunEnvironmentFactory::PoolFor(const Task& task) 
 Result<RunEnvironmentFactory::Prepared> RunEnvironmentFactory::PrepareFor(const Task& task, env::EnvironmentSpec spec,
                                                                           repo::WorkingCopyPool& pool,
                                                                           const sandbox::SandboxOptions& sb) {
-  SG_RETURN_IF_ERROR(env::ResolveImage(spec));
+  if (spec.has_setup() || !spec.image.empty()) {
+    SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
+    if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0 && !SearchableByOthers(spec.cache_dir)) {
+      return FailedPreconditionError("environment.cache_dir " + spec.cache_dir +
+                                     " is not reachable by the sandbox uids: every directory above it needs o+x");
+    }
+  }
+  if (Status st = env::ResolveImage(spec); !st.ok()) {
+    return Status(st.code(), "the environment image of repository '" + task.repo + "' is unusable: " + st.message());
+  }
   if (!spec.has_setup()) return Prepared{spec, ""};
   SG_RETURN_IF_ERROR(MakeDirs(options_.env_log_dir));
-  SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
-  if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0 && !SearchableByOthers(spec.cache_dir)) {
-    return FailedPreconditionError("environment.cache_dir " + spec.cache_dir +
-                                   " is not reachable by the sandbox uids: every directory above it needs o+x");
-  }
   const std::string log = journal::EnvSetupLogPath(options_.env_log_dir, task.repo, task.commit);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool.Acquire(std::chrono::minutes(10)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
-  if (mode == sandbox::SandboxMode::kBwrap) SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
+  SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   sandbox::SandboxOptions setup_sb = sb;
   setup_sb.rootfs = spec.rootfs;
   setup_sb.env = MergedEnv(sb, spec);
@@ -167,6 +178,14 @@ Status RunEnvironmentFactory::ApplyEnvironment(const Task& task, repo::WorkingCo
   return Status::Ok();
 }
 
+std::string RunEnvironmentFactory::RootIdentity(const std::string& repo) {
+  std::lock_guard<std::mutex> lock(env_mu_);
+  for (const auto& [key, prepared] : prepared_) {
+    if (key.rfind(repo + "@", 0) == 0 && prepared.ok()) return prepared->spec.root_id;
+  }
+  return "";
+}
+
 Result<sandbox::SandboxOptions> RunEnvironmentFactory::SandboxFor(const Task& task, int slot,
                                                                   repo::WorkingCopyPool& pool) {
   sandbox::SandboxOptions sb = options_.sandbox;
@@ -186,11 +205,7 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
-  if (mode == sandbox::SandboxMode::kBwrap) {
-    // Hand the copy to the slot's uid while keeping the index's stat cache valid
-    // (a plain chown would make every later status/diff re-hash every file).
-    SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
-  }
+  SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   return std::unique_ptr<RolloutEnvironment>(
       new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes));
@@ -202,11 +217,17 @@ Result<RunEnvironmentFactory::CheckOutcome> RunEnvironmentFactory::RunCheck(cons
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
-  if (mode == sandbox::SandboxMode::kBwrap) SG_RETURN_IF_ERROR(repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid));
+  SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
+  // Which system the root is, as the commands see it (an image's own /etc/os-release).
+  SG_ASSIGN_OR_RETURN(
+      sandbox::CommandResult system,
+      runner->Run(sandbox::CommandRequest(". /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\""), sb.limits));
   (void)lease.Release();
-  return CheckOutcome{sb, std::move(result)};
+  std::string os = system.exit_code == 0 ? system.output.substr(0, 200) : "";
+  while (!os.empty() && (os.back() == '\n' || os.back() == '\r')) os.pop_back();
+  return CheckOutcome{sb, std::move(result), os.find('\n') == std::string::npos ? os : "", RootIdentity(task.repo)};
 }
 
 }  // namespace seragen::pipeline

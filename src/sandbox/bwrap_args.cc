@@ -47,6 +47,28 @@ Result<std::vector<RootfsEntry>> ScanRootfs(const std::string& rootfs) {
   return entries;
 }
 
+Status FitPathsToRootfs(SandboxOptions& o, const std::vector<RootfsEntry>& rootfs_entries) {
+  if (o.rootfs.empty() || o.rootfs == "/") return Status::Ok();
+  auto exists = [&](const std::string& inside) {
+    struct stat st;
+    return ::lstat((o.rootfs + inside).c_str(), &st) == 0;
+  };
+  std::erase_if(o.hidden_paths, [&](const std::string& p) { return !exists(p); });
+  for (const std::string& p : o.extra_ro_binds) {
+    const std::string first = p.substr(1, p.find('/', 1) == std::string::npos ? std::string::npos : p.find('/', 1) - 1);
+    const bool fresh = first == "tmp" || first == "run" || first == "dev" || first == "proc" ||
+                       std::none_of(rootfs_entries.begin(), rootfs_entries.end(),
+                                    [&](const RootfsEntry& e) { return e.name == first; });
+    if (!fresh && !exists(p)) {
+      return FailedPreconditionError("the host path " + p + " must be visible inside the sandbox, but the root " +
+                                     o.rootfs + " has /" + first + " and not this path, and it is read-only; " +
+                                     "keep repositories and the run directory outside /" + first +
+                                     " (e.g. under /tmp or a directory the image lacks)");
+    }
+  }
+  return Status::Ok();
+}
+
 std::vector<std::string> BuildBwrapArgv(const SandboxOptions& o, const std::vector<RootfsEntry>& rootfs_entries,
                                         const std::string& host_copy, const std::string& chdir_inside,
                                         const std::vector<std::string>& command_argv) {

@@ -27,7 +27,9 @@ Result<std::unique_ptr<BwrapRunner>> BwrapRunner::Create(const SandboxOptions& o
                                    "unconfined (not recommended)");
   }
   SG_ASSIGN_OR_RETURN(auto rootfs, ScanRootfs(options.rootfs));
-  return std::unique_ptr<BwrapRunner>(new BwrapRunner(options, host_copy, std::move(exe).value(), std::move(rootfs)));
+  SandboxOptions fitted = options;
+  SG_RETURN_IF_ERROR(FitPathsToRootfs(fitted, rootfs));
+  return std::unique_ptr<BwrapRunner>(new BwrapRunner(fitted, host_copy, std::move(exe).value(), std::move(rootfs)));
 }
 
 BwrapRunner::BwrapRunner(SandboxOptions options, std::string host_copy, std::string bwrap_exe,

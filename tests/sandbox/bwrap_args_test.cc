@@ -172,6 +172,35 @@ TEST_CASE("ScanRootfs lists entries sorted with symlink targets", "[sandbox][bwr
   CHECK(missing.status().message().find(dir.Sub("nope")) != std::string::npos);
 }
 
+TEST_CASE("host paths are fitted to an image root", "[sandbox][bwrap_args]") {
+  testing::TempDir dir;
+  ::mkdir(dir.Sub("home").c_str(), 0755);
+  ::mkdir(dir.Sub("srv").c_str(), 0755);
+  ::mkdir(dir.Sub("srv/data").c_str(), 0755);
+  ::mkdir(dir.Sub("tmp").c_str(), 0755);
+  auto entries = ScanRootfs(dir.path());
+  REQUIRE(entries.ok());
+  SandboxOptions o;
+  o.rootfs = dir.path();
+  o.hidden_paths = {"/work/run", "/srv/data", "/tmp/run"};
+  o.extra_ro_binds = {"/work/repo/.git/objects", "/tmp/x/.git/objects", "/srv/data"};
+  REQUIRE(FitPathsToRootfs(o, *entries).ok());
+  CHECK(o.hidden_paths == std::vector<std::string>{"/srv/data"});  // only what the image has can be seen
+  CHECK(o.extra_ro_binds.size() == 3);
+
+  o.extra_ro_binds = {"/home/user/repo/.git/objects"};
+  Status st = FitPathsToRootfs(o, *entries);
+  CHECK(st.code() == StatusCode::kFailedPrecondition);
+  CHECK(st.message().find("/home/user/repo/.git/objects") != std::string::npos);
+  CHECK(st.message().find("outside /home") != std::string::npos);
+
+  SandboxOptions host;
+  host.hidden_paths = {"/nonexistent/run"};
+  host.extra_ro_binds = {"/home/user/repo/.git/objects"};
+  REQUIRE(FitPathsToRootfs(host, *entries).ok());
+  CHECK(host.hidden_paths.size() == 1);
+}
+
 TEST_CASE("invalid sandbox options are named", "[sandbox][bwrap_args]") {
   SandboxOptions o;
   CHECK(ValidateSandboxOptions(o).ok());

@@ -20,8 +20,11 @@ struct EnvironmentSpec {
   std::vector<std::string> setup;          // shell commands, run in order in the working copy
   bool setup_network = false;              // setup commands keep the host network
   std::map<std::string, std::string> env;  // variables for setup and rollouts (over the defaults)
-  std::string prefix = "/env";             // where the prepared prefix appears inside
-  std::string cache_dir;                   // host directory holding prepared prefixes
+  // The image's own Env ("NAME=value", e.g. its PATH), set by ResolveImage;
+  // applied over the sandbox defaults and under `env`.
+  std::vector<std::string> image_env;
+  std::string prefix = "/env";  // where the prepared prefix appears inside
+  std::string cache_dir;        // host directory holding prepared prefixes
   bool has_setup() const { return !setup.empty(); }
 };
 
@@ -54,11 +57,19 @@ Result<PreparedEnvironment> PrepareEnvironment(const EnvironmentSpec& spec, cons
                                                SetupRunner& runner, const std::string& log_path);
 
 // When spec.image is set: unpacks (or reuses) it with PrepareImageRoot under
-// cache_dir and sets rootfs and root_id. Otherwise root_id = rootfs.
+// cache_dir/images and sets rootfs, root_id ("image:" + manifest digest) and
+// image_env. Otherwise root_id = rootfs.
 Status ResolveImage(EnvironmentSpec& spec);
 
-// Default cache directory: $XDG_CACHE_HOME/seragen/env, else
-// $HOME/.cache/seragen/env, else /tmp/seragen-env-cache.
+// The variables commands see: `defaults`, then the image's Env (except HOME:
+// commands never run as the image's user), then spec.env.
+std::map<std::string, std::string> EnvironmentVariables(const std::map<std::string, std::string>& defaults,
+                                                        const EnvironmentSpec& spec);
+
+// Default cache directory: $XDG_CACHE_HOME/seragen/env; else, as root,
+// /var/cache/seragen/env (root's home is closed to the sandbox uids, which
+// must reach prefixes and image roots); else $HOME/.cache/seragen/env; else
+// /tmp/seragen-env-cache.
 std::string DefaultEnvironmentCacheDir();
 
 }  // namespace seragen::env

@@ -52,11 +52,15 @@ class RunEnvironmentFactory final : public EnvironmentFactory {
   struct CheckOutcome {
     sandbox::SandboxOptions sandbox;
     sandbox::CommandResult result;
+    std::string system;   // PRETTY_NAME of the root's /etc/os-release; "" when unknown
+    std::string root_id;  // "image:<manifest digest>", a rootfs path, or "" for the host root
   };
   Result<CheckOutcome> RunCheck(const Task& task, int slot, const std::string& command);
 
  private:
   Result<repo::WorkingCopyPool*> PoolFor(const Task& task);
+  // The prepared environment's root_id of `repo` ("" before preparation or without one).
+  std::string RootIdentity(const std::string& repo);
   // The rollout sandbox of `task` in `slot` (uid, cgroup, environment).
   Result<sandbox::SandboxOptions> SandboxFor(const Task& task, int slot, repo::WorkingCopyPool& pool);
   // Applies the task's repository environment to `sb` (root, variables, the

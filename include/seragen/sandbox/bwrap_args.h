@@ -23,6 +23,17 @@ struct RootfsEntry {
 // fifos. kNotFound / kIoError naming the directory when it cannot be read.
 Result<std::vector<RootfsEntry>> ScanRootfs(const std::string& rootfs);
 
+// Adapts the host paths shown inside to a root other than the host's (an
+// image root), where they usually do not exist. A hidden path the root does
+// not have is dropped (the host directory is not visible there anyway). An
+// extra read-only bind must appear at its host path: fine when its first
+// component is new to the root (bwrap creates it in the root's tmpfs) or when
+// the root has the whole path; when the root has the first directory but not
+// the path (e.g. /home/user/...), bwrap cannot create it in the read-only
+// image directory, so this is kFailedPrecondition naming the path.
+// No-op for the host root.
+Status FitPathsToRootfs(SandboxOptions& options, const std::vector<RootfsEntry>& rootfs_entries);
+
 // The full argv (argv[0] = bwrap_path as given) that runs `command_argv`
 // with the working copy `host_copy` (absolute) at options.mount_point.
 //

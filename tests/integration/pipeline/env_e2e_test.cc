@@ -83,5 +83,26 @@ TEST_CASE("env check reports a failing setup command with its log", "[e2e][env]"
   CHECK(out.find(dir.Sub("run/env") + "/envdemo-") != std::string::npos);
 }
 
+TEST_CASE("env check names an image that is missing or not an image", "[e2e][env]") {
+  testing::TempDir dir;
+  MakeSrcLayoutPackage(dir.Sub("repo"));
+  std::string out;
+  int rc = testing::RunShell(
+      Binary() + " env check -c " + Config(dir, "  image: '" + dir.Sub("missing.tar") + "'\n") + " 2>&1", &out);
+  INFO(out);
+  CHECK(rc == 1);
+  CHECK(out.find("the environment image of repository 'envdemo' is unusable: image " + dir.Sub("missing.tar")) !=
+        std::string::npos);
+
+  dir.Write("not-an-image.tar", "plain text\n");
+  rc = testing::RunShell(
+      Binary() + " env check -c " + Config(dir, "  image: '" + dir.Sub("not-an-image.tar") + "'\n") + " 2>&1", &out);
+  INFO(out);
+  CHECK(rc == 1);
+  CHECK(out.find("skopeo cannot read it as an image (docker-archive:" + dir.Sub("not-an-image.tar")) !=
+        std::string::npos);
+  CHECK(testing::RunShell("ls -d " + dir.Sub("cache/images") + "/*.tmp-* 2>/dev/null") != 0);
+}
+
 }  // namespace
 }  // namespace seragen::e2e
