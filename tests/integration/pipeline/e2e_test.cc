@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -369,17 +370,40 @@ TEST_CASE("faults: 5xx, 429, resets, hangs, truncation and malformed tool calls,
   CheckExport(dir.Sub("run"), "openai", false);
 }
 
+// Requests the teacher answered more than once: the same messages with the
+// same seed (an issue-writer retry has another seed), in body-log order. For
+// each, the round (index into `marks`, the body-log length after each kill)
+// in which its first copy arrived.
+std::vector<std::size_t> RepeatedRequests(const std::vector<std::string>& bodies,
+                                          const std::vector<std::size_t>& marks) {
+  std::map<std::string, std::size_t> first_seen;  // key -> body index
+  std::vector<std::size_t> rounds;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    json body = json::parse(bodies[i]);
+    std::string key = body["messages"].dump() + "|" + body.value("seed", json()).dump();
+    auto [it, fresh] = first_seen.emplace(key, i);
+    if (fresh) continue;
+    std::size_t round = 0;
+    while (round < marks.size() && marks[round] <= it->second) ++round;
+    rounds.push_back(round);
+  }
+  return rounds;
+}
+
 TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no finished rollout", "[e2e][kill]") {
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 4 --latency fixed:10", dir.Sub("requests.jsonl"));
+  TeacherProcess teacher(dir.path(), "--seed 4 --latency fixed:10 --body-log " + dir.Sub("bodies.jsonl"),
+                         dir.Sub("requests.jsonl"));
   REQUIRE_FALSE(teacher.url().empty());
   std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
+  const int concurrency = 3;  // WriteConfig's run.concurrency: at most one model call per task in flight
   Rng rng(2026);
   // conversation id -> request-log length when its rollout was first seen durable.
   std::map<std::string, std::size_t> durable_at;
+  std::vector<std::size_t> marks;  // body-log length after each kill
   int kills = 0;
-  for (int round = 0; round < 12; ++round) {
+  for (int round = 0; round < 20; ++round) {
     std::string out;
     testing::RunShell(Binary() + " run -c " + cfg + " > " + dir.Sub("run.log") + " 2>&1 & echo $!", &out);
     int pid = std::atoi(out.c_str());
@@ -390,6 +414,7 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
     ::kill(pid, SIGKILL);
     for (int i = 0; i < 200 && ::kill(pid, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     kills += alive ? 1 : 0;
+    marks.push_back(ReadLines(dir.Sub("bodies.jsonl")).size());
     std::size_t log_len = ReadLines(dir.Sub("requests.jsonl")).size();
     auto journal = journal::LoadJournal(dir.Sub("run/shard-0/journal.jsonl"));
     if (!journal.ok()) continue;  // killed before the journal existed
@@ -402,7 +427,7 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
       }
     }
   }
-  CHECK(kills >= 10);
+  CHECK(kills >= 16);
   std::string out;
   REQUIRE(testing::RunShell(Binary() + " run -c " + cfg, &out) == 0);
 
@@ -429,6 +454,27 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
     }
   }
   CHECK_FALSE(durable_at.empty());
+  // Rollouts in flight resumed from their turn logs: a model call is asked again only when it was
+  // in flight at a kill, so each kill repeats at most `concurrency` calls (one per running task).
+  std::vector<std::size_t> repeated = RepeatedRequests(ReadLines(dir.Sub("bodies.jsonl")), marks);
+  std::map<std::size_t, int> per_round;
+  for (std::size_t r : repeated) per_round[r]++;
+  std::string figures;
+  for (const auto& [r, n] : per_round) figures += " round " + std::to_string(r) + ": " + std::to_string(n) + ";";
+  const json& resume = st["rollout_resume"];
+  std::printf(
+      "kill test: %d kills, %zu model requests, %zu repeated (bound %d = kills x concurrency);%s "
+      "%lld rollouts resumed inside, %lld calls replayed, %lld restarts\n",
+      kills, ReadLines(dir.Sub("bodies.jsonl")).size(), repeated.size(), kills * concurrency, figures.c_str(),
+      resume["rollout_replays"].get<long long>(), resume["replayed_calls"].get<long long>(),
+      resume["rollout_restarts"].get<long long>());
+  CHECK(repeated.size() <= static_cast<std::size_t>(kills * concurrency));
+  CHECK(resume["replayed_calls"].get<int>() > 0);
+  CHECK(resume["rollout_restarts"].get<int>() == 0);
+  // Every turn log went with its rollout's done record.
+  bool logs_left =
+      std::filesystem::exists(dir.Sub("run/shard-0/turns")) && !std::filesystem::is_empty(dir.Sub("run/shard-0/turns"));
+  CHECK_FALSE(logs_left);
 }
 
 }  // namespace seragen::e2e
