@@ -370,6 +370,16 @@ TEST_CASE("faults: 5xx, 429, resets, hangs, truncation and malformed tool calls,
   CheckExport(dir.Sub("run"), "openai", false);
 }
 
+// Whether `pid` is still running: not gone and not a zombie (a process whose
+// parent exited may stay a zombie when nothing reaps it, and kill(pid, 0)
+// still succeeds on it).
+bool Running(int pid) {
+  std::string stat;
+  if (auto text = ReadFile("/proc/" + std::to_string(pid) + "/stat"); text.ok()) stat = *text;
+  std::size_t close = stat.rfind(')');
+  return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
+}
+
 // Requests the teacher answered more than once: the same messages with the
 // same seed (an issue-writer retry has another seed), in body-log order. For
 // each, the round (index into `marks`, the body-log length after each kill)
@@ -393,10 +403,17 @@ std::vector<std::size_t> RepeatedRequests(const std::vector<std::string>& bodies
 TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no finished rollout", "[e2e][kill]") {
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 4 --latency fixed:10 --body-log " + dir.Sub("bodies.jsonl"),
+  // 100 ms per answer: many kills land while model calls are in flight.
+  TeacherProcess teacher(dir.path(), "--seed 4 --latency fixed:100 --body-log " + dir.Sub("bodies.jsonl"),
                          dir.Sub("requests.jsonl"));
   REQUIRE_FALSE(teacher.url().empty());
   std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
+  // Ten replicas per function (50 tasks): enough work that every round's run is still busy when killed.
+  std::string yaml = *ReadFile(cfg);
+  std::size_t at = yaml.find("max_functions_per_repo: 5}");
+  REQUIRE(at != std::string::npos);
+  yaml.replace(at, 26, "max_functions_per_repo: 5, replicas: 10}");
+  dir.Write("config.yaml", yaml);
   const int concurrency = 3;  // WriteConfig's run.concurrency: at most one model call per task in flight
   Rng rng(2026);
   // conversation id -> request-log length when its rollout was first seen durable.
@@ -410,9 +427,9 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
     REQUIRE(pid > 0);
     // Long enough, even on a loaded 2-core machine, for some rollouts to become durable.
     std::this_thread::sleep_for(std::chrono::milliseconds(300 + rng.Uniform(1000)));
-    bool alive = ::kill(pid, 0) == 0;
+    bool alive = Running(pid);
     ::kill(pid, SIGKILL);
-    for (int i = 0; i < 200 && ::kill(pid, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (int i = 0; i < 200 && Running(pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     kills += alive ? 1 : 0;
     marks.push_back(ReadLines(dir.Sub("bodies.jsonl")).size());
     std::size_t log_len = ReadLines(dir.Sub("requests.jsonl")).size();
