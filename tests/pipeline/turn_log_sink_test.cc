@@ -256,3 +256,43 @@ TEST_CASE("recorded turns survive the trip through the log format", "[pipeline][
 }
 
 }  // namespace seragen::pipeline
+
+namespace seragen::pipeline {
+
+TEST_CASE("which turn logs are replayed, discarded or started afresh", "[pipeline][replay]") {
+  MemoryStore store;
+  const std::string ref = journal::TurnLogRef("t1", 1, 2);
+  journal::TurnLogHeader want{"t1", 1, 2, 0, 0};
+  SECTION("none: a new log, nothing to replay, no restart") {
+    ResumedRollout r = OpenTurnLog(&store, want, true);
+    CHECK(r.ref == ref);
+    CHECK(r.replay.empty());
+    CHECK(r.restart_reason.empty());
+    REQUIRE(r.sink != nullptr);
+    CHECK(store.files[ref] == journal::EncodeTurnLogHeader(want) + "\n");
+  }
+  SECTION("only a torn header (killed while creating it): a new log, not a restart") {
+    store.files[ref] = journal::EncodeTurnLogHeader(want).substr(0, 20);
+    ResumedRollout r = OpenTurnLog(&store, want, true);
+    CHECK(r.restart_reason.empty());
+    CHECK(r.header.restarts == 0);
+    CHECK(store.files[ref] == journal::EncodeTurnLogHeader(want) + "\n");
+  }
+  SECTION("a log whose header names another rollout is discarded and counted, carrying its counts") {
+    store.files[ref] = journal::EncodeTurnLogHeader({"t9", 1, 2, 2, 300}) + "\n";
+    ResumedRollout r = OpenTurnLog(&store, want, true);
+    CHECK(r.restart_reason == "its header names another rollout");
+    CHECK(r.header.restarts == 3);
+    CHECK(r.header.discarded_tokens == 300);
+    CHECK(r.replay.empty());
+    CHECK(store.files[ref] == journal::EncodeTurnLogHeader(r.header) + "\n");
+  }
+  SECTION("after an in-process restart the log is not read at all") {
+    store.files[ref] = "damage\n" + journal::EncodeTurnLogHeader(want) + "\n";
+    ResumedRollout r = OpenTurnLog(&store, want, false);
+    CHECK(r.restart_reason.empty());
+    CHECK(store.files[ref] == journal::EncodeTurnLogHeader(want) + "\n");
+  }
+}
+
+}  // namespace seragen::pipeline
