@@ -6,7 +6,7 @@
 namespace seragen::agent {
 namespace {
 
-constexpr std::array<std::pair<ExitStatus, std::string_view>, 16> kNames{{
+constexpr std::array<std::pair<ExitStatus, std::string_view>, 17> kNames{{
     {ExitStatus::kSubmitted, "submitted"},
     {ExitStatus::kFormat, "exit_format"},
     {ExitStatus::kContext, "exit_context"},
@@ -23,6 +23,7 @@ constexpr std::array<std::pair<ExitStatus, std::string_view>, 16> kNames{{
     {ExitStatus::kCancelled, "exit_cancelled"},
     {ExitStatus::kPatchTooLarge, "exit_patch_too_large"},
     {ExitStatus::kTrajectoryTooLarge, "exit_trajectory_too_large"},
+    {ExitStatus::kReplayDiverged, "exit_replay_diverged"},
 }};
 
 }  // namespace
@@ -47,7 +48,8 @@ bool IsInfrastructureExit(ExitStatus status) {
     case ExitStatus::kConfigError:
     case ExitStatus::kQuota:
     case ExitStatus::kToolError:
-    case ExitStatus::kCancelled: return true;
+    case ExitStatus::kCancelled:
+    case ExitStatus::kReplayDiverged: return true;
     default: return false;
   }
 }

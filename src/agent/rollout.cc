@@ -49,6 +49,7 @@ void Rollout::Start(DoneCallback done) {
   traj_.started_at = FormatIso8601(deps_.clock->WallNow());
   traj_.history.push_back({llm::Role::kSystem, spec_.system_prompt, {}, {}, {}, {}});
   traj_.history.push_back({llm::Role::kUser, spec_.instance_prompt, {}, {}, {}, {}});
+  journaling_ = deps_.turns != nullptr;
   Step();
 }
 
@@ -103,6 +104,17 @@ void Rollout::Step() {
   opts.task_id = spec_.task_id;
 
   auto self = shared_from_this();
+  const int call = traj_.totals.model_calls;
+  const bool replay = call < static_cast<int>(spec_.replay.size());
+  if (replay || journaling_) request_digest_ = RequestDigest(req);
+  if (replay) {
+    if (spec_.replay[call].request_sha256 != request_digest_) {
+      return Finish(ExitStatus::kReplayDiverged,
+                    "model call " + std::to_string(call + 1) + " is not the request recorded in the turn log");
+    }
+    deps_.loop->Post([self, call] { self->OnReplayedAnswer(call); });
+    return;
+  }
   Clock::SteadyTime sent = deps_.clock->Now();
   Executor* loop = deps_.loop;
   in_flight_ = deps_.chat->Complete(std::move(req), opts, [self, loop, sent](Result<llm::ChatResponse> r) {
@@ -163,7 +175,49 @@ void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime 
   record_bytes_ += ResponseBytes(resp);
   turn.response = resp;
   traj_.turns.push_back(std::move(turn));
+  if (!journaling_) return HandleAnswer();
 
+  // Durable before anything acts on it: a resumed rollout answers this call from the log.
+  RecordedTurn recorded{traj_.totals.model_calls - 1, request_digest_, traj_.turns.back().response,
+                        traj_.turns.back().llm_seconds, std::nullopt};
+  auto self = shared_from_this();
+  Executor* loop = deps_.loop;
+  TurnSink* sink = deps_.turns;
+  deps_.workers->Post([self, loop, sink, recorded = std::move(recorded)] {
+    Status s = sink->Answered(recorded);
+    loop->Post([self, s] {
+      if (self->finished_) return;
+      if (!s.ok()) self->JournalFailed(s);
+      self->HandleAnswer();
+    });
+  });
+}
+
+void Rollout::OnReplayedAnswer(int call) {
+  if (finished_) return;
+  const RecordedTurn& recorded = spec_.replay[call];
+  traj_.totals.model_calls++;
+  traj_.totals.replayed_calls++;
+  TurnRecord turn;
+  turn.step = traj_.totals.steps;
+  turn.llm_seconds = recorded.llm_seconds;
+  turn.replayed = true;
+  turn.response = recorded.response;
+  Account(turn.response.usage);
+  record_bytes_ += ResponseBytes(turn.response);
+  traj_.turns.push_back(std::move(turn));
+  HandleAnswer();
+}
+
+void Rollout::JournalFailed(const Status& status) {
+  if (!journaling_) return;
+  journaling_ = false;
+  log::Logger("agent", spec_.task_id)
+      .Warn("rollout {}: cannot journal its turns ({}); it goes on unjournaled", spec_.rollout, status.ToString());
+}
+
+void Rollout::HandleAnswer() {
+  const llm::ChatResponse& resp = traj_.turns.back().response;
   // Decide whether the turn is well-formed: exactly one call, valid JSON arguments.
   const AgentMessages& msg = *deps_.messages;
   TemplateValues values{{"tool_names", ToolNames(traj_.tools)},
@@ -188,14 +242,48 @@ void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime 
     }
     return RejectTurn("invalid_arguments", Fill(msg.invalid_arguments, values));
   }
+  RunTool(call);
+}
 
+void Rollout::RunTool(const llm::ToolCall& call) {
+  const int index = traj_.totals.model_calls - 1;
+  // A replayed call whose outcome is on record is not journaled again.
+  bool recorded = traj_.turns.back().replayed && spec_.replay[index].outcome.has_value();
+  TurnSink* sink = journaling_ && !recorded ? deps_.turns : nullptr;
   auto self = shared_from_this();
   Executor* loop = deps_.loop;
   ToolExecutor* tools = deps_.tools;
-  deps_.workers->Post([self, loop, tools, call] {
+  deps_.workers->Post([self, loop, tools, sink, call, index] {
     ToolOutcome outcome = tools->Execute(call);
-    loop->Post([self, outcome = std::move(outcome)]() mutable { self->OnToolDone(std::move(outcome)); });
+    Status journaled;
+    // A harness failure is not something the model saw: a resumed rollout runs that call again.
+    if (sink && outcome.kind != ToolOutcome::Kind::kHarnessError) {
+      journaled = sink->ToolDone(index, RecordedOutcome{outcome.kind, outcome.text, outcome.timed_out});
+    }
+    loop->Post(
+        [self, outcome = std::move(outcome), journaled]() mutable { self->OnToolDone(std::move(outcome), journaled); });
   });
+}
+
+bool Rollout::MatchRecordedOutcome(ToolOutcome& outcome) {
+  TurnRecord& turn = traj_.turns.back();
+  const int index = traj_.totals.model_calls - 1;
+  if (!turn.replayed || !spec_.replay[index].outcome) return true;
+  const RecordedOutcome& was = *spec_.replay[index].outcome;
+  if (was.kind != outcome.kind) {
+    Finish(ExitStatus::kReplayDiverged, "the tool call of model call " + std::to_string(index + 1) + " ended as " +
+                                            std::string(ToolOutcomeKindName(outcome.kind)) + ", recorded as " +
+                                            std::string(ToolOutcomeKindName(was.kind)));
+    return false;
+  }
+  if (was.text != outcome.text || was.timed_out != outcome.timed_out) {
+    // The model's later answers were conditioned on what it saw then.
+    turn.replay_observation_differs = true;
+    turn.replay_observation = std::move(outcome.text);
+    outcome.text = was.text;
+    outcome.timed_out = was.timed_out;
+  }
+  return true;
 }
 
 void Rollout::RejectTurn(const std::string& kind, const std::string& message) {
@@ -221,8 +309,10 @@ void Rollout::RejectTurn(const std::string& kind, const std::string& message) {
   Step();
 }
 
-void Rollout::OnToolDone(ToolOutcome outcome) {
+void Rollout::OnToolDone(ToolOutcome outcome, const Status& journaled) {
   if (finished_) return;
+  if (!journaled.ok()) JournalFailed(journaled);
+  if (!MatchRecordedOutcome(outcome)) return;
   TurnRecord& turn = traj_.turns.back();
   turn.tool_seconds = std::chrono::duration<double>(outcome.duration).count();
   if (outcome.kind == ToolOutcome::Kind::kInvalidCall) {

@@ -150,6 +150,19 @@ llm::ChatResponse ResponseFrom(const json& j) {
 
 }  // namespace
 
+std::string ResponseToJson(const llm::ChatResponse& response) {
+  return ResponseJson(response).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Result<llm::ChatResponse> ResponseFromJson(const std::string& text) {
+  SG_RETURN_IF_ERROR(CheckJsonDepth(text, "model response"));
+  try {
+    return ResponseFrom(json::parse(text));
+  } catch (const std::exception& e) {
+    return ParseError(std::string("invalid model response: ") + e.what());
+  }
+}
+
 std::string TrajectoryToJson(const Trajectory& t) {
   json tools = json::array();
   for (const auto& s : t.tools) {
@@ -175,6 +188,11 @@ std::string TrajectoryToJson(const Trajectory& t) {
     }
     if (!turn.observation.empty()) tj["observation"] = turn.observation;
     if (turn.command_timed_out) tj["command_timed_out"] = true;
+    if (turn.replayed) tj["replayed"] = true;
+    if (turn.replay_observation_differs) {
+      tj["replay_observation_differs"] = true;
+      tj["replay_observation"] = turn.replay_observation;
+    }
     turns.push_back(std::move(tj));
   }
   const Totals& tt = t.totals;
@@ -198,6 +216,7 @@ std::string TrajectoryToJson(const Trajectory& t) {
               {"cached_prompt_tokens", tt.cached_prompt_tokens},
               {"cost_usd", tt.cost_usd},
               {"model_calls", tt.model_calls},
+              {"replayed_calls", tt.replayed_calls},
               {"steps", tt.steps},
               {"format_errors", tt.format_errors},
               {"wall_seconds", tt.wall_seconds}}},
@@ -243,6 +262,9 @@ Result<Trajectory> TrajectoryFromJson(const std::string& text) {
       if (tj.contains("response")) turn.response = ResponseFrom(tj["response"]);
       turn.observation = tj.value("observation", "");
       turn.command_timed_out = tj.value("command_timed_out", false);
+      turn.replayed = tj.value("replayed", false);
+      turn.replay_observation_differs = tj.value("replay_observation_differs", false);
+      turn.replay_observation = tj.value("replay_observation", "");
       t.turns.push_back(std::move(turn));
     }
     auto status = ParseExitStatus(j.at("exit_status").get<std::string>());
@@ -263,6 +285,7 @@ Result<Trajectory> TrajectoryFromJson(const std::string& text) {
     t.totals.cached_prompt_tokens = tt.at("cached_prompt_tokens").get<std::int64_t>();
     t.totals.cost_usd = tt.at("cost_usd").get<double>();
     t.totals.model_calls = tt.at("model_calls").get<int>();
+    t.totals.replayed_calls = tt.value("replayed_calls", 0);
     t.totals.steps = tt.at("steps").get<int>();
     t.totals.format_errors = tt.at("format_errors").get<int>();
     t.totals.wall_seconds = tt.at("wall_seconds").get<double>();

@@ -21,6 +21,7 @@
 #include "seragen/journal/journal.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/journal/turn_log.h"
 #include "seragen/llm/http_chat_client.h"
 #include "seragen/loop/event_loop.h"
 #include "seragen/pipeline/demo_issues.h"
@@ -115,10 +116,13 @@ Result<OpenedShard> OpenShard(const config::LoadedConfig& loaded, const RunFlags
   log::SetLogFile(journal::ShardLogPath(out.shard_dir));
   // Leftovers of an interrupted durable write; they are never read, so a
   // failure to remove them only costs disk space: say so and go on.
-  for (std::string_view subdir : {journal::kTrajectoriesDir, journal::kIssuesDir}) {
+  for (std::string_view subdir : {journal::kTrajectoriesDir, journal::kIssuesDir, journal::kTurnsDir}) {
     auto removed = journal::RemoveStaleTempFiles(out.shard_dir, subdir);
     if (!removed.ok()) logger.Warn("{} (left in place)", removed.status().message());
   }
+  auto stale_logs =
+      journal::RemoveFinishedTurnLogs(out.shard_dir, journal::ResumeState::Fold(out.journal->existing().records));
+  if (!stale_logs.ok()) logger.Warn("{} (left in place)", stale_logs.status().message());
   logger.Info("shard {}/{}: {} of {} planned tasks, run directory {}", out.shard.index, out.shard.count,
               out.tasks.size(), out.run.plan.size(), out.run.run_dir);
   return out;

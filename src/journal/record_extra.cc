@@ -29,6 +29,9 @@ struct ToJson {
     Json j;
     j["has_patch"] = r.has_patch;
     if (!r.patch_sha256.empty()) PutText(j, "patch_sha256", r.patch_sha256);
+    if (r.replayed_calls > 0) j["replayed_calls"] = r.replayed_calls;
+    if (r.restarts > 0) j["restarts"] = r.restarts;
+    if (r.discarded_tokens > 0) j["discarded_tokens"] = r.discarded_tokens;
     return j;
   }
   Json operator()(const IssueResult& r) const {
@@ -52,6 +55,9 @@ Result<RecordExtra> RolloutFrom(const Json& j) {
   RolloutResult r;
   SG_RETURN_IF_ERROR(ReadBool(j, "has_patch", false, &r.has_patch, "extra."));
   SG_RETURN_IF_ERROR(ReadText(j, "patch_sha256", false, &r.patch_sha256, "extra."));
+  SG_RETURN_IF_ERROR(ReadCount(j, "replayed_calls", false, &r.replayed_calls, "extra."));
+  SG_RETURN_IF_ERROR(ReadCount(j, "restarts", false, &r.restarts, "extra."));
+  SG_RETURN_IF_ERROR(ReadCount(j, "discarded_tokens", false, &r.discarded_tokens, "extra."));
   return RecordExtra(std::move(r));
 }
 

@@ -9,6 +9,8 @@ constexpr std::string_view kShardPrefix = "shard-";
 constexpr std::string_view kTrajectorySuffix = ".json";
 constexpr std::string_view kRolloutMark = ".r";
 constexpr std::string_view kIssueSuffix = ".md";
+constexpr std::string_view kTurnLogSuffix = ".jsonl";
+constexpr std::string_view kAttemptMark = ".a";
 
 std::string Join(std::string_view dir, std::string_view name) {
   std::string out(dir);
@@ -97,6 +99,28 @@ std::optional<std::string> ParseIssueRef(std::string_view ref) {
   std::optional<std::string_view> task_id = Between(ref, kIssuesDir, kIssueSuffix);
   if (!task_id || !PlainName(*task_id)) return std::nullopt;
   return std::string(*task_id);
+}
+
+std::string TurnLogRef(std::string_view task_id, int rollout, int attempt) {
+  return Join(kTurnsDir, std::string(task_id) + std::string(kRolloutMark) + std::to_string(rollout) +
+                             std::string(kAttemptMark) + std::to_string(attempt) + std::string(kTurnLogSuffix));
+}
+
+std::optional<TurnLogName> ParseTurnLogRef(std::string_view ref) {
+  std::optional<std::string_view> stem = Between(ref, kTurnsDir, kTurnLogSuffix);
+  if (!stem) return std::nullopt;
+  std::size_t amark = stem->rfind(kAttemptMark);
+  if (amark == std::string_view::npos) return std::nullopt;
+  std::optional<int> attempt = ParseIndex(stem->substr(amark + kAttemptMark.size()));
+  std::string_view head = stem->substr(0, amark);
+  std::size_t rmark = head.rfind(kRolloutMark);
+  if (rmark == std::string_view::npos) return std::nullopt;
+  std::optional<int> rollout = ParseIndex(head.substr(rmark + kRolloutMark.size()));
+  std::string_view task_id = head.substr(0, rmark);
+  if (!PlainName(task_id) || !rollout || (*rollout != 1 && *rollout != 2) || !attempt || *attempt < 1) {
+    return std::nullopt;
+  }
+  return TurnLogName{std::string(task_id), *rollout, *attempt};
 }
 
 std::string ExportDataName(std::string_view which, std::string_view format) {

@@ -1,5 +1,8 @@
 #include "seragen/pipeline/task_runner.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "seragen/llm/request_seed.h"
 
 #include "seragen/agent/trajectory_json.h"
@@ -27,6 +30,15 @@ journal::TokenUsage TokensOf(const agent::Trajectory& t) {
   u.cached_prompt_tokens = t.totals.cached_prompt_tokens;
   u.calls = t.totals.model_calls;
   return u;
+}
+
+journal::TokenUsage Minus(journal::TokenUsage a, const journal::TokenUsage& b) {
+  a.prompt_tokens = std::max<std::int64_t>(0, a.prompt_tokens - b.prompt_tokens);
+  a.completion_tokens = std::max<std::int64_t>(0, a.completion_tokens - b.completion_tokens);
+  a.reasoning_tokens = std::max<std::int64_t>(0, a.reasoning_tokens - b.reasoning_tokens);
+  a.cached_prompt_tokens = std::max<std::int64_t>(0, a.cached_prompt_tokens - b.cached_prompt_tokens);
+  a.calls = std::max<std::int64_t>(0, a.calls - b.calls);
+  return a;
 }
 
 journal::VerificationScores RecordedScores(const verify::Scores& s) {
@@ -158,10 +170,20 @@ void TaskRunner::Next() {
 
 void TaskRunner::RunRollout(int number) {
   auto self = shared_from_this();
-  ctx_->workers->Post([self, number] {
+  journal::TurnLogHeader header;
+  header.task_id = task_.task_id;
+  header.rollout = number;
+  header.attempt = number == 1 ? r1_attempt_ : 1;
+  header.restarts = restart_.restarts;
+  header.discarded_tokens = restart_.discarded_tokens;
+  const bool replay_allowed = !restart_.fresh;
+  restart_.fresh = false;
+  ctx_->workers->Post([self, number, header, replay_allowed] {
     auto env = std::make_shared<Result<std::unique_ptr<RolloutEnvironment>>>(
         self->ctx_->environments->Acquire(self->task_, self->slot_));
-    self->ctx_->loop->Post([self, number, env]() mutable {
+    auto resumed = std::make_shared<ResumedRollout>();
+    if (env->ok()) *resumed = OpenTurnLog(self->ctx_->store, header, replay_allowed);
+    self->ctx_->loop->Post([self, number, env, resumed]() mutable {
       if (!env->ok()) {
         journal::JournalRecord rec{self->task_.task_id, Stage::kFailed, "environment", self->attempt_};
         rec.error = journal::ErrorInfo{"infra.environment", env->status().ToString(), true};
@@ -170,32 +192,76 @@ void TaskRunner::RunRollout(int number) {
         });
       }
       if (self->cancelled_) return self->Finish(TaskOutcome::Kind::kCancelled, "cancelled");
-      self->env_ = std::move(**env);
-      const PromptLibrary& prompts = *self->ctx_->prompts;
-      Result<std::string> instance = number == 1 ? prompts.Rollout1(self->task_.function_name, self->task_.file,
-                                                                    self->CategoryForAttempt(), self->env_->repo_root())
-                                                 : prompts.Rollout2(*self->issue_, self->env_->repo_root());
-      if (!instance.ok()) return self->Finish(TaskOutcome::Kind::kAbortRun, instance.status().ToString());
-      const StageSettings& s = self->ctx_->settings;
-      agent::RolloutSpec spec;
-      spec.task_id = self->task_.task_id;
-      spec.rollout = number;
-      spec.system_prompt = prompts.system();
-      spec.instance_prompt = std::move(*instance);
-      spec.prompts_hash = prompts.hash();
-      spec.request_template = s.request_template;
-      if (s.send_seed) {
-        spec.request_template.seed =
-            self->SeedFor(number == 1 ? Numbered("rollout1", self->r1_attempt_) : std::string("rollout2"));
-      }
-      spec.call_options = s.call_options;
-      spec.limits = s.limits;
-      spec.pricing = s.pricing;
-      agent::RolloutDeps deps{self->ctx_->chat,    &self->env_->tools(), &self->env_->patch(), self->ctx_->loop,
-                              self->ctx_->workers, self->ctx_->clock,    self->ctx_->messages};
-      self->rollout_ = agent::Rollout::Create(std::move(spec), deps);
-      self->rollout_->Start([self, number](agent::Trajectory t) { self->OnRolloutDone(number, std::move(t)); });
+      self->StartRollout(number, std::move(**env), std::move(*resumed));
     });
+  });
+}
+
+void TaskRunner::StartRollout(int number, std::unique_ptr<RolloutEnvironment> env, ResumedRollout resumed) {
+  env_ = std::move(env);
+  log::Logger logger("pipeline", task_.task_id);
+  if (!resumed.restart_reason.empty()) {
+    logger.Warn("rollout {}: the turn log {} cannot be replayed ({}); starting the rollout again", number, resumed.ref,
+                resumed.restart_reason);
+  }
+  if (!resumed.warning.empty()) logger.Warn("rollout {}: {}", number, resumed.warning);
+  if (!resumed.replay.empty()) {
+    logger.Info("rollout {}: resuming from its turn log ({} answered model calls)", number, resumed.replay.size());
+  }
+  const PromptLibrary& prompts = *ctx_->prompts;
+  Result<std::string> instance =
+      number == 1 ? prompts.Rollout1(task_.function_name, task_.file, CategoryForAttempt(), env_->repo_root())
+                  : prompts.Rollout2(*issue_, env_->repo_root());
+  if (!instance.ok()) return Finish(TaskOutcome::Kind::kAbortRun, instance.status().ToString());
+  const StageSettings& s = ctx_->settings;
+  agent::RolloutSpec spec;
+  spec.task_id = task_.task_id;
+  spec.rollout = number;
+  spec.system_prompt = prompts.system();
+  spec.instance_prompt = std::move(*instance);
+  spec.prompts_hash = prompts.hash();
+  spec.request_template = s.request_template;
+  if (s.send_seed) {
+    spec.request_template.seed = SeedFor(number == 1 ? Numbered("rollout1", r1_attempt_) : std::string("rollout2"));
+  }
+  spec.call_options = s.call_options;
+  spec.limits = s.limits;
+  spec.pricing = s.pricing;
+  journal::TokenUsage recorded = UsageOf(resumed.replay);
+  replay_tokens_ = recorded.prompt_tokens + recorded.completion_tokens;
+  spec.replay = std::move(resumed.replay);
+  turn_sink_ = std::move(resumed.sink);
+  turn_header_ = resumed.header;
+  turn_ref_ = resumed.ref;
+  agent::RolloutDeps deps{ctx_->chat,    &env_->tools(), &env_->patch(), ctx_->loop,
+                          ctx_->workers, ctx_->clock,    ctx_->messages, turn_sink_.get()};
+  rollout_ = agent::Rollout::Create(std::move(spec), deps);
+  auto self = shared_from_this();
+  rollout_->Start([self, number](agent::Trajectory t) { self->OnRolloutDone(number, std::move(t)); });
+}
+
+void TaskRunner::RestartRollout(int number, const agent::Trajectory& discarded) {
+  log::Logger("pipeline", task_.task_id)
+      .Warn("rollout {}: replay from the turn log stopped ({}); starting the rollout again", number,
+            discarded.exit_detail);
+  restart_.restarts = turn_header_.restarts + 1;
+  // Every answer of the log is thrown away, replayed or not.
+  restart_.discarded_tokens = turn_header_.discarded_tokens + replay_tokens_;
+  restart_.fresh = true;
+  turn_sink_.reset();
+  RunRollout(number);
+}
+
+void TaskRunner::DropTurnLog() {
+  restart_ = RestartCarry{};
+  turn_sink_.reset();
+  std::string ref = std::exchange(turn_ref_, std::string());
+  if (ref.empty()) return;
+  RunStore* store = ctx_->store;
+  std::string task_id = task_.task_id;
+  ctx_->workers->Post([store, ref, task_id] {
+    Status s = store->RemoveTurnLog(ref);
+    if (!s.ok()) log::Logger("pipeline", task_id).Warn("{} (left in place; it is never replayed)", s.ToString());
   });
 }
 
@@ -214,14 +280,18 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
     auto env = std::shared_ptr<RolloutEnvironment>(std::move(env_));
     ctx_->workers->Post([env]() mutable { env.reset(); });
   }
+  const agent::ExitStatus exit = t.exit_status;
+  if (exit == agent::ExitStatus::kReplayDiverged && !cancelled_) return RestartRollout(number, t);
   AddUsage(t);
   auto self = shared_from_this();
-  const agent::ExitStatus exit = t.exit_status;
   const std::string exit_name(agent::ExitStatusName(exit));
-  if (exit == agent::ExitStatus::kCancelled) return Finish(TaskOutcome::Kind::kCancelled, "cancelled in rollout");
+  if (exit == agent::ExitStatus::kCancelled || exit == agent::ExitStatus::kReplayDiverged) {
+    return Finish(TaskOutcome::Kind::kCancelled, "cancelled in rollout");
+  }
   if (agent::IsInfrastructureExit(exit)) {
     journal::JournalRecord rec{task_.task_id, Stage::kFailed, exit_name, attempt_};
-    rec.tokens = TokensOf(t);
+    // The turn log keeps the answered calls for the next run, which counts them when the rollout ends.
+    rec.tokens = Minus(TokensOf(t), turn_sink_ ? turn_sink_->journaled() : journal::TokenUsage{});
     rec.error = journal::ErrorInfo{"infra." + exit_name, t.exit_detail, true};
     // A configuration error fails this task (retried on rerun); the run stops
     // only once the client says so (the same error on consecutive calls).
@@ -238,11 +308,14 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
   rec.tokens = TokensOf(t);
   rec.refs[number == 1 ? kRefRollout1 : kRefRollout2] = path;
   rec.timings_ms["rollout"] = static_cast<std::int64_t>(t.totals.wall_seconds * 1000);
-  rec.extra = journal::RolloutResult{t.has_patch, p1_hash};
+  rec.extra = journal::RolloutResult{
+      t.has_patch, p1_hash, static_cast<std::uint64_t>(t.totals.replayed_calls), turn_header_.restarts,
+      static_cast<std::uint64_t>(std::max<std::int64_t>(0, turn_header_.discarded_tokens))};
   std::string text = agent::TrajectoryToJson(t);
   if (number == 1) rollout1_ = std::move(t);
   else rollout2_ = std::move(t);
   Persist({{path, std::move(text)}}, rec, [self, number, exit, p1_hash] {
+    self->DropTurnLog();
     if (number == 2) return self->Next();
     std::string why;
     if (exit != agent::ExitStatus::kSubmitted) why = "rollout1_" + std::string(agent::ExitStatusName(exit));

@@ -41,6 +41,12 @@ void AccountTokens(const std::vector<journal::JournalRecord>& records, TokenAcco
       c.prompt_tokens += r.tokens.prompt_tokens;
       c.cached_tokens += r.tokens.cached_prompt_tokens;
     }
+    if (const journal::RolloutResult* rr = r.rollout()) {
+      acc->rollout_replays += rr->replayed_calls > 0 ? 1 : 0;
+      acc->replayed_calls += static_cast<std::int64_t>(rr->replayed_calls);
+      acc->rollout_restarts += static_cast<std::int64_t>(rr->restarts);
+      Waste(acc, "restarted", static_cast<std::int64_t>(rr->discarded_tokens));
+    }
     Open& o = open[r.task_id];
     o.task += Spent(r.tokens);
     if (r.stage == Stage::kRollout1Done) o.attempt = 0;
@@ -77,6 +83,10 @@ std::string FormatTokenAccounting(const TokenAccounting& acc) {
     for (const auto& [why, n] : acc.wasted) out += fmt::format(" {} {}", why, n);
     out += "\n";
   }
+  if (acc.rollout_replays > 0 || acc.rollout_restarts > 0) {
+    out += fmt::format("resumed    {} rollouts inside (replayed {} answered model calls), {} started again\n",
+                       acc.rollout_replays, acc.replayed_calls, acc.rollout_restarts);
+  }
   return out;
 }
 
@@ -89,6 +99,9 @@ void AddTokenAccountingJson(const TokenAccounting& acc, nlohmann::ordered_json& 
   nlohmann::ordered_json wasted = nlohmann::ordered_json::object();
   for (const auto& [why, n] : acc.wasted) wasted[why] = n;
   j["wasted_tokens"] = {{"total", acc.wasted_total}, {"by_reason", wasted}};
+  j["rollout_resume"] = {{"rollout_replays", acc.rollout_replays},
+                         {"replayed_calls", acc.replayed_calls},
+                         {"rollout_restarts", acc.rollout_restarts}};
 }
 
 }  // namespace seragen::pipeline

@@ -8,6 +8,7 @@
 #include "seragen/base/utf8.h"
 #include "seragen/journal/journal_reader.h"
 #include "seragen/journal/record.h"
+#include "seragen/journal/turn_log.h"
 #include "seragen/verify/patch_lines.h"
 #include "seragen/verify/scores.h"
 #include "seragen/verify/sera_lines.h"
@@ -54,6 +55,33 @@ int FuzzPatchLines(const std::uint8_t* data, std::size_t size) {
 int FuzzJournalReader(const std::uint8_t* data, std::size_t size) {
   auto j = journal::ParseJournal(AsText(data, size), "fuzz.jsonl");
   if (j.ok()) SERAGEN_FUZZ_CHECK(j->valid_bytes + j->dropped_tail_bytes <= size);
+  return 0;
+}
+
+int FuzzTurnLog(const std::uint8_t* data, std::size_t size) {
+  auto log = journal::ParseTurnLog(AsText(data, size), "fuzz.jsonl");
+  if (!log.ok()) return 0;
+  SERAGEN_FUZZ_CHECK(log->valid_bytes + log->dropped_tail_bytes == size);
+  SERAGEN_FUZZ_CHECK(log->has_header || log->turns.empty());
+  // What loads writes back as the same lines (text fields exact), and each
+  // response is one JSON object the agent's decoder takes or refuses.
+  std::string again = log->has_header ? journal::EncodeTurnLogHeader(log->header) + "\n" : "";
+  for (std::size_t i = 0; i < log->turns.size(); ++i) {
+    const journal::TurnLogTurn& t = log->turns[i];
+    SERAGEN_FUZZ_CHECK(t.answer.call == static_cast<int>(i));
+    auto answer = journal::EncodeTurnLogAnswer(t.answer);
+    SERAGEN_FUZZ_CHECK(answer.ok());
+    again += *answer + "\n";
+    if (t.outcome) again += journal::EncodeTurnLogOutcome(*t.outcome) + "\n";
+    (void)agent::ResponseFromJson(t.answer.response_json);
+  }
+  auto back = journal::ParseTurnLog(again, "again.jsonl");
+  SERAGEN_FUZZ_CHECK(back.ok() && back->dropped_tail_bytes == 0 && back->turns.size() == log->turns.size());
+  SERAGEN_FUZZ_CHECK(back->has_header == log->has_header && (!log->has_header || back->header == log->header));
+  for (std::size_t i = 0; i < log->turns.size(); ++i) {
+    SERAGEN_FUZZ_CHECK(back->turns[i].answer.request_sha256 == log->turns[i].answer.request_sha256);
+    SERAGEN_FUZZ_CHECK(back->turns[i].outcome == log->turns[i].outcome);
+  }
   return 0;
 }
 

@@ -12,7 +12,7 @@ std::span<const Target> AllTargets() {
       {"sse_assembler", FuzzSseAssembler},     {"chat_response", FuzzChatResponse},
       {"tool_arguments", FuzzToolArguments},   {"patch_lines", FuzzPatchLines},
       {"journal_reader", FuzzJournalReader},   {"journal_record", FuzzJournalRecord},
-      {"trajectory", FuzzTrajectory},
+      {"trajectory", FuzzTrajectory},          {"turn_log", FuzzTurnLog},
 #ifndef SERAGEN_FUZZ_PARSERS_ONLY
       {"patch_check", FuzzPatchCheck},         {"config_loader", FuzzConfigLoader},
       {"tool_validation", FuzzToolValidation},

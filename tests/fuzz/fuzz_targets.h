@@ -23,6 +23,7 @@ int FuzzPatchLines(const std::uint8_t* data, std::size_t size);
 int FuzzPatchCheck(const std::uint8_t* data, std::size_t size);
 int FuzzJournalReader(const std::uint8_t* data, std::size_t size);
 int FuzzJournalRecord(const std::uint8_t* data, std::size_t size);
+int FuzzTurnLog(const std::uint8_t* data, std::size_t size);
 int FuzzConfigLoader(const std::uint8_t* data, std::size_t size);
 int FuzzToolValidation(const std::uint8_t* data, std::size_t size);
 int FuzzTrajectory(const std::uint8_t* data, std::size_t size);

@@ -53,6 +53,24 @@ TEST_CASE("rollout results round-trip for both rollouts", "[journal][extra]") {
   CHECK(RoundTrip(r2) == r2);
 }
 
+TEST_CASE("a resumed rollout's replay and restart counts round-trip, absent when zero", "[journal][extra]") {
+  JournalRecord r = WithExtra(Stage::kRollout1Done, RolloutResult{true, "", 7, 1, 5120});
+  auto line = EncodeRecord(r);
+  REQUIRE(line.ok());
+  CHECK(line->find(R"("extra":{"has_patch":true,"replayed_calls":7,"restarts":1,"discarded_tokens":5120})") !=
+        std::string::npos);
+  CHECK(RoundTrip(r) == r);
+  // Records written before these fields existed read as zero.
+  auto old = DecodeEntry(
+      R"({"type":"task","task_id":"t","stage":"rollout2_done","status":"submitted","attempt":1,"at":"x","extra":{"has_patch":true}})");
+  REQUIRE(old.ok());
+  CHECK(old->record->rollout()->replayed_calls == 0);
+  CHECK(old->record->rollout()->restarts == 0);
+  auto bad = DecodeEntry(
+      R"({"type":"task","task_id":"t","stage":"rollout2_done","status":"submitted","attempt":1,"at":"x","extra":{"restarts":-1}})");
+  CHECK(bad.status().code() == StatusCode::kParseError);
+}
+
 TEST_CASE("issue results round-trip", "[journal][extra]") {
   JournalRecord r = WithExtra(Stage::kIssueDone, IssueResult{"lanternjs-error-message"});
   CHECK(EncodeRecord(r)->find(R"("extra":{"demo_issue":"lanternjs-error-message"})") != std::string::npos);

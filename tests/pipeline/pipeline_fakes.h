@@ -41,6 +41,41 @@ class MemoryStore final : public RunStore {
     records.push_back(*back->record);
     return Status::Ok();
   }
+  // Turn logs as the bytes the file would hold (tests may damage them).
+  Result<journal::LoadedTurnLog> LoadTurnLog(const std::string& ref) override {
+    std::lock_guard<std::mutex> l(mu);
+    auto it = files.find(ref);
+    if (it == files.end()) return NotFoundError("no file " + ref);
+    return journal::ParseTurnLog(it->second, ref);
+  }
+  Status StartTurnLog(const std::string& ref, const journal::TurnLogHeader& header,
+                      const journal::LoadedTurnLog* loaded) override {
+    std::lock_guard<std::mutex> l(mu);
+    if (fail_turn_logs) return IoError("disk full");
+    if (loaded) files[ref].resize(loaded->valid_bytes);
+    else files[ref] = journal::EncodeTurnLogHeader(header) + "\n";
+    return Status::Ok();
+  }
+  Status AppendTurnAnswer(const std::string& ref, const journal::TurnLogAnswer& answer) override {
+    Result<std::string> line = journal::EncodeTurnLogAnswer(answer);
+    if (!line.ok()) return line.status();
+    std::lock_guard<std::mutex> l(mu);
+    if (fail_turn_logs) return IoError("disk full");
+    files[ref] += *line + "\n";
+    ++turn_answers_appended;
+    return Status::Ok();
+  }
+  Status AppendTurnOutcome(const std::string& ref, const journal::TurnLogOutcome& outcome) override {
+    std::lock_guard<std::mutex> l(mu);
+    if (fail_turn_logs) return IoError("disk full");
+    files[ref] += journal::EncodeTurnLogOutcome(outcome) + "\n";
+    return Status::Ok();
+  }
+  Status RemoveTurnLog(const std::string& ref) override {
+    std::lock_guard<std::mutex> l(mu);
+    files.erase(ref);
+    return Status::Ok();
+  }
   std::vector<std::string> Stages(const std::string& task_id) const {
     std::vector<std::string> out;
     for (const auto& r : records) {
@@ -52,6 +87,8 @@ class MemoryStore final : public RunStore {
   std::map<std::string, std::string> files;
   std::vector<journal::JournalRecord> records;
   bool fail_writes = false;
+  bool fail_turn_logs = false;
+  int turn_answers_appended = 0;
 };
 
 // Tools that do nothing but submit; the patch is fixed per rollout number.

@@ -57,4 +57,28 @@ TEST_CASE("tokens of rejected attempts and unaccepted tasks are counted as waste
   CHECK(FormatTokenAccounting(acc).find("wasted     301 tokens") != std::string::npos);
 }
 
+TEST_CASE("resumed rollouts are counted and the answers of discarded turn logs are waste", "[status][tokens]") {
+  TokenAccounting acc;
+  JournalRecord a1 = Rec("a", Stage::kRollout1Done, "submitted", 300);
+  a1.extra = journal::RolloutResult{true, "", 2, 0, 0};  // resumed inside: 2 calls replayed
+  JournalRecord a2 = Rec("a", Stage::kRollout2Done, "submitted", 200);
+  a2.extra = journal::RolloutResult{true, "", 0, 1, 220};  // its first turn log could not be replayed
+  AccountTokens({a1, Rec("a", Stage::kIssueDone, "written", 10), a2, Rec("a", Stage::kVerified, "accepted", 0)}, &acc);
+  CHECK(acc.rollout_replays == 1);
+  CHECK(acc.replayed_calls == 2);
+  CHECK(acc.rollout_restarts == 1);
+  CHECK(acc.wasted["restarted"] == 220);
+  CHECK(acc.wasted_total == 220);  // the accepted task's own tokens are not waste
+  nlohmann::ordered_json j;
+  AddTokenAccountingJson(acc, j);
+  CHECK(j["rollout_resume"]["rollout_replays"] == 1);
+  CHECK(j["rollout_resume"]["replayed_calls"] == 2);
+  CHECK(j["rollout_resume"]["rollout_restarts"] == 1);
+  CHECK(j["wasted_tokens"]["by_reason"]["restarted"] == 220);
+  CHECK(FormatTokenAccounting(acc).find(
+            "resumed    1 rollouts inside (replayed 2 answered model calls), 1 started again") != std::string::npos);
+  TokenAccounting none;
+  CHECK(FormatTokenAccounting(none).find("resumed") == std::string::npos);
+}
+
 }  // namespace seragen::pipeline

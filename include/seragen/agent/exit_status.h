@@ -23,6 +23,8 @@ enum class ExitStatus {
   kCancelled,           // exit_cancelled: shutdown requested; redone on resume
   kPatchTooLarge,       // exit_patch_too_large: the working copy's diff passed agent.max_patch_bytes
   kTrajectoryTooLarge,  // exit_trajectory_too_large: the record passed agent.max_trajectory_bytes
+  kReplayDiverged,      // exit_replay_diverged: a resumed rollout no longer matches its turn log
+                        // (the caller starts it again from scratch; never journaled)
 };
 
 // "submitted", "exit_format", ... (stable: stored in journals and metadata).

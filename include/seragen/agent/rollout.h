@@ -16,6 +16,7 @@
 #include "seragen/agent/agent_messages.h"
 #include "seragen/agent/tool_executor.h"
 #include "seragen/agent/trajectory.h"
+#include "seragen/agent/turn_replay.h"
 #include "seragen/base/clock.h"
 #include "seragen/base/executor.h"
 #include "seragen/llm/chat_client.h"
@@ -52,6 +53,9 @@ struct RolloutSpec {
   llm::CallOptions call_options;      // per-attempt timeout, stream; deadline is set per call
   RolloutLimits limits;
   Pricing pricing;
+  // Turns answered before a kill (turn_replay.h): the first replay.size()
+  // model calls are answered from them, in order, instead of by `chat`.
+  std::vector<RecordedTurn> replay;
 };
 
 struct RolloutDeps {
@@ -62,6 +66,8 @@ struct RolloutDeps {
   Executor* workers = nullptr;
   const Clock* clock = nullptr;
   const AgentMessages* messages = nullptr;
+  // Optional: journals every answered turn before its tool call runs.
+  TurnSink* turns = nullptr;
 };
 
 class Rollout : public std::enable_shared_from_this<Rollout> {
@@ -80,7 +86,15 @@ class Rollout : public std::enable_shared_from_this<Rollout> {
   Rollout(RolloutSpec spec, RolloutDeps deps);
   void Step();
   void OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime sent);
-  void OnToolDone(ToolOutcome outcome);
+  void OnReplayedAnswer(int call);
+  // The latest turn's answer is in traj_.turns.back(): reject it or run its tool call.
+  void HandleAnswer();
+  void RunTool(const llm::ToolCall& call);
+  void OnToolDone(ToolOutcome outcome, const Status& journaled);
+  // Compares a replayed tool call's outcome with the recorded one; false when
+  // the rollout ended (diverged).
+  bool MatchRecordedOutcome(ToolOutcome& outcome);
+  void JournalFailed(const Status& status);
   void RejectTurn(const std::string& kind, const std::string& message);
   std::optional<ExitStatus> LimitReached(std::string* detail) const;
   void Finish(ExitStatus status, std::string detail);
@@ -99,6 +113,8 @@ class Rollout : public std::enable_shared_from_this<Rollout> {
   int consecutive_format_errors_ = 0;
   int consecutive_timeouts_ = 0;
   std::int64_t record_bytes_ = 0;  // approximate size of traj_, see RolloutLimits
+  std::string request_digest_;     // of the request in flight (journaling or replay)
+  bool journaling_ = false;        // deps_.turns is set and has not failed
   bool cancelled_ = false;
   bool finished_ = false;
 };

@@ -23,6 +23,14 @@ struct TurnRecord {
   llm::ChatResponse response;  // empty when the call failed
   std::string observation;     // tool result shown to the model
   bool command_timed_out = false;
+  // Answered from the rollout's turn log when it was resumed after a kill
+  // (the model was not asked again; usage and llm_seconds are the original's).
+  bool replayed = false;
+  // A replayed tool call whose new result differs from the recorded one: the
+  // history keeps the recorded observation (what the model saw), and this is
+  // what running the call again produced.
+  bool replay_observation_differs = false;
+  std::string replay_observation;
   double llm_seconds = 0;
   double tool_seconds = 0;
 };
@@ -33,7 +41,8 @@ struct Totals {
   std::int64_t cached_prompt_tokens = 0;
   double cost_usd = 0;
   int model_calls = 0;
-  int steps = 0;  // accepted turns
+  int replayed_calls = 0;  // of model_calls: answered from the turn log on resume
+  int steps = 0;           // accepted turns
   int format_errors = 0;
   double wall_seconds = 0;
 };

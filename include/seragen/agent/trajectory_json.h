@@ -19,4 +19,9 @@ std::string TrajectoryToJson(const Trajectory& trajectory);
 // files written before it existed) load their "patch" as is.
 Result<Trajectory> TrajectoryFromJson(const std::string& text);
 
+// One model response as a turn of a trajectory file stores it (the "response"
+// object of a turn); used by turn logs. Total; invalid UTF-8 is replaced.
+std::string ResponseToJson(const llm::ChatResponse& response);
+Result<llm::ChatResponse> ResponseFromJson(const std::string& text);
+
 }  // namespace seragen::agent

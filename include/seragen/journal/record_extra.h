@@ -17,12 +17,21 @@
 namespace seragen::journal {
 
 // "extra" of rollout1_done / rollout2_done:
-//   {"has_patch":true,"patch_sha256":"<hex>"}
+//   {"has_patch":true,"patch_sha256":"<hex>","replayed_calls":7,"restarts":1,"discarded_tokens":5120}
+// (the last three only when > 0)
 struct RolloutResult {
   bool has_patch = false;
   // Rollout 1 with a patch: SHA-256 hex of P1's exact bytes (duplicate-P1
   // detection on resume). Empty otherwise, and then not written.
   std::string patch_sha256;
+  // Model calls answered from the rollout's turn log after a kill (the
+  // model was not asked again; their tokens are in the record's tokens).
+  std::uint64_t replayed_calls = 0;
+  // Times the rollout was started again from scratch because its turn log
+  // could not be replayed, and the prompt + completion tokens of the
+  // discarded answers (not in the record's tokens).
+  std::uint64_t restarts = 0;
+  std::uint64_t discarded_tokens = 0;
 
   friend bool operator==(const RolloutResult&, const RolloutResult&) = default;
 };

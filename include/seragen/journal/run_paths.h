@@ -14,6 +14,8 @@
 //     seragen.log, summary.json   the shard's log and end-of-run summary
 //     trajectories/<task>.r<N>.json   rollout N's trajectory (N = 1, 2)
 //     issues/<task>.md                the synthetic issue
+//     turns/<task>.r<N>.a<K>.jsonl    the turn log of rollout N, attempt K, while it is
+//                                     unfinished (turn_log.h; deleted after its done record)
 //
 // Trajectory and issue names are "refs": paths relative to the shard
 // directory, as the journal stores them.
@@ -31,6 +33,7 @@ namespace seragen::journal {
 
 inline constexpr std::string_view kTrajectoriesDir = "trajectories";  // in a shard directory
 inline constexpr std::string_view kIssuesDir = "issues";              // in a shard directory
+inline constexpr std::string_view kTurnsDir = "turns";                // in a shard directory
 
 // --- RUN_DIR -----------------------------------------------------------------
 std::string ConfigYamlPath(std::string_view run_dir);
@@ -76,6 +79,19 @@ struct TrajectoryName {
 std::optional<TrajectoryName> ParseTrajectoryRef(std::string_view ref);
 // The task id of an IssueRef; nullopt unless `ref` is one.
 std::optional<std::string> ParseIssueRef(std::string_view ref);
+
+// "turns/<task_id>.r<rollout>.a<attempt>.jsonl" (shard-relative, like refs;
+// never stored in a record). Precondition: rollout and attempt >= 1.
+std::string TurnLogRef(std::string_view task_id, int rollout, int attempt);
+struct TurnLogName {
+  std::string task_id;
+  int rollout = 0;  // 1 or 2
+  int attempt = 0;  // >= 1
+
+  friend bool operator==(const TurnLogName&, const TurnLogName&) = default;
+};
+// The parts of a TurnLogRef; nullopt unless `ref` is one.
+std::optional<TurnLogName> ParseTurnLogRef(std::string_view ref);
 
 // --- export outputs (RUN_DIR/data or the directory given with --out) -------
 // "<which>.<format>.jsonl", e.g. "t1.hf.jsonl" (which: "t1" or "t2").

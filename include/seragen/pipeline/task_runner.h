@@ -26,6 +26,7 @@
 #include "seragen/pipeline/prompt_library.h"
 #include "seragen/pipeline/run_store.h"
 #include "seragen/pipeline/task.h"
+#include "seragen/pipeline/turn_log_sink.h"
 #include "seragen/verify/scores.h"
 
 namespace seragen::pipeline {
@@ -99,7 +100,13 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
 
   void Next();
   void RunRollout(int number);
+  // On loop, with the environment and the rollout's turn log ready.
+  void StartRollout(int number, std::unique_ptr<RolloutEnvironment> env, ResumedRollout resumed);
   void OnRolloutDone(int number, agent::Trajectory trajectory);
+  // A resumed rollout that no longer matches its turn log: start it again from scratch.
+  void RestartRollout(int number, const agent::Trajectory& discarded);
+  // After the rollout's done record: its turn log is no longer needed.
+  void DropTurnLog();
   void WriteIssue();
   void OnIssueAnswer(Result<llm::ChatResponse> answer, const std::string& demo_id);
   void RunJudge();
@@ -145,6 +152,19 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   std::unique_ptr<RolloutEnvironment> env_;
   std::shared_ptr<agent::Rollout> rollout_;
   std::shared_ptr<llm::CallHandle> call_;
+  // The turn log of the rollout in flight (nullptr: not journaled).
+  std::unique_ptr<TurnLogSink> turn_sink_;
+  journal::TurnLogHeader turn_header_;
+  std::string turn_ref_;            // its shard-relative name, until the done record is durable
+  std::int64_t replay_tokens_ = 0;  // prompt + completion tokens of the answers it replays
+  // Carried into the next rollout's new turn log after a restart; `fresh`:
+  // do not replay (the log was just found unusable).
+  struct RestartCarry {
+    std::uint64_t restarts = 0;
+    std::int64_t discarded_tokens = 0;
+    bool fresh = false;
+  };
+  RestartCarry restart_;
 };
 
 }  // namespace seragen::pipeline

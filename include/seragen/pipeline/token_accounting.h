@@ -27,10 +27,18 @@ struct TokenAccounting {
   // Prompt + completion tokens of work that ended without an accepted
   // trajectory, by why: judged_no (rejected rollout-1 attempts and their
   // judge calls), skipped (empty/duplicate P1, judge_no, ...), rejected and
-  // not_scorable (verification), failed (a final model failure). Tokens of a
-  // rollout cut short by a kill leave no record and are not counted.
+  // not_scorable (verification), failed (a final model failure), restarted
+  // (answers of turn logs that could not be replayed after a kill: counted
+  // when the rollout's done record is written; a rollout cut short before
+  // its turns were journaled leaves nothing to count).
   std::map<std::string, std::int64_t> wasted;
   std::int64_t wasted_total = 0;
+  // Resuming inside rollouts (from the done records' extra): rollouts that
+  // replayed answered calls from their turn log, those calls, and rollouts
+  // started again from scratch because replay was impossible.
+  std::int64_t rollout_replays = 0;
+  std::int64_t replayed_calls = 0;
+  std::int64_t rollout_restarts = 0;
 };
 
 // Adds one shard's records (in journal order) to `acc`.
@@ -38,7 +46,8 @@ void AccountTokens(const std::vector<journal::JournalRecord>& records, TokenAcco
 
 // "prompt cache  rollout1 93.2% · …" and "wasted …" lines for `seragen status`.
 std::string FormatTokenAccounting(const TokenAccounting& acc);
-// Adds "prompt_cache" and "wasted_tokens" to a status JSON object.
+// Adds "prompt_cache", "wasted_tokens" and "rollout_resume" ({"rollout_replays",
+// "replayed_calls", "rollout_restarts"}) to a status JSON object.
 void AddTokenAccountingJson(const TokenAccounting& acc, nlohmann::ordered_json& j);
 
 }  // namespace seragen::pipeline
