@@ -11,9 +11,9 @@ namespace seragen::report {
 namespace {
 
 constexpr int kRowHeight = 18;
-constexpr int kLabelWidth = 170;
+constexpr int kLabelWidth = 210;
 constexpr int kNoteWidth = 90;
-constexpr std::size_t kMaxLabelBytes = 40;
+constexpr std::size_t kMaxLabelBytes = 32;  // about what fits kLabelWidth at 11px
 
 std::string Num(double v) {
   if (std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15)
@@ -67,6 +67,14 @@ Histogram MakeHistogram(const std::vector<double>& values, std::size_t bins) {
     h.bin_width = 1;
     return h;
   }
+  bool integers = std::all_of(values.begin(), values.end(), [](double v) { return v == std::floor(v); });
+  if (integers && *hi - *lo + 1 <= static_cast<double>(bins)) {  // one bin per value
+    bins = static_cast<std::size_t>(*hi - *lo + 1);
+    h.bin_width = 1;
+    h.counts.assign(bins, 0);
+    for (double v : values) h.counts[static_cast<std::size_t>(v - h.low)]++;
+    return h;
+  }
   h.bin_width = (*hi - *lo) / static_cast<double>(bins);
   h.counts.assign(bins, 0);
   for (double v : values) {
@@ -87,21 +95,24 @@ std::string HistogramSvg(std::string_view title, const Histogram& h, std::string
       "font-size=\"10\" font-family=\"sans-serif\"><text x=\"2\" y=\"10\">{}</text>",
       width, height, Escape(title), Thousands(static_cast<long long>(max)));
   int plot = height - bottom - top;
+  // One bin per whole number: bars are labelled with their value, not a range.
+  bool per_value = h.bin_width == 1 && h.low == std::floor(h.low);
   for (std::size_t i = 0; i < h.counts.size(); ++i) {
     int bh = static_cast<int>(std::round(plot * static_cast<double>(h.counts[i]) / static_cast<double>(max)));
     double x = left + bw * static_cast<double>(i);
     double from = h.low + h.bin_width * static_cast<double>(i);
+    std::string range = per_value ? Num(from) : Num(from) + " – " + Num(from + h.bin_width);
     svg += fmt::format(
-        "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"#7aa7e8\"><title>{} – {}{}: "
+        "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"#7aa7e8\"><title>{}{}: "
         "{}</title></rect>",
-        x + 1, top + plot - bh, std::max(bw - 2, 1.0), bh, Num(from), Num(from + h.bin_width), Escape(unit),
-        h.counts[i]);
+        x + 1, top + plot - bh, std::max(bw - 2, 1.0), bh, range, Escape(unit), h.counts[i]);
   }
   svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", left, top + plot, width - 4,
                      top + plot);
   svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", left, height - 4, Num(h.low));
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}{}</text>", width - 4, height - 4,
-                     Num(h.low + h.bin_width * static_cast<double>(h.counts.size())), Escape(unit));
+  svg +=
+      fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}{}</text>", width - 4, height - 4,
+                  Num(h.low + h.bin_width * static_cast<double>(h.counts.size()) - (per_value ? 1 : 0)), Escape(unit));
   return svg + "</svg>";
 }
 

@@ -88,7 +88,7 @@ th{background:#f3f5f8}td.n,th.n{text-align:right}pre{background:#f7f8fa;border:1
 .diff span{display:block}.m{background:#e6f4ea}.u{background:#fce8e6}
 details.step{border:1px solid #e3e6ec;margin:4px 0;padding:2px 8px}details.step>summary{cursor:pointer}details.more>summary{cursor:pointer;color:#1a56b8;font-size:12.5px}
 .lbl{color:#5a6375;font-size:12px;margin-top:6px}.bad{color:#b3261e}
-.charts{display:flex;flex-wrap:wrap;gap:18px}.chart{border:1px solid #e3e6ec;padding:6px 10px}.chart h3{margin:2px 0 6px}
+.charts{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}.chart{border:1px solid #e3e6ec;padding:6px 10px}.chart h3{margin:2px 0 6px}
 .filters{margin:8px 0;display:flex;gap:8px;flex-wrap:wrap;align-items:center}
 .funnel td.bar{width:320px}.funnel .b{background:#7aa7e8;height:12px}
 th.sort{cursor:pointer}nav{margin:10px 0}

@@ -21,7 +21,7 @@ namespace {
 
 // Changes whenever pages would render differently from the same inputs, so
 // every page of an older report is rewritten.
-constexpr std::string_view kPageFormat = "report-page-1";
+constexpr std::string_view kPageFormat = "report-page-2";
 constexpr std::string_view kStateFile = "data/pages.jsonl";
 
 // Temp file + rename (a browser open on the report never reads half a file); no fsync.
@@ -112,6 +112,7 @@ Status WritePages(RunView& view, const ReportOptions& o, const std::string& out_
   SG_RETURN_IF_ERROR(MakeDirs(tasks_dir));
   auto kept = ReadState(out_dir + "/" + std::string(kStateFile));
   GraphIndex graphs(journal::GraphDir(view.run_dir));
+  DemoIndex demos(view);
   std::string state;
   for (std::size_t i = 0; i < view.rows.size(); ++i) {
     TaskRow& row = view.rows[i];
@@ -123,7 +124,7 @@ Status WritePages(RunView& view, const ReportOptions& o, const std::string& out_
       row.r2 = k->second.r2;
       result->pages_kept++;
     } else {
-      TaskDetail detail = LoadTaskDetail(view, row, o.call_graph ? &graphs : nullptr);
+      TaskDetail detail = LoadTaskDetail(view, row, o.call_graph ? &graphs : nullptr, &demos);
       if (detail.r1) row.r1 = Summarize(*detail.r1);
       if (detail.r2) row.r2 = Summarize(*detail.r2);
       SG_RETURN_IF_ERROR(WriteOutput(path, RenderTaskPage(view, row, detail)));

@@ -24,17 +24,18 @@ constexpr std::size_t kMaxConfigBytes = 64 * 1024;
 
 enum FunnelStep { kPlanned, kR1Submitted, kJudged, kIssue, kR2Submitted, kAccepted };
 
-// Categories by index from the run's prompts (as `seragen status` names them).
-std::vector<std::string> CategoryNames(const std::string& run_dir) {
-  std::string prompts_dir = config::DataDir() + "/prompts";
+// The prompts directory, demonstration settings and category names (by
+// index, as `seragen status` names them) of the run's saved config.
+void ReadRunConfig(const std::string& run_dir, RunView* view) {
+  view->prompts_dir = config::DataDir() + "/prompts";
   if (auto loaded = config::LoadConfigFile(journal::ConfigYamlPath(run_dir)); loaded.ok()) {
-    if (!loaded->config.prompts.dir.empty()) prompts_dir = loaded->config.prompts.dir;
+    if (!loaded->config.prompts.dir.empty()) view->prompts_dir = loaded->config.prompts.dir;
+    view->demos_file = loaded->config.issue.demos.file;
+    view->demos_repo = loaded->config.issue.demos.repo;
   }
-  std::vector<std::string> names;
-  if (auto c = config::LoadCategoryPrompts(prompts_dir + "/categories.yaml"); c.ok()) {
-    for (const auto& cat : *c) names.push_back(cat.topic);
+  if (auto c = config::LoadCategoryPrompts(view->prompts_dir + "/categories.yaml"); c.ok()) {
+    for (const auto& cat : *c) view->categories.push_back(cat.topic);
   }
-  return names;
 }
 
 std::string CategoryName(int index, const std::vector<std::string>& names) {
@@ -148,7 +149,7 @@ Result<RunView> LoadRunView(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(auto plan, callgraph::ReadTasksJsonl(plan_text));
   SG_ASSIGN_OR_RETURN(auto shards, journal::LoadRunJournals(run_dir));
   view.status = pipeline::StatusFromJournals(run_dir, plan, shards);  // the numbers of `seragen status`
-  view.categories = CategoryNames(run_dir);
+  ReadRunConfig(run_dir, &view);
   if (auto yaml = ReadFile(journal::ConfigYamlPath(run_dir)); yaml.ok())
     view.config_yaml = ClipEcho(*yaml, kMaxConfigBytes);
   int shard_count = shards.empty() ? 1 : std::max(1, shards.front().journal.header.shards);

@@ -12,6 +12,7 @@
 #include "seragen/journal/record.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/pipeline/demo_issues.h"
 
 namespace seragen::report {
 namespace {
@@ -86,6 +87,23 @@ const callgraph::CallGraph* GraphIndex::GraphFor(const std::string& repo, const 
   return nullptr;
 }
 
+const std::string* DemoIndex::Find(const std::string& source, const std::string& id) {
+  auto it = by_source_.find(source);
+  if (it == by_source_.end()) {
+    it = by_source_.emplace(source, std::map<std::string, std::string>{}).first;
+    Result<pipeline::DemoIssuePool> pool = NotFoundError("demonstrations of source " + source);
+    if (source == "builtin") pool = pipeline::DemoIssuePool::FromFile(view_.prompts_dir + "/demo_issues/builtin.jsonl");
+    if (source == "file" && !view_.demos_file.empty()) {
+      pool = pipeline::DemoIssuePool::FromFile(view_.demos_file, view_.demos_repo);
+    }
+    if (pool.ok()) {
+      for (const pipeline::DemoIssue& d : pool->issues()) it->second.emplace(d.id, d.text);
+    }
+  }
+  auto text = it->second.find(id);
+  return text == it->second.end() ? nullptr : &text->second;
+}
+
 RolloutSummary Summarize(const agent::Trajectory& t) {
   RolloutSummary s;
   s.present = true;
@@ -98,8 +116,11 @@ RolloutSummary Summarize(const agent::Trajectory& t) {
   return s;
 }
 
-TaskDetail LoadTaskDetail(const RunView& view, const TaskRow& row, GraphIndex* graphs) {
+TaskDetail LoadTaskDetail(const RunView& view, const TaskRow& row, GraphIndex* graphs, DemoIndex* demos) {
   TaskDetail d;
+  if (demos != nullptr && !row.demo_issue.empty()) {
+    if (const std::string* text = demos->Find(row.demo_source, row.demo_issue)) d.demo_issue = *text;
+  }
   auto shard = view.shard_dirs.find(row.shard);
   if (row.started && shard != view.shard_dirs.end()) {
     const std::string& dir = shard->second;

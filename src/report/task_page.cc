@@ -100,7 +100,9 @@ std::string RolloutHtml(const std::optional<agent::Trajectory>& traj, const std:
       "<code>{}</code></p>",
       agent::ExitStatusName(t.exit_status), t.totals.steps, t.totals.model_calls, t.totals.format_errors,
       Thousands(t.totals.prompt_tokens + t.totals.completion_tokens), t.totals.wall_seconds, E(t.model));
-  if (!t.exit_detail.empty()) out += Labeled("exit detail", t.exit_detail, "");
+  if (!t.exit_detail.empty() && t.exit_detail != agent::ExitStatusName(t.exit_status)) {
+    out += Labeled("exit detail", t.exit_detail, "");
+  }
   for (std::size_t i = 0; i < t.history.size() && i < 2; ++i) {
     const llm::Message& m = t.history[i];
     out += fmt::format("<details class=\"step\"><summary>{} prompt</summary>{}</details>", llm::RoleName(m.role),
@@ -129,6 +131,10 @@ std::string IssueSection(const TaskRow& row, const TaskDetail& d) {
   if (!row.demo_issue.empty()) {
     out += fmt::format("<p class=\"note\">demonstration shown to the issue writer: <code>{}</code>{}</p>",
                        E(row.demo_issue), row.demo_source.empty() ? "" : " (source: " + E(row.demo_source) + ")");
+  }
+  if (d.demo_issue) {
+    out += "<details><summary>the demonstration</summary>" + ClippedPre(*d.demo_issue, "issue", {8000, 64 * 1024}) +
+           "</details>";
   }
   return out;
 }

@@ -129,7 +129,8 @@ std::string FormatShow(const TaskRow& row, const TaskDetail& detail, const ShowO
                      agent::ExitStatusName(t.exit_status), t.totals.steps, t.totals.model_calls, t.totals.format_errors,
                      t.totals.prompt_tokens + t.totals.completion_tokens, t.totals.wall_seconds,
                      TerminalSafe(t.model, 200));
-  if (!t.exit_detail.empty()) out += "exit detail: " + TerminalSafe(t.exit_detail, 2000) + "\n";
+  if (!t.exit_detail.empty() && t.exit_detail != agent::ExitStatusName(t.exit_status))
+    out += "exit detail: " + TerminalSafe(t.exit_detail, 2000) + "\n";
   for (std::size_t i = 0; i < t.turns.size(); ++i) AppendTurn(t.turns[i], i, st, o, out);
   out += "\n" + st(kBold, fmt::format("P{}", o.rollout)) + "\n";
   if (t.has_patch) {

@@ -35,7 +35,7 @@ TEST_CASE("Thousands separates groups of three digits", "[report]") {
 }
 
 TEST_CASE("MakeHistogram puts every value in one of the bins", "[report]") {
-  Histogram h = MakeHistogram({0, 1, 2, 3, 4, 10}, 5);
+  Histogram h = MakeHistogram({0, 1, 2, 3, 4, 10.5}, 5);
   REQUIRE(h.counts.size() == 5);
   std::size_t total = 0;
   for (auto c : h.counts) total += c;
@@ -43,6 +43,11 @@ TEST_CASE("MakeHistogram puts every value in one of the bins", "[report]") {
   CHECK(h.counts[4] == 1);  // the maximum lands in the last bin
   CHECK(MakeHistogram({3, 3}, 5).counts == std::vector<std::size_t>{2});
   CHECK(MakeHistogram({}, 5).counts.empty());
+  // Whole numbers over a short range: one bin per value.
+  Histogram steps = MakeHistogram({6, 7, 7, 9}, 20);
+  CHECK(steps.counts == std::vector<std::size_t>{1, 2, 0, 1});
+  CHECK(steps.low == 6);
+  CHECK(steps.bin_width == 1);
 }
 
 TEST_CASE("BarChartSvg escapes labels and folds bars past the maximum", "[report]") {

@@ -37,7 +37,7 @@ TEST_CASE("LoadRunView gives one row per planned task with its outcome from the 
   const TaskRow& accepted = view->rows[0];
   REQUIRE(accepted.scores);
   CHECK(accepted.scores->recall == 1.0);
-  CHECK(accepted.demo_issue == "demo-7");
+  CHECK(accepted.demo_issue == "tidepool-short");
   CHECK(accepted.directory == "repo0/pkg/sub0");
   CHECK(accepted.tokens.calls == 2 * 6);  // six records of two calls each
 }

@@ -115,7 +115,7 @@ std::vector<JournalRecord> RecordsOf(const std::string& id, std::size_t i) {
   out.push_back(rec(Stage::kJudgeDone, "yes"));
   JournalRecord issue = rec(Stage::kIssueDone, "");
   issue.refs[journal::kRefIssue] = journal::IssueRef(id);
-  issue.extra = journal::IssueResult{"demo-7", 0, "builtin"};
+  issue.extra = journal::IssueResult{"tidepool-short", 0, "builtin"};
   out.push_back(issue);
   JournalRecord r2 = rec(Stage::kRollout2Done, "submitted");
   r2.refs[journal::kRefRollout2] = journal::TrajectoryRef(id, 2);

@@ -41,7 +41,8 @@ TEST_CASE("a task page shows both rollouts, the issue and the scores, with hosti
   auto view = LoadRunView(dir.Sub("run"));
   REQUIRE(view.ok());
   const TaskRow& row = view->rows[0];
-  TaskDetail detail = LoadTaskDetail(*view, row, nullptr);
+  DemoIndex demos(*view);
+  TaskDetail detail = LoadTaskDetail(*view, row, nullptr, &demos);
   REQUIRE(detail.r1);
   REQUIRE(detail.r2);
   REQUIRE(detail.issue);
@@ -57,7 +58,10 @@ TEST_CASE("a task page shows both rollouts, the issue and the scores, with hosti
   }
   CHECK(page.find("recall <b>1.000</b>") != std::string::npos);
   CHECK(page.find("<span class=\"m\">") != std::string::npos);
-  CHECK(page.find("demo-7") != std::string::npos);
+  CHECK(page.find("<code>tidepool-short</code> (source: builtin)") != std::string::npos);
+  // The builtin demonstration's own text (prompts/demo_issues/builtin.jsonl).
+  REQUIRE(detail.demo_issue);
+  CHECK(page.find("Schedule.next_run()") != std::string::npos);
   CHECK(page.find("<details class=\"step\">") != std::string::npos);
 }
 

@@ -31,7 +31,8 @@ struct Histogram {
 };
 
 // `bins` equal bins over [min, max] of the values (one bin when all equal);
-// empty counts for no values.
+// whole numbers spanning at most `bins` values get one bin per value; empty
+// counts for no values.
 Histogram MakeHistogram(const std::vector<double>& values, std::size_t bins);
 
 // Vertical bars of a histogram, the x axis labelled with bin edges.

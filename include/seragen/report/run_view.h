@@ -82,6 +82,10 @@ struct RunView {
   std::string recipe_hash;              // effective config hash of the first journal
   std::string config_yaml;              // RUN_DIR/config.yaml (clipped), "" when missing
   std::string first_record_at, last_record_at;
+  // From the run's config (defaults when it is missing): where the prompts
+  // and the demonstration issues of a "file" source are.
+  std::string prompts_dir;
+  std::string demos_file, demos_repo;
 };
 
 // Reads the plan, the journals and the status of `run_dir` (each once).

@@ -31,6 +31,21 @@ class GraphIndex {
   std::map<std::string, std::vector<std::unique_ptr<callgraph::CallGraph>>> by_repo_;
 };
 
+// Texts of demonstration issues by id, for the sources that can be read
+// again after the run: "builtin" (PROMPTS/demo_issues/builtin.jsonl) and
+// "file" (issue.demos.file). "commits" would need the repository: not shown.
+// Not thread-safe.
+class DemoIndex {
+ public:
+  explicit DemoIndex(const RunView& view) : view_(view) {}
+  // nullptr when the source cannot be read or has no such id.
+  const std::string* Find(const std::string& source, const std::string& id);
+
+ private:
+  const RunView& view_;
+  std::map<std::string, std::map<std::string, std::string>> by_source_;  // source -> id -> text
+};
+
 struct Neighbour {
   std::string function_id;
   std::string resolution;  // how the call was resolved (callgraph::ResolutionName)
@@ -47,7 +62,8 @@ struct TaskDetail {
   std::optional<agent::Trajectory> r1, r2;
   std::string r1_error, r2_error;  // why a referenced trajectory did not load
   std::vector<RejectedAttempt> rejected;
-  std::optional<std::string> issue;  // the synthetic issue text
+  std::optional<std::string> issue;       // the synthetic issue text
+  std::optional<std::string> demo_issue;  // the demonstration shown to the issue writer
   bool graph_found = false;
   std::vector<Neighbour> callers, callees;
 };
@@ -55,9 +71,9 @@ struct TaskDetail {
 // Trajectory files larger than this are not read (a page would not show them).
 inline constexpr std::size_t kMaxTrajectoryFileBytes = 64u << 20;
 
-// Reads the files of `row` from its shard directory in `view`; `graphs` may be
-// nullptr (no neighbours).
-TaskDetail LoadTaskDetail(const RunView& view, const TaskRow& row, GraphIndex* graphs);
+// Reads the files of `row` from its shard directory in `view`; `graphs` and
+// `demos` may be nullptr (no neighbours, no demonstration text).
+TaskDetail LoadTaskDetail(const RunView& view, const TaskRow& row, GraphIndex* graphs, DemoIndex* demos = nullptr);
 
 // Steps, tokens, exit status, ... of a loaded trajectory.
 RolloutSummary Summarize(const agent::Trajectory& trajectory);
