@@ -1,9 +1,9 @@
 // Report benchmark: generates a synthetic run (plan, journals, one small
 // trajectory per rollout and an issue per task; tests/report/synthetic_run.h)
-// and times WriteReport on it, first from scratch, then again with every page
-// unchanged (the incremental path of a report of a run in progress). Each
-// report runs in a child process, so its peak RSS (wait4's rusage) is its own.
-// Prints its figures; not part of ctest.
+// and times `seragen report` on it (the binary next to this build's bench/
+// directory, run as a child process so its peak RSS from wait4 is its own),
+// first from scratch, then again with every page unchanged (the incremental
+// path of a report of a run in progress). Prints its figures; not part of ctest.
 //
 //   bench_report [tasks=100000] [shards=4] [dir=$TMPDIR or /tmp]
 #include <sys/resource.h>
@@ -17,7 +17,6 @@
 #include <string>
 
 #include "report/synthetic_run.h"
-#include "seragen/report/report_writer.h"
 
 using namespace seragen;
 
@@ -34,20 +33,24 @@ std::uintmax_t TreeBytes(const std::string& dir) {
   return total;
 }
 
-// Runs one report in a child; prints its time, page counts and peak RSS.
-bool TimedReport(const char* label, const report::ReportOptions& options) {
+// build/seragen, from this program's path (build/bench/report/bench_report).
+std::string SeragenBinary() {
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return (self.parent_path() / "../../seragen").lexically_normal().string();
+}
+
+// Runs `seragen report RUN -o OUT` as a child; prints its output, time and peak RSS.
+bool TimedReport(const char* label, const std::string& run_dir, const std::string& out_dir) {
+  std::string binary = SeragenBinary();
+  std::printf("%s: %s report %s -o %s\n", label, binary.c_str(), run_dir.c_str(), out_dir.c_str());
+  std::fflush(stdout);
   auto start = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   if (pid == 0) {
-    auto r = report::WriteReport(options);
-    if (!r.ok()) {
-      std::fprintf(stderr, "%s\n", r.status().ToString().c_str());
-      ::_exit(1);
-    }
-    std::printf("%s: %zu tasks, %zu pages written, %zu kept, %zu table chunks\n", label, r->tasks, r->pages_written,
-                r->pages_kept, r->chunks);
-    std::fflush(stdout);
-    ::_exit(0);
+    ::execl(binary.c_str(), "seragen", "report", run_dir.c_str(), "-o", out_dir.c_str(), static_cast<char*>(nullptr));
+    std::perror("exec seragen");
+    ::_exit(127);
   }
   int status = 0;
   struct rusage usage {};
@@ -84,13 +87,12 @@ int main(int argc, char** argv) {
               static_cast<double>(TreeBytes(dir + "/run")) / 1e6, Seconds(std::chrono::steady_clock::now() - start));
   std::fflush(stdout);
 
-  report::ReportOptions ro;
-  ro.run_dir = dir + "/run";
-  ro.out_dir = dir + "/report";
-  bool ok = TimedReport("report (all pages)", ro) && TimedReport("report again (nothing changed)", ro);
+  const std::string run_dir = dir + "/run", out_dir = dir + "/report";
+  bool ok = TimedReport("report (all pages)", run_dir, out_dir) &&
+            TimedReport("report again (nothing changed)", run_dir, out_dir);
   if (ok) {
-    std::printf("report directory: %.1f MB; index.html %.1f KB\n", static_cast<double>(TreeBytes(ro.out_dir)) / 1e6,
-                static_cast<double>(std::filesystem::file_size(ro.out_dir + "/index.html")) / 1e3);
+    std::printf("report directory: %.1f MB; index.html %.1f KB\n", static_cast<double>(TreeBytes(out_dir)) / 1e6,
+                static_cast<double>(std::filesystem::file_size(out_dir + "/index.html")) / 1e3);
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);

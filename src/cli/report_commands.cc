@@ -30,7 +30,14 @@ int ErrorExit(const char* command, const Status& status) {
 }
 
 int RunReport(const report::ReportOptions& o) {
-  auto r = report::WriteReport(o);
+  report::ReportProgress progress;
+  if (::isatty(STDERR_FILENO) == 1) {  // a person is watching: pages done so far, on one line
+    progress = [](std::size_t done, std::size_t total) {
+      if (done % 500 == 0 || done == total) std::cerr << "\rseragen report: " << done << "/" << total << " task pages";
+      if (done == total) std::cerr << "\n";
+    };
+  }
+  auto r = report::WriteReport(o, progress);
   if (!r.ok()) return ErrorExit("report", r.status());
   std::cout << "report   " << r->index_path << "\n"
             << "tasks    " << r->tasks << " (" << r->pages_written << " pages written, " << r->pages_kept

@@ -86,6 +86,7 @@ std::string TableSection(const RunView& view, const IndexOptions& o) {
 }
 
 std::string_view TableScript();
+std::string_view TableControlsScript();
 
 }  // namespace
 
@@ -120,7 +121,7 @@ std::string RenderIndex(const RunView& view, const IndexOptions& o) {
   out += OverviewSection(view);
   out += ChartsSection(view);
   out += TableSection(view, o);
-  out += "<script>" + std::string(TableScript()) + "</script>";
+  out += "<script>" + std::string(TableScript()) + std::string(TableControlsScript()) + "</script>";
   return out + PageTail();
 }
 
@@ -216,6 +217,13 @@ std::string_view TableScript() {
       info(' page ' + (state.page + 1) + ' of ' + pages + ' (' + count() + ' tasks) ');
     });
   }
+)js";
+}
+
+// The table's controls: filters, pager, sortable headers, and a view named in
+// the link (#page=N&status=...). Continues TableScript's function.
+std::string_view TableControlsScript() {
+  return R"js(
   function refresh() {
     info(' loading… ');
     loadChunks(all(), function () { recompute(); state.page = 0; draw(); });
@@ -238,9 +246,26 @@ std::string_view TableScript() {
       refresh();
     });
   });
-  var wanted = /^#page=([0-9]+)$/.exec(location.hash);  // a link to a page of the table
-  if (wanted && Number(wanted[1]) > 1) {
-    state.page = Number(wanted[1]) - 1;
+  // A link to a view of the table: #page=N&status=S&category=C&repo=R&q=TEXT&sort=COL (-COL: descending).
+  var args = {};
+  location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+    var i = kv.indexOf('=');
+    if (i > 0) args[kv.substring(0, i)] = decodeURIComponent(kv.substring(i + 1));
+  });
+  var filtered = false;
+  [['status', 'f-outcome'], ['category', 'f-category'], ['repo', 'f-repo'], ['q', 'f-text']].forEach(function (p) {
+    if (args[p[0]] !== undefined) { document.getElementById(p[1]).value = args[p[0]]; filtered = true; }
+  });
+  if (args.sort !== undefined && /^-?[0-9]$/.test(args.sort)) {
+    state.col = Math.abs(Number(args.sort));
+    state.dir = args.sort.charAt(0) === '-' ? -1 : 1;
+    filtered = true;
+  }
+  var page = /^[0-9]+$/.test(args.page || '') ? Math.max(0, Number(args.page) - 1) : 0;
+  if (filtered) {
+    loadChunks(all(), function () { recompute(); state.page = page; draw(); });
+  } else if (page > 0) {
+    state.page = page;
     draw();
   } else {
     info(' page 1 of ' + Math.max(1, Math.ceil(meta.total / meta.per_page)) + ' (' + meta.total + ' tasks) ');

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <map>
 
 #include "report/synthetic_run.h"
@@ -89,6 +90,19 @@ TEST_CASE("PageName keeps plain ids and hashes anything that could be a path", "
     CHECK(name.find('/') == std::string::npos);
     CHECK(name.rfind("t-", 0) == 0);
   }
+}
+
+TEST_CASE("LoadRunView reads a run in progress whose journal ends in a half-written line", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 10;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  std::ofstream(dir.Sub("run/shard-0/journal.jsonl"), std::ios::app) << "{\"type\":\"task\",\"task_id\":\"00";
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  CHECK(view->rows.size() == 10);
+  CHECK(view->rows[8].outcome == "running");
+  CHECK(view->status.torn_tails == 1);
 }
 
 TEST_CASE("LoadRunView fails with not found for a directory without a plan", "[report]") {

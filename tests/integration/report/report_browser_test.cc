@@ -138,8 +138,18 @@ TEST_CASE("browser: hostile run text stays text, and without JavaScript the tabl
   std::string dom = b.Run("--virtual-time-budget=5000 --dump-dom", "file://" + task);
   CHECK(b.ConsoleLines().empty());
   CHECK(dom.find("&lt;script&gt;console.error") != std::string::npos);
-  b.Run("--virtual-time-budget=5000 --dump-dom", "file://" + report + "/index.html#page=3");
+  // Filtered and sorted from the link: the rejected tasks (1, 7, 11, 17, 21,
+  // 27 of the synthetic cycle), rollout-1 steps descending.
+  std::string sorted =
+      b.Run("--virtual-time-budget=5000 --dump-dom", "file://" + report + "/index.html#status=rejected&sort=-6");
   CHECK(b.ConsoleLines().empty());
+  std::regex cells("<td class=\"o-([a-z_]+)\">[^<]*</td><td>[^<]*</td><td class=\"n\">([0-9]*)</td>");
+  std::vector<std::string> seen;
+  for (std::sregex_iterator it(sorted.begin(), sorted.end(), cells), end; it != end; ++it) {
+    CHECK((*it)[1] == "rejected");
+    seen.push_back((*it)[2]);
+  }
+  CHECK(seen == std::vector<std::string>{"9", "7", "6", "4", "3", "3"});
 
   const std::string index_no_js = WithoutScript(report + "/index.html");
   const std::string task_no_js = WithoutScript(task);
