@@ -35,6 +35,16 @@ std::string TaskRowHtml(const TaskRow& row, const IndexOptions& o) {
       row.scores ? fmt::format("{:.2f}", row.scores->recall) : "");
 }
 
+std::string TableHead() {
+  const char* heads[] = {"task",   "function", "repository", "category", "status",
+                         "detail", "steps r1", "steps r2",   "tokens",   "recall"};
+  std::string out = "<thead><tr>";
+  for (std::size_t i = 0; i < std::size(heads); ++i) {
+    out += fmt::format("<th class=\"sort{}\" data-col=\"{}\">{}</th>", i >= 6 ? " n" : "", i, heads[i]);
+  }
+  return out + "</tr></thead>";
+}
+
 std::string Select(std::string_view id, std::string_view label, const std::set<std::string>& values) {
   std::string out = fmt::format("<label>{} <select id=\"{}\"><option value=\"\">all</option>", label, id);
   std::size_t n = 0;
@@ -61,17 +71,10 @@ std::string TableSection(const RunView& view, const IndexOptions& o) {
          "<button id=\"prev\" type=\"button\">‹ prev</button><span id=\"pageinfo\"></span>"
          "<button id=\"next\" type=\"button\">next ›</button></div>";
   out += fmt::format(
-      "<noscript><p class=\"note\">Without JavaScript the table shows the first {} tasks in plan order; every task "
-      "has its page in {}/.</p></noscript>",
-      shown, E(o.tasks_dir));
-  out += "<table id=\"task-table\"><thead><tr>";
-  const char* heads[][2] = {{"id", "task"},        {"fn", "function"},   {"repo", "repository"}, {"cat", "category"},
-                            {"outcome", "status"}, {"detail", "detail"}, {"s1", "steps r1"},     {"s2", "steps r2"},
-                            {"tok", "tokens"},     {"recall", "recall"}};
-  for (std::size_t i = 0; i < std::size(heads); ++i) {
-    out += fmt::format("<th class=\"sort{}\" data-col=\"{}\">{}</th>", i >= 6 ? " n" : "", i, heads[i][1]);
-  }
-  out += "</tr></thead><tbody id=\"task-rows\">\n";
+      "<noscript><p class=\"note\">Without JavaScript the table shows the first {} tasks in plan order; all of "
+      "them, {} per page: <a href=\"{}\">plain table pages</a>.</p></noscript>",
+      shown, o.rows_per_chunk, ChunkPagePath(0));
+  out += "<table id=\"task-table\">" + TableHead() + "<tbody id=\"task-rows\">\n";
   for (std::size_t i = 0; i < shown; ++i) out += TaskRowHtml(view.rows[i], o);
   out += "</tbody></table>";
   nlohmann::json meta = {{"total", view.rows.size()},
@@ -96,6 +99,25 @@ std::size_t ChunkCount(std::size_t rows, const IndexOptions& o) {
 }
 
 std::string ChunkPath(std::size_t chunk) { return fmt::format("data/rows-{}.js", chunk); }
+std::string ChunkPagePath(std::size_t chunk) { return fmt::format("data/rows-{}.html", chunk); }
+
+std::string RowsPageHtml(const std::vector<TaskRow>& rows, std::size_t chunk, const IndexOptions& o) {
+  std::size_t per = std::max<std::size_t>(1, o.rows_per_chunk);
+  std::size_t chunks = ChunkCount(rows.size(), o);
+  std::size_t begin = chunk * per, end = std::min(rows.size(), begin + per);
+  IndexOptions here = o;
+  here.tasks_dir = "../" + o.tasks_dir;  // this page is in data/
+  std::string out = PageHead(fmt::format("seragen report · tasks {}–{}", begin + 1, end));
+  // Links between these pages are relative to data/: "rows-K.html".
+  std::string nav = "<nav><a href=\"../index.html\">← run report</a>";
+  if (chunk > 0) nav += fmt::format(" · <a href=\"rows-{}.html\">‹ previous</a>", chunk - 1);
+  nav += fmt::format(" · tasks {}–{} of {}", begin + 1, end, rows.size());
+  if (chunk + 1 < chunks) nav += fmt::format(" · <a href=\"rows-{}.html\">next ›</a>", chunk + 1);
+  nav += "</nav>";
+  out += nav + "<table>" + TableHead() + "<tbody>\n";
+  for (std::size_t i = begin; i < end; ++i) out += TaskRowHtml(rows[i], here);
+  return out + "</tbody></table>" + nav + PageTail();
+}
 
 std::string RowsChunkJs(const std::vector<TaskRow>& rows, std::size_t begin, std::size_t end, std::size_t chunk) {
   nlohmann::json data = nlohmann::json::array();

@@ -154,6 +154,7 @@ Result<ReportResult> WriteReport(const ReportOptions& o, const ReportProgress& p
   for (std::size_t k = 0; k < result.chunks; ++k) {
     SG_RETURN_IF_ERROR(
         WriteOutput(result.out_dir + "/" + ChunkPath(k), RowsChunkJs(view.rows, k * per, (k + 1) * per, k)));
+    SG_RETURN_IF_ERROR(WriteOutput(result.out_dir + "/" + ChunkPagePath(k), RowsPageHtml(view.rows, k, o.index)));
   }
   result.index_path = result.out_dir + "/index.html";
   SG_RETURN_IF_ERROR(WriteOutput(result.index_path, RenderIndex(view, o.index)));

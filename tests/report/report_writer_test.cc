@@ -54,6 +54,15 @@ TEST_CASE("WriteReport writes the index, one page per task and the table's data 
   CHECK(index.find("id=\"funnel\"") != std::string::npos);
   CHECK(index.find("<svg") != std::string::npos);
   CHECK(index.find("\"chunks\":3") != std::string::npos);
+  // Without JavaScript: plain pages of the same rows, chained by previous/next links.
+  std::string middle = Read(r->out_dir + "/data/rows-1.html");
+  std::regex up_link("href=\"\\.\\./tasks/[^\"]+\\.html\"");
+  CHECK(std::distance(std::sregex_iterator(middle.begin(), middle.end(), up_link), std::sregex_iterator()) == 10);
+  CHECK(middle.find("href=\"rows-0.html\"") != std::string::npos);
+  CHECK(middle.find("href=\"rows-2.html\"") != std::string::npos);
+  CHECK(middle.find("tasks 11–20 of 25") != std::string::npos);
+  CHECK(Read(r->out_dir + "/data/rows-2.html").find("rows-3.html") == std::string::npos);
+  CHECK(index.find("href=\"data/rows-0.html\"") != std::string::npos);
   // Only the page's own script: the run's text never becomes markup.
   CHECK(index.find("injected") == std::string::npos);
 }

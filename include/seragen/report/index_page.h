@@ -30,6 +30,11 @@ std::string RowsChunkJs(const std::vector<TaskRow>& rows, std::size_t begin, std
 // The name of chunk K's file inside the report directory ("data/rows-K.js").
 std::string ChunkPath(std::size_t chunk);
 
+// The same rows as a plain HTML table page with previous/next links
+// ("data/rows-K.html"), so every task is reachable without JavaScript.
+std::string ChunkPagePath(std::size_t chunk);
+std::string RowsPageHtml(const std::vector<TaskRow>& rows, std::size_t chunk, const IndexOptions& options);
+
 std::string RenderIndex(const RunView& view, const IndexOptions& options);
 
 }  // namespace seragen::report

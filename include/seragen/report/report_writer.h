@@ -3,6 +3,7 @@
 //
 //   DIR/index.html          overview, charts, task table (first page inline)
 //   DIR/data/rows-K.js      the task table's rows, IndexOptions::rows_per_chunk per file
+//   DIR/data/rows-K.html    the same rows as a plain table page (no JavaScript needed)
 //   DIR/data/pages.jsonl    what each task page was made from (for the next run)
 //   DIR/tasks/<id>.html     one page per task (task_page.h)
 //
