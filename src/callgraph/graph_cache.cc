@@ -34,6 +34,8 @@ std::string GraphCachePath(std::string_view cache_dir, std::string_view repo_nam
   return std::string(cache_dir) + "/" + SafeName(repo_name) + "-" + GraphCacheKey(repo_name, commit, options) + ".json";
 }
 
+std::string GraphCacheFilePrefix(std::string_view repo_name) { return SafeName(repo_name) + "-"; }
+
 std::optional<CallGraph> LoadCachedGraph(std::string_view cache_dir, std::string_view repo_name,
                                          std::string_view commit, const GraphOptions& options) {
   Result<std::string> text = ReadFile(GraphCachePath(cache_dir, repo_name, commit, options));

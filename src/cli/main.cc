@@ -7,6 +7,7 @@
 #include "cli/config_command.h"
 #include "cli/data_commands.h"
 #include "cli/exit_codes.h"
+#include "cli/report_commands.h"
 #include "cli/run_commands.h"
 #include "cli/tool_commands.h"
 #include "seragen/base/log.h"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   std::function<int()> action;
   AddRunCommands(app, &action);
   AddDataCommands(app, &action);
+  AddReportCommands(app, &action);
   AddConfigCommand(app, &action);
   AddVerifyCommand(app, &action);
   AddLlmCommand(app, &action);

@@ -68,10 +68,15 @@ void AddBreakdown(const std::string& run_dir, const std::vector<callgraph::Plann
 }  // namespace
 
 Result<StatusReport> ReadStatus(const std::string& run_dir) {
-  StatusReport r;
   SG_ASSIGN_OR_RETURN(auto plan, ReadPlan(run_dir));
-  r.planned = plan.size();
   SG_ASSIGN_OR_RETURN(auto shards, journal::LoadRunJournals(run_dir));
+  return StatusFromJournals(run_dir, plan, shards);
+}
+
+StatusReport StatusFromJournals(const std::string& run_dir, const std::vector<callgraph::PlannedTask>& plan,
+                                const std::vector<journal::ShardJournal>& shards) {
+  StatusReport r;
+  r.planned = plan.size();
   r.shards = shards.size();
   double first = 0, last = 0;
   for (const auto& shard : shards) {

@@ -63,6 +63,8 @@ TEST_CASE("graph cache stores by commit and rebuilds on a corrupt file", "[graph
   CHECK_FALSE(cached);
   std::string path = GraphCachePath(cache, "org/repo", "abc123", options);
   CHECK(path.find(cache + "/org_repo-") == 0);
+  // Readers that do not know the options find the file by its prefix.
+  CHECK(path.find(cache + "/" + GraphCacheFilePrefix("org/repo")) == 0);
   // A cache hit even when the source changed: the commit pins the content.
   source.Add("m.py", "def changed():\n    pass\n");
   auto second = BuildGraphCached(source, cache, "org/repo", "abc123", options, &cached);

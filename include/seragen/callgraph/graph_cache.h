@@ -21,6 +21,11 @@ std::string GraphCacheKey(std::string_view repo_name, std::string_view commit, c
 std::string GraphCachePath(std::string_view cache_dir, std::string_view repo_name, std::string_view commit,
                            const GraphOptions& options);
 
+// "<repo name made safe>-": the start of the name of every cache file of
+// that repository (readers such as `seragen report` list them without
+// knowing the graph options).
+std::string GraphCacheFilePrefix(std::string_view repo_name);
+
 // nullopt when absent or unreadable as a graph.
 std::optional<CallGraph> LoadCachedGraph(std::string_view cache_dir, std::string_view repo_name,
                                          std::string_view commit, const GraphOptions& options);

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "seragen/base/result.h"
+#include "seragen/callgraph/plan.h"
 #include "seragen/export/export_rules.h"
 #include "seragen/export/record.h"
+#include "seragen/journal/run_journals.h"
 #include "seragen/pipeline/status_breakdown.h"
 #include "seragen/pipeline/token_accounting.h"
 
@@ -43,6 +45,10 @@ struct StatusReport {
 };
 
 Result<StatusReport> ReadStatus(const std::string& run_dir);
+// ReadStatus from a plan and journals already loaded (RUN_DIR is still read
+// for its config.yaml: pricing and category names).
+StatusReport StatusFromJournals(const std::string& run_dir, const std::vector<callgraph::PlannedTask>& plan,
+                                const std::vector<journal::ShardJournal>& shards);
 std::string FormatStatus(const StatusReport& report);
 std::string StatusJson(const StatusReport& report);
 

@@ -1,0 +1,111 @@
+#include "seragen/report/report_writer.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include "report/synthetic_run.h"
+#include "seragen/base/file_util.h"
+#include "seragen/journal/record.h"
+#include "seragen/journal/run_paths.h"
+#include "seragen/report/run_view.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::report {
+namespace {
+
+std::string Read(const std::string& path) {
+  auto text = ReadFile(path);
+  REQUIRE(text.ok());
+  return *text;
+}
+
+TEST_CASE("WriteReport writes the index, one page per task and the table's data chunks", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 25;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  ReportOptions ro;
+  ro.run_dir = dir.Sub("run");
+  ro.index.rows_per_chunk = 10;
+  ro.index.first_page_rows = 8;
+  auto r = WriteReport(ro);
+  REQUIRE(r.ok());
+  CHECK(r->out_dir == dir.Sub("run/report"));
+  CHECK(r->tasks == 25);
+  CHECK(r->pages_written == 25);
+  CHECK(r->chunks == 3);
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  std::string all_chunks;
+  for (std::size_t k = 0; k < 3; ++k) all_chunks += Read(r->out_dir + "/data/rows-" + std::to_string(k) + ".js");
+  for (const TaskRow& row : view->rows) {
+    INFO(row.task_id);
+    CHECK(std::filesystem::exists(r->out_dir + "/tasks/" + row.page));
+    CHECK(all_chunks.find("\"" + row.page + "\"") != std::string::npos);
+  }
+  std::string index = Read(r->index_path);
+  // The first page of rows is plain HTML: 8 task links.
+  std::regex link("href=\"tasks/[^\"]+\\.html\"");
+  CHECK(std::distance(std::sregex_iterator(index.begin(), index.end(), link), std::sregex_iterator()) == 8);
+  CHECK(index.find("id=\"funnel\"") != std::string::npos);
+  CHECK(index.find("<svg") != std::string::npos);
+  CHECK(index.find("\"chunks\":3") != std::string::npos);
+  // Without JavaScript: plain pages of the same rows, chained by previous/next links.
+  std::string middle = Read(r->out_dir + "/data/rows-1.html");
+  std::regex up_link("href=\"\\.\\./tasks/[^\"]+\\.html\"");
+  CHECK(std::distance(std::sregex_iterator(middle.begin(), middle.end(), up_link), std::sregex_iterator()) == 10);
+  CHECK(middle.find("href=\"rows-0.html\"") != std::string::npos);
+  CHECK(middle.find("href=\"rows-2.html\"") != std::string::npos);
+  CHECK(middle.find("tasks 11–20 of 25") != std::string::npos);
+  CHECK(Read(r->out_dir + "/data/rows-2.html").find("rows-3.html") == std::string::npos);
+  CHECK(index.find("href=\"data/rows-0.html\"") != std::string::npos);
+  // Only the page's own script: the run's text never becomes markup.
+  CHECK(index.find("injected") == std::string::npos);
+}
+
+TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites changed ones", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 10;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  ReportOptions ro;
+  ro.run_dir = dir.Sub("run");
+  ro.out_dir = dir.Sub("out");
+  REQUIRE(WriteReport(ro).ok());
+  auto again = WriteReport(ro);
+  REQUIRE(again.ok());
+  CHECK(again->pages_kept == 10);
+  CHECK(again->pages_written == 0);
+
+  // The running task (index 8) fails: its page (and only its page) is new.
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  journal::JournalRecord fail{view->rows[8].task_id, journal::Stage::kFailed, "", 1};
+  fail.at = "2026-11-20T11:00:00.000Z";
+  fail.error = journal::ErrorInfo{"infra.sandbox", "gone", false};
+  std::ofstream(journal::JournalPath(journal::ShardDir(dir.Sub("run"), 0)), std::ios::app)
+      << *journal::EncodeRecord(fail) << "\n";
+  auto third = WriteReport(ro);
+  REQUIRE(third.ok());
+  CHECK(third->pages_written == 1);
+  CHECK(third->pages_kept == 9);
+  CHECK(Read(dir.Sub("out/tasks/" + view->rows[8].page)).find("infra.sandbox") != std::string::npos);
+  // The kept pages still give the table their rollout figures.
+  CHECK(Read(dir.Sub("out/data/rows-0.js")).find("\"\",3,4,") != std::string::npos);  // task 0: 3 and 4 steps
+}
+
+TEST_CASE("WriteReport on a missing run fails with not found", "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro;
+  ro.run_dir = dir.Sub("nothing");
+  auto r = WriteReport(ro);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace seragen::report

@@ -1,0 +1,115 @@
+#include "seragen/report/run_view.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+
+#include "report/synthetic_run.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::report {
+namespace {
+
+TEST_CASE("LoadRunView gives one row per planned task with its outcome from the journal", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 30;
+  o.shards = 2;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  REQUIRE(view->rows.size() == 30);
+  std::map<std::string, std::size_t> outcomes;
+  for (std::size_t i = 0; i < view->rows.size(); ++i) {
+    INFO(i);
+    CHECK(view->rows[i].outcome == testing::SyntheticOutcome(i));
+    CHECK(view->rows[i].shard == static_cast<int>(i % 2));
+    outcomes[view->rows[i].outcome]++;
+  }
+  CHECK(outcomes["accepted"] == 12);
+  CHECK(view->status.planned == 30);
+  CHECK(view->status.verified["accepted"] == 12);
+  CHECK(view->recipe_hash == "synthetic-recipe");
+  CHECK(view->shard_dirs.size() == 2);
+  const TaskRow& failed = view->rows[5];
+  CHECK(failed.detail == "model.exit_format");
+  CHECK(failed.error_message == "too many format errors <b>");
+  const TaskRow& accepted = view->rows[0];
+  REQUIRE(accepted.scores);
+  CHECK(accepted.scores->recall == 1.0);
+  CHECK(accepted.demo_issue == "tidepool-short");
+  CHECK(accepted.directory == "repo0/pkg/sub0");
+  CHECK(accepted.tokens.calls == 2 * 6);  // six records of two calls each
+}
+
+TEST_CASE("the funnel counts each step and says why tasks dropped out", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 10;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  Funnel f = ComputeFunnel(view->rows);
+  // 10 planned; 9 started and submitted rollout 1 (one not started); the judge
+  // passed 6 (skipped, failed and running did not get there); all 6 got an
+  // issue and a submitted rollout 2; 4 accepted.
+  CHECK(f.counts[0] == 10);
+  CHECK(f.counts[1] == 9);
+  CHECK(f.counts[2] == 6);
+  CHECK(f.counts[3] == 6);
+  CHECK(f.counts[4] == 6);
+  CHECK(f.counts[5] == 4);
+  CHECK(f.drops[1].at("planned") == 1);
+  CHECK(f.drops[2].at("skipped/judge_no") == 1);
+  CHECK(f.drops[2].at("failed/model.exit_format") == 1);
+  CHECK(f.drops[2].at("running (rollout1_done)") == 1);
+  CHECK(f.drops[5].at("rejected") == 2);
+}
+
+TEST_CASE("FindTask takes a whole id or a prefix naming one task", "[report]") {
+  RunView view;
+  for (const char* id : {"abc123", "abd456", "x"}) {
+    TaskRow r;
+    r.task_id = id;
+    view.rows.push_back(r);
+  }
+  REQUIRE(FindTask(view, "abc") != nullptr);
+  CHECK(FindTask(view, "abc")->task_id == "abc123");
+  CHECK(FindTask(view, "ab") == nullptr);  // two match
+  CHECK(FindTask(view, "x")->task_id == "x");
+  CHECK(FindTask(view, "zzz") == nullptr);
+  CHECK(FindTask(view, "") == nullptr);
+}
+
+TEST_CASE("PageName keeps plain ids and hashes anything that could be a path", "[report]") {
+  CHECK(PageName("3fa2c0") == "3fa2c0.html");
+  for (const char* id : {"../../etc/passwd", "a/b", ".hidden", "<x>", ""}) {
+    std::string name = PageName(id);
+    INFO(name);
+    CHECK(name.find('/') == std::string::npos);
+    CHECK(name.rfind("t-", 0) == 0);
+  }
+}
+
+TEST_CASE("LoadRunView reads a run in progress whose journal ends in a half-written line", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 10;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  std::ofstream(dir.Sub("run/shard-0/journal.jsonl"), std::ios::app) << "{\"type\":\"task\",\"task_id\":\"00";
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  CHECK(view->rows.size() == 10);
+  CHECK(view->rows[8].outcome == "running");
+  CHECK(view->status.torn_tails == 1);
+}
+
+TEST_CASE("LoadRunView fails with not found for a directory without a plan", "[report]") {
+  seragen::testing::TempDir dir;
+  auto view = LoadRunView(dir.Sub("missing"));
+  CHECK_FALSE(view.ok());
+}
+
+}  // namespace
+}  // namespace seragen::report
