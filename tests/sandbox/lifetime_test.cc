@@ -60,7 +60,9 @@ TEST_CASE("a SIGKILLed harness leaves no sandbox process behind, at any moment",
     ::kill(harness, SIGKILL);
     int status;
     ::waitpid(harness, &status, 0);
-    if (!GoneWithin(uid, std::chrono::seconds(3))) {
+    // Generous: on a loaded 2-core machine (parallel builds) tearing down
+    // bwrap's namespaces after SIGKILL has taken over 3 s; a leak stays forever.
+    if (!GoneWithin(uid, std::chrono::seconds(10))) {
       ++leaked;
       // Clean up so that the next iteration starts from nothing.
       (void)testing::RunShell("pkill -KILL -U " + std::to_string(uid));
