@@ -59,7 +59,12 @@ agent::Trajectory MakeTrajectory(const std::string& id, int rollout, std::size_t
       "diff --git a/mod{0}.py b/mod{0}.py\n--- a/mod{0}.py\n+++ b/mod{0}.py\n@@ -1,3 +1,3 @@\n def f():\n"
       "-    return 1\n+    return {1}\n+    # {2}\n",
       i, rollout == 1 ? 2 : (i % 10 < 4 ? 2 : 3), hostile);
-  t.totals = {1000 + static_cast<std::int64_t>(i % 13) * 100, 200, 0, 0, steps, steps, i % 5 == 0 ? 1 : 0, 3.5};
+  t.totals.prompt_tokens = 1000 + static_cast<std::int64_t>(i % 13) * 100;
+  t.totals.completion_tokens = 200;
+  t.totals.model_calls = steps;
+  t.totals.steps = steps;
+  t.totals.format_errors = i % 5 == 0 ? 1 : 0;
+  t.totals.wall_seconds = 3.5;
   return t;
 }
 
