@@ -277,12 +277,14 @@ struct RealRollout {
   int edits = 0;
   std::string patch;
   std::string summary;  // thoughts and actions, for the issue writer
+  std::string root;     // where the copy was
 };
 
 RealRollout RunWithRealTools(const std::function<std::string(const std::string& repo_root)>& instance_prompt,
                              const PolicyContext& ctx) {
   RealRollout out;
   seragen::testing::TempDir dir;
+  out.root = dir.path();
   for (const auto& [path, text] : FixtureRepo()) dir.Write(path, text);
   REQUIRE(seragen::testing::RunShell("cd '" + dir.path() +
                                      "' && chmod -R a+rwX . && git init -q && git add -A && "
@@ -352,16 +354,17 @@ TEST_CASE("A scripted rollout through the real tools edits with text taken from 
   for (int category : {49, 13, 3, 0}) {
     RealRollout r = RunWithRealTools(
         [&](const std::string& root) {
-          auto prompt =
-              RenderTemplate(ReadPrompt("rollout1.md"), {{"function_name", "parse_config"},
-                                                         {"file_path", "pkg/config.py"},
-                                                         {"category_prompt", Prompts().categories()[category].prompt},
-                                                         {"repo_root", root}});
+          auto prompt = RenderTemplate(ReadPrompt("rollout1.md"),
+                                       {{"function_name", "parse_config"},
+                                        {"file_path", "pkg/config.py"},
+                                        {"category_prompt", Prompts().categories()[category].prompt},
+                                        {"repo_root", root},
+                                        {"test_command", category == 13 ? "python3 -m pytest -q" : ""}});
           REQUIRE(prompt.ok());
           return *prompt;
         },
         DefaultContext(category));
-    INFO("category " << category);
+    INFO("category " << category << "\n" << r.summary);
     CHECK(r.submitted);
     CHECK(r.edits == 1);
     CHECK(r.patch.find("+++ b/pkg/config.py") != std::string::npos);
@@ -383,7 +386,8 @@ TEST_CASE("Rollout 1, issue, rollout 2 through the real tools: rollout 2 works o
           return *RenderTemplate(ReadPrompt("rollout1.md"), {{"function_name", "Settings.get"},
                                                              {"file_path", "pkg/config.py"},
                                                              {"category_prompt", Prompts().categories()[49].prompt},
-                                                             {"repo_root", root}});
+                                                             {"repo_root", root},
+                                                             {"test_command", ""}});
         },
         ctx);
     REQUIRE(r1.submitted);
@@ -399,7 +403,8 @@ TEST_CASE("Rollout 1, issue, rollout 2 through the real tools: rollout 2 works o
     CHECK(text.find("get") != std::string::npos);
     RealRollout r2 = RunWithRealTools(
         [&](const std::string& root) {
-          return *RenderTemplate(ReadPrompt("rollout2.md"), {{"issue_text", text}, {"repo_root", root}});
+          return *RenderTemplate(ReadPrompt("rollout2.md"),
+                                 {{"issue_text", text}, {"repo_root", root}, {"test_command", ""}});
         },
         ctx);
     CHECK(r2.submitted);
