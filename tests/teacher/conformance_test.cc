@@ -280,6 +280,12 @@ struct RealRollout {
   std::string root;     // where the copy was
 };
 
+int Count(const std::string& hay, const std::string& needle) {
+  int n = 0;
+  for (std::size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
 RealRollout RunWithRealTools(const std::function<std::string(const std::string& repo_root)>& instance_prompt,
                              const PolicyContext& ctx) {
   RealRollout out;
@@ -368,6 +374,18 @@ TEST_CASE("A scripted rollout through the real tools edits with text taken from 
     CHECK(r.submitted);
     CHECK(r.edits == 1);
     CHECK(r.patch.find("+++ b/pkg/config.py") != std::string::npos);
+    // The reproduction script ran (before and after the edit) with the real
+    // interpreter, importing the module from the copy, and is gone from the patch.
+    CHECK(Count(r.summary, "Action: bash {\"command\":\"python3 " + r.root + "/repro_parse_config.py\"}") == 2);
+    CHECK(Count(r.summary, "pkg.config loaded from " + r.root + "/pkg/config.py") == 2);
+    CHECK(r.summary.find("parse_config(") != std::string::npos);
+    CHECK(r.patch.find("repro_") == std::string::npos);
+    if (category == 13) {  // the prompt names a test command: the fixture's own test runs and passes
+      CHECK(r.summary.find("python3 -m pytest -q") != std::string::npos);
+      CHECK(r.summary.find("1 passed") != std::string::npos);
+    } else {
+      CHECK(r.summary.find("pytest") == std::string::npos);
+    }
     if (category == 49) {  // None values: a None guard or an emptiness check on `text`
       CHECK((r.patch.find("+    if text is None:") != std::string::npos ||
              r.patch.find("+    if not text:") != std::string::npos));

@@ -259,8 +259,8 @@ TEST_CASE("agent requests only ever append to their conversation, so the prefix 
   }
   CHECK(checked > 10);
   // The simulated cache (configs/teacher.yaml prefix_cache_blocks) serves every earlier turn of a
-  // rollout: with the teacher's short rollouts (about 7 calls, large file views) that is a little
-  // over half of all agent prompt tokens; single-message stages share no prefix.
+  // rollout: with the teacher's short rollouts (about 11 calls, large file views) that is about
+  // two thirds of all agent prompt tokens; single-message stages share no prefix.
   json st = Status(dir.Sub("run"));
   INFO(st["prompt_cache"].dump());
   CHECK(st["prompt_cache"]["rollout1"]["hit_rate"].get<double>() >= 0.45);
