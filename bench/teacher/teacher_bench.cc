@@ -67,7 +67,8 @@ std::string Body(const std::string& prompts_dir, int turns) {
   auto prompt = RenderTemplate(*tmpl, {{"function_name", "clamp"},
                                        {"file_path", "pkg/config.py"},
                                        {"category_prompt", "Empty inputs, zero and limits are handled incorrectly."},
-                                       {"repo_root", "/repo"}});
+                                       {"repo_root", "/repo"},
+                                       {"test_command", ""}});
   json messages = json::array({{{"role", "system"}, {"content", *system}}, {{"role", "user"}, {"content", *prompt}}});
   for (int t = 0; t < turns; ++t) {
     std::string id = "call_" + std::to_string(t);

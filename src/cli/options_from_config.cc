@@ -51,9 +51,17 @@ tools::ToolOptions ToolOptionsFrom(const config::Config& cfg) {
   return opts;
 }
 
+namespace {
+
+// The merge rule: a repository's section, when it sets any key, else the run-wide one.
+const config::EnvironmentConfig& EffectiveEnvironment(const config::Config& cfg, const config::RepoConfig& repo) {
+  return repo.environment == config::EnvironmentConfig{} ? cfg.environment : repo.environment;
+}
+
+}  // namespace
+
 env::EnvironmentSpec EnvironmentSpecFrom(const config::Config& cfg, const config::RepoConfig& repo) {
-  const config::EnvironmentConfig& e =
-      repo.environment == config::EnvironmentConfig{} ? cfg.environment : repo.environment;
+  const config::EnvironmentConfig& e = EffectiveEnvironment(cfg, repo);
   env::EnvironmentSpec spec;
   spec.image = e.image;
   spec.rootfs = e.rootfs.empty() && e.image.empty() ? cfg.sandbox.rootfs : e.rootfs;
@@ -78,6 +86,8 @@ pipeline::EnvironmentOptions EnvironmentOptionsFrom(const config::Config& cfg) {
     if (!spec.image.empty() || !spec.setup.empty() || !spec.env.empty() || spec.rootfs != cfg.sandbox.rootfs) {
       env.environments[repo.name] = std::move(spec);
     }
+    const std::string& test_command = EffectiveEnvironment(cfg, repo).test_command;
+    if (!test_command.empty()) env.test_commands[repo.name] = test_command;
   }
   return env;
 }

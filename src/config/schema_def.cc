@@ -79,7 +79,8 @@ Section<EnvironmentConfig> EnvironmentSchema() {
   s.Add<Str<EnvironmentConfig>>("check", &EnvironmentConfig::check,
       "Smoke command run by `seragen env check` in a rollout's sandbox (e.g. python -c \"import pkg\").");
   s.Add<Str<EnvironmentConfig>>("test_command", &EnvironmentConfig::test_command,
-      "The repository's test command, offered to the teacher (e.g. python -m pytest -q).");
+      "The repository's test command (e.g. python -m pytest -q), run from the working copy; the rollout prompts "
+      "show it as {{test_command}} and ask the agent to run it. Empty: the prompts only suggest running tests.");
   s.Add<Str<EnvironmentConfig>>("cache_dir", &EnvironmentConfig::cache_dir,
       "Where prepared prefixes and unpacked images (under images/) are cached. Empty: $XDG_CACHE_HOME/seragen/env; "
       "else, as root, /var/cache/seragen/env; else $HOME/.cache/seragen/env. Every directory above it must let the "

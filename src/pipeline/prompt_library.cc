@@ -16,7 +16,8 @@ Result<std::string> ReadPrompt(const std::string& dir, const std::string& name) 
   return text;
 }
 
-// Renders with every allowed placeholder set, so unknown ones fail now.
+// Renders with every allowed placeholder set, so unknown ones (also inside
+// sections) and unbalanced sections fail now.
 Status CheckTemplate(const std::string& text, const std::string& path, const TemplateValues& allowed) {
   Result<std::string> r = RenderTemplate(text, allowed, path);
   return r.ok() ? Status::Ok() : r.status();
@@ -53,10 +54,15 @@ Result<PromptLibrary> PromptLibrary::Load(const std::string& dir, const config::
   SG_ASSIGN_OR_RETURN(p.categories_, config::LoadCategoryPrompts(dir + "/" + n.categories));
   p.system_ = std::string(TrimRight(p.system_, "\n "));
   SG_RETURN_IF_ERROR(CheckTemplate(p.system_, dir + "/" + n.system, {}));
-  SG_RETURN_IF_ERROR(CheckTemplate(
-      p.rollout1_, dir + "/" + n.rollout1,
-      {{"function_name", ""}, {"file_path", ""}, {"category_prompt", ""}, {"category_topic", ""}, {"repo_root", ""}}));
-  SG_RETURN_IF_ERROR(CheckTemplate(p.rollout2_, dir + "/" + n.rollout2, {{"issue_text", ""}, {"repo_root", ""}}));
+  SG_RETURN_IF_ERROR(CheckTemplate(p.rollout1_, dir + "/" + n.rollout1,
+                                   {{"function_name", ""},
+                                    {"file_path", ""},
+                                    {"category_prompt", ""},
+                                    {"category_topic", ""},
+                                    {"repo_root", ""},
+                                    {"test_command", ""}}));
+  SG_RETURN_IF_ERROR(CheckTemplate(p.rollout2_, dir + "/" + n.rollout2,
+                                   {{"issue_text", ""}, {"repo_root", ""}, {"test_command", ""}}));
   SG_RETURN_IF_ERROR(CheckTemplate(p.issue_writer_, dir + "/" + n.issue_writer,
                                    {{"trajectory_summary", ""}, {"patch", ""}, {"demo_issue", ""}}));
   SG_RETURN_IF_ERROR(CheckTemplate(p.judge_, dir + "/" + n.judge,
@@ -84,7 +90,7 @@ Result<PromptLibrary> PromptLibrary::Load(const std::string& dir, const config::
 }
 
 Result<std::string> PromptLibrary::Rollout1(const std::string& function_name, const std::string& file_path,
-                                            int category_index, const std::string& repo_root) const {
+                                            int category_index, const RepoFacts& repo) const {
   if (category_index < 0 || static_cast<std::size_t>(category_index) >= categories_.size()) {
     return OutOfRangeError("category index " + std::to_string(category_index) + " outside 0.." +
                            std::to_string(categories_.size() - 1));
@@ -95,12 +101,15 @@ Result<std::string> PromptLibrary::Rollout1(const std::string& function_name, co
                          {"file_path", file_path},
                          {"category_prompt", c.prompt},
                          {"category_topic", c.topic},
-                         {"repo_root", repo_root}},
+                         {"repo_root", repo.root},
+                         {"test_command", repo.test_command}},
                         dir_ + "/rollout1");
 }
 
-Result<std::string> PromptLibrary::Rollout2(const std::string& issue_text, const std::string& repo_root) const {
-  return RenderTemplate(rollout2_, {{"issue_text", issue_text}, {"repo_root", repo_root}}, dir_ + "/rollout2");
+Result<std::string> PromptLibrary::Rollout2(const std::string& issue_text, const RepoFacts& repo) const {
+  return RenderTemplate(rollout2_,
+                        {{"issue_text", issue_text}, {"repo_root", repo.root}, {"test_command", repo.test_command}},
+                        dir_ + "/rollout2");
 }
 
 Result<std::string> PromptLibrary::IssueWriter(const std::string& summary, const std::string& patch,

@@ -22,9 +22,10 @@ class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSo
  public:
   LeasedEnvironment(repo::WorkingCopyLease lease, std::unique_ptr<sandbox::CommandRunner> runner,
                     const tools::ToolResources* resources, const tools::ToolOptions& options,
-                    std::size_t max_patch_bytes)
+                    std::size_t max_patch_bytes, std::string test_command)
       : lease_(std::move(lease)),
         runner_(std::move(runner)),
+        test_command_(std::move(test_command)),
         box_(resources, runner_.get(), lease_.path(), static_cast<tools::PatchSource*>(this), options),
         executor_(&box_, resources) {
     diff_options_.max_bytes = max_patch_bytes;
@@ -35,6 +36,7 @@ class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSo
   agent::ToolExecutor& tools() override { return executor_; }
   agent::PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return runner_->VisibleRoot(); }
+  std::string test_command() const override { return test_command_; }
   Result<std::string> CurrentPatch() override {
     return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
   }
@@ -42,6 +44,7 @@ class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSo
  private:
   repo::WorkingCopyLease lease_;
   std::unique_ptr<sandbox::CommandRunner> runner_;
+  std::string test_command_;
   tools::ToolBox box_;
   ToolBoxExecutor executor_;
   repo::DiffOptions diff_options_;
@@ -207,8 +210,10 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
+  auto test_command = options_.test_commands.find(task.repo);
   return std::unique_ptr<RolloutEnvironment>(
-      new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes));
+      new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes,
+                            test_command == options_.test_commands.end() ? "" : test_command->second));
 }
 
 Result<RunEnvironmentFactory::CheckOutcome> RunEnvironmentFactory::RunCheck(const Task& task, int slot,

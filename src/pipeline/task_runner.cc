@@ -209,9 +209,10 @@ void TaskRunner::StartRollout(int number, std::unique_ptr<RolloutEnvironment> en
     logger.Info("rollout {}: resuming from its turn log ({} answered model calls)", number, resumed.replay.size());
   }
   const PromptLibrary& prompts = *ctx_->prompts;
-  Result<std::string> instance =
-      number == 1 ? prompts.Rollout1(task_.function_name, task_.file, CategoryForAttempt(), env_->repo_root())
-                  : prompts.Rollout2(*issue_, env_->repo_root());
+  const RepoFacts repo{env_->repo_root(), env_->test_command()};
+  Result<std::string> instance = number == 1
+                                     ? prompts.Rollout1(task_.function_name, task_.file, CategoryForAttempt(), repo)
+                                     : prompts.Rollout2(*issue_, repo);
   if (!instance.ok()) return Finish(TaskOutcome::Kind::kAbortRun, instance.status().ToString());
   const StageSettings& s = ctx_->settings;
   agent::RolloutSpec spec;

@@ -602,6 +602,20 @@ std::optional<FunctionSpan> LocateFunction(const FileKnowledge& file, std::strin
   return FunctionSpan{shape->def_line, shape->last_line};
 }
 
+std::optional<std::vector<FunctionParameter>> FunctionParameters(const FileKnowledge& file,
+                                                                 std::string_view function_name,
+                                                                 std::string_view file_path) {
+  auto shape = Shape(file, function_name, file_path);
+  if (!shape) return std::nullopt;
+  std::vector<FunctionParameter> out;
+  for (const Param& p : shape->params) {
+    bool optional = !p.default_value.empty() || p.type.find("Optional") != std::string::npos ||
+                    p.type.find("None") != std::string::npos || p.type.find('?') != std::string::npos;
+    out.push_back({p.name, optional});
+  }
+  return out;
+}
+
 std::optional<std::string> FirstFunctionName(const FileKnowledge& file, std::string_view file_path) {
   const bool python = EditSyntaxOf(file_path) == EditSyntax::kPython;
   for (int n = 1; n <= file.LastLine(); ++n) {

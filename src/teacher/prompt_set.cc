@@ -3,8 +3,33 @@
 #include <yaml-cpp/yaml.h>
 
 #include "seragen/base/file_util.h"
+#include "seragen/base/template.h"
 
 namespace seragen::teacher {
+namespace {
+
+// Every form `text` can render to, as matchers: each combination of its
+// sections kept or left out (the first four section names; any others are
+// left out), every section kept first. A template the renderer would refuse
+// is matched as written.
+std::vector<std::shared_ptr<const TemplateMatcher>> MatchersFor(const std::string& text) {
+  std::vector<std::string> sections = TemplateSectionNames(text);
+  if (sections.size() > 4) sections.resize(4);
+  std::vector<std::shared_ptr<const TemplateMatcher>> out;
+  for (unsigned mask = 1u << sections.size(); mask-- > 0;) {
+    auto lookup = [&](std::string_view name) -> std::optional<bool> {
+      for (std::size_t i = 0; i < sections.size(); ++i) {
+        if (sections[i] == name) return ((mask >> i) & 1u) != 0;
+      }
+      return false;
+    };
+    Result<std::string> form = ResolveTemplateSections(text, lookup);
+    out.push_back(std::make_shared<TemplateMatcher>(form.ok() ? *form : text));
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string_view RequestKindName(RequestKind kind) {
   switch (kind) {
@@ -42,13 +67,13 @@ PromptSet PromptSet::FromTexts(const std::string& rollout1, const std::string& r
                                const std::string& issue_writer, const std::string& judge,
                                std::vector<Category> categories) {
   PromptSet set;
-  set.rollout1_ = std::make_shared<TemplateMatcher>(rollout1);
-  set.rollout2_ = std::make_shared<TemplateMatcher>(rollout2);
-  set.issue_writer_ = std::make_shared<TemplateMatcher>(issue_writer);
-  set.judge_ = std::make_shared<TemplateMatcher>(judge);
+  set.rollout1_ = MatchersFor(rollout1);
+  set.rollout2_ = MatchersFor(rollout2);
+  set.issue_writer_ = MatchersFor(issue_writer);
+  set.judge_ = MatchersFor(judge);
   set.categories_ = std::move(categories);
-  set.issue_tag_ = set.issue_writer_->LastClosingTag();
-  set.judge_tag_ = set.judge_->LastClosingTag();
+  set.issue_tag_ = set.issue_writer_.front()->LastClosingTag();
+  set.judge_tag_ = set.judge_.front()->LastClosingTag();
   return set;
 }
 
@@ -77,10 +102,15 @@ RequestInfo PromptSet::Classify(const ChatRequest& request) const {
   // Agent templates only when tools are offered; tool-less ones otherwise
   // first (a judge prompt quotes a rollout-1 problem statement).
   std::vector<Candidate> order;
+  auto add = [&order](const Matchers& forms, RequestKind kind) {
+    for (const auto& m : forms) order.push_back({m.get(), kind});
+  };
   if (has_tools) {
-    order = {{rollout1_.get(), RequestKind::kRollout1}, {rollout2_.get(), RequestKind::kRollout2}};
+    add(rollout1_, RequestKind::kRollout1);
+    add(rollout2_, RequestKind::kRollout2);
   } else {
-    order = {{judge_.get(), RequestKind::kJudge}, {issue_writer_.get(), RequestKind::kIssueWriter}};
+    add(judge_, RequestKind::kJudge);
+    add(issue_writer_, RequestKind::kIssueWriter);
   }
   for (const Candidate& c : order) {
     for (const MessageIn& m : request.messages) {

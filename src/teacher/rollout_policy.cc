@@ -1,6 +1,8 @@
-// The scripted agent: decides the next tool call of a rollout from the
-// conversation so far. Steps: find the file, view it, search for the
-// function's name, view the function, edit it, maybe check, submit, confirm.
+// The scripted agent (a stand-in for a model): decides the next tool call of a
+// rollout from the conversation so far. Steps: find the file, view it, search
+// for the function's name, view the function, write and run a reproduction
+// script (Python), edit, maybe check, run the script again, run the tests the
+// prompt names, remove the script, submit, confirm.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include "seragen/base/strings.h"
 #include "seragen/teacher/edit_transforms.h"
 #include "seragen/teacher/policy.h"
+#include "seragen/teacher/repro_script.h"
 #include "text_facts.h"
 
 namespace seragen::teacher {
@@ -140,6 +143,12 @@ struct RolloutState {
   int submits = 0;
   std::string last_edit_new;
   std::string name_search_output;
+  std::string test_command;   // as the prompt states it ("" when it names none)
+  std::string repro_rel;      // the reproduction script, relative to the root ("" until written)
+  int repro_runs_before = 0;  // runs before the first edit attempt
+  int repro_runs_after = 0;
+  bool tests_done = false;
+  bool repro_removed = false;
 };
 
 // Short name of a qualified one: "pkg.mod.Class.method" / "ns::f" -> "method" / "f".
@@ -217,7 +226,13 @@ void ReplayHistory(const std::vector<PastCall>& calls, const OfferedTools& tools
     }
     if (!tools.shell.empty() && call.name == tools.shell) {
       const std::string cmd = Str(call.args, "command");
-      if (cmd.rfind("find ", 0) == 0 || cmd.rfind("ls ", 0) == 0) {
+      if (!s->repro_rel.empty() && cmd == "python3 " + AbsPath(*s, s->repro_rel)) {
+        ++(s->edit_attempts == 0 ? s->repro_runs_before : s->repro_runs_after);
+      } else if (!s->repro_rel.empty() && cmd == "rm " + AbsPath(*s, s->repro_rel)) {
+        s->repro_removed = true;
+      } else if (!s->test_command.empty() && cmd.find(s->test_command) != std::string::npos) {
+        s->tests_done = true;
+      } else if (cmd.rfind("find ", 0) == 0 || cmd.rfind("ls ", 0) == 0) {
         s->listed = true;
         if (s->rel_path.empty()) s->rel_path = FirstPathInOutput(*s, call.observation);
       } else if (cmd.find("grep -rnE") != std::string::npos) {
@@ -234,6 +249,10 @@ void ReplayHistory(const std::vector<PastCall>& calls, const OfferedTools& tools
     if (!tools.editor.empty() && call.name == tools.editor) {
       const std::string command = Str(call.args, "command");
       const std::string path = Str(call.args, "path");
+      if (command == "create" && IsReproScriptPath(RelPath(*s, path))) {
+        if (s->repro_rel.empty()) s->repro_rel = RelPath(*s, path);
+        continue;
+      }
       if (command == "view" && !s->rel_path.empty() && RelPath(*s, path) == s->rel_path) {
         FileKnowledge fresh;
         ReadNumberedView(call.observation, &fresh);  // an empty file gives no lines
@@ -319,6 +338,7 @@ RolloutState ReadRolloutState(const ChatRequest& request, const RequestInfo& inf
     return it == info.values.end() ? std::string() : it->second;
   };
   if (!value("repo_root").empty()) s.repo_root = value("repo_root");
+  s.test_command = value("test_command");
   if (info.kind == RequestKind::kRollout1) {
     s.function = ShortName(value("function_name"));
     s.rel_path = RelPath(s, value("file_path"));
@@ -362,8 +382,9 @@ class RolloutTurn {
   }
 
   PolicyReply Decide() {
-    if (!ConfirmSubmit() && !FindFile() && !ReadFile() && !SearchAndFocus() && !Edit() && !Check()) {
-      // 7. Submit.
+    if (!ConfirmSubmit() && !FindFile() && !ReadFile() && !SearchAndFocus() && !Reproduce() && !Edit() && !Check() &&
+        !RerunReproduction() && !RunTests() && !RemoveReproduction()) {
+      // 11. Submit.
       Submit(FillNames(Pick(talk_, {"The change to `{f}` is in place. Submitting so I can review the diff.",
                                     "That should address the problem. Let me submit and look over the diff.",
                                     "Done with the edit in `{file}`; submitting."})));
@@ -483,7 +504,7 @@ class RolloutTurn {
     return false;
   }
 
-  // 5. Edit.
+  // 6. Edit.
   bool Edit() {
     if (!(s_.edit_attempts == 0 || (!s_.edit_ok && s_.edit_attempts < 2 && s_.views_after_failed_edit > 0))) {
       return false;
@@ -497,11 +518,69 @@ class RolloutTurn {
                edit->summary + ".");
       return true;
     }
-    Submit(FillNames("I could not find a change in `{f}` that I am confident about, so I'll submit without edits."));
+    if (!RemoveReproduction()) {
+      Submit(FillNames("I could not find a change in `{f}` that I am confident about, so I'll submit without edits."));
+    }
     return true;
   }
 
-  // 6. Optional quick check.
+  // 5. Reproduce (Python): write a script that imports the function's module
+  // and calls it with the input the planned edit is about, then run it.
+  bool Reproduce() {
+    if (s_.edit_attempts > 0 || !CanShell() || tools_.editor.empty()) return false;
+    if (s_.repro_rel.empty()) {
+      auto planned = MakeEdit(s_.file, s_.function, s_.rel_path, KindOrder(info_, ctx_, s_, conv_));
+      auto target = planned ? PythonReproTarget(s_.file, s_.function, s_.rel_path, planned) : std::nullopt;
+      if (!target) return false;
+      Call(tools_.editor,
+           {{"command", "create"},
+            {"path", AbsPath(s_, ReproScriptName(s_.function))},
+            {"file_text", PythonReproScript(*target)}},
+           FillNames(Pick(talk_, {"Before changing anything, a small script that imports `{f}` and calls it with the "
+                                  "input I suspect, so I can see what happens.",
+                                  "Let me write a reproduction script for `{f}` first.",
+                                  "I want to see the behaviour for myself: a short script that calls `{f}`."})));
+      return true;
+    }
+    if (s_.repro_runs_before > 0) return false;
+    Call(tools_.shell, {{"command", "python3 " + AbsPath(s_, s_.repro_rel)}},
+         Pick(talk_, {"Running the reproduction script.", "Let me run it and look at the output.",
+                      "Now run the script to see the current behaviour."}));
+    return true;
+  }
+
+  // 8. The reproduction script again, after a successful edit.
+  bool RerunReproduction() {
+    if (!s_.edit_ok || s_.repro_rel.empty() || s_.repro_removed || s_.repro_runs_after > 0 || !CanShell()) {
+      return false;
+    }
+    Call(tools_.shell, {{"command", "python3 " + AbsPath(s_, s_.repro_rel)}},
+         FillNames(Pick(talk_, {"Running the reproduction script again to see how `{f}` behaves now.",
+                                "Let me rerun the script against the edited code.",
+                                "Same script as before, now with the change in place."})));
+    return true;
+  }
+
+  // 9. The repository's tests, when the prompt names the command.
+  bool RunTests() {
+    if (s_.test_command.empty() || !s_.edit_ok || s_.tests_done || !CanShell()) return false;
+    Call(tools_.shell, {{"command", "cd " + s_.repo_root + " && " + s_.test_command}},
+         Pick(talk_, {"Now the repository's own tests, to make sure nothing else broke.",
+                      "Let me run the test suite the task mentions.", "Running the project's tests."}));
+    return true;
+  }
+
+  // 10. The reproduction script does not belong in the change: remove it.
+  bool RemoveReproduction() {
+    if (s_.repro_rel.empty() || s_.repro_removed || !CanShell()) return false;
+    Call(tools_.shell, {{"command", "rm " + AbsPath(s_, s_.repro_rel)}},
+         Pick(talk_, {"The reproduction script was only for checking; removing it so the diff holds just the fix.",
+                      "Cleaning up the reproduction script before I submit.",
+                      "Deleting my scratch script so it does not end up in the change."}));
+    return true;
+  }
+
+  // 7. Optional quick check.
   bool Check() {
     if (!(s_.edit_ok && CanShell() && !s_.check_done &&
           Rng::Derive(ctx_.seed, conv_, "check").Bernoulli(ctx_.knobs.check_command_rate))) {

@@ -304,3 +304,21 @@ TEST_CASE("environment specs: run-wide default, a repository's own section repla
 }
 
 }  // namespace seragen::cli
+
+namespace seragen::cli {
+
+TEST_CASE("test commands follow the environment merge rule and are kept only when set", "[cli][options]") {
+  config::Config cfg = Load();
+  cfg.repos.resize(3);
+  cfg.repos[0].name = "a";
+  cfg.repos[1].name = "b";
+  cfg.repos[2].name = "c";
+  cfg.environment.test_command = "python -m pytest -q";
+  cfg.repos[1].environment.test_command = "npm test";
+  cfg.repos[2].environment.setup = {"true"};  // its own section, without a test command
+  pipeline::EnvironmentOptions e = EnvironmentOptionsFrom(cfg);
+  CHECK(e.test_commands == std::map<std::string, std::string>{{"a", "python -m pytest -q"}, {"b", "npm test"}});
+  CHECK(e.environments.count("a") == 0);  // a test command alone prepares nothing
+}
+
+}  // namespace seragen::cli

@@ -94,10 +94,12 @@ class MemoryStore final : public RunStore {
 // Tools that do nothing but submit; the patch is fixed per rollout number.
 class ScriptedEnvironment final : public RolloutEnvironment, agent::ToolExecutor, agent::PatchSource {
  public:
-  explicit ScriptedEnvironment(std::string patch) : patch_(std::move(patch)) {}
+  explicit ScriptedEnvironment(std::string patch, std::string test_command = "")
+      : patch_(std::move(patch)), test_command_(std::move(test_command)) {}
   agent::ToolExecutor& tools() override { return *this; }
   agent::PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return "/repo"; }
+  std::string test_command() const override { return test_command_; }
   std::vector<llm::ToolSpec> Specs() const override {
     return {{"bash", "run", R"({"type":"object"})"}, {"submit", "submit", R"({"type":"object"})"}};
   }
@@ -111,6 +113,7 @@ class ScriptedEnvironment final : public RolloutEnvironment, agent::ToolExecutor
 
  private:
   std::string patch_;
+  std::string test_command_;
 };
 
 class ScriptedEnvironments final : public EnvironmentFactory {
@@ -120,7 +123,7 @@ class ScriptedEnvironments final : public EnvironmentFactory {
     if (fail) return UnavailableError("pool exhausted");
     int n = ++acquired[task.task_id];
     std::string p = n == 1 ? patch1 : patch2;
-    return std::unique_ptr<RolloutEnvironment>(new ScriptedEnvironment(p));
+    return std::unique_ptr<RolloutEnvironment>(new ScriptedEnvironment(p, test_command));
   }
   std::mutex mu;
   std::map<std::string, int> acquired;
@@ -129,6 +132,7 @@ class ScriptedEnvironments final : public EnvironmentFactory {
   std::string patch2 =
       "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1,2 @@\n x = 1\n+if x is None: raise ValueError\n";
   bool fail = false;
+  std::string test_command;  // what every environment reports as the repository's test command
 };
 
 // Answers by request kind: tools offered → bash then submit; otherwise the

@@ -13,14 +13,57 @@ TEST_CASE("the shipped prompts load, render and hash", "[prompts]") {
   CHECK(p->categories().size() == 51);
   CHECK(p->issue_tag() == "issue");
   CHECK(p->judge_tag() == "answer");
-  auto r1 = p->Rollout1("parse_config", "pkg/config.py", 2, "/repo");
+  auto r1 = p->Rollout1("parse_config", "pkg/config.py", 2, {"/repo"});
   REQUIRE(r1.ok());
   CHECK(r1->find("parse_config") != std::string::npos);
   CHECK(r1->find("/repo") != std::string::npos);
-  CHECK_FALSE(p->Rollout1("f", "x.py", 51, "/repo").ok());
+  CHECK_FALSE(p->Rollout1("f", "x.py", 51, {"/repo"}).ok());
   // The tools file joins the hash.
   auto q = PromptLibrary::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts", config::PromptsConfig{}, "tools v2");
   CHECK(q->hash() != p->hash());
+}
+
+TEST_CASE("the rollout prompts state the test command when there is one and read naturally without", "[prompts]") {
+  auto p = PromptLibrary::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts", config::PromptsConfig{});
+  REQUIRE(p.ok());
+  for (int rollout : {1, 2}) {
+    auto render = [&](const std::string& command) {
+      RepoFacts repo{"/repo", command};
+      return rollout == 1 ? p->Rollout1("parse_config", "pkg/config.py", 2, repo)
+                          : p->Rollout2("Calling `parse_config` fails.", repo);
+    };
+    auto with = render("python -m pytest -q");
+    auto without = render("");
+    REQUIRE(with.ok());
+    REQUIRE(without.ok());
+    INFO(*with << "\n----\n" << *without);
+    CHECK(with->find("Run the repository's tests with `python -m pytest -q` (from `/repo`)") != std::string::npos);
+    CHECK(with->find("If the repository has tests") == std::string::npos);
+    CHECK(without->find("If the repository has tests for this code, run them") != std::string::npos);
+    CHECK(without->find("Run the repository's tests with") == std::string::npos);
+    for (const std::string* text : {&*with, &*without}) {
+      CHECK(text->find("``") == std::string::npos);
+      CHECK(text->find("{{") == std::string::npos);
+      CHECK(text->find("\n\n\n") == std::string::npos);
+      CHECK(text->find("still behave.\n5. ") != std::string::npos);  // step 5 follows step 4 directly
+    }
+  }
+}
+
+TEST_CASE("a rollout prompt with a misspelt or unclosed section fails at load", "[prompts]") {
+  seragen::testing::TempDir dir;
+  for (const char* f :
+       {"system.md", "rollout2.md", "issue_writer.md", "judge.md", "categories.yaml", "trajectory_step.md"}) {
+    seragen::testing::RunShell("cp " + std::string(SERAGEN_SOURCE_DIR) + "/prompts/" + f + " " + dir.path());
+  }
+  dir.Write("rollout1.md", "Fix {{function_name}}.\n{{#test_comand}}\nrun {{test_command}}\n{{/test_comand}}\n");
+  auto typo = PromptLibrary::Load(dir.path(), config::PromptsConfig{});
+  REQUIRE_FALSE(typo.ok());
+  CHECK(typo.status().message().find("rollout1.md:2: no value for section '{{#test_comand}}'") != std::string::npos);
+  dir.Write("rollout1.md", "Fix {{function_name}}.\n{{#test_command}}\nrun {{test_command}}\n");
+  auto unclosed = PromptLibrary::Load(dir.path(), config::PromptsConfig{});
+  REQUIRE_FALSE(unclosed.ok());
+  CHECK(unclosed.status().message().find("section '{{test_command}}' is not closed") != std::string::npos);
 }
 
 TEST_CASE("a prompt with an unknown placeholder fails at load, naming the file", "[prompts]") {

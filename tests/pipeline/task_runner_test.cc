@@ -443,3 +443,25 @@ TEST_CASE("a trajectory file without patch_base64 still loads", "[pipeline][utf8
 }
 
 }  // namespace seragen::pipeline
+
+namespace seragen::pipeline {
+
+TEST_CASE("the environment's test command reaches both rollout prompts", "[pipeline][environment]") {
+  RunnerFixture f;
+  f.envs.test_command = "python -m pytest -q tests/unit";
+  REQUIRE(f.Run(RunnerFixture::MakeTask("tc")).kind == TaskOutcome::Kind::kVerified);
+  for (const char* file : {"trajectories/tc.r1.json", "trajectories/tc.r2.json"}) {
+    auto t = agent::TrajectoryFromJson(f.store.files[file]);
+    REQUIRE(t.ok());
+    INFO(t->history[1].content);
+    CHECK(t->history[1].content.find("with `python -m pytest -q tests/unit` (from `/repo`)") != std::string::npos);
+  }
+  RunnerFixture without;
+  REQUIRE(without.Run(RunnerFixture::MakeTask("tc")).kind == TaskOutcome::Kind::kVerified);
+  auto t = agent::TrajectoryFromJson(without.store.files["trajectories/tc.r1.json"]);
+  REQUIRE(t.ok());
+  CHECK(t->history[1].content.find("If the repository has tests for this code, run them.") != std::string::npos);
+  CHECK(t->history[1].content.find("pytest") == std::string::npos);
+}
+
+}  // namespace seragen::pipeline

@@ -277,12 +277,20 @@ struct RealRollout {
   int edits = 0;
   std::string patch;
   std::string summary;  // thoughts and actions, for the issue writer
+  std::string root;     // where the copy was
 };
+
+int Count(const std::string& hay, const std::string& needle) {
+  int n = 0;
+  for (std::size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
 
 RealRollout RunWithRealTools(const std::function<std::string(const std::string& repo_root)>& instance_prompt,
                              const PolicyContext& ctx) {
   RealRollout out;
   seragen::testing::TempDir dir;
+  out.root = dir.path();
   for (const auto& [path, text] : FixtureRepo()) dir.Write(path, text);
   REQUIRE(seragen::testing::RunShell("cd '" + dir.path() +
                                      "' && chmod -R a+rwX . && git init -q && git add -A && "
@@ -352,19 +360,32 @@ TEST_CASE("A scripted rollout through the real tools edits with text taken from 
   for (int category : {49, 13, 3, 0}) {
     RealRollout r = RunWithRealTools(
         [&](const std::string& root) {
-          auto prompt =
-              RenderTemplate(ReadPrompt("rollout1.md"), {{"function_name", "parse_config"},
-                                                         {"file_path", "pkg/config.py"},
-                                                         {"category_prompt", Prompts().categories()[category].prompt},
-                                                         {"repo_root", root}});
+          auto prompt = RenderTemplate(ReadPrompt("rollout1.md"),
+                                       {{"function_name", "parse_config"},
+                                        {"file_path", "pkg/config.py"},
+                                        {"category_prompt", Prompts().categories()[category].prompt},
+                                        {"repo_root", root},
+                                        {"test_command", category == 13 ? "python3 -m pytest -q" : ""}});
           REQUIRE(prompt.ok());
           return *prompt;
         },
         DefaultContext(category));
-    INFO("category " << category);
+    INFO("category " << category << "\n" << r.summary);
     CHECK(r.submitted);
     CHECK(r.edits == 1);
     CHECK(r.patch.find("+++ b/pkg/config.py") != std::string::npos);
+    // The reproduction script ran (before and after the edit) with the real
+    // interpreter, importing the module from the copy, and is gone from the patch.
+    CHECK(Count(r.summary, "Action: bash {\"command\":\"python3 " + r.root + "/repro_parse_config.py\"}") == 2);
+    CHECK(Count(r.summary, "pkg.config loaded from " + r.root + "/pkg/config.py") == 2);
+    CHECK(r.summary.find("parse_config(") != std::string::npos);
+    CHECK(r.patch.find("repro_") == std::string::npos);
+    if (category == 13) {  // the prompt names a test command: the fixture's own test runs and passes
+      CHECK(r.summary.find("python3 -m pytest -q") != std::string::npos);
+      CHECK(r.summary.find("1 passed") != std::string::npos);
+    } else {
+      CHECK(r.summary.find("pytest") == std::string::npos);
+    }
     if (category == 49) {  // None values: a None guard or an emptiness check on `text`
       CHECK((r.patch.find("+    if text is None:") != std::string::npos ||
              r.patch.find("+    if not text:") != std::string::npos));
@@ -383,7 +404,8 @@ TEST_CASE("Rollout 1, issue, rollout 2 through the real tools: rollout 2 works o
           return *RenderTemplate(ReadPrompt("rollout1.md"), {{"function_name", "Settings.get"},
                                                              {"file_path", "pkg/config.py"},
                                                              {"category_prompt", Prompts().categories()[49].prompt},
-                                                             {"repo_root", root}});
+                                                             {"repo_root", root},
+                                                             {"test_command", ""}});
         },
         ctx);
     REQUIRE(r1.submitted);
@@ -399,7 +421,8 @@ TEST_CASE("Rollout 1, issue, rollout 2 through the real tools: rollout 2 works o
     CHECK(text.find("get") != std::string::npos);
     RealRollout r2 = RunWithRealTools(
         [&](const std::string& root) {
-          return *RenderTemplate(ReadPrompt("rollout2.md"), {{"issue_text", text}, {"repo_root", root}});
+          return *RenderTemplate(ReadPrompt("rollout2.md"),
+                                 {{"issue_text", text}, {"repo_root", root}, {"test_command", ""}});
         },
         ctx);
     CHECK(r2.submitted);

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -85,13 +86,17 @@ TEST_CASE("Rollout 1 on the fixture repo: explore, edit with exact text, submit 
   CHECK(seq[0] == "editor:view");
   CHECK(seq[1] == "bash");
   CHECK(seq[2] == "editor:view:range");
-  CHECK(seq[3] == "editor:str_replace");
+  CHECK(seq[3] == "editor:create");  // the reproduction script
+  CHECK(seq[4] == "bash");           // runs it
+  CHECK(seq[5] == "editor:str_replace");
   CHECK(seq[seq.size() - 2] == "submit");
   CHECK(seq.back() == "submit");
   CHECK(run.replies.front().rollout_start);
   CHECK_FALSE(run.replies.back().rollout_start);
-  // Category 49 is about None values: the edit guards a parameter against None.
-  CHECK(run.patch.find("+    if text is None:") != std::string::npos);
+  // Category 49 is about None values: the edit guards a parameter against None or emptiness
+  // (which of the two depends on the conversation, i.e. on the prompt's exact text).
+  CHECK((run.patch.find("+    if text is None:") != std::string::npos ||
+         run.patch.find("+    if not text:") != std::string::npos));
   for (const PolicyReply& r : run.replies) {
     CHECK_FALSE(r.reasoning.empty());
     CHECK(r.finish_reason == "tool_calls");
@@ -190,8 +195,8 @@ TEST_CASE("An unfamiliar agent prompt still produces an exploration and a submis
 
 TEST_CASE("A failed str_replace makes the agent re-read the file and try once more") {
   PolicyContext ctx = DefaultContext(7);
-  RolloutRun run = DriveRollout(Rollout1Prompt("clamp", "pkg/config.py", 49), ctx, 4);  // up to the edit
-  REQUIRE(run.replies.size() == 4);
+  RolloutRun run = DriveRollout(Rollout1Prompt("clamp", "pkg/config.py", 49), ctx, 6);  // up to the edit
+  REQUIRE(run.replies.size() == 6);
   REQUIRE(CallSequence(run).back() == "editor:str_replace");
   json messages = run.messages;
   messages.back()["content"] = "No replacement was performed: old_str did not appear verbatim in /repo/pkg/config.py.";
@@ -258,4 +263,91 @@ TEST_CASE("A function beyond a clipped view is found through the name search and
   CHECK(range[0] == 1604);  // the definition line, found by the grep step
   CHECK(run.submitted);
   CHECK(run.patch.find("pkg/big.py") != std::string::npos);
+}
+
+namespace {
+
+// The shell commands of a rollout, in order.
+std::vector<std::string> ShellCommands(const RolloutRun& run) {
+  std::vector<std::string> out;
+  for (const PolicyReply& r : run.replies) {
+    for (const ToolCallOut& c : r.tool_calls) {
+      if (c.name == "bash") out.push_back(json::parse(c.arguments)["command"].get<std::string>());
+    }
+  }
+  return out;
+}
+
+std::string CreatedText(const RolloutRun& run, const std::string& path) {
+  for (const PolicyReply& r : run.replies) {
+    for (const ToolCallOut& c : r.tool_calls) {
+      json a = json::parse(c.arguments);
+      if (c.name == "editor" && a["command"] == "create" && a["path"] == path) return a["file_text"];
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("On Python code the agent writes, runs, reruns and removes a reproduction script") {
+  RolloutRun run = DriveRollout(Rollout1Prompt("parse_config", "pkg/config.py", 49), DefaultContext(7));
+  REQUIRE(run.submitted);
+  std::vector<std::string> shell = ShellCommands(run);
+  INFO(Summary(run));
+  const std::string script = CreatedText(run, "/repo/repro_parse_config.py");
+  CHECK(script.find("import pkg.config\nfrom pkg.config import parse_config\n") != std::string::npos);
+  // Category 49 (None values): the planned edit guards `text` against None or emptiness, and
+  // the script passes exactly that edge case.
+  const bool none_guard = run.patch.find("+    if text is None:") != std::string::npos;
+  CHECK((none_guard || run.patch.find("+    if not text:") != std::string::npos));
+  CHECK(script.find(none_guard ? "result = parse_config(text=None, defaults={})"
+                               : "result = parse_config(text=\"\", defaults={})") != std::string::npos);
+  CHECK(std::count(shell.begin(), shell.end(), "python3 /repo/repro_parse_config.py") == 2);
+  CHECK(shell.back() == "rm /repo/repro_parse_config.py");
+  CHECK(std::find_if(shell.begin(), shell.end(), [](const std::string& c) { return c.find("pytest") != c.npos; }) ==
+        shell.end());  // the prompt names no test command
+  // The second run comes after the edit; the observations are what the tools said.
+  std::vector<std::string> seq = CallSequence(run);
+  auto edit = std::find(seq.begin(), seq.end(), "editor:str_replace") - seq.begin();
+  CHECK(edit == 5);
+  CHECK(run.messages.dump().find("ran repro_parse_config.py") != std::string::npos);
+  CHECK(run.patch.find("repro_") == std::string::npos);
+}
+
+TEST_CASE("The agent runs the test command the prompt names, after the edit, in both rollouts") {
+  for (int seed = 0; seed < 6; ++seed) {
+    RolloutRun r1 =
+        DriveRollout(Rollout1Prompt("clamp", "pkg/config.py", 13, "python -m pytest -q"), DefaultContext(seed));
+    RolloutRun r2 = DriveRollout(
+        Rollout2Prompt("Calling `clamp()` in pkg/config.py with a value equal to the upper limit misbehaves.",
+                       "python -m pytest -q"),
+        DefaultContext(seed));
+    for (const RolloutRun* run : {&r1, &r2}) {
+      INFO("seed " << seed << "\n" << Summary(*run));
+      REQUIRE(run->submitted);
+      std::vector<std::string> shell = ShellCommands(*run);
+      CHECK(std::count(shell.begin(), shell.end(), "cd /repo && python -m pytest -q") == 1);
+      CHECK(run->messages.dump().find("tests ran: python -m pytest -q") != std::string::npos);
+      auto tests = std::find(shell.begin(), shell.end(), "cd /repo && python -m pytest -q");
+      auto rerun = std::find(shell.rbegin(), shell.rend(), "python3 /repo/repro_clamp.py");
+      REQUIRE(rerun != shell.rend());
+      CHECK(rerun.base() - 1 < tests);  // the script again first, then the tests
+      CHECK(shell.back() == "rm /repo/repro_clamp.py");
+      CHECK(run->patch.find("repro_") == std::string::npos);
+      CHECK_FALSE(run->patch.empty());
+    }
+  }
+}
+
+TEST_CASE("Without a Python module path there is no reproduction script, but the stated tests still run") {
+  auto files = FixtureRepo();
+  files["web/app.js"] =
+      "function total(items) {\n  let sum = 0;\n  for (const x of items) sum += x;\n  return sum;\n}\n";
+  RolloutRun run = DriveRollout(Rollout1Prompt("total", "web/app.js", 49, "npm test"), DefaultContext(3), 20, files);
+  INFO(Summary(run));
+  REQUIRE(run.submitted);
+  CHECK(Summary(run).find("repro_") == std::string::npos);
+  std::vector<std::string> shell = ShellCommands(run);
+  CHECK(std::count(shell.begin(), shell.end(), "cd /repo && npm test") == 1);
 }

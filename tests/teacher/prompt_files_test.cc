@@ -23,8 +23,8 @@ std::set<std::string> Placeholders(const std::string& file) {
 TEST_CASE("Prompt templates use exactly the documented placeholders") {
   CHECK(Placeholders("system.md").empty());
   CHECK(Placeholders("rollout1.md") ==
-        std::set<std::string>{"function_name", "file_path", "category_prompt", "repo_root"});
-  CHECK(Placeholders("rollout2.md") == std::set<std::string>{"issue_text", "repo_root"});
+        std::set<std::string>{"function_name", "file_path", "category_prompt", "repo_root", "test_command"});
+  CHECK(Placeholders("rollout2.md") == std::set<std::string>{"issue_text", "repo_root", "test_command"});
   CHECK(Placeholders("issue_writer.md") == std::set<std::string>{"trajectory_summary", "patch", "demo_issue"});
   CHECK(Placeholders("judge.md") == std::set<std::string>{"patch", "problem_statement", "trajectory_summary"});
 }
@@ -122,4 +122,44 @@ TEST_CASE("A rollout-1 template that names the category topic is matched by topi
   RequestInfo info = set.Classify(r);
   CHECK(info.kind == RequestKind::kRollout1);
   CHECK(info.category_index == 1);
+}
+
+TEST_CASE("Rollout prompts name the test command only when there is one, and read naturally either way") {
+  for (const bool second : {false, true}) {
+    const std::string with = second ? Rollout2Prompt("`clamp()` breaks", "python -m pytest -q")
+                                    : Rollout1Prompt("clamp", "pkg/config.py", 13, "python -m pytest -q");
+    const std::string without =
+        second ? Rollout2Prompt("`clamp()` breaks") : Rollout1Prompt("clamp", "pkg/config.py", 13);
+    INFO(with << "\n----\n" << without);
+    CHECK(with.find("5. Run the repository's tests with `python -m pytest -q` (from `/repo`)") != std::string::npos);
+    CHECK(with.find("If the repository has tests") == std::string::npos);
+    CHECK(without.find("5. If the repository has tests for this code, run them") != std::string::npos);
+    for (const std::string* text : {&with, &without}) {
+      CHECK(text->find("{{") == std::string::npos);  // no section tags or placeholders left
+      CHECK(text->find("``") == std::string::npos);  // no empty command in backticks
+      CHECK(text->find("\n\n\n") == std::string::npos);
+      CHECK(text->find("boundary values) to make sure they still behave.\n5. ") != std::string::npos);
+      CHECK(text->find(".\nThen submit your change.") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("PromptSet reads the test command back from either form of the rollout prompts") {
+  auto classify = [](const std::string& prompt) {
+    return Prompts().Classify(
+        MustParse({{"messages", {{{"role", "user"}, {"content", prompt}}}}, {"tools", ToolsJson()}}));
+  };
+  RequestInfo with = classify(Rollout1Prompt("clamp", "pkg/config.py", 13, "python3 -m pytest -q tests"));
+  CHECK(with.kind == RequestKind::kRollout1);
+  CHECK(with.values["test_command"] == "python3 -m pytest -q tests");
+  CHECK(with.values["function_name"] == "clamp");
+  CHECK(with.category_index == 13);
+  RequestInfo without = classify(Rollout1Prompt("clamp", "pkg/config.py", 13));
+  CHECK(without.kind == RequestKind::kRollout1);
+  CHECK(without.values.count("test_command") == 0);
+  CHECK(without.category_index == 13);
+  RequestInfo second = classify(Rollout2Prompt("`clamp()` breaks", "npm test"));
+  CHECK(second.kind == RequestKind::kRollout2);
+  CHECK(second.values["test_command"] == "npm test");
+  CHECK(second.values["issue_text"] == "`clamp()` breaks");
 }

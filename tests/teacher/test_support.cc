@@ -119,21 +119,24 @@ std::map<std::string, std::string> FixtureRepo() {
   };
 }
 
-std::string Rollout1Prompt(const std::string& function, const std::string& file, int category_index) {
+std::string Rollout1Prompt(const std::string& function, const std::string& file, int category_index,
+                           const std::string& test_command) {
   const auto& cats = Prompts().categories();
   auto text = RenderTemplate(ReadPrompt("rollout1.md"),
                              {{"function_name", function},
                               {"file_path", file},
                               {"category_prompt", cats.at(static_cast<std::size_t>(category_index)).prompt},
-                              {"repo_root", "/repo"}},
+                              {"repo_root", "/repo"},
+                              {"test_command", test_command}},
                              "rollout1.md");
   REQUIRE(text.ok());
   return *text;
 }
 
-std::string Rollout2Prompt(const std::string& issue_text) {
-  auto text =
-      RenderTemplate(ReadPrompt("rollout2.md"), {{"issue_text", issue_text}, {"repo_root", "/repo"}}, "rollout2.md");
+std::string Rollout2Prompt(const std::string& issue_text, const std::string& test_command) {
+  auto text = RenderTemplate(ReadPrompt("rollout2.md"),
+                             {{"issue_text", issue_text}, {"repo_root", "/repo"}, {"test_command", test_command}},
+                             "rollout2.md");
   REQUIRE(text.ok());
   return *text;
 }
@@ -223,11 +226,24 @@ std::string FakeTools::Run(const std::string& name, const std::string& arguments
       return out;
     }
     if (cmd.find("py_compile") != std::string::npos) return "compiled-ok\n";
+    if (cmd.rfind("python3 ", 0) == 0) {
+      std::string script = Rel(cmd.substr(8));
+      return files_.count(script) ? "ran " + script + "\n" : "python3: can't open file '/repo/" + script + "'\n";
+    }
+    if (cmd.rfind("rm ", 0) == 0) {
+      return files_.erase(Rel(cmd.substr(3))) ? "" : "rm: cannot remove '" + cmd.substr(3) + "'\n";
+    }
+    if (cmd.rfind("cd /repo && ", 0) == 0) return "tests ran: " + cmd.substr(12) + "\n";
     return "";
   }
   if (name == "editor") {
     std::string command = args.value("command", "");
     std::string path = Rel(args.value("path", ""));
+    if (command == "create") {
+      if (files_.count(path)) return "Error: /repo/" + path + " already exists.";
+      files_[path] = args.value("file_text", "");
+      return "New file /repo/" + path + " written.";
+    }
     auto it = files_.find(path);
     if (it == files_.end()) return "Error: the path /repo/" + path + " does not exist.";
     if (command == "view") {
@@ -265,8 +281,9 @@ std::string FakeTools::Run(const std::string& name, const std::string& arguments
 std::string FakeTools::Patch() const {
   std::string out;
   for (const auto& [path, text] : files_) {
-    const std::string& before = original_.at(path);
-    if (before == text) continue;
+    auto original = original_.find(path);
+    const std::string before = original == original_.end() ? "" : original->second;
+    if (original != original_.end() && before == text) continue;
     out += "diff --git a/" + path + " b/" + path + "\n--- a/" + path + "\n+++ b/" + path + "\n";
     std::vector<std::string> a = Lines(before);
     std::vector<std::string> b = Lines(text);

@@ -26,11 +26,14 @@ nlohmann::json ToolsJson(const ToolRoles& roles = {});
 // Files of the fixture repository, by path relative to /repo.
 std::map<std::string, std::string> FixtureRepo();
 
-// Rendered rollout-1 / rollout-2 instance prompts.
-std::string Rollout1Prompt(const std::string& function, const std::string& file, int category_index);
-std::string Rollout2Prompt(const std::string& issue_text);
+// Rendered rollout-1 / rollout-2 instance prompts (`test_command` "": none).
+std::string Rollout1Prompt(const std::string& function, const std::string& file, int category_index,
+                           const std::string& test_command = "");
+std::string Rollout2Prompt(const std::string& issue_text, const std::string& test_command = "");
 
 // Executes tool calls against an in-memory repository, like the real tools.
+// Shell commands it understands: grep, find, py_compile, `python3 FILE`
+// (prints "ran FILE"), `rm FILE`, and `cd /repo && CMD` (prints "tests ran: CMD").
 class FakeTools {
  public:
   explicit FakeTools(std::map<std::string, std::string> files) : files_(std::move(files)), original_(files_) {}

@@ -18,6 +18,8 @@ class RolloutEnvironment {
   virtual agent::PatchSource& patch() = 0;
   // The path the agent sees for the repository root (e.g. "/repo").
   virtual std::string repo_root() const = 0;
+  // The repository's test command (environment.test_command), "" when unset.
+  virtual std::string test_command() const { return {}; }
 };
 
 class EnvironmentFactory {

@@ -11,6 +11,12 @@
 
 namespace seragen::pipeline {
 
+// What the rollout prompts say about the repository a rollout works on.
+struct RepoFacts {
+  std::string root;          // where the agent sees it, e.g. "/repo" ({{repo_root}})
+  std::string test_command;  // environment.test_command, "" when unset ({{test_command}})
+};
+
 class PromptLibrary {
  public:
   // Loads the files named by `names` from `dir` plus prompts `dir`/trajectory_step.md.
@@ -27,9 +33,12 @@ class PromptLibrary {
   const std::string& issue_tag() const { return issue_tag_; }
   const std::string& judge_tag() const { return judge_tag_; }
 
+  // Rollout prompts; placeholders function_name, file_path, category_prompt,
+  // category_topic (rollout 1), issue_text (rollout 2), repo_root and
+  // test_command (both; "{{#test_command}}" sections read naturally without one).
   Result<std::string> Rollout1(const std::string& function_name, const std::string& file_path, int category_index,
-                               const std::string& repo_root) const;
-  Result<std::string> Rollout2(const std::string& issue_text, const std::string& repo_root) const;
+                               const RepoFacts& repo) const;
+  Result<std::string> Rollout2(const std::string& issue_text, const RepoFacts& repo) const;
   Result<std::string> IssueWriter(const std::string& trajectory_summary, const std::string& patch,
                                   const std::string& demo_issue) const;
   Result<std::string> Judge(const std::string& problem_statement, const std::string& trajectory_summary,

@@ -31,6 +31,9 @@ struct EnvironmentOptions {
   std::size_t max_patch_bytes = 0;    // diff size limit (repo::DiffOptions::max_bytes); 0 = none
   // Repository name -> its execution environment (absent: host root, no setup).
   std::map<std::string, env::EnvironmentSpec> environments;
+  // Repository name -> its environment.test_command (absent: none), shown in
+  // the rollout prompts.
+  std::map<std::string, std::string> test_commands;
   // Where setup logs go (journal::EnvLogDir of the run).
   std::string env_log_dir;
 };

@@ -49,6 +49,18 @@ struct FunctionSpan {
 std::optional<FunctionSpan> LocateFunction(const FileKnowledge& file, std::string_view function_name,
                                            std::string_view file_path);
 
+struct FunctionParameter {
+  std::string name;
+  bool optional = false;  // has a default value or an Optional / None type
+};
+
+// The parameters of `function_name` as its definition in the known text lists
+// them (self, cls, *args and **kwargs left out); std::nullopt when the
+// function is not in the known text.
+std::optional<std::vector<FunctionParameter>> FunctionParameters(const FileKnowledge& file,
+                                                                 std::string_view function_name,
+                                                                 std::string_view file_path);
+
 // Name of the first function defined in the file, if any (for rollouts that
 // know only the file).
 std::optional<std::string> FirstFunctionName(const FileKnowledge& file, std::string_view file_path);

@@ -41,6 +41,9 @@ class PromptSet {
 
   // Classifies by matching the templates against the user/system messages:
   // a full template match first; then the template's longest literal anchor.
+  // A template with sections ("{{#test_command}}...{{/test_command}}") is
+  // matched in each form it can render to, with every section kept first; the
+  // values then include those read inside kept sections.
   RequestInfo Classify(const ChatRequest& request) const;
 
   const std::vector<Category>& categories() const { return categories_; }
@@ -50,7 +53,9 @@ class PromptSet {
   const std::string& judge_tag() const { return judge_tag_; }
 
  private:
-  std::shared_ptr<const TemplateMatcher> rollout1_, rollout2_, issue_writer_, judge_;
+  // One matcher per form of the template (see Classify), the fullest first.
+  using Matchers = std::vector<std::shared_ptr<const TemplateMatcher>>;
+  Matchers rollout1_, rollout2_, issue_writer_, judge_;
   std::vector<Category> categories_;
   std::string issue_tag_, judge_tag_;
 };

@@ -1,23 +1,42 @@
-// `seragen env check` over a src-layout Python package that cannot be imported
-// until it is installed: the environment's setup makes a venv and an editable
-// install (no network); the check imports the package from the working copy.
+// Execution environments end to end over a src-layout Python package that
+// cannot be imported until it is installed: the environment's setup makes a
+// venv and an editable install (no network). `seragen env check` imports the
+// package from the working copy; `seragen run` with the scripted teacher (a
+// stand-in for a model) writes reproduction scripts that import it from /repo
+// and runs the repository's tests, and the exported records show that output.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
 
 #include "integration/pipeline/harness.h"
+#include "seragen/base/file_util.h"
+#include "seragen/journal/journal_reader.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::e2e {
 namespace {
 
-// The sandbox uids must reach the cache (as for working copies).
+using nlohmann::json;
+
+// The sandbox uids must reach the cache (as for working copies). Besides
+// envdemo.start, a module with two functions that call each other (so the
+// call graph selects them) and a test of its own.
 void MakeSrcLayoutPackage(const std::string& path) {
   std::filesystem::permissions(std::filesystem::path(path).parent_path(), std::filesystem::perms::others_exec,
                                std::filesystem::perm_options::add);
   const std::string script =
-      "set -e; mkdir -p " + path + "/src/envdemo && cd " + path +
+      "set -e; mkdir -p " + path + "/src/envdemo " + path + "/tests && cd " + path +
       " && printf 'def start():\\n    return 42\\n' > src/envdemo/__init__.py"
+      " && printf '%s\\n' 'def normalize(values):' '    \"\"\"Scale values so that they sum to one.\"\"\"'"
+      " '    total = sum(values)' '    return [v / total for v in values]' '' ''"
+      " 'def top_share(values, limit):' '    \"\"\"The largest shares, at most limit of them.\"\"\"'"
+      " '    shares = sorted(normalize(values), reverse=True)' '    return shares[:limit]' > src/envdemo/core.py"
+      " && printf '%s\\n' 'from envdemo.core import normalize, top_share' '' ''"
+      " 'def test_normalize():' '    assert normalize([1, 3]) == [0.25, 0.75]' '' ''"
+      " 'def test_top_share():' '    assert top_share([1, 3], 1) == [0.75]' > tests/test_core.py"
       " && printf '[build-system]\\nrequires = [\"setuptools\"]\\nbuild-backend = \"setuptools.build_meta\"\\n"
       "[project]\\nname = \"envdemo\"\\nversion = \"0.1\"\\n[tool.setuptools.packages.find]\\nwhere = [\"src\"]\\n'"
       " > pyproject.toml && git init -q -b main . && git -c user.name=t -c user.email=t@example.invalid add -A"
@@ -102,6 +121,153 @@ TEST_CASE("env check names an image that is missing or not an image", "[e2e][env
   CHECK(out.find("skopeo cannot read it as an image (docker-archive:" + dir.Sub("not-an-image.tar")) !=
         std::string::npos);
   CHECK(testing::RunShell("ls -d " + dir.Sub("cache/images") + "/*.tmp-* 2>/dev/null") != 0);
+}
+
+// Every tool message and shell command of the exported openai records of a
+// run (T1 and T2), with the number of records read.
+struct Exported {
+  std::size_t records = 0;
+  std::vector<std::string> observations;
+  std::vector<std::string> commands;
+};
+
+Exported ReadExport(const std::string& run_dir) {
+  std::string out;
+  int rc = testing::RunShell(Binary() + " export " + run_dir + " --format openai 2>&1", &out);
+  INFO(out);
+  REQUIRE(rc == 0);
+  Exported e;
+  for (const char* which : {"t1", "t2"}) {
+    for (const std::string& line : ReadLines(run_dir + "/data/" + which + ".openai.jsonl")) {
+      json rec = json::parse(line);
+      ++e.records;
+      for (const auto& m : rec["messages"]) {
+        if (m["role"] == "tool") e.observations.push_back(m["content"].get<std::string>());
+        if (m["role"] != "assistant" || !m.contains("tool_calls")) continue;
+        for (const auto& c : m["tool_calls"]) {
+          if (c["function"]["name"] != "bash") continue;
+          e.commands.push_back(json::parse(c["function"]["arguments"].get<std::string>())["command"]);
+        }
+      }
+    }
+  }
+  return e;
+}
+
+std::size_t CountContaining(const std::vector<std::string>& texts, const std::string& needle) {
+  return static_cast<std::size_t>(std::count_if(
+      texts.begin(), texts.end(), [&](const std::string& t) { return t.find(needle) != std::string::npos; }));
+}
+
+const char* kRunEnvironment =
+    "environment:\n"
+    "  setup:\n"
+    "    - python3 -m venv --system-site-packages /env\n"
+    "    - /env/bin/pip install --no-build-isolation --no-index -e /repo\n"
+    "  env: {PATH: /env/bin:/usr/bin:/bin}\n"
+    "  test_command: python3 -m pytest -q\n";
+
+TEST_CASE("run: reproduction scripts import the editable install from /repo and the tests run", "[e2e][env]") {
+  testing::TempDir dir;
+  MakeSrcLayoutPackage(dir.Sub("repo"));
+  TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string out;
+
+  // With the environment: the scripts import envdemo from the working copy and pytest runs.
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(),
+                                std::string(kRunEnvironment) + "  cache_dir: '" + dir.Sub("cache") + "'\n");
+  int rc = testing::RunShell(Binary() + " run -c " + cfg + " 2>&1", &out);
+  INFO(out);
+  REQUIRE(rc == 0);
+  Exported with = ReadExport(dir.Sub("run"));
+  REQUIRE(with.records >= 2);
+  CHECK(CountContaining(with.commands, "python3 /repo/repro_") >= 2 * with.records);  // before and after the edit
+  CHECK(CountContaining(with.observations, "envdemo.core loaded from /repo/src/envdemo/core.py") >= with.records);
+  CHECK(CountContaining(with.observations, "ModuleNotFoundError") == 0);
+  CHECK(CountContaining(with.commands, "cd /repo && python3 -m pytest -q") >= with.records);
+  CHECK(CountContaining(with.observations, "2 passed") >= 1);
+  std::string log;
+  REQUIRE(testing::RunShell("cat " + dir.Sub("run/env") + "/sample-*.log", &log) == 0);
+  CHECK(log.find("Successfully installed envdemo") != std::string::npos);
+
+  // Without it: the same reproduction cannot import the package, and the
+  // prompts name no test command, so none runs.
+  std::filesystem::remove_all(dir.Sub("run"));
+  cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
+  rc = testing::RunShell(Binary() + " run -c " + cfg + " 2>&1", &out);
+  INFO(out);
+  REQUIRE(rc == 0);
+  Exported without = ReadExport(dir.Sub("run"));
+  REQUIRE(without.records >= 2);
+  CHECK(CountContaining(without.commands, "python3 /repo/repro_") >= 2 * without.records);
+  CHECK(CountContaining(without.observations, "ModuleNotFoundError: No module named 'envdemo'") >= 2 * without.records);
+  CHECK(CountContaining(without.observations, "envdemo.core loaded from") == 0);
+  CHECK(CountContaining(without.commands, "pytest") == 0);
+}
+
+TEST_CASE("run: a failing setup marks that repository's tasks, the other repository finishes, exit 3", "[e2e][env]") {
+  testing::TempDir dir;
+  MakeSrcLayoutPackage(dir.Sub("broken"));
+  MakePythonRepo(dir.Sub("good"));
+  TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  WriteConfig(dir, dir.Sub("good"), teacher.url());
+  std::string yaml = *ReadFile(dir.Sub("config.yaml"));
+  const std::string one_repo = "repos: [{name: sample, source: '" + dir.Sub("good") + "'}]\n";
+  REQUIRE(yaml.find(one_repo) != std::string::npos);
+  yaml.replace(yaml.find(one_repo), one_repo.size(),
+               "repos:\n  - {name: good, source: '" + dir.Sub("good") + "'}\n  - name: broken\n    source: '" +
+                   dir.Sub("broken") + "'\n    environment: {setup: ['echo building; exit 7'], cache_dir: '" +
+                   dir.Sub("cache") + "'}\n");
+  dir.Write("config.yaml", yaml);
+  std::string out;
+  int rc = testing::RunShell(Binary() + " run -c " + dir.Sub("config.yaml") + " 2>&1", &out);
+  INFO(out);
+  CHECK(rc == 3);  // docs/RUN.md: some tasks ended as infrastructure failures, others succeeded
+
+  std::map<std::string, std::string> repo_of;  // task id -> repository
+  for (const std::string& line : ReadLines(dir.Sub("run/tasks.jsonl"))) {
+    json t = json::parse(line);
+    repo_of[t["task_id"]] = t["repo"];
+  }
+  auto journal = journal::LoadJournal(dir.Sub("run/shard-0/journal.jsonl"));
+  REQUIRE(journal.ok());
+  std::map<std::string, std::string> last_stage;
+  int broken_failures = 0;
+  for (const auto& r : journal->records) {
+    last_stage[r.task_id] = std::string(journal::StageName(r.stage));
+    if (repo_of[r.task_id] != "broken" || r.stage != journal::Stage::kFailed) continue;
+    ++broken_failures;
+    REQUIRE(r.error.has_value());
+    CHECK(r.error->error_class == "infra.environment");
+    CHECK(r.error->message.find("environment setup of repository 'broken' failed") != std::string::npos);
+    CHECK(r.error->message.find("`echo building; exit 7` exited with status 7") != std::string::npos);
+    CHECK(r.error->message.find(dir.Sub("run/env") + "/broken-") != std::string::npos);
+  }
+  int broken = 0, good = 0, verified = 0;
+  for (const auto& [task, repo] : repo_of) {
+    INFO(task << " " << repo);
+    if (repo == "broken") {
+      ++broken;
+      CHECK(last_stage[task] == "failed");
+    } else {
+      ++good;
+      CHECK(last_stage[task] != "failed");  // the other repository finished
+      verified += last_stage[task] == "verified";
+    }
+  }
+  CHECK(verified >= 1);
+  CHECK(broken >= 1);
+  CHECK(good >= 3);
+  CHECK(broken_failures == broken);
+  std::string log;
+  REQUIRE(testing::RunShell("cat " + dir.Sub("run/env") + "/broken-*.log", &log) == 0);
+  CHECK(log.find("building") != std::string::npos);
+  REQUIRE(testing::RunShell(Binary() + " status " + dir.Sub("run") + " --json", &out) == 0);
+  json st = json::parse(out);
+  CHECK(st["result"] == "incomplete");
+  CHECK(st["infra_failures"]["infra.environment"] == broken);
 }
 
 }  // namespace
