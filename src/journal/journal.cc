@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "journal/durable_append.h"
 #include "seragen/base/file_util.h"
 #include "seragen/journal/result_files.h"
 
@@ -121,32 +122,23 @@ Status Journal::Append(const JournalRecord& record) {
 Status Journal::AppendLine(std::string line) {
   if (!broken_.ok()) return broken_;
   if (!fd_.valid()) return FailedPreconditionError("journal " + path_ + " is closed");
-  std::size_t done = 0;
-  int err = 0;
-  while (done < line.size()) {
-    ssize_t n = ::write(fd_.get(), line.data() + done, line.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      err = n < 0 ? errno : ENOSPC;
-      break;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (done < line.size()) {
-    Status failed = IoError(fmt::format("cannot append to journal {}: {}", path_, std::strerror(err)));
-    if (done > 0 && ::ftruncate(fd_.get(), static_cast<off_t>(size_)) != 0) {
+  const DurableAppend out = AppendDurably(fd_.get(), size_, line);
+  const char* write_error = std::strerror(out.write_errno);
+  switch (out.kind) {
+    case DurableAppend::kOk: break;
+    case DurableAppend::kWriteFailed:
+      return IoError(fmt::format("cannot append to journal {}: {}", path_, write_error));
+    case DurableAppend::kTruncateFailed:
       broken_ =
           IoError(fmt::format("journal {} may end in a partial record (write failed: {}; undo failed: {}); "
                               "no further records are written",
-                              path_, std::strerror(err), std::strerror(errno)));
+                              path_, write_error, std::strerror(out.truncate_errno)));
       return broken_;
-    }
-    return failed;
-  }
-  if (::fdatasync(fd_.get()) != 0) {
-    // After a failed fsync the page state is unknown; never append again.
-    broken_ = Errno("cannot fdatasync journal (no further records are written)", path_);
-    return broken_;
+    case DurableAppend::kSyncFailed:
+      // After a failed fsync the page state is unknown; never append again.
+      errno = out.sync_errno;
+      broken_ = Errno("cannot fdatasync journal (no further records are written)", path_);
+      return broken_;
   }
   size_ += line.size();
   return Status::Ok();

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "journal/durable_append.h"
 #include "journal/json_fields.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/json_depth.h"
@@ -238,29 +239,21 @@ Status TurnLogWriter::AppendOutcome(const TurnLogOutcome& outcome) {
 Status TurnLogWriter::AppendLine(std::string line) {
   std::lock_guard<std::mutex> guard(mu_);
   if (!broken_.ok()) return broken_;
-  std::size_t done = 0;
-  int err = 0;
-  while (done < line.size()) {
-    ssize_t n = ::write(fd_.get(), line.data() + done, line.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      err = n < 0 ? errno : ENOSPC;
-      break;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (done < line.size()) {
-    // Undo a partial line; if that fails the file's end is unknown: stop.
-    if (done > 0 && ::ftruncate(fd_.get(), static_cast<off_t>(size_)) != 0) {
+  const DurableAppend out = AppendDurably(fd_.get(), size_, line);
+  const char* write_error = std::strerror(out.write_errno);
+  switch (out.kind) {
+    case DurableAppend::kOk: break;
+    case DurableAppend::kWriteFailed:
+      return IoError(fmt::format("cannot append to turn log {}: {}", path_, write_error));
+    case DurableAppend::kTruncateFailed:
+      // The file's end is unknown: stop.
       broken_ = IoError(fmt::format("turn log {} may end in a partial line (write failed: {}); no further lines", path_,
-                                    std::strerror(err)));
+                                    write_error));
       return broken_;
-    }
-    return IoError(fmt::format("cannot append to turn log {}: {}", path_, std::strerror(err)));
-  }
-  if (::fdatasync(fd_.get()) != 0) {
-    broken_ = Errno("cannot fdatasync turn log (no further lines are written)", path_);
-    return broken_;
+    case DurableAppend::kSyncFailed:
+      errno = out.sync_errno;
+      broken_ = Errno("cannot fdatasync turn log (no further lines are written)", path_);
+      return broken_;
   }
   size_ += line.size();
   return Status::Ok();
