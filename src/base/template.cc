@@ -172,25 +172,11 @@ Result<std::string> RenderTemplate(std::string_view text, const TemplateValues& 
   return out;
 }
 
-std::vector<std::string> TemplatePlaceholders(std::string_view text) {
-  std::vector<std::string> names;
-  std::size_t i = 0;
-  while ((i = text.find("{{", i)) != std::string_view::npos) {
-    if (text.substr(i, 4) == "{{{{") {
-      i += 4;
-      continue;
-    }
-    std::size_t close = text.find("}}", i + 2);
-    if (close == std::string_view::npos) break;
-    std::string name(ParseTagBody(text.substr(i + 2, close - i - 2)).second);
-    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    i = close + 2;
-  }
-  return names;
-}
+namespace {
 
-std::vector<std::string> TemplateSectionNames(std::string_view text) {
-  std::vector<std::string> names;
+// Calls fn(kind, name) for every tag of `text` in order ({{{{ escapes skipped).
+template <typename Fn>
+void ForEachTag(std::string_view text, Fn fn) {
   std::size_t i = 0;
   while ((i = text.find("{{", i)) != std::string_view::npos) {
     if (text.substr(i, 4) == "{{{{") {
@@ -200,12 +186,28 @@ std::vector<std::string> TemplateSectionNames(std::string_view text) {
     std::size_t close = text.find("}}", i + 2);
     if (close == std::string_view::npos) break;
     auto [kind, name] = ParseTagBody(text.substr(i + 2, close - i - 2));
-    if ((kind == TagKind::kOpen || kind == TagKind::kOpenInverted) && !name.empty() &&
-        std::find(names.begin(), names.end(), name) == names.end()) {
-      names.emplace_back(name);
-    }
+    fn(kind, name);
     i = close + 2;
   }
+}
+
+void AddOnce(std::vector<std::string>& names, std::string_view name) {
+  if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+}
+
+}  // namespace
+
+std::vector<std::string> TemplatePlaceholders(std::string_view text) {
+  std::vector<std::string> names;
+  ForEachTag(text, [&](TagKind, std::string_view name) { AddOnce(names, name); });
+  return names;
+}
+
+std::vector<std::string> TemplateSectionNames(std::string_view text) {
+  std::vector<std::string> names;
+  ForEachTag(text, [&](TagKind kind, std::string_view name) {
+    if (kind == TagKind::kOpen || kind == TagKind::kOpenInverted) AddOnce(names, name);
+  });
   return names;
 }
 
