@@ -6,6 +6,7 @@
 #include <set>
 
 #include "pipeline/pipeline_fakes.h"
+#include "pipeline/runner_world.h"
 #include "repo/git_fixture.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/utf8.h"
@@ -19,57 +20,12 @@ using testing::MemoryStore;
 using testing::ScriptedEnvironments;
 using testing::ScriptedModel;
 
-std::string Prompts() { return std::string(SERAGEN_SOURCE_DIR) + "/prompts"; }
-
-struct RunnerFixture {
-  PromptLibrary prompts = *PromptLibrary::Load(Prompts(), config::PromptsConfig{});
-  DemoIssuePool demos = DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
-  agent::AgentMessages messages = *agent::AgentMessages::Load(Prompts() + "/format_errors");
-  llm::FakeChatClient chat;
+struct RunnerFixture : testing::RunnerWorld {
   ScriptedModel model;
-  ScriptedEnvironments envs;
-  MemoryStore store;
-  QueueExecutor loop, workers;
-  FakeClock clock;
-  PipelineContext ctx;
 
   RunnerFixture() {
     demos.set_source("builtin");
-    ctx.prompts = &prompts;
-    ctx.demos = &demos;
-    ctx.messages = &messages;
-    ctx.chat = &chat;
-    ctx.environments = &envs;
-    ctx.store = &store;
-    ctx.loop = &loop;
-    ctx.workers = &workers;
-    ctx.clock = &clock;
-    ctx.settings.request_template.model = "m";
-    ctx.settings.run_seed = 42;
     model.Install(chat);
-  }
-
-  static Task MakeTask(const std::string& id) {
-    Task t;
-    t.task_id = id;
-    t.repo = "inventory";
-    t.commit = std::string(40, 'a');
-    t.function_id = "inventory/stock.py::Stock.reserve";
-    t.function_name = "Stock.reserve";
-    t.file = "inventory/stock.py";
-    t.category_index = 13;
-    return t;
-  }
-
-  TaskOutcome Run(const Task& task, const journal::TaskProgress* progress = nullptr) {
-    auto runner = TaskRunner::Create(task, progress, 0, &ctx);
-    std::optional<TaskOutcome> out;
-    loop.Post([&] { runner->Start([&](TaskOutcome o) { out = o; }); });
-    while (!out && (loop.RunOne() || workers.RunOne())) {
-    }
-    workers.RunUntilIdle();  // environment releases
-    REQUIRE(out.has_value());
-    return *out;
   }
 
   journal::TaskProgress Progress(const std::string& id) {

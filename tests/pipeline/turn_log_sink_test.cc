@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "pipeline/pipeline_fakes.h"
+#include "pipeline/runner_world.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/task_runner.h"
@@ -17,8 +18,6 @@ namespace {
 
 using testing::MemoryStore;
 using testing::ScriptedEnvironments;
-
-std::string Prompts() { return std::string(SERAGEN_SOURCE_DIR) + "/prompts"; }
 
 // Rollouts: bash, bash, submit (by the number of messages); text stages as
 // ScriptedModel. Every answer costs 100 prompt + 10 completion tokens.
@@ -61,57 +60,17 @@ struct Model {
   }
 };
 
-struct Fixture {
-  PromptLibrary prompts = *PromptLibrary::Load(Prompts(), config::PromptsConfig{});
-  DemoIssuePool demos = DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
-  agent::AgentMessages messages = *agent::AgentMessages::Load(Prompts() + "/format_errors");
-  llm::FakeChatClient chat;
+struct Fixture : testing::RunnerWorld {
   Model model;
-  ScriptedEnvironments envs;
-  MemoryStore store;
-  QueueExecutor loop, workers;
-  FakeClock clock;
-  PipelineContext ctx;
 
-  Fixture() {
-    ctx.prompts = &prompts;
-    ctx.demos = &demos;
-    ctx.messages = &messages;
-    ctx.chat = &chat;
-    ctx.environments = &envs;
-    ctx.store = &store;
-    ctx.loop = &loop;
-    ctx.workers = &workers;
-    ctx.clock = &clock;
-    ctx.settings.request_template.model = "m";
-    ctx.settings.run_seed = 42;
-    model.Install(chat);
-  }
+  Fixture() { model.Install(chat); }
 
-  static Task MakeTask() {
-    Task t;
-    t.task_id = "t1";
-    t.repo = "inventory";
-    t.commit = std::string(40, 'a');
-    t.function_id = "inventory/stock.py::Stock.reserve";
-    t.function_name = "Stock.reserve";
-    t.file = "inventory/stock.py";
-    t.category_index = 13;
-    return t;
-  }
+  static Task MakeTask() { return RunnerWorld::MakeTask("t1"); }
 
   // One run of the task, resumed from what the store holds.
   TaskOutcome Run() {
     auto state = journal::ResumeState::Fold(store.records);
-    const journal::TaskProgress* progress = state.Find("t1");
-    auto runner = TaskRunner::Create(MakeTask(), progress, 0, &ctx);
-    std::optional<TaskOutcome> out;
-    loop.Post([&] { runner->Start([&](TaskOutcome o) { out = o; }); });
-    while (!out && (loop.RunOne() || workers.RunOne())) {
-    }
-    workers.RunUntilIdle();
-    REQUIRE(out.has_value());
-    return *out;
+    return RunnerWorld::Run(MakeTask(), state.Find("t1"));
   }
 
   const journal::JournalRecord* Last(journal::Stage stage) const {

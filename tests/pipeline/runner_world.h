@@ -1,0 +1,77 @@
+// The fake world one TaskRunner runs in, shared by the task runner's tests:
+// real prompts, a fake chat client (the test installs its model), scripted
+// environments, an in-memory store and manual executors. Single-threaded:
+// Run() drives both executors until the task ends.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+
+#include "pipeline/pipeline_fakes.h"
+#include "seragen/agent/agent_messages.h"
+#include "seragen/base/clock.h"
+#include "seragen/base/executor.h"
+#include "seragen/config/config.h"
+#include "seragen/llm/fake_chat_client.h"
+#include "seragen/pipeline/demo_issues.h"
+#include "seragen/pipeline/prompt_library.h"
+#include "seragen/pipeline/task_runner.h"
+
+namespace seragen::pipeline::testing {
+
+inline std::string PromptsDir() { return std::string(SERAGEN_SOURCE_DIR) + "/prompts"; }
+
+struct RunnerWorld {
+  PromptLibrary prompts = *PromptLibrary::Load(PromptsDir(), config::PromptsConfig{});
+  DemoIssuePool demos = DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
+  agent::AgentMessages messages = *agent::AgentMessages::Load(PromptsDir() + "/format_errors");
+  llm::FakeChatClient chat;
+  ScriptedEnvironments envs;
+  MemoryStore store;
+  QueueExecutor loop, workers;
+  FakeClock clock;
+  PipelineContext ctx;
+
+  RunnerWorld() {
+    ctx.prompts = &prompts;
+    ctx.demos = &demos;
+    ctx.messages = &messages;
+    ctx.chat = &chat;
+    ctx.environments = &envs;
+    ctx.store = &store;
+    ctx.loop = &loop;
+    ctx.workers = &workers;
+    ctx.clock = &clock;
+    ctx.settings.request_template.model = "m";
+    ctx.settings.run_seed = 42;
+  }
+
+  // A task on the demo repository's Stock.reserve.
+  static Task MakeTask(const std::string& id) {
+    Task t;
+    t.task_id = id;
+    t.repo = "inventory";
+    t.commit = std::string(40, 'a');
+    t.function_id = "inventory/stock.py::Stock.reserve";
+    t.function_name = "Stock.reserve";
+    t.file = "inventory/stock.py";
+    t.category_index = 13;
+    return t;
+  }
+
+  // Runs `task` (resumed from `progress` when given) until it ends.
+  TaskOutcome Run(const Task& task, const journal::TaskProgress* progress = nullptr) {
+    auto runner = TaskRunner::Create(task, progress, 0, &ctx);
+    std::optional<TaskOutcome> out;
+    loop.Post([&] { runner->Start([&](TaskOutcome o) { out = o; }); });
+    while (!out && (loop.RunOne() || workers.RunOne())) {
+    }
+    workers.RunUntilIdle();  // environment releases
+    REQUIRE(out.has_value());
+    return *out;
+  }
+};
+
+}  // namespace seragen::pipeline::testing
