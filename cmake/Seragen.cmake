@@ -46,6 +46,23 @@ function(seragen_module_sources out module)
   set(${out} ${_abs} PARENT_SCOPE)
 endfunction()
 
+# seragen_test_cost(<out-var> <labels>): the ctest COST estimate of a test
+# from its labels (slow > browser > integration > unit); real cost data, once
+# a build directory has run ctest, takes over from it.
+function(seragen_test_cost out labels)
+  set(_c 1)
+  if("integration" IN_LIST labels)
+    set(_c 100)
+  endif()
+  if("browser" IN_LIST labels)
+    set(_c 500)
+  endif()
+  if("slow" IN_LIST labels)
+    set(_c 1000)
+  endif()
+  set(${out} ${_c} PARENT_SCOPE)
+endfunction()
+
 # Test support library shared by all test executables (fakes, temp dirs, fixtures).
 # seragen_test(<module> SOURCES x_test.cc ... DEPS ...)
 # One Catch2 executable per module; each TEST_CASE becomes one ctest test.
@@ -68,9 +85,13 @@ function(seragen_test module)
                        WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
   # Catch2 v2 flattens list-valued PROPERTIES (only the first label would
   # survive), so label the discovered tests afterwards.
+  # COST: a fresh clone has no ctest cost data and would start tests in
+  # definition order, leaving the slowest (integration, defined last) as the
+  # tail of a 2-core run; the estimate starts them first instead.
+  seragen_test_cost(_cost "${_labels}")
   set(_label_script ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake)
   file(WRITE ${_label_script}
-    "foreach(_t IN LISTS ${exe}_TESTS)\n  set_tests_properties(\"\${_t}\" PROPERTIES LABELS \"${_labels}\")\nendforeach()\n")
+    "foreach(_t IN LISTS ${exe}_TESTS)\n  set_tests_properties(\"\${_t}\" PROPERTIES LABELS \"${_labels}\" COST ${_cost})\nendforeach()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${_label_script})
 endfunction()
 
