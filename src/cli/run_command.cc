@@ -28,6 +28,8 @@
 #include "seragen/pipeline/run_environment.h"
 #include "seragen/pipeline/run_setup.h"
 #include "seragen/pipeline/shard_run.h"
+#include "seragen/repo/commit_messages.h"
+#include "seragen/repo/repository.h"
 
 namespace seragen::cli {
 namespace {
@@ -45,17 +47,32 @@ RunResult FailRun(const std::string& what, const Status& s) {
   return Fail(what, s) == kExitUsage ? RunResult::kConfigStop : RunResult::kRuntimeError;
 }
 
+// The planned repositories' commit messages, bounded per message and in total
+// over all repositories (repo/commit_messages.h).
 Result<std::vector<std::string>> PlannedCommitMessages(const config::DemoIssueConfig& d,
                                                        const pipeline::PreparedRun& run) {
   std::vector<std::string> all;
+  std::size_t total = 0;
+  repo::CommitMessageStats stats;
   for (const auto& [name, repo] : run.repos) {
     for (const auto& p : run.plan) {
       if (p.repo != name) continue;
-      SG_ASSIGN_OR_RETURN(auto msgs,
-                          pipeline::CommitMessages(repo->git_dir(), p.commit, static_cast<int>(d.max_commits)));
-      all.insert(all.end(), msgs.begin(), msgs.end());
+      repo::CommitMessageLimits limits;
+      limits.max_commits = static_cast<std::size_t>(d.max_commits);
+      limits.max_total_bytes = repo::kMaxCommitMessagesTotalBytes - total;
+      auto msgs = repo::ReadCommitMessages(repo->git_dir(), p.commit, limits, &stats);
+      if (!msgs.ok()) return msgs.status().WithContext("commit messages of repos." + name);
+      for (std::string& m : *msgs) {
+        total += m.size();
+        all.push_back(std::move(m));
+      }
       break;
     }
+  }
+  if (stats.skipped_long > 0 || stats.total_reached) {
+    log::Logger("run").Info("demonstration issues: {} commit message(s) over {} bytes skipped{}", stats.skipped_long,
+                            repo::kMaxCommitMessageBytes,
+                            stats.total_reached ? ", and reading stopped at the total of all messages" : "");
   }
   return all;
 }

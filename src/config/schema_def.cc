@@ -367,7 +367,9 @@ Section<DemoIssueConfig> DemoIssueSchema() {
   s.Add<Str<DemoIssueConfig>>("file", &DemoIssueConfig::file, "File of demonstration issues when source is file.", Flag::kPath);
   s.Add<Str<DemoIssueConfig>>("repo", &DemoIssueConfig::repo,
       "With source file: keep only JSON objects whose \"repo\" equals this (e.g. a SWE-bench owner/name).");
-  s.Add<Int<DemoIssueConfig>>("max_commits", &DemoIssueConfig::max_commits, "Commits scanned per repository for commits and auto.").Min(1);
+  s.Add<Int<DemoIssueConfig>>("max_commits", &DemoIssueConfig::max_commits,
+      "Non-merge commits whose messages are read per repository for commits and auto (a message over 16 KiB is "
+      "skipped, 1 MiB of messages in all; docs/REPO.md).").Min(1);
   s.Add<Int<DemoIssueConfig>>("min_commits", &DemoIssueConfig::min_commits,
       "Descriptive commit messages (60+ characters, not merges or reverts) auto needs to use commits.").Min(1);
   return s;

@@ -1,7 +1,5 @@
 #include "seragen/pipeline/run_setup.h"
 
-#include <cstdio>
-
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
@@ -11,6 +9,7 @@
 #include "seragen/journal/config_diff.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/repo_source.h"
+#include "seragen/repo/checkout_check.h"
 
 namespace seragen::pipeline {
 namespace {
@@ -56,28 +55,6 @@ callgraph::SelectionOptions SelectionFrom(const config::SelectionConfig& s) {
 
 }  // namespace
 
-Result<std::vector<std::string>> CommitMessages(const std::string& git_dir, const std::string& commit, int max_count) {
-  std::string cmd = "git --git-dir='" + git_dir + "' log --no-merges -z --format=%B -n " + std::to_string(max_count) +
-                    " " + commit + " 2>/dev/null";
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return IoError("cannot run git log");
-  std::string out;
-  char buf[8192];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  int rc = ::pclose(pipe);
-  if (rc != 0) return IoError("git log failed for " + git_dir);
-  std::vector<std::string> messages;
-  std::size_t start = 0;
-  while (start < out.size()) {
-    std::size_t end = out.find('\0', start);
-    if (end == std::string::npos) end = out.size();
-    messages.push_back(out.substr(start, end - start));
-    start = end + 1;
-  }
-  return messages;
-}
-
 Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_config_change) {
   const config::Config& cfg = loaded.config;
   PreparedRun run;
@@ -102,6 +79,9 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
     auto commit = repo->ResolveCommit(rc.ref);
     if (!commit.ok()) return commit.status().WithContext("repos." + rc.name + ".ref '" + rc.ref + "'");
     commits[rc.name] = *commit;
+    // Content no working copy can hold fails here, once, not in every task.
+    Status checkout = repo::CheckCheckoutable(repo->git_dir(), *commit, run.run_dir);
+    if (!checkout.ok()) return checkout.WithContext("repos." + rc.name + " (" + repo->git_dir() + ")");
     run.repos[rc.name] = std::make_shared<repo::Repository>(std::move(*repo));
   }
 

@@ -290,21 +290,25 @@ Status ResetAgentGitDir(const CopyPaths& copy, std::string_view base_commit, con
   return CopyIndexToAgentGitDir(copy, /*chown=*/false, 0, 0);
 }
 
+Status MakeEmptyCopy(const CopyPaths& copy, const std::string& source_objects_dir) {
+  git_repository_init_options init = GIT_REPOSITORY_INIT_OPTIONS_INIT;
+  // Bare: opening it without forcing a work directory finds none.
+  init.flags = GIT_REPOSITORY_INIT_BARE | GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_REINIT;
+  git_repository* raw = nullptr;
+  int rc = git_repository_init_ext(&raw, copy.git_dir.c_str(), &init);
+  if (rc != 0) return GitStatus(rc, "cannot create a git directory at " + copy.git_dir);
+  git_repository_free(raw);
+  SG_RETURN_IF_ERROR(EnsureAlternates(copy.git_dir, source_objects_dir));
+  return MakeDirs(copy.work_tree);
+}
+
 Status CreateWorkingCopy(const CopyPaths& copy, std::string_view base_commit, const std::string& source_objects_dir) {
   EnsureLibgit2();
   std::string suffix = ".tmp-" + std::to_string(::getpid());
   CopyPaths tmp{copy.work_tree + suffix, copy.git_dir + suffix};
   SG_RETURN_IF_ERROR(ForceRemoveAll(tmp.work_tree));
   SG_RETURN_IF_ERROR(ForceRemoveAll(tmp.git_dir));
-  git_repository_init_options init = GIT_REPOSITORY_INIT_OPTIONS_INIT;
-  // Bare: opening it without forcing a work directory finds none.
-  init.flags = GIT_REPOSITORY_INIT_BARE | GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_REINIT;
-  git_repository* raw = nullptr;
-  int rc = git_repository_init_ext(&raw, tmp.git_dir.c_str(), &init);
-  if (rc != 0) return GitStatus(rc, "cannot create a git directory at " + tmp.git_dir);
-  git_repository_free(raw);
-  Status built = EnsureAlternates(tmp.git_dir, source_objects_dir);
-  if (built.ok()) built = MakeDirs(tmp.work_tree);
+  Status built = MakeEmptyCopy(tmp, source_objects_dir);
   if (built.ok()) {
     // Reopen so the object database sees the alternates file.
     auto repo = OpenCopyRepository(tmp);

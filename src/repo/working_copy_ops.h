@@ -15,6 +15,10 @@
 
 namespace seragen::repo::internal {
 
+// A new copy with nothing checked out: `copy.git_dir` initialised bare with
+// alternates naming `source_objects_dir`, and an empty `copy.work_tree`.
+Status MakeEmptyCopy(const CopyPaths& copy, const std::string& source_objects_dir);
+
 // Builds a copy at `copy` (whose directories must not exist): a bare-style git
 // directory with an alternates file pointing at `source_objects_dir`, a
 // checkout of `base_commit` into the work tree, HEAD detached, and the

@@ -33,7 +33,4 @@ struct PreparedRun {
 // the changes); kInvalidArgument/kNotFound for bad input; others for I/O.
 Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_config_change);
 
-// Commit messages of `repo_source` reachable from `commit` (newest first), via git.
-Result<std::vector<std::string>> CommitMessages(const std::string& git_dir, const std::string& commit, int max_count);
-
 }  // namespace seragen::pipeline

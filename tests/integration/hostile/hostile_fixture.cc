@@ -123,7 +123,8 @@ HostileFixture::HostileFixture(std::uint32_t uid_base) : uid_base_(uid_base) {
   REQUIRE(::chmod(canary_.c_str(), 0755) == 0);
   // The slot uids must be able to enter the directory above the working copies.
   REQUIRE(::chmod(dir_.path().c_str(), 0755) == 0);
-  MakeRepo(dir_.Sub("repo"));
+  MakeRepo(input_repository());
+  repo_source_ = input_repository();
   before_ = TakeSnapshot(canary_);
 }
 
@@ -147,7 +148,7 @@ RunOutcome HostileFixture::Run(const std::string& rollout1_turns, const std::str
   REQUIRE_FALSE(teacher.url().empty());
   std::ostringstream cfg;
   cfg << "run: {dir: '" << run_dir() << "', seed: 1, concurrency: 1, progress: never, grace_period_s: 2}\n"
-      << "repos: [{name: hostile, source: '" << dir_.Sub("repo") << "'}]\n"
+      << "repos: [{name: hostile, source: " << Quote(repo_source_) << "}]\n"
       << "selection: {min_lines: 3, max_functions_per_repo: 1, require_edges: none}\n"  // one edge-less function
       << "llm:\n  model: 'seragen-scripted-teacher (not a model)'\n"
       << "  api_key: '${SERAGEN_HOSTILE_API_KEY}'\n"
@@ -221,7 +222,7 @@ void HostileFixture::CheckInvariants(const RunOutcome& o, const Bounds& b) {
   CHECK(summary.find("infra") == std::string::npos);
   bool rollout1 = false;
   for (const json& t : Trajectories()) rollout1 = rollout1 || t.value("rollout", 0) == 1;
-  CHECK(rollout1);
+  CHECK(rollout1 == b.expect_rollout);
   // Nothing outside the copy changed.
   std::vector<std::string> changes = DiffSnapshots(before_, TakeSnapshot(canary_));
   for (const std::string& c : changes) UNSCOPED_INFO("canary: " << c);

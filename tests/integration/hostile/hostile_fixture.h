@@ -43,6 +43,7 @@ struct Bounds {
   std::uint64_t max_run_dir_bytes = 32ull << 20;
   std::uint64_t max_sent_bytes = 32ull << 20;  // all request bodies together
   int expected_exit_code = 0;                  // docs/RUN.md: the shard finished
+  bool expect_rollout = true;                  // false: the run must stop before any task
 };
 
 class HostileFixture {
@@ -58,6 +59,11 @@ class HostileFixture {
   const std::string& secret() const { return secret_; }  // content of canary()/secret.txt, mode 0600 root
   const std::string& api_key() const { return api_key_; }
   std::string run_dir() const { return dir_.Sub("run"); }
+  // The input repository the constructor made (one commit on main); a case
+  // may make it hostile before Run(), or move it and name the new place with
+  // UseInputRepository (the config's repos[0].source).
+  std::string input_repository() const { return dir_.Sub("repo"); }
+  void UseInputRepository(const std::string& source) { repo_source_ = source; }
   const testing::TempDir& dir() const { return dir_; }
 
   // Plays `rollout1_turns` (concatenated Bash/Editor/... items) in rollout 1;
@@ -77,7 +83,7 @@ class HostileFixture {
 
  private:
   testing::TempDir dir_;
-  std::string canary_root_, canary_, secret_, api_key_;
+  std::string canary_root_, canary_, secret_, api_key_, repo_source_;
   std::uint32_t uid_base_;
   Snapshot before_;
   bool ran_ = false;
