@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <future>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,14 +23,11 @@
 namespace seragen::repo {
 namespace {
 
-using seragen::testing::TempDir;
-using testing::Git;
 using testing::MustRun;
-using testing::PorcelainStatus;
 using testing::Quote;
 
 // git's patch, without the warnings git prints for a symlinked rules file.
-std::string ReferenceDiff(const std::string& copy, const std::string& base) {
+std::string GitsPatch(const std::string& copy, const std::string& base) {
   std::string text = testing::ReferenceDiff(copy, base), out;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -43,39 +39,45 @@ std::string ReferenceDiff(const std::string& copy, const std::string& base) {
   return out;
 }
 
+template <typename T>
+T Must(Result<T> result) {
+  INFO(result.status().ToString());
+  REQUIRE(result.ok());
+  return std::move(result).value();
+}
+
+// A one-copy pool of a three-file repository, and a host directory.
 struct Fixture {
-  TempDir tmp;
-  std::string base;
+  seragen::testing::TempDir tmp;
   std::string host = tmp.Sub("host");  // stands for any host directory
-  std::optional<Repository> repo;
-  std::optional<WorkingCopyPool> pool;
+  std::string base =
+      testing::MakeRepo(tmp.Sub("source"), {{"a.txt", "alpha\n"}, {"sub/b.txt", "beta\n"}, {".gitignore", "*.o\n"}});
+  Repository repo = Must(Repository::Open(tmp.Sub("source")));
+  WorkingCopyPool pool = Must(WorkingCopyPool::Create(repo, base, WorkingCopyPoolOptions{tmp.Sub("pool"), 1}));
 
-  Fixture() {
-    base =
-        testing::MakeRepo(tmp.Sub("source"), {{"a.txt", "alpha\n"}, {"sub/b.txt", "beta\n"}, {".gitignore", "*.o\n"}});
-    auto opened = Repository::Open(tmp.Sub("source"));
-    REQUIRE(opened.ok());
-    repo.emplace(std::move(opened).value());
-    auto created = WorkingCopyPool::Create(*repo, base, WorkingCopyPoolOptions{tmp.Sub("pool"), 1});
-    REQUIRE(created.ok());
-    pool.emplace(std::move(created).value());
-    MustRun("mkdir -p " + Quote(host));
+  Fixture() { MustRun("mkdir -p " + Quote(host)); }
+
+  // Runs shell `commands` in a lease and returns its patch (checked equal to
+  // git's with `same_as_git`); then releases it and checks that the next
+  // lease is pristine and diffs an edit as git does.
+  std::string DiffAfter(const std::string& commands, bool same_as_git) {
+    std::string patch;
+    {
+      WorkingCopyLease lease = Must(pool.Acquire());
+      MustRun("cd " + Quote(lease.path()) + " && " + commands);
+      patch = Must(DiffAgainstBase(lease.paths(), base));
+      if (same_as_git) CHECK(patch == GitsPatch(lease.path(), base));
+      REQUIRE(lease.Release().ok());
+    }
+    ExpectNextLeaseClean();
+    return patch;
   }
 
-  WorkingCopyLease Acquire() {
-    auto lease = pool->Acquire();
-    REQUIRE(lease.ok());
-    return std::move(lease).value();
-  }
-
-  // The next lease is pristine and diffs an edit correctly.
   void ExpectNextLeaseClean() {
-    WorkingCopyLease next = Acquire();
-    CHECK(PorcelainStatus(next.path()).empty());
+    WorkingCopyLease next = Must(pool.Acquire());
+    CHECK(testing::PorcelainStatus(next.path()).empty());
     MustRun("cd " + Quote(next.path()) + " && echo next >> sub/b.txt");
-    auto diff = DiffAgainstBase(next.paths(), base);
-    REQUIRE(diff.ok());
-    CHECK(*diff == ReferenceDiff(next.path(), base));
+    CHECK(Must(DiffAgainstBase(next.paths(), base)) == GitsPatch(next.path(), base));
   }
 };
 
@@ -99,7 +101,7 @@ Result<std::string> DiffWithWatchdog(const WorkingCopyLease& lease, const std::s
 TEST_CASE("rules files: FIFOs as .gitignore and .gitattributes, at the root and below, neither block nor give rules") {
   Fixture f;
   {
-    WorkingCopyLease lease = f.Acquire();
+    WorkingCopyLease lease = Must(f.pool.Acquire());
     std::vector<std::string> fifos = {".gitignore", ".gitattributes", "sub/.gitignore", "sub/.gitattributes"};
     MustRun("cd " + Quote(lease.path()) +
             " && rm .gitignore && mkfifo .gitignore .gitattributes sub/.gitignore sub/.gitattributes" +
@@ -119,84 +121,56 @@ TEST_CASE("rules files: FIFOs as .gitignore and .gitattributes, at the root and 
 
 TEST_CASE("rules files: a .gitignore and .gitattributes symlinked to a 3 GB host file are never read") {
   Fixture f;
-  MustRun("truncate -s 3G " + Quote(f.host + "/huge"));
-  {
-    WorkingCopyLease lease = f.Acquire();
-    MustRun("cd " + Quote(lease.path()) + " && rm .gitignore && ln -s " + Quote(f.host + "/huge") +
-            " .gitignore && ln -s " + Quote(f.host + "/huge") + " sub/.gitattributes && echo changed >> sub/b.txt");
-    bool reset = seragen::testing::ResetPeakRss();
-    auto diff = DiffAgainstBase(lease.paths(), f.base);
-    REQUIRE(diff.ok());
-    if (reset) CHECK(seragen::testing::PeakRssGrowthKb() < 64 * 1024);
-    CHECK(*diff == ReferenceDiff(lease.path(), f.base));
-    REQUIRE(lease.Release().ok());
-  }
-  f.ExpectNextLeaseClean();
+  const std::string huge = Quote(f.host + "/huge");
+  MustRun("truncate -s 3G " + huge);
+  bool reset = seragen::testing::ResetPeakRss();
+  f.DiffAfter("rm .gitignore && ln -s " + huge + " .gitignore && ln -s " + huge +
+                  " sub/.gitattributes && echo changed >> sub/b.txt",
+              /*same_as_git=*/true);
+  if (reset) CHECK(seragen::testing::PeakRssGrowthKb() < 64 * 1024);
 }
+
+// Regular rules files the agent writes apply as git applies them.
+const std::string kRegularRules =
+    " && mkdir -p gen/out && printf 'out/\\n*.py\\n' > gen/.gitignore && echo x > gen/out/o.txt && echo y > gen/n.py" +
+    std::string(
+        " && echo z > gen/kept.txt && printf '*.txt -text\\n' > gen/.gitattributes && printf 'c\\r\\n' > gen/crlf.txt");
 
 TEST_CASE("rules files: a .gitignore or .gitattributes symlinked to a root-only file gives no rules, as in git") {
   Fixture f;
-  // Read as rules, these lines would hide secret_x.py and make sub/b.txt binary.
+  // Read as rules, these lines would hide deep/secret_x.py and make sub/b.txt binary.
   f.tmp.Write("host/ignore-rules", "secret_*.py\n");
   f.tmp.Write("host/attribute-rules", "*.txt binary\n");
   MustRun("chmod 600 " + Quote(f.host + "/ignore-rules") + " " + Quote(f.host + "/attribute-rules"));
-  {
-    WorkingCopyLease lease = f.Acquire();
-    MustRun("cd " + Quote(lease.path()) + " && mkdir -p deep && ln -s " + Quote(f.host + "/ignore-rules") +
-            " deep/.gitignore && echo 'x = 1' > deep/secret_x.py && ln -s " + Quote(f.host + "/attribute-rules") +
-            " sub/.gitattributes && echo changed >> sub/b.txt");
-    auto diff = DiffAgainstBase(lease.paths(), f.base);
-    REQUIRE(diff.ok());
-    CHECK(diff->find("diff --git a/deep/secret_x.py b/deep/secret_x.py") != std::string::npos);
-    CHECK(diff->find("+changed\n") != std::string::npos);
-    CHECK(diff->find("Binary files") == std::string::npos);
-    CHECK(*diff == ReferenceDiff(lease.path(), f.base));
-    REQUIRE(lease.Release().ok());
-  }
-  f.ExpectNextLeaseClean();
+  std::string patch = f.DiffAfter("mkdir -p deep && ln -s " + Quote(f.host + "/ignore-rules") +
+                                      " deep/.gitignore && echo 'x = 1' > deep/secret_x.py && ln -s " +
+                                      Quote(f.host + "/attribute-rules") +
+                                      " sub/.gitattributes && echo changed >> sub/b.txt" + kRegularRules,
+                                  /*same_as_git=*/true);
+  CHECK(patch.find("diff --git a/deep/secret_x.py b/deep/secret_x.py") != std::string::npos);
+  CHECK(patch.find("+changed\n") != std::string::npos);
+  CHECK(patch.find("Binary files") == std::string::npos);
+  CHECK(patch.find("gen/kept.txt") != std::string::npos);
+  CHECK(patch.find("gen/n.py") == std::string::npos);
 }
 
 TEST_CASE("rules files: a .gitignore larger than the cap gives no rules") {
   Fixture f;
-  {
-    WorkingCopyLease lease = f.Acquire();
-    MustRun("cd " + Quote(lease.path()) + " && printf 'extra.o\\n' > .gitignore && " +
-            "head -c 1100000 /dev/zero | tr '\\0' '#' >> .gitignore && echo obj > extra.o");
-    auto diff = DiffAgainstBase(lease.paths(), f.base);
-    REQUIRE(diff.ok());
-    CHECK(diff->find("diff --git a/extra.o b/extra.o") != std::string::npos);
-    REQUIRE(lease.Release().ok());
-  }
-  f.ExpectNextLeaseClean();
-}
-
-TEST_CASE("rules files: regular rules files planted by the agent apply as git applies them") {
-  Fixture f;
-  WorkingCopyLease lease = f.Acquire();
-  MustRun("cd " + Quote(lease.path()) + " && mkdir -p sub/gen deep && printf 'gen/\\n*.py\\n' > sub/.gitignore" +
-          " && echo x > sub/gen/out.txt && echo y > sub/new.py && echo z > sub/other.o && echo w > deep/new.py" +
-          " && printf '*.txt -text\\n' > sub/.gitattributes && printf 'c\\r\\n' >> sub/b.txt");
-  auto diff = DiffAgainstBase(lease.paths(), f.base);
-  REQUIRE(diff.ok());
-  CHECK(*diff == ReferenceDiff(lease.path(), f.base));
+  std::string patch = f.DiffAfter(
+      "printf 'extra.o\\n' > .gitignore && head -c 1100000 /dev/zero | tr '\\0' '#' >> .gitignore && echo o > extra.o",
+      /*same_as_git=*/false);
+  CHECK(patch.find("diff --git a/extra.o b/extra.o") != std::string::npos);
 }
 
 TEST_CASE("worktree names libgit2 refuses (GIT~1, .git., '.git ') are left out, the rest is diffed") {
   Fixture f;
-  {
-    WorkingCopyLease lease = f.Acquire();
-    MustRun("cd " + Quote(lease.path()) + " && mkdir -p b/GIT~1 && echo y > b/GIT~1/y.py && echo z > .git. && " +
-            "echo w > '.git ' && echo changed >> a.txt && echo 'x = 1' > new.py");
-    auto diff = DiffAgainstBase(lease.paths(), f.base);
-    INFO(diff.status().ToString());
-    REQUIRE(diff.ok());
-    CHECK(diff->find("+changed\n") != std::string::npos);
-    CHECK(diff->find("diff --git a/new.py b/new.py") != std::string::npos);
-    CHECK(diff->find("GIT~1") == std::string::npos);
-    CHECK(diff->find("a/.git") == std::string::npos);
-    REQUIRE(lease.Release().ok());
-  }
-  f.ExpectNextLeaseClean();
+  std::string patch = f.DiffAfter("mkdir -p b/GIT~1 && echo y > b/GIT~1/y.py && echo z > .git. && echo w > '.git '" +
+                                      std::string(" && echo changed >> a.txt && echo 'x = 1' > new.py"),
+                                  /*same_as_git=*/false);
+  CHECK(patch.find("+changed\n") != std::string::npos);
+  CHECK(patch.find("diff --git a/new.py b/new.py") != std::string::npos);
+  CHECK(patch.find("GIT~1") == std::string::npos);
+  CHECK(patch.find("a/.git") == std::string::npos);
 }
 
 }  // namespace
