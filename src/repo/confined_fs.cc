@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -163,6 +164,33 @@ Status Walk(int dir, int depth, const std::string& where, const std::string& roo
   return Status::Ok();
 }
 
+// The entries of `dir` with lstat data, sorted by name; entries that vanish
+// while listed are left out.
+Result<std::vector<EntryStat>> StatEntries(int dir, const std::string& where) {
+  SG_ASSIGN_OR_RETURN(std::vector<Entry> names, ListDir(dir, where));
+  std::vector<EntryStat> entries;
+  entries.reserve(names.size());
+  for (Entry& e : names) {
+    EntryStat entry{std::move(e.name), {}};
+    if (::fstatat(dir, entry.name.c_str(), &entry.st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    entries.push_back(std::move(entry));
+  }
+  std::sort(entries.begin(), entries.end(), [](const EntryStat& a, const EntryStat& b) { return a.name < b.name; });
+  return entries;
+}
+
+Status WalkDirsAt(int dir, int depth, const std::string& where, const std::string& root_path, const DirVisitor& visit) {
+  SG_ASSIGN_OR_RETURN(std::vector<EntryStat> entries, StatEntries(dir, where.empty() ? root_path : where));
+  SG_ASSIGN_OR_RETURN(std::vector<std::string> next, visit(where, entries));
+  if (depth >= kMaxConfinedDepth) return Status::Ok();
+  for (const std::string& name : next) {
+    UniqueFd child(::openat(dir, name.c_str(), kDirFlags));
+    if (!child.valid()) continue;  // gone, replaced or unreadable: nothing below it to report
+    SG_RETURN_IF_ERROR(WalkDirsAt(child.get(), depth + 1, Join(where, name), root_path, visit));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<ConfinedDir> ConfinedDir::Open(const std::string& path) {
@@ -291,6 +319,42 @@ Result<std::string> ConfinedDir::ReadFile(std::string_view relative, std::size_t
   }
   return content;
 }
+
+Result<struct stat> ConfinedDir::Lstat(std::string_view relative) const {
+  std::string leaf;
+  Result<UniqueFd> parent = OpenParent(relative, &leaf);
+  std::string what = "'" + std::string(relative) + "' in " + path_;
+  if (!parent.ok()) {
+    if (parent.status().code() == StatusCode::kFailedPrecondition) return NotFoundError(what + " does not exist");
+    return parent.status();
+  }
+  struct stat st;
+  if (::fstatat(parent->get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return st;
+  int err = errno;
+  if (err == ENOENT || err == ENOTDIR) return NotFoundError(what + " does not exist");
+  return IoError("cannot stat " + what + ": " + Errno(err));
+}
+
+Result<std::string> ConfinedDir::ReadLink(std::string_view relative, std::size_t max_bytes) const {
+  std::string leaf;
+  SG_ASSIGN_OR_RETURN(UniqueFd parent, OpenParent(relative, &leaf));
+  std::string what = "'" + std::string(relative) + "' in " + path_;
+  std::string target(max_bytes + 1, '\0');
+  ssize_t n = ::readlinkat(parent.get(), leaf.c_str(), target.data(), target.size());
+  if (n < 0) {
+    int err = errno;
+    if (err == EINVAL) return FailedPreconditionError(what + " is not a symlink");
+    if (err == ENOENT) return NotFoundError(what + " does not exist");
+    return IoError("cannot read the symlink " + what + ": " + Errno(err));
+  }
+  if (static_cast<std::size_t>(n) > max_bytes) {
+    return ResourceExhaustedError("the target of " + what + " is longer than " + std::to_string(max_bytes) + " bytes");
+  }
+  target.resize(static_cast<std::size_t>(n));
+  return target;
+}
+
+Status ConfinedDir::WalkDirs(const DirVisitor& visit) const { return WalkDirsAt(fd_.get(), 0, "", path_, visit); }
 
 Status ConfinedDir::MakeDir(std::string_view relative, mode_t mode) const {
   std::string leaf;

@@ -18,9 +18,11 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "seragen/base/result.h"
 #include "seragen/base/status.h"
@@ -36,6 +38,19 @@ struct FileOwner {
   uid_t uid;
   gid_t gid;
 };
+
+// One entry of a directory with its lstat data (a symlink is described, not
+// followed).
+struct EntryStat {
+  std::string name;
+  struct stat st;
+};
+
+// Called by ConfinedDir::WalkDirs once per directory reached: `dir` is its
+// path relative to the root ("" for the root itself), `entries` its entries
+// sorted by name. Returns the names among them of the directories to walk next.
+using DirVisitor =
+    std::function<Result<std::vector<std::string>>(const std::string& dir, const std::vector<EntryStat>& entries)>;
 
 // A directory (the root of a copy) that operations are confined to.
 class ConfinedDir {
@@ -67,6 +82,21 @@ class ConfinedDir {
   // is missing, FailedPrecondition when it is not a regular file,
   // ResourceExhausted when it holds more than `max_bytes`.
   Result<std::string> ReadFile(std::string_view relative, std::size_t max_bytes) const;
+
+  // lstat of `relative`. NotFound when it is missing or a parent component is
+  // not a real directory (a symlink is never followed to look further).
+  Result<struct stat> Lstat(std::string_view relative) const;
+
+  // Target of symlink `relative` (at most `max_bytes` of it; longer is
+  // ResourceExhausted). FailedPrecondition when it is not a symlink.
+  Result<std::string> ReadLink(std::string_view relative, std::size_t max_bytes) const;
+
+  // Walks the tree top-down (see DirVisitor), each directory opened with
+  // O_NOFOLLOW from its parent's descriptor. A directory that cannot be
+  // opened any more (replaced meanwhile) and anything deeper than
+  // kMaxConfinedDepth are skipped, not errors: what the walk reports is what
+  // a caller may act on, never a reason to fail.
+  Status WalkDirs(const DirVisitor& visit) const;
 
   // Creates directory `relative`; its parent must exist. AlreadyExists if it does.
   Status MakeDir(std::string_view relative, mode_t mode) const;

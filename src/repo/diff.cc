@@ -18,8 +18,7 @@
 #include "repo/embedded_head.h"
 #include "repo/git_handles.h"
 #include "repo/working_copy_ops.h"
-#include "seragen/base/file_util.h"
-#include "seragen/base/unique_fd.h"
+#include "repo/worktree_scan.h"
 
 namespace seragen::repo {
 
@@ -144,38 +143,35 @@ std::size_t BaseBlobSize(git_repository* repo, git_tree* base_tree, const std::s
   return len;
 }
 
-// Reads at most `max_bytes` of a regular file without following a final
-// symbolic link; ResourceExhausted (via `budget`) when the file is longer
-// (it may have grown since it was measured).
-Result<std::string> ReadBounded(const std::string& full_path, std::size_t max_bytes, const PatchBudget& budget) {
-  if (budget.unlimited()) return seragen::ReadFile(full_path);
-  UniqueFd fd(::open(full_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
-  if (!fd.valid()) return IoError("cannot open '" + full_path + "': " + std::strerror(errno));
-  std::string out;
-  char chunk[65536];
-  for (;;) {
-    ssize_t n = ::read(fd.get(), chunk, sizeof(chunk));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      return IoError("cannot read '" + full_path + "': " + std::strerror(err));
-    }
-    if (n == 0) break;
-    if (static_cast<std::size_t>(n) > max_bytes - out.size()) return budget.Exceeded();
-    out.append(chunk, static_cast<std::size_t>(n));
-  }
-  return out;
+// The work tree's side of one DiffAgainstBase call. Every read of the work
+// tree goes through `root` (ConfinedDir: never through a symlink, never
+// blocking); libgit2's work directory is the rules shadow, not the copy.
+struct StageContext {
+  git_repository* repo;
+  git_tree* base_tree;
+  git_index* index;
+  const internal::ConfinedDir& root;
+  PatchBudget& budget;
+};
+
+// Reads regular file `path` of the work tree, at most `max_bytes` of it when
+// the budget is limited (longer: the budget's ResourceExhausted; the file
+// may have grown since it was measured).
+Result<std::string> ReadBounded(const StageContext& c, const std::string& path, std::size_t max_bytes) {
+  if (c.budget.unlimited()) max_bytes = SIZE_MAX;
+  Result<std::string> content = c.root.ReadFile(path, max_bytes);
+  if (!content.ok() && content.status().code() == StatusCode::kResourceExhausted) return c.budget.Exceeded();
+  return content;
 }
 
 // Reads a work-tree file as git would store it: eol/ident filters for the
 // path applied (TO_ODB direction). Empty content is returned as is without
 // running filters, which is what they would produce anyway.
-Result<std::string> FilteredContent(git_repository* repo, const std::string& full_path, const std::string& path,
-                                    std::size_t max_bytes, const PatchBudget& budget) {
-  SG_ASSIGN_OR_RETURN(std::string raw, ReadBounded(full_path, max_bytes, budget));
+Result<std::string> FilteredContent(const StageContext& c, const std::string& path, std::size_t max_bytes) {
+  SG_ASSIGN_OR_RETURN(std::string raw, ReadBounded(c, path, max_bytes));
   if (raw.empty()) return raw;
   git_filter_list* filters_raw = nullptr;
-  int rc = git_filter_list_load(&filters_raw, repo, nullptr, path.c_str(), GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT);
+  int rc = git_filter_list_load(&filters_raw, c.repo, nullptr, path.c_str(), GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT);
   if (rc != 0) return GitStatus(rc, "cannot load filters for '" + path + "'");
   if (filters_raw == nullptr) return raw;
   FilterListPtr filters(filters_raw);
@@ -185,83 +181,123 @@ Result<std::string> FilteredContent(git_repository* repo, const std::string& ful
   return out.str();
 }
 
-// Stages the work-tree state of `path` into `index` (like `git add`), writing
-// the blob into the repository's (in-memory) object store. Charges `budget`
-// from sizes before reading any content.
-Status StagePath(git_repository* repo, git_tree* base_tree, git_index* index, const std::string& workdir,
-                 const std::string& path, PatchBudget& budget) {
-  std::string full = workdir + path;
-  SG_RETURN_IF_ERROR(budget.ChargeEstimate(HeaderBytes(path)));
-  struct stat st;
-  if (::lstat(full.c_str(), &st) != 0) {
-    int rc = git_index_remove_bypath(index, path.c_str());
-    return rc == 0 ? Status::Ok() : GitStatus(rc, "cannot unstage '" + path + "'");
+// True when tracked `path` (same type, mode and size as cached) still hashes
+// to its index entry's id. Reads no more than its measured size; anything
+// unexpected answers false and leaves the decision to StagePath.
+bool SameAsIndex(const StageContext& c, const std::string& path, const struct stat& st) {
+  const git_index_entry* entry = git_index_get_bypath(c.index, path.c_str(), 0);
+  if (entry == nullptr) return false;
+  auto size = static_cast<std::size_t>(st.st_size);
+  // Read capped at the measured size, whatever the caller's budget.
+  PatchBudget capped(SIZE_MAX);
+  StageContext exact{c.repo, c.base_tree, c.index, c.root, capped};
+  Result<std::string> content = S_ISLNK(st.st_mode) ? c.root.ReadLink(path, size) : FilteredContent(exact, path, size);
+  if (!content.ok()) return false;
+  git_oid id;
+  if (git_odb_hash(&id, content->data(), content->size(), GIT_OBJECT_BLOB) != 0) return false;
+  return git_oid_equal(&id, &entry->id) != 0;
+}
+
+// libgit2 refuses some names git refuses too (`.git.`, `GIT~1`, ...): such a
+// path is left out of the patch, as it could never be committed.
+bool RefusedPath() {
+  const git_error* e = git_error_last();
+  return e != nullptr && e->klass == GIT_ERROR_INDEX && e->message != nullptr &&
+         std::strncmp(e->message, "invalid path", 12) == 0;
+}
+
+Status AddToIndex(const StageContext& c, const git_index_entry& entry, const std::string* content) {
+  int rc = content != nullptr ? git_index_add_from_buffer(c.index, &entry, content->data(), content->size())
+                              : git_index_add(c.index, &entry);
+  if (rc == 0) return Status::Ok();
+  if (RefusedPath()) {
+    git_error_clear();
+    return Status::Ok();
   }
+  return GitStatus(rc, std::string("cannot stage '") + entry.path + "'");
+}
+
+// An untracked directory listed on its own is an embedded repository: git
+// adds it as a gitlink to its HEAD commit (and refuses if it has none). It is
+// agent-written: its HEAD is read as plain files, never opened.
+Status StageDirectory(const StageContext& c, const std::string& path) {
+  std::string file_path = path;
+  while (!file_path.empty() && file_path.back() == '/') file_path.pop_back();
+  std::optional<git_oid> head = internal::EmbeddedRepositoryHead(c.root, path);
+  if (!head) {
+    // A tracked file replaced by a plain directory: the file is gone (the
+    // files inside are listed and staged on their own).
+    if (git_index_get_bypath(c.index, file_path.c_str(), 0) != nullptr) {
+      int rc = git_index_remove_bypath(c.index, file_path.c_str());
+      if (rc != 0) return GitStatus(rc, "cannot unstage '" + file_path + "'");
+    }
+    return Status::Ok();
+  }
+  git_index_entry entry;
+  std::memset(&entry, 0, sizeof(entry));
+  entry.path = file_path.c_str();
+  entry.mode = GIT_FILEMODE_COMMIT;
+  entry.id = *head;
+  return AddToIndex(c, entry, nullptr);
+}
+
+// Stages the work-tree state of `changed` into the index (like `git add`),
+// writing the blob into the repository's (in-memory) object store. Charges
+// the budget from sizes before reading any content.
+Status StagePath(const StageContext& c, const internal::ChangedPath& changed) {
+  const std::string& path = changed.path;
+  Result<struct stat> stat_or = c.root.Lstat(path);
+  if (changed.maybe_unchanged && stat_or.ok() && SameAsIndex(c, path, *stat_or)) return Status::Ok();
+  SG_RETURN_IF_ERROR(c.budget.ChargeEstimate(HeaderBytes(path)));
+  if (!stat_or.ok()) {
+    if (stat_or.status().code() != StatusCode::kNotFound) return stat_or.status();
+    int rc = git_index_remove_bypath(c.index, path.c_str());
+    return rc == 0 || RefusedPath() ? Status::Ok() : GitStatus(rc, "cannot unstage '" + path + "'");
+  }
+  const struct stat& st = *stat_or;
+  if (S_ISDIR(st.st_mode)) return StageDirectory(c, path);
+  if (!S_ISLNK(st.st_mode) && !S_ISREG(st.st_mode)) return Status::Ok();  // sockets, fifos: git ignores them too
   // Content beyond the base blob's size is charged: as text it appears in the
   // patch at least once, and binary content would be read and hashed all the
   // same. What may be read of a file is its measured size (or base size, if
   // larger) plus what remains of the budget.
   std::size_t read_limit = 0;
-  if (!budget.unlimited() && (S_ISLNK(st.st_mode) || S_ISREG(st.st_mode))) {
+  if (!c.budget.unlimited()) {
     std::size_t size = static_cast<std::size_t>(st.st_size);
-    std::size_t base_size = BaseBlobSize(repo, base_tree, path);
-    if (size > base_size) SG_RETURN_IF_ERROR(budget.ChargeEstimate(size - base_size));
-    read_limit = std::max(size, base_size) + budget.estimate_remaining();
+    std::size_t base_size = BaseBlobSize(c.repo, c.base_tree, path);
+    if (size > base_size) SG_RETURN_IF_ERROR(c.budget.ChargeEstimate(size - base_size));
+    read_limit = std::max(size, base_size) + c.budget.estimate_remaining();
   }
   git_index_entry entry;
   std::memset(&entry, 0, sizeof(entry));
   entry.path = path.c_str();
   std::string content;
   if (S_ISLNK(st.st_mode)) {
-    std::string target(static_cast<std::size_t>(st.st_size) + 256, '\0');
-    ssize_t n = ::readlink(full.c_str(), target.data(), target.size());
-    if (n < 0) return IoError("cannot read symlink '" + full + "'");
-    target.resize(static_cast<std::size_t>(n));
     entry.mode = GIT_FILEMODE_LINK;
-    content = std::move(target);
-  } else if (S_ISREG(st.st_mode)) {
-    entry.mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
-    SG_ASSIGN_OR_RETURN(content, FilteredContent(repo, full, path, read_limit, budget));
-  } else if (S_ISDIR(st.st_mode)) {
-    // An untracked directory listed on its own is an embedded repository:
-    // git adds it as a gitlink to its HEAD commit (and refuses if it has none).
-    // It is agent-written: its HEAD is read as plain files, never opened.
-    std::optional<git_oid> head;
-    auto root = internal::ConfinedDir::Open(workdir);
-    if (root.ok()) head = internal::EmbeddedRepositoryHead(*root, path);
-    if (!head) {
-      // A tracked file replaced by a plain directory: the file is gone (the
-      // files inside are listed and staged on their own).
-      std::string file_path = path;
-      while (!file_path.empty() && file_path.back() == '/') file_path.pop_back();
-      if (git_index_get_bypath(index, file_path.c_str(), 0) != nullptr) {
-        int rc = git_index_remove_bypath(index, file_path.c_str());
-        if (rc != 0) return GitStatus(rc, "cannot unstage '" + file_path + "'");
-      }
-      return Status::Ok();
-    }
-    std::string link_path = path;
-    while (!link_path.empty() && link_path.back() == '/') link_path.pop_back();
-    entry.path = link_path.c_str();
-    entry.mode = GIT_FILEMODE_COMMIT;
-    entry.id = *head;
-    int rc = git_index_add(index, &entry);
-    return rc == 0 ? Status::Ok() : GitStatus(rc, "cannot stage embedded repository '" + path + "'");
+    SG_ASSIGN_OR_RETURN(content, c.root.ReadLink(path, static_cast<std::size_t>(st.st_size) + 256));
   } else {
-    return Status::Ok();  // sockets, fifos: git ignores them too
+    entry.mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+    SG_ASSIGN_OR_RETURN(content, FilteredContent(c, path, read_limit));
   }
-  int rc = git_index_add_from_buffer(index, &entry, content.data(), content.size());
-  if (rc != 0) return GitStatus(rc, "cannot stage '" + path + "'");
-  return Status::Ok();
+  return AddToIndex(c, entry, &content);
+}
+
+// The index file's mtime: entries not older than it are "racily clean".
+struct timespec IndexMtime(const std::string& index_path) {
+  struct stat st;
+  if (::stat(index_path.c_str(), &st) != 0) return {0, 0};
+  return st.st_mtim;
 }
 
 // Loads the copy's index file (for its stat cache) without ever writing it,
 // then updates it in memory to mirror the work tree, like `git add -A`.
 // git_index_add_all is not used: in libgit2 1.5.1 it aborts on a tracked file
-// truncated to empty under text attributes. Changed paths come from a status
-// scan instead (which is safe) and are hashed here.
-Result<internal::IndexPtr> WorkTreeIndex(git_repository* repo, git_tree* base_tree, const std::string& copy_path,
-                                         PatchBudget& budget) {
+// truncated to empty under text attributes. libgit2's status is not used
+// either: it would read the work tree's rules files itself (see
+// worktree_scan.h). Changed paths come from our own walk and are hashed here.
+Result<internal::IndexPtr> WorkTreeIndex(git_repository* repo, git_tree* base_tree, const CopyPaths& copy,
+                                         const internal::RulesShadow& shadow, PatchBudget& budget) {
+  const std::string& copy_path = copy.work_tree;
   std::string index_path = std::string(git_repository_path(repo)) + "index";
   bool has_index_file = std::filesystem::exists(index_path);
   git_index* raw = nullptr;
@@ -277,28 +313,14 @@ Result<internal::IndexPtr> WorkTreeIndex(git_repository* repo, git_tree* base_tr
     rc = git_index_read_tree(index.get(), base_tree);
     if (rc != 0) return GitStatus(rc, "cannot load the base tree into an index for " + copy_path);
   }
-  // Status and eol filters consult the repository's index; make it ours.
+  // Eol filters consult the repository's index (git's safe-crlf rule); make it ours.
   git_repository_set_index(repo, index.get());
-
-  git_status_options options = GIT_STATUS_OPTIONS_INIT;
-  options.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
-  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
-                  GIT_STATUS_OPT_EXCLUDE_SUBMODULES | GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
-  git_status_list* list_raw = nullptr;
-  rc = git_status_list_new(&list_raw, repo, &options);
-  if (rc != 0) return GitStatus(rc, "cannot scan the work tree of " + copy_path);
-  internal::StatusListPtr list(list_raw);
-  std::string workdir = git_repository_workdir(repo);
-  std::size_t count = git_status_list_entrycount(list.get());
-  for (std::size_t i = 0; i < count; ++i) {
-    const git_status_entry* entry = git_status_byindex(list.get(), i);
-    const git_diff_delta* delta = entry->index_to_workdir;
-    if (delta == nullptr) continue;
-    // For a deletion only old_file names the path.
-    const char* path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
-    if (path == nullptr) continue;
-    SG_RETURN_IF_ERROR(StagePath(repo, base_tree, index.get(), workdir, path, budget));
-  }
+  SG_ASSIGN_OR_RETURN(internal::ConfinedDir root, internal::ConfinedDir::Open(copy_path));
+  internal::WorkTreeScanInput scan{&root, index.get(), repo, &shadow,
+                                   has_index_file ? IndexMtime(index_path) : timespec{0, 0}};
+  SG_ASSIGN_OR_RETURN(std::vector<internal::ChangedPath> changed, internal::ScanWorkTree(scan));
+  StageContext context{repo, base_tree, index.get(), root, budget};
+  for (const internal::ChangedPath& path : changed) SG_RETURN_IF_ERROR(StagePath(context, path));
   return index;
 }
 
@@ -308,9 +330,14 @@ Result<std::string> DiffAgainstBase(const CopyPaths& copy, std::string_view base
   const std::string& copy_path = copy.work_tree;
   SG_RETURN_IF_ERROR(internal::CheckCopyIsReal(copy));
   SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenCopyRepository(copy));
+  // libgit2 reads rules files from its work directory: give it the shadow,
+  // which holds only safe copies of the work tree's (worktree_scan.h).
+  SG_ASSIGN_OR_RETURN(internal::RulesShadow shadow, internal::RulesShadow::Create(copy.git_dir));
+  int rc = git_repository_set_workdir(repo.get(), shadow.path().c_str(), /*update_gitlink=*/0);
+  if (rc != 0) return GitStatus(rc, "cannot use a rules directory for " + copy_path);
   // New blobs go to an in-memory object store, never into the copy.
   git_odb* odb_raw = nullptr;
-  int rc = git_repository_odb(&odb_raw, repo.get());
+  rc = git_repository_odb(&odb_raw, repo.get());
   if (rc != 0) return GitStatus(rc, "cannot open the object database of " + copy_path);
   internal::OdbPtr odb(odb_raw);
   git_odb_backend* mempack = nullptr;
@@ -326,7 +353,7 @@ Result<std::string> DiffAgainstBase(const CopyPaths& copy, std::string_view base
   if (!tree_or.ok()) return tree_or.status().WithContext("diff of " + copy_path);
   internal::TreePtr base_tree = std::move(tree_or).value();
   PatchBudget budget(options.max_bytes);
-  SG_ASSIGN_OR_RETURN(internal::IndexPtr index, WorkTreeIndex(repo.get(), base_tree.get(), copy_path, budget));
+  SG_ASSIGN_OR_RETURN(internal::IndexPtr index, WorkTreeIndex(repo.get(), base_tree.get(), copy, shadow, budget));
 
   git_diff_options diff_options = GIT_DIFF_OPTIONS_INIT;
   diff_options.flags = GIT_DIFF_NORMAL;

@@ -128,6 +128,13 @@ HostileFixture::HostileFixture(std::uint32_t uid_base) : uid_base_(uid_base) {
   before_ = TakeSnapshot(canary_);
 }
 
+void HostileFixture::CommitToInputRepo(const std::string& commands) {
+  REQUIRE(testing::RunShell("cd " + dir_.Sub("repo") + " && " + commands +
+                            " && git -c user.name=t -c user.email=t@example.invalid add -A"
+                            " && git -c user.name=t -c user.email=t@example.invalid commit -q -m 'Hostile change'") ==
+          0);
+}
+
 HostileFixture::~HostileFixture() {
   std::error_code ec;
   fs::remove_all(canary_root_, ec);

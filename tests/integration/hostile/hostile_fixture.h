@@ -66,6 +66,10 @@ class HostileFixture {
   void UseInputRepository(const std::string& source) { repo_source_ = source; }
   const testing::TempDir& dir() const { return dir_; }
 
+  // Runs shell `commands` in the input repository (before Run) and commits
+  // whatever they changed, for hostile input repositories.
+  void CommitToInputRepo(const std::string& commands);
+
   // Plays `rollout1_turns` (concatenated Bash/Editor/... items) in rollout 1;
   // rollout 2 submits at once, the issue writer and judge give fixed answers.
   // `extra_yaml` adds top-level config sections not written here.
