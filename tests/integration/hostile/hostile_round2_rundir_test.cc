@@ -162,7 +162,7 @@ TEST_CASE("r2 finding 12: a tasks.jsonl cut in its last line is an error naming 
   for (std::size_t cut : {text.size() - 1, text.size() / 2}) {
     INFO("tasks.jsonl cut at byte " << cut << " of " << text.size());
     WriteAll(plan, text.substr(0, cut));
-    for (const std::string command :
+    for (const std::string& command :
          {"export --format openai " + f.run_dir(), "merge " + f.run_dir(), "report " + f.run_dir(),
           "show " + f.run_dir() + " " + task, "status " + f.run_dir()}) {
       Ran r = Seragen(command);
