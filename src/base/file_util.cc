@@ -32,7 +32,59 @@ Status WriteAll(int fd, std::string_view data, const std::string& path) {
   return Status::Ok();
 }
 
+std::string_view KindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a plain file";
+}
+
+Status NotRegular(const std::string& path, std::string_view kind) {
+  return DataLossError(path + " is not a regular file (" + std::string(kind) + ")");
+}
+
+Status OpenError(const std::string& path) {
+  if (errno == ENOENT) return NotFoundError("no such file: " + path);
+  if (errno == ELOOP) return NotRegular(path, "a symbolic link");
+  if (errno == ENXIO) return NotRegular(path, "a socket or device without a reader");
+  return ErrnoStatus("cannot open", path);
+}
+
 }  // namespace
+
+Result<UniqueFd> OpenRegularFile(const std::string& path, std::uint64_t max_bytes) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (!fd.valid()) return OpenError(path);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return ErrnoStatus("cannot stat", path);
+  if (!S_ISREG(st.st_mode)) return NotRegular(path, KindOf(st.st_mode));
+  if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    return ResourceExhaustedError(path + " is larger than " + std::to_string(max_bytes) + " bytes (" +
+                                  std::to_string(st.st_size) + ")");
+  }
+  int flags = ::fcntl(fd.get(), F_GETFL);
+  if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) return ErrnoStatus("cannot set up", path);
+  return fd;
+}
+
+Result<std::string> ReadRegularFile(const std::string& path, std::uint64_t max_bytes) {
+  SG_ASSIGN_OR_RETURN(UniqueFd fd, OpenRegularFile(path, max_bytes));
+  std::string out;
+  char buffer[1 << 16];
+  while (true) {
+    ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ErrnoStatus("cannot read", path);
+    if (n == 0) return out;
+    if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
+      return ResourceExhaustedError(path + " grew past " + std::to_string(max_bytes) + " bytes while being read");
+    }
+    out.append(buffer, static_cast<std::size_t>(n));
+  }
+}
 
 Result<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -38,7 +38,8 @@ std::string GraphCacheFilePrefix(std::string_view repo_name) { return SafeName(r
 
 std::optional<CallGraph> LoadCachedGraph(std::string_view cache_dir, std::string_view repo_name,
                                          std::string_view commit, const GraphOptions& options) {
-  Result<std::string> text = ReadFile(GraphCachePath(cache_dir, repo_name, commit, options));
+  Result<std::string> text =
+      ReadRegularFile(GraphCachePath(cache_dir, repo_name, commit, options), kMaxGraphCacheBytes);
   if (!text.ok()) return std::nullopt;
   Result<CallGraph> graph = ReadGraphJson(*text);
   if (!graph.ok()) return std::nullopt;

@@ -127,39 +127,59 @@ std::string WriteTasksJsonl(const std::vector<PlannedTask>& tasks) {
   return out;
 }
 
-Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text) {
+namespace {
+
+// One line of tasks.jsonl; throws nlohmann's exceptions on a missing or mistyped field.
+PlannedTask ParsePlannedTask(std::string_view line) {
+  nlohmann::json item = nlohmann::json::parse(line);
+  PlannedTask task;
+  task.task_id = item.at("task_id").get<std::string>();
+  task.repo = item.at("repo").get<std::string>();
+  task.commit = item.at("commit").get<std::string>();
+  task.function_id = item.at("function_id").get<std::string>();
+  task.file = item.at("file").get<std::string>();
+  task.qualname = item.at("qualname").get<std::string>();
+  task.language = item.at("language").get<std::string>();
+  task.start_line = item.at("start_line").get<int>();
+  task.end_line = item.at("end_line").get<int>();
+  task.category = item.at("category").get<int>();
+  task.replica = item.at("replica").get<int>();
+  task.seed = item.at("seed").get<std::uint64_t>();
+  return task;
+}
+
+}  // namespace
+
+Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text, std::string_view name) {
   std::vector<PlannedTask> tasks;
   std::size_t start = 0;
   int line_no = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
+    ++line_no;
+    if (end == std::string_view::npos) {
+      return DataLossError(
+          fmt::format("{} line {}: the plan ends inside this line (no newline after it): the file "
+                      "was cut, so it is not the plan the run made",
+                      name, line_no));
+    }
     std::string_view line = text.substr(start, end - start);
     start = end + 1;
-    ++line_no;
     if (line.empty()) continue;
-    if (Status depth = CheckJsonDepth(line, "task plan line " + std::to_string(line_no)); !depth.ok()) return depth;
+    std::string where = fmt::format("{} line {}", name, line_no);
+    if (Status depth = CheckJsonDepth(line, where); !depth.ok()) return depth;
     try {
-      nlohmann::json item = nlohmann::json::parse(line);
-      PlannedTask task;
-      task.task_id = item.at("task_id").get<std::string>();
-      task.repo = item.at("repo").get<std::string>();
-      task.commit = item.at("commit").get<std::string>();
-      task.function_id = item.at("function_id").get<std::string>();
-      task.file = item.at("file").get<std::string>();
-      task.qualname = item.at("qualname").get<std::string>();
-      task.language = item.at("language").get<std::string>();
-      task.start_line = item.at("start_line").get<int>();
-      task.end_line = item.at("end_line").get<int>();
-      task.category = item.at("category").get<int>();
-      task.replica = item.at("replica").get<int>();
-      task.seed = item.at("seed").get<std::uint64_t>();
-      tasks.push_back(std::move(task));
+      tasks.push_back(ParsePlannedTask(line));
     } catch (const std::exception& error) {
-      return ParseError(fmt::format("tasks.jsonl line {}: {}", line_no, error.what()));
+      return ParseError(fmt::format("{}: {}", where, error.what()));
     }
   }
   return tasks;
+}
+
+Result<std::vector<PlannedTask>> ReadTasksFile(const std::string& path) {
+  SG_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(path, kMaxTasksFileBytes));
+  return ReadTasksJsonl(text, path);
 }
 
 Status WriteTasksFile(const std::string& path, const std::vector<PlannedTask>& tasks) {

@@ -16,6 +16,8 @@
 namespace seragen::cli {
 namespace {
 
+constexpr std::size_t kMaxMessageBytes = 64 * 1024;
+
 struct ShowArgs {
   std::string run_dir, task_id;
   int rollout = 1;
@@ -23,8 +25,9 @@ struct ShowArgs {
   bool full = false;
 };
 
+// Messages name files and refs of the run directory: shown terminal-safe.
 int ErrorExit(const char* command, const Status& status) {
-  std::cerr << "seragen " << command << ": " << status.message() << "\n";
+  std::cerr << "seragen " << command << ": " << report::TerminalSafe(status.message(), kMaxMessageBytes) << "\n";
   return status.code() == StatusCode::kNotFound || status.code() == StatusCode::kInvalidArgument ? kExitUsage
                                                                                                  : kExitRuntimeFailure;
 }
@@ -50,8 +53,9 @@ int RunShow(const ShowArgs& a) {
   if (!view.ok()) return ErrorExit("show", view.status());
   const report::TaskRow* row = report::FindTask(*view, a.task_id);
   if (row == nullptr) {
-    std::cerr << "seragen show: no task (or more than one) with id " << report::TerminalSafe(a.task_id, 200) << " in "
-              << a.run_dir << "\n";
+    std::cerr << "seragen show: no task (or more than one) with id "
+              << report::TerminalSafe(a.task_id, 200, report::TerminalField::kLine) << " in "
+              << report::TerminalSafe(a.run_dir, 4096, report::TerminalField::kLine) << "\n";
     return kExitUsage;
   }
   if (a.raw) {
@@ -64,8 +68,9 @@ int RunShow(const ShowArgs& a) {
     }
     auto text = journal::ReadResultFile(shard->second, ref->second);
     if (!text.ok()) return ErrorExit("show", text.status());
-    std::cout << *text;
-    if (!text->empty() && text->back() != '\n') std::cout << "\n";
+    std::string shown = report::TerminalSafe(*text, text->size(), report::TerminalField::kJson);
+    std::cout << shown;
+    if (!shown.empty() && shown.back() != '\n') std::cout << "\n";
     return kExitOk;
   }
   report::TaskDetail detail = report::LoadTaskDetail(*view, *row, nullptr);

@@ -93,7 +93,7 @@ Result<LoadedJournal> ParseJournal(std::string_view bytes, const std::string& na
 }
 
 Result<LoadedJournal> LoadJournal(const std::string& path) {
-  SG_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
+  SG_ASSIGN_OR_RETURN(std::string bytes, ReadRegularFile(path, kMaxJournalBytes));
   return ParseJournal(bytes, path);
 }
 

@@ -67,7 +67,7 @@ Status WriteResultFile(const std::string& shard_dir, std::string_view relative_p
 
 Result<std::string> ReadResultFile(const std::string& shard_dir, std::string_view relative_path) {
   SG_RETURN_IF_ERROR(ValidateRelative(relative_path));
-  return ReadFile(shard_dir + "/" + std::string(relative_path));
+  return ReadRegularFile(shard_dir + "/" + std::string(relative_path), kMaxResultFileBytes);
 }
 
 Result<std::size_t> RemoveStaleTempFiles(const std::string& shard_dir, std::string_view subdir) {

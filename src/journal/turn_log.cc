@@ -166,7 +166,7 @@ Result<LoadedTurnLog> ParseTurnLog(std::string_view bytes, const std::string& na
 }
 
 Result<LoadedTurnLog> LoadTurnLog(const std::string& path) {
-  SG_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
+  SG_ASSIGN_OR_RETURN(std::string bytes, ReadRegularFile(path, kMaxTurnLogBytes));
   return ParseTurnLog(bytes, path);
 }
 

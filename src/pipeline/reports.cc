@@ -43,8 +43,7 @@ double ParseIso(const std::string& s) {
 bool IsInfraClass(const std::string& cls) { return cls.rfind("infra.", 0) == 0; }
 
 Result<std::vector<callgraph::PlannedTask>> ReadPlan(const std::string& run_dir) {
-  SG_ASSIGN_OR_RETURN(std::string text, ReadFile(journal::TasksPath(run_dir)));
-  return callgraph::ReadTasksJsonl(text);
+  return callgraph::ReadTasksFile(journal::TasksPath(run_dir));
 }
 
 // Pricing and category names come from the run's saved config (defaults when
@@ -53,7 +52,7 @@ void AddBreakdown(const std::string& run_dir, const std::vector<callgraph::Plann
                   const std::vector<journal::ShardJournal>& shards, StatusReport* r) {
   config::PricingConfig pricing;
   std::string prompts_dir = config::DataDir() + "/prompts";
-  if (auto loaded = config::LoadConfigFile(run_dir + "/config.yaml"); loaded.ok()) {
+  if (auto loaded = LoadSavedConfig(run_dir); loaded.ok()) {
     pricing = loaded->config.llm.pricing;
     if (!loaded->config.prompts.dir.empty()) prompts_dir = loaded->config.prompts.dir;
   }
@@ -66,6 +65,12 @@ void AddBreakdown(const std::string& run_dir, const std::vector<callgraph::Plann
 }
 
 }  // namespace
+
+Result<config::LoadedConfig> LoadSavedConfig(const std::string& run_dir) {
+  const std::string path = journal::ConfigYamlPath(run_dir);
+  SG_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(path, kMaxSavedConfigBytes));
+  return config::LoadConfigText(text, path);
+}
 
 Result<StatusReport> ReadStatus(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(auto plan, ReadPlan(run_dir));
@@ -224,15 +229,18 @@ std::string StatusJson(const StatusReport& r) {
 
 namespace {
 
-std::optional<agent::Trajectory> LoadRollout(const std::string& shard_dir, const journal::TaskProgress& p,
-                                             const char* role) {
+// nullopt when the task has no such rollout; a trajectory its record names
+// that cannot be read (missing, not a regular file, too large) is damage: an
+// error naming the file. One that does not parse is left out, as before.
+Result<std::optional<agent::Trajectory>> LoadRollout(const std::string& shard_dir, const journal::TaskProgress& p,
+                                                     const char* role) {
   auto it = p.refs.find(role);
-  if (it == p.refs.end()) return std::nullopt;
+  if (it == p.refs.end()) return std::optional<agent::Trajectory>();
   auto text = journal::ReadResultFile(shard_dir, it->second);
-  if (!text.ok()) return std::nullopt;
+  if (!text.ok()) return text.status().WithContext("trajectory of task " + p.task_id);
   auto traj = agent::TrajectoryFromJson(*text);
-  if (!traj.ok()) return std::nullopt;
-  return std::move(*traj);
+  if (!traj.ok()) return std::optional<agent::Trajectory>();
+  return std::optional<agent::Trajectory>(std::move(*traj));
 }
 
 // Scores and threshold recorded at verification; nullopt scores when not
@@ -303,8 +311,8 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
         md.category = categories[t.category].topic;
       md.recipe_hash = shard.journal.effective_config_hash;
 
-      std::optional<agent::Trajectory> r1 = LoadRollout(shard.shard_dir, p, journal::kRefRollout1);
-      std::optional<agent::Trajectory> r2 = LoadRollout(shard.shard_dir, p, journal::kRefRollout2);
+      SG_ASSIGN_OR_RETURN(std::optional<agent::Trajectory> r1, LoadRollout(shard.shard_dir, p, journal::kRefRollout1));
+      SG_ASSIGN_OR_RETURN(std::optional<agent::Trajectory> r2, LoadRollout(shard.shard_dir, p, journal::kRefRollout2));
       exporter::RecordedTask outcome;
       outcome.task_id = id;
       outcome.rollout1 = r1 ? &*r1 : nullptr;
@@ -350,12 +358,12 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   std::string verify_rule = config::VerifyConfig{}.rule;
   std::string run_name;
   std::string saved = journal::ConfigYamlPath(o.run_dir);
-  std::error_code ec;
-  if (std::filesystem::exists(saved, ec)) {
-    auto loaded = config::LoadConfigFile(saved);
-    if (!loaded.ok())
-      return InvalidArgumentError("the run's saved configuration " + saved +
-                                  " does not load: " + loaded.status().message());
+  auto loaded = LoadSavedConfig(o.run_dir);
+  if (!loaded.ok() && loaded.status().code() != StatusCode::kNotFound) {
+    return InvalidArgumentError("the run's saved configuration " + saved +
+                                " does not load: " + loaded.status().message());
+  }
+  if (loaded.ok()) {
     output = loaded->config.output;
     verify_rule = loaded->config.verify.rule;
     run_name = loaded->config.run.name;

@@ -9,6 +9,7 @@
 #include "seragen/journal/config_diff.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/repo_source.h"
+#include "seragen/pipeline/reports.h"
 #include "seragen/repo/checkout_check.h"
 
 namespace seragen::pipeline {
@@ -17,7 +18,8 @@ namespace {
 Status SaveOrCheckConfig(const config::LoadedConfig& loaded, const std::string& run_dir, bool allow_change) {
   std::string json_path = journal::ConfigJsonPath(run_dir);
   std::string current = config::RecipeJson(loaded.config);
-  Result<std::string> stored = ReadFile(json_path);
+  Result<std::string> stored = ReadRegularFile(json_path, kMaxSavedConfigBytes);
+  if (!stored.ok() && stored.status().code() != StatusCode::kNotFound) return stored.status();
   if (stored.ok()) {
     journal::ConfigCheckOptions opts;
     opts.override_flag = "--allow-config-change";
@@ -86,10 +88,12 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   }
 
   std::string tasks_path = journal::TasksPath(run.run_dir);
-  if (Result<std::string> existing = ReadFile(tasks_path); existing.ok()) {
-    SG_ASSIGN_OR_RETURN(run.plan, callgraph::ReadTasksJsonl(*existing));
+  if (Result<std::vector<callgraph::PlannedTask>> existing = callgraph::ReadTasksFile(tasks_path); existing.ok()) {
+    run.plan = std::move(*existing);
     run.plan_reused = true;
     return run;
+  } else if (existing.status().code() != StatusCode::kNotFound) {
+    return existing.status();  // a damaged plan is never replaced by a new one
   }
 
   std::vector<callgraph::CallGraph> graphs;

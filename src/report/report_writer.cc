@@ -23,6 +23,7 @@ namespace {
 // every page of an older report is rewritten.
 constexpr std::string_view kPageFormat = "report-page-2";
 constexpr std::string_view kStateFile = "data/pages.jsonl";
+constexpr std::uint64_t kMaxPageStateBytes = 256ull << 20;
 
 // Temp file + rename (a browser open on the report never reads half a file); no fsync.
 Status WriteOutput(const std::string& path, std::string_view bytes) {
@@ -81,7 +82,7 @@ struct KeptPage {
 // The previous report's page stamps (a damaged or missing file: none).
 std::unordered_map<std::string, KeptPage> ReadState(const std::string& path) {
   std::unordered_map<std::string, KeptPage> out;
-  auto text = ReadFile(path);
+  auto text = ReadRegularFile(path, kMaxPageStateBytes);
   if (!text.ok()) return out;
   std::size_t start = 0;
   while (start < text->size()) {

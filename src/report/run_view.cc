@@ -28,7 +28,7 @@ enum FunnelStep { kPlanned, kR1Submitted, kJudged, kIssue, kR2Submitted, kAccept
 // index, as `seragen status` names them) of the run's saved config.
 void ReadRunConfig(const std::string& run_dir, RunView* view) {
   view->prompts_dir = config::DataDir() + "/prompts";
-  if (auto loaded = config::LoadConfigFile(journal::ConfigYamlPath(run_dir)); loaded.ok()) {
+  if (auto loaded = pipeline::LoadSavedConfig(run_dir); loaded.ok()) {
     if (!loaded->config.prompts.dir.empty()) view->prompts_dir = loaded->config.prompts.dir;
     view->demos_file = loaded->config.issue.demos.file;
     view->demos_repo = loaded->config.issue.demos.repo;
@@ -145,12 +145,11 @@ std::string PageName(std::string_view task_id) {
 Result<RunView> LoadRunView(const std::string& run_dir) {
   RunView view;
   view.run_dir = run_dir;
-  SG_ASSIGN_OR_RETURN(std::string plan_text, ReadFile(journal::TasksPath(run_dir)));
-  SG_ASSIGN_OR_RETURN(auto plan, callgraph::ReadTasksJsonl(plan_text));
+  SG_ASSIGN_OR_RETURN(auto plan, callgraph::ReadTasksFile(journal::TasksPath(run_dir)));
   SG_ASSIGN_OR_RETURN(auto shards, journal::LoadRunJournals(run_dir));
   view.status = pipeline::StatusFromJournals(run_dir, plan, shards);  // the numbers of `seragen status`
   ReadRunConfig(run_dir, &view);
-  if (auto yaml = ReadFile(journal::ConfigYamlPath(run_dir)); yaml.ok())
+  if (auto yaml = ReadRegularFile(journal::ConfigYamlPath(run_dir), pipeline::kMaxSavedConfigBytes); yaml.ok())
     view.config_yaml = ClipEcho(*yaml, kMaxConfigBytes);
   int shard_count = shards.empty() ? 1 : std::max(1, shards.front().journal.header.shards);
   if (!shards.empty()) view.recipe_hash = shards.front().journal.effective_config_hash;

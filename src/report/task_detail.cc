@@ -75,7 +75,7 @@ const callgraph::CallGraph* GraphIndex::GraphFor(const std::string& repo, const 
     }
     std::sort(files.begin(), files.end());
     for (const std::string& f : files) {
-      auto text = ReadFile(f);
+      auto text = ReadRegularFile(f, callgraph::kMaxGraphCacheBytes);
       if (!text.ok()) continue;
       auto g = callgraph::ReadGraphJson(*text);
       if (g.ok()) it->second.push_back(std::make_unique<callgraph::CallGraph>(std::move(*g)));

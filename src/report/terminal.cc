@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "seragen/agent/exit_status.h"
 #include "seragen/base/utf8.h"
 
@@ -22,6 +25,11 @@ struct Style {
 constexpr std::string_view kBold = "1", kDim = "2", kRed = "31", kGreen = "32", kYellow = "33", kBlue = "34",
                            kCyan = "36";
 
+// A one-line field.
+std::string Line(std::string_view text, std::size_t max_bytes) {
+  return TerminalSafe(text, max_bytes, TerminalField::kLine);
+}
+
 std::string Scores(const TaskRow& row) {
   if (!row.scores) return "";
   const auto& s = *row.scores;
@@ -30,12 +38,12 @@ std::string Scores(const TaskRow& row) {
 }
 
 void AppendHeader(const TaskRow& row, const Style& st, std::string& out) {
-  auto safe = [](std::string_view s) { return TerminalSafe(s, 400); };
+  auto safe = [](std::string_view s) { return Line(s, 400); };
   out += st(kBold, "task " + safe(row.task_id)) + "\n";
   out += fmt::format("function   {} ({}:{}-{}, {})\n", safe(row.function_id), safe(row.file), row.start_line,
                      row.end_line, safe(row.repo));
   out += fmt::format("category   {} ({})\n", safe(row.category_name), row.category);
-  std::string outcome = row.outcome + (row.detail.empty() ? "" : " (" + safe(row.detail) + ")");
+  std::string outcome = safe(row.outcome) + (row.detail.empty() ? "" : " (" + safe(row.detail) + ")");
   std::string_view color = row.outcome == "accepted" ? kGreen : row.outcome == "failed" ? kRed : kYellow;
   out += "outcome    " + st(color, outcome) + "\n";
   if (!row.error_message.empty()) out += "error      " + safe(row.error_message) + "\n";
@@ -62,12 +70,12 @@ void AppendTurn(const agent::TurnRecord& turn, std::size_t index, const Style& s
   AppendBlock("reasoning", turn.response.reasoning, kDim, st, o.max_text_bytes, out);
   AppendBlock("content", turn.response.content, kCyan, st, o.max_text_bytes, out);
   for (const auto& call : turn.response.tool_calls) {
-    out += st(kBlue, "tool call " + TerminalSafe(call.name, 200)) + "\n";
+    out += st(kBlue, "tool call " + Line(call.name, 200)) + "\n";
     out += TerminalSafe(call.arguments_valid ? call.arguments_json : call.arguments_raw, o.max_text_bytes) + "\n";
   }
   if (!turn.format_error.empty()) {
-    AppendBlock("format error " + TerminalSafe(turn.format_error, 100), turn.format_error_message, kRed, st,
-                o.max_text_bytes, out);
+    AppendBlock("format error " + Line(turn.format_error, 100), turn.format_error_message, kRed, st, o.max_text_bytes,
+                out);
   }
   AppendBlock(turn.command_timed_out ? "observation (command timed out)" : "observation", turn.observation, kDim, st,
               o.max_text_bytes, out);
@@ -90,20 +98,57 @@ void AppendPatch(std::string_view patch, const Style& st, std::string& out) {
   }
 }
 
+// Bytes of the UTF-8 sequence a lead byte starts (the text is repaired: valid).
+std::size_t SequenceLength(unsigned char lead) {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xf0) return 4;
+  if (lead >= 0xe0) return 3;
+  return 2;
+}
+
+char32_t CodePoint(std::string_view s) {
+  auto byte = [&](std::size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(s[k])); };
+  if (s.size() == 1) return byte(0);
+  char32_t cp = byte(0) & (s.size() == 2 ? 0x1f : s.size() == 3 ? 0x0f : 0x07);
+  for (std::size_t k = 1; k < s.size(); ++k) cp = (cp << 6) | (byte(k) & 0x3f);
+  return cp;
+}
+
+bool IsBidiControl(char32_t cp) {
+  return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
+
+bool MustEscape(char32_t cp, TerminalField field) {
+  if (cp == '\n' || cp == '\t') return field == TerminalField::kLine;
+  return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || IsBidiControl(cp);
+}
+
+std::string Escaped(char32_t cp, TerminalField field) {
+  auto value = static_cast<std::uint32_t>(cp);
+  if (field == TerminalField::kJson) return fmt::format("\\u{:04x}", value);
+  if (cp < 0x80) return fmt::format("\\x{:02x}", value);
+  return fmt::format("\\u{{{:04x}}}", value);
+}
+
 }  // namespace
 
-std::string TerminalSafe(std::string_view text, std::size_t max_bytes) {
+std::string TerminalSafe(std::string_view text, std::size_t max_bytes, TerminalField field) {
   std::size_t keep = Utf8SafePrefixLength(text, max_bytes);
   std::string repaired = RepairUtf8(text.substr(0, keep));
   std::string out;
   out.reserve(repaired.size());
-  for (char c : repaired) {
-    auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7f) {
-      out += fmt::format("\\x{:02x}", u);
+  std::size_t i = 0;
+  while (i < repaired.size()) {
+    std::size_t length = SequenceLength(static_cast<unsigned char>(repaired[i]));
+    std::string_view sequence(repaired.data() + i, std::min(length, repaired.size() - i));
+    char32_t cp = CodePoint(sequence);
+    if (MustEscape(cp, field)) {
+      out += Escaped(cp, field);
     } else {
-      out += c;
+      out += sequence;
     }
+    i += sequence.size();
   }
   if (keep < text.size()) out += fmt::format("… [{} more bytes]", text.size() - keep);
   return out;
@@ -119,24 +164,22 @@ std::string FormatShow(const TaskRow& row, const TaskDetail& detail, const ShowO
     out += "\n" + st(kBold, "synthetic issue") + "\n" + TerminalSafe(*detail.issue, kMaxIssueBytes) + "\n";
   }
   if (!traj) {
-    out +=
-        fmt::format("\nrollout {}: {}\n", o.rollout, error.empty() ? "no trajectory (yet)" : TerminalSafe(error, 400));
+    out += fmt::format("\nrollout {}: {}\n", o.rollout, error.empty() ? "no trajectory (yet)" : Line(error, 400));
     return out;
   }
   const agent::Trajectory& t = *traj;
   out += "\n" + st(kBold, fmt::format("rollout {}", o.rollout)) +
          fmt::format(": {} · {} steps · {} model calls · {} format errors · {} tokens · {:.1f}s · model {}\n",
                      agent::ExitStatusName(t.exit_status), t.totals.steps, t.totals.model_calls, t.totals.format_errors,
-                     t.totals.prompt_tokens + t.totals.completion_tokens, t.totals.wall_seconds,
-                     TerminalSafe(t.model, 200));
+                     t.totals.prompt_tokens + t.totals.completion_tokens, t.totals.wall_seconds, Line(t.model, 200));
   if (!t.exit_detail.empty() && t.exit_detail != agent::ExitStatusName(t.exit_status))
-    out += "exit detail: " + TerminalSafe(t.exit_detail, 2000) + "\n";
+    out += "exit detail: " + Line(t.exit_detail, 2000) + "\n";
   for (std::size_t i = 0; i < t.turns.size(); ++i) AppendTurn(t.turns[i], i, st, o, out);
   out += "\n" + st(kBold, fmt::format("P{}", o.rollout)) + "\n";
   if (t.has_patch) {
     AppendPatch(t.patch, st, out);
   } else {
-    out += t.patch_error.empty() ? "(no patch)\n" : "(no patch: " + TerminalSafe(t.patch_error, 400) + ")\n";
+    out += t.patch_error.empty() ? "(no patch)\n" : "(no patch: " + Line(t.patch_error, 400) + ")\n";
   }
   return out;
 }

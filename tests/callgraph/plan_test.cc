@@ -337,6 +337,27 @@ TEST_CASE("tasks.jsonl round-trips and rejects broken lines by number", "[plan]"
   CHECK_THAT(broken.status().message(), Catch::Contains("line " + std::to_string(tasks.size() + 1)));
 }
 
+TEST_CASE("a tasks.jsonl cut anywhere in its last line is an error naming the file and line, never a shorter plan",
+          "[plan]") {
+  testing::TempDir dir;
+  auto tasks = Plan(Graph(), 5, CategoryMode::kSample, 1, 1);
+  REQUIRE(tasks.size() >= 2);
+  const std::string path = dir.Sub("tasks.jsonl");
+  const std::string text = WriteTasksJsonl(tasks);
+  REQUIRE(WriteTasksFile(path, tasks).ok());
+  REQUIRE(ReadTasksFile(path).ok());
+  const std::string last_line = std::to_string(tasks.size());
+  for (std::size_t cut : {text.size() - 1, text.size() - 2, text.size() - 30}) {
+    INFO("cut at byte " << cut << " of " << text.size());
+    dir.Write("tasks.jsonl", text.substr(0, cut));
+    auto torn = ReadTasksFile(path);
+    REQUIRE_FALSE(torn.ok());
+    CHECK_THAT(torn.status().message(), Catch::Contains(path + " line " + last_line));
+  }
+  dir.Write("tasks.jsonl", text.substr(0, text.size() - 1));
+  CHECK(ReadTasksFile(path).status().code() == StatusCode::kDataLoss);
+}
+
 TEST_CASE("category modes parse from their config names", "[plan]") {
   CHECK(CategoryModeFromName("all") == CategoryMode::kAll);
   CHECK(CategoryModeFromName("sample") == CategoryMode::kSample);

@@ -5,6 +5,7 @@
 // miss (rebuilt and overwritten), never an error.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,7 +27,11 @@ std::string GraphCachePath(std::string_view cache_dir, std::string_view repo_nam
 // knowing the graph options).
 std::string GraphCacheFilePrefix(std::string_view repo_name);
 
-// nullopt when absent or unreadable as a graph.
+// The largest cached graph file read back.
+inline constexpr std::uint64_t kMaxGraphCacheBytes = 1ull << 30;
+
+// nullopt when absent, not a regular file (ReadRegularFile) or unreadable as
+// a graph.
 std::optional<CallGraph> LoadCachedGraph(std::string_view cache_dir, std::string_view repo_name,
                                          std::string_view commit, const GraphOptions& options);
 

@@ -73,8 +73,15 @@ std::map<std::string, std::size_t> PickedPerDirectory(const std::vector<PlannedT
 
 // One JSON object per line (keys sorted), '\n'-terminated.
 std::string WriteTasksJsonl(const std::vector<PlannedTask>& tasks);
-// Parses WriteTasksJsonl output; errors name the line number and field.
-Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text);
+// Parses WriteTasksJsonl output; errors name `name` (the file), the line
+// number and the field. The plan is written atomically, so a last line
+// without its newline means the file was cut: kDataLoss, never a shorter plan.
+Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text, std::string_view name = "tasks.jsonl");
+// The largest plan file ReadTasksFile reads.
+inline constexpr std::uint64_t kMaxTasksFileBytes = 4ull << 30;
+// Reads and parses a plan file: only a regular file (ReadRegularFile: no
+// symbolic link, FIFO or device); kNotFound when it does not exist.
+Result<std::vector<PlannedTask>> ReadTasksFile(const std::string& path);
 // Durable write of RUN_DIR/tasks.jsonl (or any path).
 Status WriteTasksFile(const std::string& path, const std::vector<PlannedTask>& tasks);
 

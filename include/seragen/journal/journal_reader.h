@@ -45,7 +45,11 @@ struct LoadedJournal {
 // `name` is used in error messages (normally the file path).
 Result<LoadedJournal> ParseJournal(std::string_view bytes, const std::string& name);
 
-// Reads and parses `path`; kNotFound when the file does not exist.
+// The largest journal LoadJournal reads.
+inline constexpr std::uint64_t kMaxJournalBytes = 4ull << 30;
+
+// Reads and parses `path`; kNotFound when the file does not exist. Only a
+// regular file (ReadRegularFile: no symbolic link, no FIFO or device).
 Result<LoadedJournal> LoadJournal(const std::string& path);
 
 }  // namespace seragen::journal

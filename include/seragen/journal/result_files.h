@@ -4,6 +4,7 @@
 // a missing or partial file.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -24,7 +25,12 @@ Status MakeDirsDurable(const std::string& path);
 // several threads for different paths.
 Status WriteResultFile(const std::string& shard_dir, std::string_view relative_path, std::string_view bytes);
 
-// Reads shard_dir/relative_path (a ref from a record); same path rule.
+// The largest result file ReadResultFile reads.
+inline constexpr std::uint64_t kMaxResultFileBytes = 256ull << 20;
+
+// Reads shard_dir/relative_path (a ref from a record); same path rule. Only a
+// regular file, never through a symbolic link or waiting on a FIFO
+// (ReadRegularFile), at most kMaxResultFileBytes.
 Result<std::string> ReadResultFile(const std::string& shard_dir, std::string_view relative_path);
 
 // Removes temp files a crash left behind under shard_dir/subdir (names ending

@@ -90,7 +90,10 @@ std::string EncodeTurnLogOutcome(const TurnLogOutcome& outcome);
 
 // `name` is used in messages (normally the path).
 Result<LoadedTurnLog> ParseTurnLog(std::string_view bytes, const std::string& name);
-// kNotFound when the file does not exist.
+// The largest turn log LoadTurnLog reads.
+inline constexpr std::uint64_t kMaxTurnLogBytes = 1ull << 30;
+// kNotFound when the file does not exist; only a regular file
+// (ReadRegularFile: no symbolic link, no FIFO or device).
 Result<LoadedTurnLog> LoadTurnLog(const std::string& path);
 // Removes the file; OK when it does not exist.
 Status RemoveTurnLog(const std::string& path);

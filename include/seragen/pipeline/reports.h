@@ -10,6 +10,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/callgraph/plan.h"
+#include "seragen/config/loader.h"
 #include "seragen/export/export_rules.h"
 #include "seragen/export/record.h"
 #include "seragen/journal/run_journals.h"
@@ -43,6 +44,12 @@ struct StatusReport {
   StatusBreakdown breakdown;   // per shard, category, repository; cost (status_breakdown.h)
   TokenAccounting tokens;      // cache hit rate per stage, wasted tokens (token_accounting.h)
 };
+
+// The largest saved configuration LoadSavedConfig reads.
+inline constexpr std::uint64_t kMaxSavedConfigBytes = 16ull << 20;
+// The run's saved configuration, RUN_DIR/config.yaml, read like every file of
+// a run directory (ReadRegularFile); kNotFound when there is none.
+Result<config::LoadedConfig> LoadSavedConfig(const std::string& run_dir);
 
 Result<StatusReport> ReadStatus(const std::string& run_dir);
 // ReadStatus from a plan and journals already loaded (RUN_DIR is still read

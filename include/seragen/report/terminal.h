@@ -1,8 +1,8 @@
 // `seragen show`: one task's trajectory as text for a terminal. Colored with
 // ANSI escapes only when asked (the CLI asks when stdout is a TTY). Every
-// byte from the run is hostile: invalid UTF-8 is repaired and control
-// characters (ESC included) are shown as \xNN, so a trajectory cannot drive
-// the terminal.
+// byte from the run is hostile: every string printed goes through
+// TerminalSafe, so a trajectory can neither drive the terminal nor reorder
+// or fake the lines around it.
 #pragma once
 
 #include <cstddef>
@@ -21,9 +21,18 @@ struct ShowOptions {
   std::size_t max_text_bytes = 4000;  // per reasoning / content / observation
 };
 
-// Text safe to print: repaired UTF-8, C0 controls but \n and \t and DEL as
-// "\xNN", at most max_bytes (then "… [N more bytes]").
-std::string TerminalSafe(std::string_view text, std::size_t max_bytes);
+enum class TerminalField {
+  kBlock,  // text of several lines: \n and \t stay
+  kLine,   // a one-line field: \n and \t are escaped too
+  kJson,   // JSON text (`show --raw`): like kBlock, escapes written as JSON's \uXXXX, valid inside its strings
+};
+
+// Text safe to print: UTF-8 repaired; C0 controls (but \n and \t outside
+// kLine), DEL and the C1 controls U+0080-U+009F (CSI, OSC, ST, ...) shown as
+// "\xNN" (ASCII) or "\u{XXXX}"; so are the bidirectional controls
+// (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) that would reorder
+// what is shown. At most max_bytes of `text` (then "… [N more bytes]").
+std::string TerminalSafe(std::string_view text, std::size_t max_bytes, TerminalField field = TerminalField::kBlock);
 
 // Header (task, function, category, outcome, scores) and the chosen rollout
 // step by step, then its patch; the issue before rollout 2.
