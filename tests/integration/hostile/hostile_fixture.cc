@@ -259,12 +259,6 @@ void HostileFixture::CheckInvariants(const RunOutcome& o, const Bounds& b) {
   for (std::uint32_t slot = 0; slot < 2; ++slot) CHECK(CountProcessesOfUid(uid_base_ + slot) == 0);
 }
 
-void HostileFixture::AmendInputRepo(const std::string& shell) {
-  REQUIRE(testing::RunShell("cd " + dir_.Sub("repo") + " && (" + shell +
-                            ") && git add -A && git -c user.name=t -c user.email=t@example.invalid commit -q --amend "
-                            "--no-edit") == 0);
-}
-
 std::vector<json> HostileFixture::Trajectories() const {
   std::vector<json> out;
   const std::string dir = run_dir() + "/shard-0/trajectories";

@@ -84,9 +84,6 @@ class HostileFixture {
   // observation, or the format-error message of a rejected turn.
   std::vector<std::string> Rollout1Observations() const;
   std::string BodyLogPath() const { return dir_.Sub("bodies.jsonl"); }
-  // Runs `shell` in the input repository (before Run), then amends its one
-  // commit with every change, e.g. to give it hostile file names.
-  void AmendInputRepo(const std::string& shell);
 
  private:
   testing::TempDir dir_;

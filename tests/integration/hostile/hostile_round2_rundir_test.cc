@@ -78,7 +78,7 @@ TEST_CASE("r2 finding 10: show and show --raw print C1 and bidi controls and one
   HostileFixture f(27000);
   // The input repository's start function lives under a directory whose name holds a right-to-left override and
   // a C1 CSI; the model prints C1 OSC/ST, an isolate, ESC and BEL, and calls a tool whose name holds a newline.
-  f.AmendInputRepo("d=$(printf 'calc\\342\\200\\256\\302\\233x') && git mv calc \"$d\"");
+  f.CommitToInputRepo("d=$(printf 'calc\\342\\200\\256\\302\\233x') && git mv calc \"$d\"");
   RunOutcome o = f.Run(Bash("printf 'out \\302\\2330;title\\302\\234 \\342\\201\\246 \\033[2J \\007 end\\n'") +
                        RawCall("\"nosuch\\n\\u009b2J\\u202e\"", "{}") + Submit() + Submit());
   f.CheckInvariants(o);
