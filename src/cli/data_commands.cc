@@ -78,7 +78,7 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
     CLI::App* cmd =
         app.add_subcommand("export", "Training JSONL from a run's trajectories (rerun with other options at will)");
     cmd->add_option("--format", *format,
-                    "hf, openai, hermes or xml (default: output.formats of the run, hf unless set)")
+                    "hf, openai, hermes, xml or sera (default: output.formats of the run, hf unless set)")
         ->check(CLI::IsMember({"hf", "openai", "hermes", "xml"}));
     AddExportOptions(cmd, o.get());
     cmd->callback([o, format, action] {
