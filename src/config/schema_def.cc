@@ -412,7 +412,7 @@ Section<VerifyConfig> VerifySchema() {
 Section<OutputConfig> OutputSchema() {
   Section<OutputConfig> s;
   s.Add<StringListField<OutputConfig>>("formats", &OutputConfig::formats, "Training formats written by `seragen export` and `merge` (their flags override every output key).", kOp)
-      .OneOf({"hf", "openai", "hermes", "xml"}).NonEmpty();
+      .OneOf({"hf", "openai", "hermes", "xml", "sera"}).NonEmpty();
   s.Add<Str<OutputConfig>>("think", &OutputConfig::think,
       "Reasoning text in exported turns: keep, drop, or wrap in <think> tags.", kOp).OneOf({"keep", "drop", "wrap"});
   s.Add<Str<OutputConfig>>("rollouts", &OutputConfig::rollouts, "Which trajectories to export.", kOp)
@@ -433,6 +433,10 @@ Section<OutputConfig> OutputSchema() {
   s.Add<Int<OutputConfig>>("max_avg_tool_output_tokens", &OutputConfig::max_avg_tool_output_tokens,
       "Leave out records whose tool results average more than this many tokens, estimated as bytes / 4 "
       "(0 = no limit).", kOp).Min(0);
+  s.Add<Str<OutputConfig>>("sera_tools_file", &OutputConfig::sera_tools_file,
+      "Framing file of the sera format: the block the student's chat template renders around the tool list "
+      "in the system turn (header naming source: and licence:, a line of five dashes, then the text). "
+      "Empty: prompts/export/sera_tools_qwen_hermes.md (Qwen2.5/Qwen3 hermes).", kOp | Flag::kPath);
   return s;
 }
 

@@ -30,6 +30,7 @@ bool ExportSelector::SelectT1(const RecordedTask& task) {
   else if (rules_.only_submitted && r1->exit_status != agent::ExitStatus::kSubmitted) why = kT1NotSubmitted;
   else if (!r1->has_patch) why = kT1EmptyPatch;
   else if (task.judge_rejected) why = kT1JudgeRejected;
+  else if (!T1JudgeAllows(task, rules_)) why = kT1NotJudged;
   else if (const char* f = Filter(*r1, 1)) why = f;
   else if (!seen_p1_.insert(Sha256Hex(r1->patch)).second) why = kT1DuplicatePatch;
   if (why == nullptr) return true;
@@ -63,6 +64,10 @@ std::optional<Scores> ExportSelector::SelectT2(const RecordedTask& task) {
   if (why == nullptr) return sc;
   excluded_[why]++;
   return std::nullopt;
+}
+
+bool T1JudgeAllows(const RecordedTask& task, const ExportRules& rules) {
+  return !rules.judge_enabled || (task.judged_yes && !task.judge_rejected);
 }
 
 const char* ExportSelector::Filter(const agent::Trajectory& t, int rollout) const {

@@ -7,6 +7,7 @@
 #include "seragen/base/json_depth.h"
 #include "seragen/base/template.h"
 #include "seragen/export/record.h"
+#include "seragen/verify/sera_lines.h"
 
 namespace seragen::exporter {
 namespace {
@@ -58,31 +59,33 @@ std::string AssistantText(const llm::Message& m, ThinkMode think) {
 
 // JSON text the way chat templates' `tojson` writes it (Python's json.dumps
 // with ensure_ascii off): ", " between items and ": " after keys, key order
-// kept. Total: invalid UTF-8 becomes U+FFFD. Nesting is bounded by the
-// parser's input (our own stored JSON).
-std::string TemplateJson(const ordered_json& j) {
+// kept. With `ascii`, Python's default json.dumps instead: every character
+// outside printable ASCII escaped as \uXXXX. Total: invalid UTF-8 becomes
+// U+FFFD. Nesting is bounded by the parser's input (our own stored JSON).
+std::string TemplateJson(const ordered_json& j, bool ascii = false) {
   if (j.is_object()) {
     std::string out = "{";
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (it != j.begin()) out += ", ";
-      out += ordered_json(it.key()).dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-      out += ": " + TemplateJson(it.value());
+      out += ordered_json(it.key()).dump(-1, ' ', ascii, ordered_json::error_handler_t::replace);
+      out += ": " + TemplateJson(it.value(), ascii);
     }
     return out + "}";
   }
   if (j.is_array()) {
     std::string out = "[";
-    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + TemplateJson(j[i]);
+    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + TemplateJson(j[i], ascii);
     return out + "]";
   }
-  return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+  return j.dump(-1, ' ', ascii, ordered_json::error_handler_t::replace);
 }
 
-// Hermes/Qwen style: {"name": ..., "arguments": {...}} inside <tool_call>.
-Result<std::string> HermesCall(const llm::ToolCall& c) {
+// Hermes/Qwen style: {"name": ..., "arguments": {...}} inside <tool_call>;
+// `ascii` as in TemplateJson (the sera format writes Python's json.dumps).
+Result<std::string> HermesCall(const llm::ToolCall& c, bool ascii = false) {
   SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
   ordered_json call = {{"name", c.name}, {"arguments", std::move(args)}};
-  return "<tool_call>\n" + TemplateJson(call) + "\n</tool_call>";
+  return "<tool_call>\n" + TemplateJson(call, ascii) + "\n</tool_call>";
 }
 
 // Qwen3-Coder style: one <parameter=KEY> block per argument, strings as
@@ -255,6 +258,45 @@ Result<ordered_json> LegacyMessage(const llm::Message& m, const ExportOptions& o
   return msg;
 }
 
+// The sera format's assistant turn, as SERA's post-processing writes it
+// (keep_only_think): a think block holding the reasoning, or the visible text
+// when there is no reasoning (each stripped as Python's str.strip()), a blank
+// line, then the call as Python's json.dumps writes it. Text next to
+// reasoning is dropped. A turn whose text already holds think tags has no
+// single reading (SERA drops such rows): an error.
+Result<std::string> SeraAssistant(const llm::Message& m) {
+  auto tagged = [](const std::string& s) {
+    return s.find("<think>") != std::string::npos || s.find("</think>") != std::string::npos;
+  };
+  if (tagged(m.reasoning) || tagged(m.content)) {
+    return FailedPreconditionError("an assistant turn holds <think> tags in its text; the sera format cannot place it");
+  }
+  std::string_view think = verify::PythonStrip(m.reasoning);
+  if (think.empty()) think = verify::PythonStrip(m.content);
+  SG_ASSIGN_OR_RETURN(std::string call, HermesCall(m.tool_calls.front(), /*ascii=*/true));
+  return "<think>\n" + std::string(think) + "\n</think>\n\n" + call;
+}
+
+// One message of the sera format: roles system, user, assistant only, and a
+// `train` key on each (true on assistant turns), as axolotl's
+// message_field_training reads it.
+Result<ordered_json> SeraMessage(const llm::Message& m, const ExportTemplates& templates, const ordered_json& tools) {
+  std::string content = m.content;
+  std::string role = "user";
+  if (m.role == llm::Role::kSystem) {
+    role = "system";
+    SG_ASSIGN_OR_RETURN(std::string framing,
+                        RenderTemplate(templates.sera_tools, {{"tools_json", ToolLines(tools)}}, "sera tools framing"));
+    content += framing;
+  } else if (m.role == llm::Role::kAssistant) {
+    role = "assistant";
+    SG_ASSIGN_OR_RETURN(content, SeraAssistant(m));
+  } else if (m.role == llm::Role::kTool) {
+    SG_ASSIGN_OR_RETURN(content, RenderTemplate(templates.tool_response, {{"content", m.content}}, "tool_response"));
+  }
+  return ordered_json{{"role", role}, {"content", content}, {"train", m.role == llm::Role::kAssistant}};
+}
+
 // The same keys and value types on every record of every format: values a
 // record lacks are null (soft_verification on T1) rather than missing.
 ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, Format format) {
@@ -266,6 +308,8 @@ ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, 
                        {"file", md.file},
                        {"category_index", md.category_index},
                        {"category", md.category},
+                       {"planned_category_index", md.planned_category_index},
+                       {"seed", md.seed ? ordered_json(*md.seed) : ordered_json(nullptr)},
                        {"rollout", md.rollout},
                        {"exit_status", std::string(agent::ExitStatusName(t.exit_status))},
                        {"model", t.model},
@@ -298,6 +342,7 @@ std::optional<Format> ParseFormat(std::string_view name) {
   if (name == "openai") return Format::kOpenAI;
   if (name == "hermes") return Format::kHermes;
   if (name == "xml") return Format::kXml;
+  if (name == "sera") return Format::kSera;
   return std::nullopt;
 }
 
@@ -314,6 +359,7 @@ std::string_view FormatName(Format f) {
     case Format::kOpenAI: return "openai";
     case Format::kHermes: return "hermes";
     case Format::kXml: return "xml";
+    case Format::kSera: return "sera";
   }
   return "?";
 }
@@ -327,6 +373,22 @@ Result<ExportTemplates> ExportTemplates::Load(const std::string& dir) {
     *target = TrimTrailingNewline(*text);
   }
   return t;
+}
+
+Status ExportTemplates::LoadSeraFraming(const std::string& path) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return NotFoundError("sera tools framing file missing: " + path);
+  std::size_t sep = text->find("\n-----\n");
+  if (sep == std::string::npos) {
+    return InvalidArgumentError("sera tools framing file " + path +
+                                " has no line of five dashes between its header and the framing text");
+  }
+  std::string header = "\n" + text->substr(0, sep);
+  if (header.find("\nsource:") == std::string::npos || header.find("\nlicence:") == std::string::npos) {
+    return InvalidArgumentError("sera tools framing file " + path + " does not name its source: and licence:");
+  }
+  sera_tools = TrimTrailingNewline(text->substr(sep + 7));
+  return Status::Ok();
 }
 
 Status ValidateConversation(const std::vector<llm::Message>& h, const std::string& submit_tool) {
@@ -382,12 +444,16 @@ Result<std::string> BuildRecord(const agent::Trajectory& t, const RecordMetadata
   std::vector<llm::Message> shortened;
   if (options.short_tool_call_ids) shortened = ShortenToolCallIds(t.history);
   const std::vector<llm::Message>& history = options.short_tool_call_ids ? shortened : t.history;
-  // The final observation of submit carries nothing to learn: records end on the submit call.
-  std::size_t end = history.size() - 1;
+  // The final observation of submit carries nothing to learn: records end on
+  // the submit call, except sera's, which keep it as SERA's do (a user turn).
+  const bool sera = options.format == Format::kSera;
+  std::size_t end = sera ? history.size() : history.size() - 1;
   for (std::size_t i = 0; i < end; ++i) {
     const llm::Message& m = history[i];
     Result<ordered_json> msg = ordered_json();
-    if (hf) {
+    if (sera) {
+      msg = SeraMessage(m, templates, *tools);
+    } else if (hf) {
       // ValidateConversation guarantees a tool message follows the call it answers.
       const std::string& tool_name = m.role == llm::Role::kTool ? history[i - 1].tool_calls.front().name : m.name;
       msg = HfMessage(m, tool_name, options.think);
@@ -395,13 +461,13 @@ Result<std::string> BuildRecord(const agent::Trajectory& t, const RecordMetadata
       msg = LegacyMessage(m, options, templates, *tools);
     }
     if (!msg.ok()) return context(msg.status());
-    if (options.train_keys) (*msg)["train"] = m.role == llm::Role::kAssistant;
+    if (options.train_keys && !sera) (*msg)["train"] = m.role == llm::Role::kAssistant;
     messages.push_back(std::move(*msg));
   }
 
   ordered_json record = {{"messages", std::move(messages)}};
   // Text formats carry the tools inside the system turn; a column would show them twice.
-  bool text_format = options.format == Format::kHermes || options.format == Format::kXml;
+  bool text_format = options.format == Format::kHermes || options.format == Format::kXml || sera;
   if (options.include_tools && !text_format) record["tools"] = std::move(*tools);
   record["metadata"] = MetadataJson(t, md, options.format);
   // Total: bytes that are not UTF-8 become U+FFFD instead of throwing.

@@ -32,6 +32,8 @@ struct ToJson {
     if (r.replayed_calls > 0) j["replayed_calls"] = r.replayed_calls;
     if (r.restarts > 0) j["restarts"] = r.restarts;
     if (r.discarded_tokens > 0) j["discarded_tokens"] = r.discarded_tokens;
+    if (r.category_index) j["category_index"] = *r.category_index;
+    if (r.seed) j["seed"] = *r.seed;
     return j;
   }
   Json operator()(const IssueResult& r) const {
@@ -58,6 +60,12 @@ Result<RecordExtra> RolloutFrom(const Json& j) {
   SG_RETURN_IF_ERROR(ReadCount(j, "replayed_calls", false, &r.replayed_calls, "extra."));
   SG_RETURN_IF_ERROR(ReadCount(j, "restarts", false, &r.restarts, "extra."));
   SG_RETURN_IF_ERROR(ReadCount(j, "discarded_tokens", false, &r.discarded_tokens, "extra."));
+  for (auto [key, field] : {std::pair{"category_index", &r.category_index}, std::pair{"seed", &r.seed}}) {
+    if (!j.contains(key)) continue;
+    std::uint64_t value = 0;
+    SG_RETURN_IF_ERROR(ReadCount(j, key, true, &value, "extra."));
+    *field = value;
+  }
   return RecordExtra(std::move(r));
 }
 

@@ -11,6 +11,14 @@ void ForgetRejectedAttempt(TaskProgress* progress) {
   progress->refs.erase(kRefRollout1);
 }
 
+bool Rollout1JudgedYes(const TaskProgress& progress) {
+  return progress.Done(Stage::kRollout1Done) && progress.Done(Stage::kJudgeDone);
+}
+
+int AttemptCategory(const TaskProgress& progress, int planned) {
+  return progress.rollout1.category_index ? static_cast<int>(*progress.rollout1.category_index) : planned;
+}
+
 ResumeState ResumeState::Fold(const std::vector<JournalRecord>& records) {
   ResumeState state;
   for (const auto& r : records) state.Apply(r);
@@ -25,6 +33,12 @@ void ResumeState::Apply(const JournalRecord& record) {
   }
   TaskProgress& t = it->second;
   if (t.finished) --finished_;
+  // A new rollout 1 (a redo after its trajectory was unreadable) is not judged yet.
+  if (record.stage == Stage::kRollout1Done) {
+    t.stages_done.erase(Stage::kJudgeDone);
+    t.rollout1 = record.rollout() ? *record.rollout() : RolloutResult{};
+  }
+  if (record.stage == Stage::kRollout2Done) t.rollout2 = record.rollout() ? *record.rollout() : RolloutResult{};
   t.stages_done.insert(record.stage);
   for (const auto& [role, path] : record.refs) t.refs[role] = path;
   t.max_attempt = std::max(t.max_attempt, record.attempt);

@@ -266,6 +266,10 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
   for (const auto& t : plan) by_id[t.task_id] = &t;
   SG_ASSIGN_OR_RETURN(auto shards, journal::LoadRunJournals(req.run_dir));
   SG_ASSIGN_OR_RETURN(auto templates, exporter::ExportTemplates::Load(req.prompts_dir + "/export"));
+  if (req.options.format == exporter::Format::kSera) {
+    SG_RETURN_IF_ERROR(templates.LoadSeraFraming(
+        req.sera_tools_file.empty() ? req.prompts_dir + "/" + exporter::kDefaultSeraFraming : req.sera_tools_file));
+  }
   std::vector<config::CategoryPrompt> categories;
   if (auto c = config::LoadCategoryPrompts(req.prompts_dir + "/categories.yaml"); c.ok()) categories = *c;
 
@@ -306,9 +310,10 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
       md.commit = t.commit;
       md.function_id = t.function_id;
       md.file = t.file;
-      md.category_index = t.category;
-      if (t.category >= 0 && static_cast<std::size_t>(t.category) < categories.size())
-        md.category = categories[t.category].topic;
+      md.planned_category_index = t.category;
+      md.category_index = journal::AttemptCategory(p, t.category);
+      if (md.category_index >= 0 && static_cast<std::size_t>(md.category_index) < categories.size())
+        md.category = categories[md.category_index].topic;
       md.recipe_hash = shard.journal.effective_config_hash;
 
       SG_ASSIGN_OR_RETURN(std::optional<agent::Trajectory> r1, LoadRollout(shard.shard_dir, p, journal::kRefRollout1));
@@ -318,16 +323,19 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
       outcome.rollout1 = r1 ? &*r1 : nullptr;
       outcome.rollout2 = r2 ? &*r2 : nullptr;
       outcome.judge_rejected = p.last.stage == Stage::kSkipped && p.last.status.rfind("judge_", 0) == 0;
+      outcome.judged_yes = journal::Rollout1JudgedYes(p);
       outcome.verified = p.last.stage == Stage::kVerified;
       if (outcome.verified) ReadVerification(p.last.verification(), &outcome);
       exporter::Selection sel = selector.Select(outcome);
       if (sel.t1) {
         md.rollout = 1;
+        md.seed = p.rollout1.seed;
         md.scores.reset();
         write(*r1, md, &t1_text, &report.t1_written);
       }
       if (sel.t2) {
         md.rollout = 2;
+        md.seed = p.rollout2.seed;
         md.scores = sel.t2_scores;
         write(*r2, md, &t2_text, &report.t2_written);
       }
@@ -357,6 +365,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   config::OutputConfig output;
   std::string verify_rule = config::VerifyConfig{}.rule;
   std::string run_name;
+  bool judge_enabled = config::JudgeConfig{}.enabled;
   std::string saved = journal::ConfigYamlPath(o.run_dir);
   auto loaded = LoadSavedConfig(o.run_dir);
   if (!loaded.ok() && loaded.status().code() != StatusCode::kNotFound) {
@@ -366,6 +375,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   if (loaded.ok()) {
     output = loaded->config.output;
     verify_rule = loaded->config.verify.rule;
+    judge_enabled = loaded->config.judge.enabled;
     run_name = loaded->config.run.name;
   }
   std::string think = o.think.value_or(output.think);
@@ -384,12 +394,13 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   std::vector<ExportRequest> out;
   for (const std::string& name : o.formats.empty() ? output.formats : o.formats) {
     auto format = exporter::ParseFormat(name);
-    if (!format) return InvalidArgumentError("format '" + name + "' is not hf, openai, hermes or xml");
+    if (!format) return InvalidArgumentError("format '" + name + "' is not hf, openai, hermes, xml or sera");
     ExportRequest req;
     req.run_dir = o.run_dir;
     req.out_dir = o.out_dir;
     req.prompts_dir = o.prompts_dir;
     req.run_name = run_name;
+    req.sera_tools_file = output.sera_tools_file;
     req.options.format = *format;
     req.options.think = *think_mode;
     req.options.train_keys = o.train_keys;
@@ -397,6 +408,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.options.include_tools = output.include_tools && !o.no_tools;
     req.rules.t1 = rollouts != "t2";
     req.rules.t2 = rollouts != "t1";
+    req.rules.judge_enabled = judge_enabled;
     req.rules.only_submitted = output.only_submitted && !o.include_unsubmitted;
     req.rules.threshold = o.threshold;
     req.rules.max_record_tokens = static_cast<std::size_t>(output.max_record_tokens);

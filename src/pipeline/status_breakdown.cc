@@ -67,8 +67,8 @@ StatusBreakdown ComputeBreakdown(const std::vector<callgraph::PlannedTask>& plan
       auto t = by_id.find(id);
       if (t == by_id.end()) continue;
       bool accepted = p.last.status == "accepted";
-      for (Acceptance* a :
-           {&b.by_category[CategoryName(t->second->category, categories)], &b.by_repo[t->second->repo]}) {
+      for (Acceptance* a : {&b.by_category[CategoryName(journal::AttemptCategory(p, t->second->category), categories)],
+                            &b.by_repo[t->second->repo]}) {
         a->verified++;
         if (accepted) a->accepted++;
       }

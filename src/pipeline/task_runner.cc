@@ -88,6 +88,10 @@ std::uint64_t TaskRunner::SeedFor(const std::string& purpose) const {
   return llm::PortableSeed(ctx_->settings.run_seed, task_.task_id, purpose);
 }
 
+std::uint64_t TaskRunner::RolloutSeed(int number) const {
+  return SeedFor(number == 1 ? Numbered("rollout1", r1_attempt_) : std::string("rollout2"));
+}
+
 void TaskRunner::Start(DoneCallback done) {
   done_ = std::move(done);
   if (progress_.refs.empty()) return Next();
@@ -223,7 +227,7 @@ void TaskRunner::StartRollout(int number, std::unique_ptr<RolloutEnvironment> en
   spec.prompts_hash = prompts.hash();
   spec.request_template = s.request_template;
   if (s.send_seed) {
-    spec.request_template.seed = SeedFor(number == 1 ? Numbered("rollout1", r1_attempt_) : std::string("rollout2"));
+    spec.request_template.seed = RolloutSeed(number);
   }
   spec.call_options = s.call_options;
   spec.limits = s.limits;
@@ -309,9 +313,14 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
   rec.tokens = TokensOf(t);
   rec.refs[number == 1 ? kRefRollout1 : kRefRollout2] = path;
   rec.timings_ms["rollout"] = static_cast<std::int64_t>(t.totals.wall_seconds * 1000);
-  rec.extra = journal::RolloutResult{
-      t.has_patch, p1_hash, static_cast<std::uint64_t>(t.totals.replayed_calls), turn_header_.restarts,
-      static_cast<std::uint64_t>(std::max<std::int64_t>(0, turn_header_.discarded_tokens))};
+  rec.extra =
+      journal::RolloutResult{t.has_patch,
+                             p1_hash,
+                             static_cast<std::uint64_t>(t.totals.replayed_calls),
+                             turn_header_.restarts,
+                             static_cast<std::uint64_t>(std::max<std::int64_t>(0, turn_header_.discarded_tokens)),
+                             static_cast<std::uint64_t>(std::max(0, CategoryForAttempt())),
+                             RolloutSeed(number)};
   std::string text = agent::TrajectoryToJson(t);
   if (number == 1) rollout1_ = std::move(t);
   else rollout2_ = std::move(t);

@@ -53,7 +53,7 @@ void FillFromPlan(const callgraph::PlannedTask& t, const std::vector<std::string
   row->language = t.language;
   row->start_line = t.start_line;
   row->end_line = t.end_line;
-  row->category = t.category;
+  row->category = row->planned_category = t.category;
   row->category_name = CategoryName(t.category, categories);
   row->directory = DirectoryOf(t.repo, t.file);
 }
@@ -198,9 +198,19 @@ Result<RunView> LoadRunView(const std::string& run_dir) {
       row.demo_source = from_journal.demo_source;
       for (int s = kR1Submitted; s < kAccepted; ++s) row.funnel[s] = from_journal.funnel[s];
       FillProgress(p, &row);
+      if (int category = journal::AttemptCategory(p, row.category); category != row.category) {
+        row.category = category;
+        row.category_name = CategoryName(category, view.categories);
+      }
     }
   }
   return view;
+}
+
+std::string TaskRow::CategoryNote() const {
+  std::string note = " (" + std::to_string(category);
+  if (planned_category != category) note += "; planned " + std::to_string(planned_category);
+  return note + ")";
 }
 
 Funnel ComputeFunnel(const std::vector<TaskRow>& rows) {

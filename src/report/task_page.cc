@@ -35,7 +35,7 @@ std::string SummaryTable(const RunView& view, const TaskRow& row) {
   if (!row.error_message.empty()) t += Kv("error", "<span class=\"bad\">" + Escape(row.error_message) + "</span>");
   t += Kv("latest stage", E(row.stage.empty() ? "not started" : row.stage));
   t += Kv("repository", E(row.repo) + " @ <code>" + E(row.commit.substr(0, 12)) + "</code>");
-  t += Kv("category", E(row.category_name) + fmt::format(" ({})", row.category));
+  t += Kv("category", E(row.category_name) + row.CategoryNote());
   t += Kv("shard", fmt::format("{}", row.shard));
   t += Kv("rollout-1 attempts", fmt::format("{} ({} rejected by the judge)", row.attempts, row.judge_rejections));
   t += Kv("tokens", fmt::format("{} prompt ({} cached), {} completion, {} model calls",

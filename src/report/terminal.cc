@@ -42,7 +42,7 @@ void AppendHeader(const TaskRow& row, const Style& st, std::string& out) {
   out += st(kBold, "task " + safe(row.task_id)) + "\n";
   out += fmt::format("function   {} ({}:{}-{}, {})\n", safe(row.function_id), safe(row.file), row.start_line,
                      row.end_line, safe(row.repo));
-  out += fmt::format("category   {} ({})\n", safe(row.category_name), row.category);
+  out += "category   " + safe(row.category_name) + row.CategoryNote() + "\n";
   std::string outcome = safe(row.outcome) + (row.detail.empty() ? "" : " (" + safe(row.detail) + ")");
   std::string_view color = row.outcome == "accepted" ? kGreen : row.outcome == "failed" ? kRed : kYellow;
   out += "outcome    " + st(color, outcome) + "\n";

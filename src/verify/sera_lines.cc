@@ -126,6 +126,22 @@ ChangedLines ParseSeraLines(std::string_view patch_bytes) {
   return lines;
 }
 
+std::string_view PythonStrip(std::string_view text) {
+  std::size_t first = std::string_view::npos, end = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    std::size_t n = DecodeAt(text, i, &cp);
+    bool space = n != 0 && IsPythonSpace(cp);
+    n = n == 0 ? 1 : n;
+    if (!space) {
+      if (first == std::string_view::npos) first = i;
+      end = i + n;
+    }
+    i += n;
+  }
+  return first == std::string_view::npos ? std::string_view() : text.substr(first, end - first);
+}
+
 bool SeraBlankPatch(std::string_view patch_bytes) { return AllPythonSpace(SeraDecode(patch_bytes)); }
 
 }  // namespace seragen::verify

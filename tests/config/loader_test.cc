@@ -408,6 +408,21 @@ TEST_CASE("docs/CONFIG.md is generated from the schema and up to date", "[config
   }
 }
 
+TEST_CASE("the shipped SERA profile is valid and sets SERA's values", "[config]") {
+  auto r = LoadConfigFile(std::string(SERAGEN_SOURCE_DIR) + "/configs/sera.yaml");
+  INFO(r.status().ToString());
+  REQUIRE(r.ok());
+  const Config& c = r->config;
+  CHECK(c.selection.languages == std::vector<std::string>{"python"});
+  CHECK(c.selection.min_lines == 1);
+  CHECK(c.selection.max_lines >= 1000000);  // no size filter
+  CHECK(c.tools.file.ends_with("/configs/tools-sweagent.yaml"));
+  CHECK(c.sandbox.mount_point == "/testbed");
+  CHECK(c.agent.max_steps == 115);
+  CHECK(c.verify.threshold == 0.5);
+  CHECK(c.output.formats == std::vector<std::string>{"sera"});
+}
+
 TEST_CASE("the shipped demo config is valid", "[config]") {
   auto r = LoadConfigFile(std::string(SERAGEN_SOURCE_DIR) + "/configs/demo.yaml");
   INFO(r.status().ToString());

@@ -25,6 +25,8 @@ output:
   include_tools: false
   tool_call_ids: short9
   max_patch_lines: 40
+judge:
+  enabled: false
 )";
 
 }  // namespace
@@ -51,6 +53,7 @@ TEST_CASE("export settings: output.* of the run, run name in metadata", "[export
   CHECK(r.rules.max_patch_lines == 40);
   CHECK(r.rules.max_record_tokens == 0);
   CHECK(r.rules.line_rule == verify::VerifyRule::kSera);  // verify.rule's default
+  CHECK_FALSE(r.rules.judge_enabled);                     // T1 then needs no judge yes
 }
 
 TEST_CASE("export settings: max_patch_lines counts lines under the run's verify.rule", "[export]") {
@@ -93,6 +96,7 @@ TEST_CASE("export settings: defaults without a saved config, clear error on a br
   REQUIRE(reqs->size() == 1);
   CHECK((*reqs)[0].options.format == exporter::Format::kHf);
   CHECK((*reqs)[0].rules.only_submitted);
+  CHECK((*reqs)[0].rules.judge_enabled);
   CHECK((*reqs)[0].run_name.empty());
   REQUIRE(WriteFileAtomic(dir.Sub("config.yaml"), "output:\n  formats: [sharegpt]\n").ok());
   auto bad = ExportRequestsFor(o);

@@ -69,6 +69,18 @@ TEST_CASE("breakdown: acceptance per category and repository, cost and tokens pe
   CHECK(text.find("550000 tokens per accepted trajectory") != std::string::npos);
 }
 
+TEST_CASE("breakdown: a task counts under the category its accepted attempt was given", "[status]") {
+  journal::JournalRecord retried = Rec("a", Stage::kRollout1Done, "submitted");
+  retried.extra = journal::RolloutResult{true, "", 0, 0, 0, 1, 7};  // a judge retry drew category 1, planned 0
+  std::vector<journal::ShardJournal> shards = {
+      Shard(0, 1,
+            {Rec("a", Stage::kRollout1Done, "submitted"), Rec("a", Stage::kJudgeDone, "no"), retried,
+             Rec("a", Stage::kVerified, "accepted")})};
+  StatusBreakdown b = ComputeBreakdown(Plan(), shards, {"off-by-one", "null-check"}, {}, 0, 0, 0);
+  CHECK(b.by_category.count("off-by-one") == 0);
+  CHECK(b.by_category.at("null-check").accepted == 1);
+}
+
 TEST_CASE("breakdown: every shard of N is listed, and the incomplete ones are named", "[status]") {
   std::vector<journal::ShardJournal> shards = {
       Shard(0, 3, {Rec("a", Stage::kVerified, "accepted"), Rec("d", Stage::kVerified, "rejected")}),

@@ -10,6 +10,7 @@
 #include "repo/git_fixture.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/utf8.h"
+#include "seragen/journal/resume_state.h"
 #include "seragen/repo/diff.h"
 #include "seragen/repo/repository.h"
 
@@ -158,6 +159,23 @@ TEST_CASE("judge: a no sends the task back to rollout 1 with another category", 
   CHECK(second->history[1].content.find(f.prompts.categories()[13].prompt) == std::string::npos);
   auto requests = f.chat.requests();
   CHECK(requests.front().seed != requests[2].seed);  // rollout-1 attempts 1 and 2
+  // Each attempt's category and seed are in its rollout1_done; rollout 2 carries the accepted attempt's.
+  std::vector<journal::RolloutResult> rollouts;
+  for (const auto& r : f.store.records) {
+    if (const auto* extra = r.rollout()) rollouts.push_back(*extra);
+  }
+  REQUIRE(rollouts.size() == 3);
+  CHECK(rollouts[0].category_index == 13u);
+  REQUIRE(rollouts[1].category_index.has_value());
+  CHECK(*rollouts[1].category_index != 13u);
+  CHECK(second->history[1].content.find(f.prompts.categories()[*rollouts[1].category_index].prompt) !=
+        std::string::npos);
+  CHECK(rollouts[2].category_index == rollouts[1].category_index);
+  CHECK(rollouts[0].seed.has_value());
+  CHECK(rollouts[1].seed.has_value());
+  CHECK(rollouts[0].seed != rollouts[1].seed);
+  CHECK(journal::AttemptCategory(journal::ResumeState::Fold(f.store.records).tasks().at("t1"), 13) ==
+        static_cast<int>(*rollouts[1].category_index));
   // The judge saw the task, the steps and the patch.
   const std::string& judge_prompt = requests[2].messages.front().content;
   CHECK(judge_prompt.find("Stock.reserve") != std::string::npos);

@@ -241,6 +241,7 @@ struct OutputConfig {
   std::int64_t max_patch_lines = 0;
   std::int64_t max_avg_tool_output_tokens = 0;
   bool drop_malformed_think = false;  // leave out rollouts whose reasoning would not wrap cleanly
+  std::string sera_tools_file;        // sera format's tool-list framing; empty: the prompts dir's default
 };
 
 struct BudgetConfig {

@@ -28,6 +28,7 @@ struct ExportRules {
   verify::VerifyRule line_rule = verify::VerifyRule::kSera;
   std::size_t max_avg_tool_output_tokens = 0;  // mean over tool results
   bool drop_malformed_think = false;           // see HasMalformedThink
+  bool judge_enabled = true;                   // the run's judge.enabled: T1 then needs a judge yes
 };
 
 // What the run recorded about one task, as far as the rules need it.
@@ -37,6 +38,7 @@ struct RecordedTask {
   const agent::Trajectory* rollout1 = nullptr;
   const agent::Trajectory* rollout2 = nullptr;
   bool judge_rejected = false;           // the issue judge skipped the task
+  bool judged_yes = false;               // journal::Rollout1JudgedYes for this rollout 1
   bool verified = false;                 // the task reached the verified stage
   std::optional<verify::Scores> scores;  // null when the recorded scores do not parse
   double recorded_threshold = 0.5;       // the threshold used at verification
@@ -55,6 +57,7 @@ inline constexpr const char* kT1Missing = "t1_missing";
 inline constexpr const char* kT1NotSubmitted = "t1_not_submitted";
 inline constexpr const char* kT1EmptyPatch = "t1_empty_patch";
 inline constexpr const char* kT1JudgeRejected = "t1_judge_rejected";
+inline constexpr const char* kT1NotJudged = "t1_not_judged";
 inline constexpr const char* kT1DuplicatePatch = "t1_duplicate_patch";
 // Filters (the same three for T2 with the t2_ prefix).
 inline constexpr const char* kT1FilterTokens = "t1_filter_record_tokens";
@@ -97,6 +100,10 @@ class ExportSelector {
   std::set<std::string> seen_tasks_, seen_p1_, seen_p2_;
   std::map<std::string, std::size_t> excluded_;
 };
+
+// The T1 rule: a rollout 1 ships only with a judge "yes" for that exact
+// attempt, or when the run had no judge.
+bool T1JudgeAllows(const RecordedTask& task, const ExportRules& rules);
 
 // True when the trajectory was produced by seragen's built-in scripted
 // teacher (demo/test data, not real training data).

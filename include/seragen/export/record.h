@@ -2,6 +2,7 @@
 // line with `messages`, optional `tools`, and `metadata`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,10 +12,10 @@
 
 namespace seragen::exporter {
 
-enum class Format { kHf, kOpenAI, kHermes, kXml };
+enum class Format { kHf, kOpenAI, kHermes, kXml, kSera };
 enum class ThinkMode { kKeep, kDrop, kWrap };
 
-std::optional<Format> ParseFormat(std::string_view name);        // hf | openai | hermes | xml
+std::optional<Format> ParseFormat(std::string_view name);        // hf | openai | hermes | xml | sera
 std::optional<ThinkMode> ParseThinkMode(std::string_view name);  // keep | drop | wrap
 std::string_view FormatName(Format f);
 
@@ -23,9 +24,20 @@ struct ExportTemplates {
   std::string hermes_tools;   // system-prompt suffix listing tools; {{tools_json}}
   std::string xml_tools;      // same for the xml format; {{tools_xml}} (one <function> block per tool)
   std::string tool_response;  // user turn carrying a tool result; {{content}}
+  // The sera format's system-turn suffix: the student's chat-template framing
+  // around the tool list; {{tools_json}}. Empty until LoadSeraFraming.
+  std::string sera_tools;
 
   static Result<ExportTemplates> Load(const std::string& dir);
+  // Reads a framing file (prompts/export/sera_tools_qwen_hermes.md is the
+  // default): header lines naming at least `source:` and `licence:`, a line
+  // of five dashes, then the framing text (its final newline dropped).
+  // InvalidArgument naming the file when the header or separator is missing.
+  Status LoadSeraFraming(const std::string& path);
 };
+
+// The default framing file of the sera format, under the prompts directory.
+inline constexpr const char* kDefaultSeraFraming = "export/sera_tools_qwen_hermes.md";
 
 struct ExportOptions {
   Format format = Format::kHf;
@@ -56,8 +68,10 @@ struct RecordMetadata {
   std::string commit;
   std::string function_id;  // path::qualname
   std::string file;
-  int category_index = 0;
+  int category_index = 0;  // the category the rollout's attempt was given
   std::string category;
+  int planned_category_index = 0;     // the plan's category (differs after a judge retry)
+  std::optional<std::uint64_t> seed;  // the rollout's sampling seed, when recorded
   int rollout = 1;
   std::optional<Scores> scores;  // rollout 2 only
   std::string recipe_hash;

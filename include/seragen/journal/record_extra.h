@@ -17,8 +17,10 @@
 namespace seragen::journal {
 
 // "extra" of rollout1_done / rollout2_done:
-//   {"has_patch":true,"patch_sha256":"<hex>","replayed_calls":7,"restarts":1,"discarded_tokens":5120}
-// (the last three only when > 0)
+//   {"has_patch":true,"patch_sha256":"<hex>","replayed_calls":7,"restarts":1,"discarded_tokens":5120,
+//    "category_index":13,"seed":123}
+// (replayed_calls, restarts, discarded_tokens only when > 0; category_index
+// and seed only in records of writers that record them)
 struct RolloutResult {
   bool has_patch = false;
   // Rollout 1 with a patch: SHA-256 hex of P1's exact bytes (duplicate-P1
@@ -32,6 +34,12 @@ struct RolloutResult {
   // discarded answers (not in the record's tokens).
   std::uint64_t restarts = 0;
   std::uint64_t discarded_tokens = 0;
+  // The bug category the rollout-1 attempt was given (a judge retry draws
+  // another than the plan's) and the rollout's derived sampling seed; on
+  // rollout2_done the category of the accepted rollout-1 attempt. Absent in
+  // older records.
+  std::optional<std::uint64_t> category_index;
+  std::optional<std::uint64_t> seed;
 
   friend bool operator==(const RolloutResult&, const RolloutResult&) = default;
 };

@@ -32,6 +32,9 @@ struct TaskProgress {
   std::map<std::string, std::string> refs;
   int max_attempt = 0;
   int judge_rejections = 0;  // judge_done records whose answer was not yes
+  // The extras of the latest rollout1_done and rollout2_done (category and
+  // seed of that attempt; empty before one is recorded).
+  RolloutResult rollout1, rollout2;
   std::size_t records = 0;
   bool finished = false;
 
@@ -41,6 +44,17 @@ struct TaskProgress {
 // What a judge "no" does to a task's progress: the rejected rollout-1 attempt
 // is forgotten (its rollout1_done, judge_done and rollout-1 ref) and counted.
 void ForgetRejectedAttempt(TaskProgress* progress);
+
+// The one rule for "this task's rollout 1 was accepted by the judge": the
+// latest rollout-1 attempt has a judge "yes" recorded after it. False for a
+// rollout 1 never judged (skipped as duplicate_p1 or empty, a judge call that
+// failed, a run stopped before the judge) and for a rollout 1 redone after a
+// yes. Whether the judge was enabled is the caller's to add.
+bool Rollout1JudgedYes(const TaskProgress& progress);
+
+// The bug category of the task's latest rollout-1 attempt as recorded, else
+// `planned` (journals written before attempts recorded it).
+int AttemptCategory(const TaskProgress& progress, int planned);
 
 class ResumeState {
  public:

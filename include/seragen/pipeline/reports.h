@@ -66,6 +66,8 @@ struct ExportRequest {
   exporter::ExportRules rules;
   std::string run_name;     // metadata.run of every record
   std::string prompts_dir;  // for prompts/export templates and category names
+  // The sera format's tool-list framing file; empty: prompts_dir/export/ default.
+  std::string sera_tools_file;
 };
 
 // Flags of `seragen export` / `merge`; unset ones take the run's output.* value.

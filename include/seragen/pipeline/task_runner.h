@@ -130,6 +130,8 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   void Finish(TaskOutcome::Kind kind, std::string detail);
   void FailFromChat(const Status& status, const std::string& stage);
   std::uint64_t SeedFor(const std::string& purpose) const;
+  // The sampling seed of rollout `number` (of the current rollout-1 attempt).
+  std::uint64_t RolloutSeed(int number) const;
   void AddUsage(const agent::Trajectory& t);
 
   Task task_;

@@ -44,9 +44,14 @@ struct TaskRow {
   // From the plan.
   std::string repo, commit, function_id, file, qualname, language;
   int start_line = 0, end_line = 0;
+  // The category of the task's latest rollout-1 attempt (the plan's until a
+  // judge retry draws another; journal::AttemptCategory), and the plan's.
   int category = 0;
   std::string category_name;  // topic, or "category N"
-  std::string directory;      // "repo/dir" of the function's file ("repo/." at the top)
+  int planned_category = 0;
+  // " (N)", or " (N; planned M)" when a judge retry drew another category.
+  std::string CategoryNote() const;
+  std::string directory;  // "repo/dir" of the function's file ("repo/." at the top)
   // Outcome: accepted, rejected, not_scorable (verified), skipped, failed,
   // running (started, not finished), planned (no record yet).
   std::string outcome;

@@ -38,6 +38,10 @@ ChangedLines ParseSeraLines(std::string_view patch_bytes);
 // when text.strip() != "").
 bool SeraBlankPatch(std::string_view patch_bytes);
 
+// Python's str.strip() on UTF-8 text: leading and trailing str.isspace()
+// characters removed (the set above). Bytes that are not UTF-8 are kept.
+std::string_view PythonStrip(std::string_view text);
+
 // `bytes` decoded as Python's bytes.decode("utf-8", "backslashreplace") and
 // re-encoded as UTF-8. Exposed for tests.
 std::string SeraDecode(std::string_view bytes);

@@ -57,7 +57,8 @@ void CheckExport(const std::string& run_dir, const std::string& format, bool exp
       ++records;
       REQUIRE(rec["messages"].size() >= 4);
       CHECK(rec["messages"][0]["role"] == "system");
-      CHECK(rec["messages"].back()["role"] == "assistant");
+      // sera records keep the submit call's result as their last (user) turn, as SERA's do.
+      CHECK(rec["messages"].back()["role"] == (format == "sera" ? "user" : "assistant"));
       CHECK(rec["metadata"]["scripted_teacher"] == true);
       CHECK(rec["metadata"]["run"] == "seragen");  // run.name (the default) of the saved config
       CHECK(rec["metadata"]["exit_status"] == "submitted");
@@ -67,13 +68,15 @@ void CheckExport(const std::string& run_dir, const std::string& format, bool exp
   if (expect_records) CHECK(records > 0);
 }
 
-// hf records of one export render through the acceptance chat templates
-// (tests/export/js) and share one schema across T1 and T2.
-void CheckHfRenders(const std::string& run_dir) {
+// The records of one export pass an acceptance script of tests/export/js:
+// render_test.mjs for hf (chat templates, one schema across T1 and T2),
+// sera_chatml_test.mjs for sera (ChatML with axolotl's train-key rule).
+void CheckRenders(const std::string& run_dir, const std::string& script, const std::string& format) {
   std::string out;
   std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
-  int rc = testing::RunShell(
-      "cd " + js + " && node render_test.mjs " + run_dir + "/data/t1.hf.jsonl " + run_dir + "/data/t2.hf.jsonl", &out);
+  int rc = testing::RunShell("cd " + js + " && node " + script + " " + run_dir + "/data/t1." + format + ".jsonl " +
+                                 run_dir + "/data/t2." + format + ".jsonl",
+                             &out);
   INFO(out);
   CHECK(rc == 0);
 }
@@ -116,12 +119,14 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   CHECK(st["planned"].get<int>() == 5);
   CHECK(st["finished"] == st["planned"]);
   CheckExport(dir.Sub("run"), "hf", true);
-  CheckHfRenders(dir.Sub("run"));
+  CheckRenders(dir.Sub("run"), "render_test.mjs", "hf");
   CheckExport(dir.Sub("run"), "openai", true);
   CheckExport(dir.Sub("run"), "hermes", true);
   CheckTextMatchesTemplate(dir.Sub("run"), "hermes");
   CheckExport(dir.Sub("run"), "xml", true);
   CheckTextMatchesTemplate(dir.Sub("run"), "xml");
+  CheckExport(dir.Sub("run"), "sera", true);
+  CheckRenders(dir.Sub("run"), "sera_chatml_test.mjs", "sera");
 
   auto repo = repo::Repository::Open(dir.Sub("repo"));
   REQUIRE(repo.ok());

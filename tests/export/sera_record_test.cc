@@ -1,0 +1,150 @@
+// The sera format against rows written by hand from the rules of SERA's
+// post-processing (hermes tool calls, keep_only_think, train keys): every
+// expected string below was composed from those rules, not produced by code.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "seragen/base/file_util.h"
+#include "seragen/export/record.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::exporter {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+llm::ToolCall SeraCall(std::string id, std::string name, std::string args) {
+  llm::ToolCall c;
+  c.id = std::move(id);
+  c.name = std::move(name);
+  c.arguments_raw = args;
+  c.arguments_json = std::move(args);
+  c.arguments_valid = true;
+  return c;
+}
+
+llm::Message Turn(std::string reasoning, std::string text, llm::ToolCall call) {
+  return {llm::Role::kAssistant, std::move(text), std::move(reasoning), {std::move(call)}, {}, {}};
+}
+
+llm::Message ToolResult(std::string content, std::string id) {
+  return {llm::Role::kTool, std::move(content), {}, {}, std::move(id), {}};
+}
+
+// Reasoning with text beside it; visible text only (reasoning blank);
+// nothing at all; non-ASCII, control characters and key order in arguments.
+agent::Trajectory Conversation() {
+  agent::Trajectory t;
+  t.history = {
+      {llm::Role::kSystem, "You are an engineer.", {}, {}, {}, {}},
+      {llm::Role::kUser, "Résumé totals are wrong.", {}, {}, {}, {}},
+      Turn("  I should list the files.\n", "Let me look.", SeraCall("c1", "bash", R"({"command":"ls /repo"})")),
+      ToolResult("a.py\nb.py", "c1"),
+      Turn(" \n", "\n Fix the naïve check.\u00a0",
+           SeraCall("c2", "bash", "{\"path\":\"/repo/é.py\",\"command\":\"printf 'x\\t😀\\n\\u007f' > /tmp/y\"}")),
+      ToolResult("", "c2"),
+      Turn("", "", SeraCall("c3", "submit", "{}")),
+      ToolResult("diff --git a/a.py b/a.py", "c3"),
+  };
+  t.tools.push_back({"bash", "Run a command.",
+                     R"({"type":"object","properties":{"command":{"type":"string"}},"required":["command"]})"});
+  t.tools.push_back({"submit", "Hand in the change; café.", R"({"type":"object","properties":{}})"});
+  return t;
+}
+
+constexpr const char* kQwenFraming =
+    "\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n{{tools_json}}\n</tools>\n\n"
+    "For each function call, return a json object with function name and arguments within <tool_call></tool_call> "
+    "XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>";
+
+json Row(const std::string& role, const std::string& content) {
+  return {{"role", role}, {"content", content}, {"train", role == "assistant"}};
+}
+
+// SERA's row for Conversation(), by hand.
+json ExpectedMessages() {
+  std::string system =
+      "You are an engineer.\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+      "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+      "{\"type\": \"function\", \"function\": {\"name\": \"bash\", \"description\": \"Run a command.\", "
+      "\"parameters\": {\"type\": \"object\", \"properties\": {\"command\": {\"type\": \"string\"}}, "
+      "\"required\": [\"command\"]}}}\n"
+      "{\"type\": \"function\", \"function\": {\"name\": \"submit\", \"description\": \"Hand in the change; café.\", "
+      "\"parameters\": {\"type\": \"object\", \"properties\": {}}}}\n"
+      "</tools>\n\nFor each function call, return a json object with function name and arguments within "
+      "<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": "
+      "<args-json-object>}\n</tool_call>";
+  return json::array({
+      Row("system", system),
+      Row("user", "Résumé totals are wrong."),
+      Row("assistant",
+          "<think>\nI should list the files.\n</think>\n\n<tool_call>\n"
+          "{\"name\": \"bash\", \"arguments\": {\"command\": \"ls /repo\"}}\n</tool_call>"),
+      Row("user", "<tool_response>\na.py\nb.py\n</tool_response>"),
+      Row("assistant",
+          "<think>\nFix the na\u00efve check.\n</think>\n\n<tool_call>\n"
+          "{\"name\": \"bash\", \"arguments\": {\"path\": \"/repo/\\u00e9.py\", "
+          "\"command\": \"printf 'x\\t\\ud83d\\ude00\\n\\u007f' > /tmp/y\"}}\n</tool_call>"),
+      Row("user", "<tool_response>\n\n</tool_response>"),
+      Row("assistant", "<think>\n\n</think>\n\n<tool_call>\n{\"name\": \"submit\", \"arguments\": {}}\n</tool_call>"),
+      Row("user", "<tool_response>\ndiff --git a/a.py b/a.py\n</tool_response>"),
+  });
+}
+
+ExportTemplates SeraTemplates() {
+  ExportTemplates t;
+  t.tool_response = "<tool_response>\n{{content}}\n</tool_response>";
+  t.sera_tools = kQwenFraming;
+  return t;
+}
+
+Result<std::string> BuildSera(const agent::Trajectory& t, const ExportTemplates& templates = SeraTemplates()) {
+  ExportOptions o;
+  o.format = Format::kSera;
+  RecordMetadata md;
+  md.task_id = "t1";
+  return BuildRecord(t, md, o, templates);
+}
+
+}  // namespace
+
+TEST_CASE("sera format: rows equal SERA's, written by hand from its post-processing rules", "[export]") {
+  Result<std::string> line = BuildSera(Conversation());
+  INFO(line.status().ToString());
+  REQUIRE(line.ok());
+  json rec = json::parse(*line);
+  const json expected = ExpectedMessages();
+  REQUIRE(rec["messages"].size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("message " << i);
+    CHECK(rec["messages"][i].dump() == expected[i].dump());  // roles, key order, every byte of the text
+  }
+  CHECK_FALSE(rec.contains("tools"));  // the tool list is in the system turn
+  CHECK(rec["metadata"]["format"] == "sera");
+}
+
+TEST_CASE("sera format: the shipped framing file is the Qwen hermes text, with source and licence", "[export]") {
+  ExportTemplates t;
+  REQUIRE(t.LoadSeraFraming(std::string(SERAGEN_SOURCE_DIR) + "/prompts/" + kDefaultSeraFraming).ok());
+  CHECK(t.sera_tools == kQwenFraming);
+  testing::TempDir dir;
+  REQUIRE(WriteFileAtomic(dir.Sub("no-licence.md"), "source: somewhere\n-----\ntext\n").ok());
+  Status bad = t.LoadSeraFraming(dir.Sub("no-licence.md"));
+  CHECK(bad.message().find("licence") != std::string::npos);
+  REQUIRE(WriteFileAtomic(dir.Sub("no-separator.md"), "source: a\nlicence: b\ntext\n").ok());
+  CHECK(t.LoadSeraFraming(dir.Sub("no-separator.md")).message().find("dashes") != std::string::npos);
+}
+
+TEST_CASE("sera format: a turn with think tags in its text is refused, not misplaced", "[export]") {
+  agent::Trajectory t = Conversation();
+  t.history[2].content = "ok </think> then";
+  Result<std::string> line = BuildSera(t);
+  REQUIRE_FALSE(line.ok());
+  CHECK(line.status().message().find("think") != std::string::npos);
+  CHECK(ParseFormat("sera") == Format::kSera);
+  CHECK(FormatName(Format::kSera) == "sera");
+}
+
+}  // namespace seragen::exporter

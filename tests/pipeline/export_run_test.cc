@@ -1,0 +1,172 @@
+// `seragen export` over a hand-written run directory: which rollouts the
+// journal lets ship as T1 (the judge rule) and what each record says.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "seragen/agent/trajectory_json.h"
+#include "seragen/base/file_util.h"
+#include "seragen/callgraph/plan.h"
+#include "seragen/journal/record.h"
+#include "seragen/journal/run_paths.h"
+#include "seragen/pipeline/reports.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::pipeline {
+namespace {
+
+using journal::JournalRecord;
+using journal::Stage;
+
+llm::Message Call(const std::string& id, const std::string& name, const std::string& args) {
+  llm::ToolCall c;
+  c.id = id;
+  c.name = name;
+  c.arguments_json = args;
+  c.arguments_raw = args;
+  c.arguments_valid = true;
+  return {llm::Role::kAssistant, "", "thinking", {c}, "", ""};
+}
+
+// A submitted rollout 1 whose patch is `patch`, in a shape export accepts.
+agent::Trajectory Rollout1(const std::string& id, const std::string& patch) {
+  agent::Trajectory t;
+  t.task_id = id;
+  t.model = "teacher";
+  t.history = {{llm::Role::kSystem, "system", "", {}, "", ""},
+               {llm::Role::kUser, "task", "", {}, "", ""},
+               Call("c1", "bash", R"({"command":"ls"})"),
+               {llm::Role::kTool, "a.py", "", {}, "c1", ""},
+               Call("c2", "submit", "{}"),
+               {llm::Role::kTool, "done", "", {}, "c2", ""}};
+  t.patch = patch;
+  t.has_patch = true;
+  return t;
+}
+
+// One task of the made-up run: its journal records after `planned` and the
+// patch of its rollout 1.
+struct TaskScript {
+  std::string id;
+  std::string patch;
+  std::vector<std::pair<Stage, std::string>> after_rollout1;  // (stage, status)
+  std::optional<std::uint64_t> category;                      // recorded on rollout1_done
+};
+
+constexpr int kPlannedCategory = 3;
+
+// Writes tasks.jsonl, shard-0's journal and the rollout-1 trajectories.
+void WriteRun(const std::string& run_dir, const std::vector<TaskScript>& tasks) {
+  std::vector<callgraph::PlannedTask> plan;
+  std::string shard = journal::ShardDir(run_dir, 0);
+  REQUIRE(MakeDirs(shard + "/" + std::string(journal::kTrajectoriesDir)).ok());
+  journal::JournalHeader header;
+  header.config_hash = "recipe";
+  std::string text = journal::EncodeHeader(header) + "\n";
+  auto add = [&text](const JournalRecord& r) {
+    Result<std::string> line = journal::EncodeRecord(r);
+    REQUIRE(line.ok());
+    text += *line + "\n";
+  };
+  for (const TaskScript& s : tasks) {
+    callgraph::PlannedTask p;
+    p.task_id = s.id;
+    p.repo = "r";
+    p.file = "a.py";
+    p.function_id = "a.py::f";
+    p.category = kPlannedCategory;
+    plan.push_back(p);
+    add({s.id, Stage::kPlanned, "", 1});
+    JournalRecord r1{s.id, Stage::kRollout1Done, "submitted", 1};
+    r1.refs[journal::kRefRollout1] = journal::TrajectoryRef(s.id, 1);
+    if (s.category) r1.extra = journal::RolloutResult{true, "", 0, 0, 0, s.category, 42};
+    add(r1);
+    REQUIRE(
+        WriteFileAtomic(shard + "/" + r1.refs[journal::kRefRollout1], agent::TrajectoryToJson(Rollout1(s.id, s.patch)))
+            .ok());
+    for (const auto& [stage, status] : s.after_rollout1) {
+      JournalRecord r{s.id, stage, status, 1};
+      if (stage == Stage::kFailed) r.error = journal::ErrorInfo{"model.judge", "judge call failed", false};
+      add(r);
+    }
+  }
+  REQUIRE(WriteFileAtomic(journal::TasksPath(run_dir), callgraph::WriteTasksJsonl(plan)).ok());
+  REQUIRE(WriteFileAtomic(journal::JournalPath(shard), text).ok());
+}
+
+// The T1 file of an export with these rules.
+std::string ExportT1(const std::string& run_dir, exporter::ExportRules rules) {
+  ExportRequest req;
+  req.run_dir = run_dir;
+  req.prompts_dir = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
+  req.rules = rules;
+  req.rules.t2 = false;
+  Result<ExportReport> report = ExportRun(req);
+  INFO(report.status().ToString());
+  REQUIRE(report.ok());
+  Result<std::string> text = ReadFile(report->t1_path);
+  REQUIRE(text.ok());
+  return *text;
+}
+
+// The task ids of the T1 records of an export with these rules.
+std::vector<std::string> ExportedT1(const std::string& run_dir, exporter::ExportRules rules) {
+  const std::string text = ExportT1(run_dir, rules);
+  std::vector<std::string> ids;
+  for (std::size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1) {
+    ids.push_back(nlohmann::json::parse(text.substr(at, end - at))["metadata"]["task_id"].get<std::string>());
+  }
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("export: a T1 ships only with a judge yes for that attempt", "[export]") {
+  testing::TempDir dir;
+  // Task ids sort in this order, and tasks are exported in id order.
+  WriteRun(dir.path(), {
+                           // The unjudged copy of a duplicate pair comes first.
+                           {"a-duplicate", "patch P", {{Stage::kSkipped, "duplicate_p1"}}},
+                           {"b-judged", "patch P", {{Stage::kJudgeDone, "yes"}}},
+                           {"c-judge-failed", "patch C", {{Stage::kFailed, "judge"}}},
+                           {"d-interrupted", "patch D", {}},
+                           // Its patch was rejected by the judge in task f; it never met the judge itself.
+                           {"e-duplicate-of-rejected", "patch R", {{Stage::kSkipped, "duplicate_p1"}}},
+                           {"f-rejected", "patch R", {{Stage::kJudgeDone, "no"}, {Stage::kSkipped, "judge_no"}}},
+                           // Judged yes, then rollout 1 redone (its trajectory was unreadable): not judged.
+                           {"g-redone", "patch G", {{Stage::kJudgeDone, "yes"}, {Stage::kRollout1Done, "submitted"}}},
+                       });
+  CHECK(ExportedT1(dir.path(), {}) == std::vector<std::string>{"b-judged"});
+
+  exporter::ExportRules no_judge;
+  no_judge.judge_enabled = false;  // a run without a judge ships every submitted rollout 1
+  CHECK(ExportedT1(dir.path(), no_judge) == std::vector<std::string>{"a-duplicate", "c-judge-failed", "d-interrupted",
+                                                                     "e-duplicate-of-rejected", "g-redone"});
+}
+
+TEST_CASE("export: records name the category their attempt was given, and the planned one", "[export]") {
+  testing::TempDir dir;
+  // Rollout 1 accepted on an attempt that drew category 7 after a judge no.
+  WriteRun(dir.path(), {{"retried", "patch", {{Stage::kJudgeDone, "yes"}}, 7},
+                        {"old-journal", "other", {{Stage::kJudgeDone, "yes"}}}});
+  std::string text = ExportT1(dir.path(), {});
+  std::size_t newline = text.find('\n');
+  REQUIRE(newline != std::string::npos);
+  auto old = nlohmann::json::parse(text.substr(0, newline))["metadata"];
+  auto retried =
+      nlohmann::json::parse(text.substr(newline + 1, text.find('\n', newline + 1) - newline - 1))["metadata"];
+  CHECK(retried["task_id"] == "retried");
+  CHECK(retried["category_index"] == 7);
+  CHECK(retried["planned_category_index"] == kPlannedCategory);
+  CHECK(retried["seed"] == 42);
+  CHECK(retried["category"] != old["category"]);
+  // A journal written before attempts recorded their category: the plan's.
+  CHECK(old["task_id"] == "old-journal");
+  CHECK(old["category_index"] == kPlannedCategory);
+  CHECK(old["seed"].is_null());
+}
+
+}  // namespace seragen::pipeline
