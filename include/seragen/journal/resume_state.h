@@ -33,6 +33,7 @@ struct TaskProgress {
   int max_attempt = 0;
   int judge_rejections = 0;  // judge_done records whose answer was not yes
   std::size_t records = 0;
+  TokenUsage tokens;  // the sum over the task's records (what its finished stages spent)
   bool finished = false;
 
   bool Done(Stage stage) const { return stages_done.count(stage) > 0; }
