@@ -111,6 +111,7 @@ TEST_CASE("budgets cover the run: a second invocation counts what the journal sp
     CHECK(again.stop_reason == "budget.max_tasks reached (run-wide: 4 of 4 tasks started)");
   }
   SECTION("max_tokens") {
+    f.model.rollout_prompt_tokens = 100;
     RunSummary first = f.Run(f.Tasks(2));
     const std::int64_t spent = first.prompt_tokens + first.completion_tokens;
     REQUIRE(spent > 0);
@@ -120,6 +121,7 @@ TEST_CASE("budgets cover the run: a second invocation counts what the journal sp
     CHECK(again.run_budget_used.tokens == spent);
   }
   SECTION("max_cost_usd") {
+    f.model.rollout_prompt_tokens = 100;
     f.options.pricing.prompt_per_mtok = 1e6;  // $1 a token: any call spends the budget
     f.options.budget.max_cost_usd = 1;
     f.options.concurrency = 1;  // the cost is known once the first task is done
