@@ -6,6 +6,9 @@
 namespace seragen::agent {
 namespace {
 
+// A longer `model` in an answer is not an id; the configured one is kept.
+constexpr std::size_t kMaxServedModelBytes = 256;
+
 double Seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 // Bytes a response adds to the trajectory record, as stored (wire body included).
@@ -218,6 +221,8 @@ void Rollout::JournalFailed(const Status& status) {
 
 void Rollout::HandleAnswer() {
   const llm::ChatResponse& resp = traj_.turns.back().response;
+  // A gateway may route the configured name to another model: record what answered.
+  if (!resp.model.empty() && resp.model.size() <= kMaxServedModelBytes) traj_.model = resp.model;
   // Decide whether the turn is well-formed: exactly one call, valid JSON arguments.
   const AgentMessages& msg = *deps_.messages;
   TemplateValues values{{"tool_names", ToolNames(traj_.tools)},

@@ -15,9 +15,15 @@
 
 namespace seragen::cli {
 
-// llm.model, or when empty the first model the first endpoint lists, asking
-// again every 2 s for up to llm.startup_wait_s. Unavailable when none is listed in time.
-Result<std::string> ResolveModel(const config::Config& cfg, const log::Logger& logger);
+// The start-up check of the endpoints and the model to send. GET /models on
+// every endpoint, again every 2 s for up to llm.startup_wait_s while none
+// lists a model (503, refused connection: a server still loading).
+// InvalidArgument at once when an endpoint refuses with a configuration error
+// (401, 403, 404, a body that is not a model list), naming the URL, the status
+// and the key to fix; and when llm.model is not among the listed ids (unless
+// llm.allow_unlisted_model), listing them. Empty llm.model: the first listed.
+// Unavailable when none answered in time.
+Result<std::string> CheckEndpointsAndModel(const config::Config& cfg, const log::Logger& logger);
 
 // Server profile per endpoint: configured (llm.server), or detected once
 // now; explicit request settings win over the profile. Logs each choice.

@@ -141,13 +141,13 @@ Result<llm::ChatClientOptions> ChatClientOptionsFrom(const config::Config& cfg) 
   return copts;
 }
 
-llm::PingOptions PingOptionsFrom(const config::Config& cfg) {
+llm::PingOptions PingOptionsFrom(const config::Config& cfg, std::size_t endpoint) {
   llm::PingOptions ping;
-  if (cfg.llm.endpoints.empty()) return ping;  // the schema requires one
-  const config::EndpointConfig& first = cfg.llm.endpoints.front();
-  ping.base_url = first.base_url;
-  ping.api_key_env = (first.api_key.empty() ? cfg.llm.api_key : first.api_key).env_var;
-  for (const config::HeaderConfig& h : first.headers) ping.headers.push_back({h.name, h.value});
+  if (endpoint >= cfg.llm.endpoints.size()) return ping;  // the schema requires one
+  const config::EndpointConfig& ep = cfg.llm.endpoints[endpoint];
+  ping.base_url = ep.base_url;
+  ping.api_key_env = (ep.api_key.empty() ? cfg.llm.api_key : ep.api_key).env_var;
+  for (const config::HeaderConfig& h : ep.headers) ping.headers.push_back({h.name, h.value});
   return ping;
 }
 
@@ -228,9 +228,9 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
 pipeline::TaskSchedulerOptions TaskSchedulerOptionsFrom(const config::Config& cfg) {
   pipeline::TaskSchedulerOptions sopts;
   sopts.concurrency = IntOf(cfg.run.concurrency);
-  sopts.max_tasks = cfg.budget.max_tasks;
-  sopts.max_tokens = cfg.budget.max_tokens;
-  sopts.max_cost_usd = cfg.budget.max_cost_usd;
+  sopts.budget.max_tasks = cfg.budget.max_tasks;
+  sopts.budget.max_tokens = cfg.budget.max_tokens;
+  sopts.budget.max_cost_usd = cfg.budget.max_cost_usd;
   sopts.pricing = PricingFrom(cfg);
   sopts.grace = cfg.run.grace_period_s;
   return sopts;

@@ -49,8 +49,9 @@ llm::RetryPolicyOptions RetryOptionsFrom(const config::Config& cfg);
 // variable is an error naming it), EndpointPoolOptionsFrom, RetryOptionsFrom,
 // llm.config_error_limit, and the back-off jitter seed from run.seed.
 Result<llm::ChatClientOptions> ChatClientOptionsFrom(const config::Config& cfg);
-// The first endpoint, for listing its models when llm.model is empty.
-llm::PingOptions PingOptionsFrom(const config::Config& cfg);
+// Endpoint `endpoint` (default the first), for listing its models: its URL,
+// key variable (its own, else llm.api_key) and headers.
+llm::PingOptions PingOptionsFrom(const config::Config& cfg, std::size_t endpoint = 0);
 // Connections: llm.max_concurrency in total, llm.max_concurrency_per_endpoint per host.
 http::CurlClientOptions CurlOptionsFrom(const config::Config& cfg);
 // The request settings written explicitly in `llm` ("auto" = take the

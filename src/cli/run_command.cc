@@ -175,7 +175,7 @@ Result<pipeline::EnvironmentOptions> EnvironmentFor(const config::Config& cfg, c
 Result<llm::ChatClientOptions> ChatOptionsFor(const config::Config& cfg, std::string& model,
                                               const log::Logger& logger) {
   SG_ASSIGN_OR_RETURN(llm::ChatClientOptions copts, ChatClientOptionsFrom(cfg));
-  SG_ASSIGN_OR_RETURN(model, ResolveModel(cfg, logger));
+  SG_ASSIGN_OR_RETURN(model, CheckEndpointsAndModel(cfg, logger));
   SG_ASSIGN_OR_RETURN(llm::RequestOverrides overrides, RequestOverridesOf(cfg.llm));
   ResolveServerProfiles(cfg.llm, model, overrides, copts.endpoints, logger);
   return copts;
@@ -267,6 +267,7 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   in.context.chat = chat.get();
   in.context.environments = &environments;
   in.journal = shard.journal.get();
+  in.run_dir = run.run_dir;
   in.shard_dir = shard.shard_dir;
   in.shard = shard.shard;
   in.tasks = std::move(shard.tasks);

@@ -1,5 +1,6 @@
 #include "cli/teacher_command.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -35,7 +36,8 @@ Status ApplyPolicySettings(const config::TeacherPolicySettings& p, teacher::Poli
 
 // Command-line flags of `seragen teacher`; empty / negative = not given.
 struct TeacherArgs {
-  std::string config, latency, faults, reasoning, bind, prompts, request_log, script, body_log, validate, model_id;
+  std::string config, latency, faults, reasoning, bind, prompts, request_log, script, body_log, validate, model_id,
+      api_key_env;
   bool no_jinja = false;
   int port = -1, threads = 0;
   long long seed = -1, context_window = 0;
@@ -64,6 +66,8 @@ void AddTeacherFlags(CLI::App* cmd, TeacherArgs* a) {
       "Refuse requests exactly as this server would (status, error body, message): vllm | sglang | llamacpp | openai");
   cmd->add_flag("--no-jinja", a->no_jinja, "With --validate llamacpp: act like llama-server started without --jinja");
   cmd->add_option("--model-id", a->model_id, "Model id to serve (e.g. o3-mini to act as an OpenAI reasoning model)");
+  cmd->add_option("--api-key-env", a->api_key_env,
+                  "Answer 401 to /v1/ requests without 'Authorization: Bearer' and the value of this variable");
 }
 
 void ApplyPlainFlags(const TeacherArgs& a, teacher::TeacherOptions* o) {
@@ -97,6 +101,11 @@ Status ApplyParsedFlags(const TeacherArgs& a, teacher::TeacherOptions* o) {
     auto f = teacher::ParseFaultSpec(a.faults);
     if (!f.ok()) return f.status().WithContext("--faults");
     o->faults = *f;
+  }
+  if (!a.api_key_env.empty()) {
+    const char* key = std::getenv(a.api_key_env.c_str());
+    if (key == nullptr || *key == '\0') return InvalidArgumentError("--api-key-env: " + a.api_key_env + " is not set");
+    o->api_key = key;
   }
   if (!a.reasoning.empty()) {
     auto mode = teacher::ParseReasoningMode(a.reasoning);

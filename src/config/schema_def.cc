@@ -216,7 +216,11 @@ Section<EndpointConfig> EndpointSchema() {
 Section<LlmConfig> LlmSchema() {
   Section<LlmConfig> s;
   s.Add<Str<LlmConfig>>("model", &LlmConfig::model,
-      "Model id sent in requests. Empty: the first id the endpoint lists at /v1/models.");
+      "Model id sent in requests. Empty: the first id the endpoint lists at /v1/models. At the start of run it must "
+      "be one of the ids the endpoints list (exit code 2 naming them) unless llm.allow_unlisted_model is set.");
+  s.Add<Bool<LlmConfig>>("allow_unlisted_model", &LlmConfig::allow_unlisted_model,
+      "Accept an llm.model that /v1/models does not list (a gateway that routes names it does not list). "
+      "Records name the model each response reports either way.", kOp);
   s.Add<ListField<LlmConfig, EndpointConfig>>("endpoints", &LlmConfig::endpoints,
       "Endpoints serving the model; requests go to the one with the fewest outstanding.",
       EndpointSchema(), Flag::kRequired | kOp, 1);
@@ -259,8 +263,9 @@ Section<LlmConfig> LlmSchema() {
       "Deadline of one HTTP request (long prefills can be silent for minutes).", kOp).Min(Duration(1));
   s.Add<Secs<LlmConfig>>("connect_timeout_s", &LlmConfig::connect_timeout_s, "TCP/TLS connect timeout.", kOp).Min(Duration(1));
   s.Add<Secs<LlmConfig>>("startup_wait_s", &LlmConfig::startup_wait_s,
-      "At the start of run, how long to keep probing the endpoints until one answers (a server still loading its "
-      "model). If none has answered by then, run stops with exit code 1. 0 = probe once, do not wait.", kOp)
+      "At the start of run, how long to keep probing the endpoints (GET /models) until one lists a model (a server "
+      "still loading answers 503 or refuses connections). If none has by then, run stops with exit code 1. A 401, "
+      "403 or 404 is not waited out: exit code 2 at once, naming the URL and the key to fix. 0 = probe once.", kOp)
       .Min(Duration(0));
   s.Add<Int<LlmConfig>>("max_concurrency", &LlmConfig::max_concurrency, "Requests in flight over all endpoints.", kOp).Min(1);
   s.Add<Int<LlmConfig>>("max_concurrency_per_endpoint", &LlmConfig::max_concurrency_per_endpoint,
@@ -442,9 +447,15 @@ Section<OutputConfig> OutputSchema() {
 
 Section<BudgetConfig> BudgetSchema() {
   Section<BudgetConfig> s;
-  s.Add<Int<BudgetConfig>>("max_tasks", &BudgetConfig::max_tasks, "Stop dispatching after this many tasks (0 = all).", kOp).Min(0);
-  s.Add<Int<BudgetConfig>>("max_tokens", &BudgetConfig::max_tokens, "Stop dispatching after this many tokens (0 = no limit).", kOp).Min(0);
-  s.Add<Num<BudgetConfig>>("max_cost_usd", &BudgetConfig::max_cost_usd, "Stop dispatching after this cost (0 = no limit).", kOp).Min(0);
+  s.Add<Int<BudgetConfig>>("max_tasks", &BudgetConfig::max_tasks,
+      "Start no new task once the run has started this many, counted over every invocation and shard "
+      "(0 = all). A task already started is still resumed.", kOp).Min(0);
+  s.Add<Int<BudgetConfig>>("max_tokens", &BudgetConfig::max_tokens,
+      "Dispatch nothing more once the run has used this many prompt + completion tokens, over every "
+      "invocation and shard (0 = no limit).", kOp).Min(0);
+  s.Add<Num<BudgetConfig>>("max_cost_usd", &BudgetConfig::max_cost_usd,
+      "Dispatch nothing more once the run has cost this much (llm.pricing over every invocation's and "
+      "shard's tokens; 0 = no limit).", kOp).Min(0);
   return s;
 }
 
@@ -469,7 +480,8 @@ Section<Config> BuildRoot() {
   s.Add<SectionField<Config, JudgeConfig>>("judge", &Config::judge, "Judge of rollout 1.", JudgeSchema());
   s.Add<SectionField<Config, VerifyConfig>>("verify", &Config::verify, "Soft verification.", VerifySchema());
   s.Add<SectionField<Config, OutputConfig>>("output", &Config::output, "Export defaults.", OutputSchema(), kOp);
-  s.Add<SectionField<Config, BudgetConfig>>("budget", &Config::budget, "Run-wide budgets, checked before dispatch.",
+  s.Add<SectionField<Config, BudgetConfig>>("budget", &Config::budget, "Run-wide budgets, checked before each dispatch against the journals of every shard (docs/RUN.md, "
+      "\"Budgets\"); `seragen status` shows how much of each is used.",
                                              BudgetSchema(), kOp);
   return s;
 }

@@ -44,6 +44,11 @@ void ResumeState::Apply(const JournalRecord& record) {
   t.max_attempt = std::max(t.max_attempt, record.attempt);
   if (record.stage == Stage::kJudgeDone && record.status != "yes") ForgetRejectedAttempt(&t);
   ++t.records;
+  t.tokens.prompt_tokens += record.tokens.prompt_tokens;
+  t.tokens.completion_tokens += record.tokens.completion_tokens;
+  t.tokens.reasoning_tokens += record.tokens.reasoning_tokens;
+  t.tokens.calls += record.tokens.calls;
+  t.tokens.cached_prompt_tokens += record.tokens.cached_prompt_tokens;
   t.last = record;
   t.finished =
       IsTerminalStage(record.stage) && !(record.stage == Stage::kFailed && record.error && record.error->retryable);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <future>
 
 #include "seragen/base/clock.h"
@@ -61,7 +62,78 @@ Result<PingReport> Ping(http::Client& client, const EndpointOptions& ep, std::ch
   return report;
 }
 
+// One chat request on its own client over `client`, with up to 3 attempts.
+Result<ChatResponse> SendOnce(http::Client& client, loop::EventLoop& loop, const EndpointOptions& ep,
+                              const ChatRequest& request, std::chrono::milliseconds timeout, bool stream) {
+  ChatClientOptions chat_options;
+  chat_options.endpoints.push_back(ep);
+  chat_options.retry.max_attempts = 3;
+  HttpChatClient chat(client, loop, SystemClock(), chat_options);
+  std::promise<Result<ChatResponse>> promise;
+  auto future = promise.get_future();
+  CallOptions call;
+  call.stream = stream;
+  call.attempt_timeout = timeout;
+  call.deadline = timeout * 3;
+  chat.Complete(request, call, [&promise](Result<ChatResponse> r) { promise.set_value(std::move(r)); });
+  return future.get();
+}
+
+bool OffersTool(const std::vector<ToolSpec>& tools, const std::string& name) {
+  return std::any_of(tools.begin(), tools.end(), [&](const ToolSpec& t) { return t.name == name; });
+}
+
+// The answer to the tool-check request, judged: a call of an offered tool
+// with arguments that are one JSON object.
+ToolCheck JudgeToolAnswer(const Result<ChatResponse>& answer, const std::vector<ToolSpec>& tools) {
+  ToolCheck check;
+  check.ran = true;
+  if (!answer.ok()) {
+    check.detail = "the request failed: " + answer.status().message();
+    return check;
+  }
+  const ChatResponse& r = *answer;
+  check.served_model = r.model;
+  if (r.tool_calls.empty()) {
+    check.detail = r.tool_issue != ToolIssue::kNone
+                       ? fmt::format("no parsed tool call ({}: {})", ToolIssueName(r.tool_issue), r.tool_issue_detail)
+                       : fmt::format("the answer has no tool call (finish_reason {}, {} bytes of text)",
+                                     r.finish_reason.empty() ? "-" : r.finish_reason, r.content.size());
+    return check;
+  }
+  const ToolCall& c = r.tool_calls.front();
+  if (!OffersTool(tools, c.name)) {
+    check.detail = fmt::format("the model called '{}', which was not offered", c.name.substr(0, 64));
+  } else if (!c.arguments_valid) {
+    check.detail = fmt::format("{}({}) has arguments that are not one JSON object: {}", c.name,
+                               c.arguments_raw.substr(0, 120), c.arguments_error);
+  } else {
+    check.works = true;
+    check.detail = fmt::format("{}({})", c.name, c.arguments_raw.substr(0, 120));
+  }
+  return check;
+}
+
+ToolCheck RunToolCheck(http::Client& client, loop::EventLoop& loop, EndpointOptions ep, const PingOptions& options,
+                       ServerKind kind, const std::string& model) {
+  ep.wire = ResolveWireOptions(kind, model, options.overrides);
+  ChatRequest request;
+  request.model = model;
+  request.messages.push_back({Role::kUser, options.tool_check_prompt});
+  request.tools = options.tool_check_tools;
+  request.tool_choice.mode = ToolChoice::Mode::kAuto;
+  return JudgeToolAnswer(SendOnce(client, loop, ep, request, options.timeout, false), request.tools);
+}
+
 }  // namespace
+
+Result<PingReport> ProbeModels(const PingOptions& options) {
+  SG_ASSIGN_OR_RETURN(EndpointOptions ep, MakeEndpointOptions(options.base_url, options.api_key_env));
+  SG_ASSIGN_OR_RETURN(ep.headers, ResolveHeaders(options.headers));
+  loop::EventLoop loop;
+  http::CurlClient client(loop);
+  return Ping(client, ep, options.timeout);
+}
 
 Result<PingReport> PingEndpoint(const PingOptions& options) {
   SG_ASSIGN_OR_RETURN(EndpointOptions ep, MakeEndpointOptions(options.base_url, options.api_key_env));
@@ -80,8 +152,14 @@ Result<PingReport> PingEndpoint(const PingOptions& options) {
     report.server_evidence = "configured";
   }
   report.server = std::string(ServerKindName(kind));
-  std::string model = options.model.empty() ? report.models.models.front().id : options.model;
-  report.settings = DescribeWireOptions(ResolveWireOptions(kind, model, options.overrides));
+  report.model = options.model.empty() ? report.models.models.front().id : options.model;
+  report.settings = DescribeWireOptions(ResolveWireOptions(kind, report.model, options.overrides));
+  const auto& listed = report.models.models;
+  report.model_listed =
+      std::any_of(listed.begin(), listed.end(), [&](const ModelInfo& m) { return m.id == report.model; });
+  if (!options.tool_check_prompt.empty() && (report.model_listed || options.allow_unlisted_model)) {
+    report.tool_check = RunToolCheck(client, loop, ep, options, kind, report.model);
+  }
   return report;
 }
 
@@ -97,6 +175,21 @@ std::string FormatPingReport(const PingReport& report) {
   if (!report.server.empty()) {
     out += fmt::format("profile    {} ({})\nrequest settings a run uses with this endpoint:\n{}", report.server,
                        report.server_evidence, report.settings);
+  }
+  if (!report.model_listed) {
+    out += fmt::format(
+        "model      '{}' is NOT listed by this endpoint: a run stops with exit code 2 (set llm.model to a listed id, "
+        "or llm.allow_unlisted_model: true when a gateway routes names it does not list)\n",
+        report.model);
+  }
+  const ToolCheck& t = report.tool_check;
+  if (t.ran && t.works) {
+    out += fmt::format("tool call  works: {} (answered by model '{}')\n", t.detail, t.served_model);
+  } else if (t.ran) {
+    out += fmt::format(
+        "tool call  FAILED: {}\n           a run needs tool calling: start vLLM with --enable-auto-tool-choice "
+        "--tool-call-parser NAME, llama.cpp with --jinja, SGLang with --tool-call-parser NAME (docs/SERVERS.md)\n",
+        t.detail);
   }
   return out;
 }
@@ -132,21 +225,7 @@ Result<ChatCommandReport> RunChatCommand(const ChatCommandOptions& options) {
   if (!options.system_prompt.empty()) request.messages.push_back({Role::kSystem, options.system_prompt});
   request.messages.push_back({Role::kUser, options.prompt});
   request.max_tokens = options.max_tokens;
-  ChatClientOptions chat_options;
-  chat_options.endpoints.push_back(ep);
-  chat_options.retry.max_attempts = 3;
-  Result<ChatResponse> result = MakeFailure(FailureClass::kCancelled, "no answer");
-  {
-    HttpChatClient chat(client, loop, SystemClock(), chat_options);
-    std::promise<Result<ChatResponse>> promise;
-    auto future = promise.get_future();
-    CallOptions call;
-    call.stream = options.stream;
-    call.attempt_timeout = options.timeout;
-    call.deadline = options.timeout * 3;
-    chat.Complete(request, call, [&promise](Result<ChatResponse> r) { promise.set_value(std::move(r)); });
-    result = future.get();
-  }
+  Result<ChatResponse> result = SendOnce(client, loop, ep, request, options.timeout, options.stream);
   if (!result.ok()) return result.status();
   report.response = std::move(*result);
   return report;

@@ -55,6 +55,8 @@ void AddBreakdown(const std::string& run_dir, const std::vector<callgraph::Plann
   if (auto loaded = LoadSavedConfig(run_dir); loaded.ok()) {
     pricing = loaded->config.llm.pricing;
     if (!loaded->config.prompts.dir.empty()) prompts_dir = loaded->config.prompts.dir;
+    const config::BudgetConfig& b = loaded->config.budget;
+    r->budget = {b.max_tasks, b.max_tokens, b.max_cost_usd};
   }
   std::vector<std::string> names;
   if (auto c = config::LoadCategoryPrompts(prompts_dir + "/categories.yaml"); c.ok()) {
@@ -62,6 +64,8 @@ void AddBreakdown(const std::string& run_dir, const std::vector<callgraph::Plann
   }
   r->breakdown =
       ComputeBreakdown(plan, shards, names, pricing, r->prompt_tokens, r->cached_tokens, r->completion_tokens);
+  r->budget_used = {static_cast<std::int64_t>(r->started), r->prompt_tokens + r->completion_tokens,
+                    r->breakdown.cost_usd};
 }
 
 }  // namespace
@@ -170,6 +174,7 @@ std::string FormatStatus(const StatusReport& r) {
     out += "\n";
   }
   out += FormatBreakdown(r.breakdown);
+  if (r.budget.any()) out += "budget     " + FormatBudgetUse(r.budget_used, r.budget) + " used (run-wide)\n";
   if (r.torn_tails)
     out += fmt::format("note       {} journal(s) end in a torn line (a crash); it is ignored\n", r.torn_tails);
   return out;
@@ -224,6 +229,9 @@ std::string StatusJson(const StatusReport& r) {
                               {"torn_journals", r.torn_tails}};
   AddBreakdownJson(r.breakdown, j);
   AddTokenAccountingJson(r.tokens, j);
+  j["budget"] = {{"max_tasks", r.budget.max_tasks},       {"max_tokens", r.budget.max_tokens},
+                 {"max_cost_usd", r.budget.max_cost_usd}, {"tasks_used", r.budget_used.tasks},
+                 {"tokens_used", r.budget_used.tokens},   {"cost_usd_used", r.budget_used.cost_usd}};
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

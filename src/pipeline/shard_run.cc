@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "seragen/base/file_util.h"
@@ -63,6 +64,64 @@ void WriteShardSummary(const std::string& shard_dir, const ShardSpec& shard, con
     logger.Warn("could not write {}/summary.json ({}); the journal still records every task", shard_dir,
                 written.message());
   }
+}
+
+// The other shards' budget use (run_budget.h), read from their journals on
+// a worker at most every kRefreshInterval; Get() is the latest reading.
+// Shared with the worker task that refreshes it.
+class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger> {
+ public:
+  static constexpr std::chrono::seconds kRefreshInterval{5};
+
+  OtherShardsLedger(std::string run_dir, int shard, agent::Pricing pricing)
+      : run_dir_(std::move(run_dir)), shard_(shard), pricing_(pricing) {}
+
+  // Blocking; a journal that does not read keeps the last reading (logged once).
+  void Refresh() {
+    auto use = OtherShardsUse(run_dir_, shard_, pricing_);
+    std::lock_guard<std::mutex> lock(mu_);
+    refreshing_ = false;
+    last_ = std::chrono::steady_clock::now();
+    if (use.ok()) {
+      use_ = *use;
+    } else if (!warned_) {
+      warned_ = true;
+      log::Logger("run").Warn("budgets: cannot read the other shards' journals ({}); using the last reading",
+                              use.status().message());
+    }
+  }
+  void MaybeRefresh(Executor& workers) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (refreshing_ || std::chrono::steady_clock::now() - last_ < kRefreshInterval) return;
+      refreshing_ = true;
+    }
+    workers.Post([self = shared_from_this()] { self->Refresh(); });
+  }
+  BudgetUse Get() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return use_;
+  }
+
+ private:
+  const std::string run_dir_;
+  const int shard_;
+  const agent::Pricing pricing_;
+  mutable std::mutex mu_;
+  BudgetUse use_;
+  bool refreshing_ = false;
+  bool warned_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+// With a budget set, the scheduler sees the other shards' use: read once now,
+// then refreshed from the progress tick.
+std::shared_ptr<OtherShardsLedger> ShareBudgets(const ShardRunInputs& in, TaskSchedulerOptions& sopts) {
+  if (!sopts.budget.any() || in.run_dir.empty()) return nullptr;
+  auto ledger = std::make_shared<OtherShardsLedger>(in.run_dir, in.shard.index, sopts.pricing);
+  ledger->Refresh();
+  sopts.other_shards = [ledger] { return ledger->Get(); };
+  return ledger;
 }
 
 }  // namespace
@@ -145,7 +204,14 @@ RunResult ClassifyShard(const RunSummary& summary, const std::optional<Status>& 
   if (run_stop && llm::FailureClassOf(*run_stop) == llm::FailureClass::kConfig) return RunResult::kConfigStop;
   if (summary.aborted) return RunResult::kRuntimeError;
   if (interrupted) return RunResult::kInterrupted;
-  return ClassifyTally(tally);
+  RunResult result = ClassifyTally(tally);
+  // A budget used up before this invocation started anything: tasks were
+  // not started (3), not failed (1).
+  if (result == RunResult::kNothingSucceeded && summary.dispatched == 0 &&
+      summary.stop_reason.rfind("budget.", 0) == 0) {
+    return RunResult::kIncomplete;
+  }
+  return result;
 }
 
 ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const ShardRunHooks& hooks) {
@@ -169,6 +235,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   }
 
   TaskSchedulerOptions sopts = std::move(in.scheduler);
+  std::shared_ptr<OtherShardsLedger> ledger = ShareBudgets(in, sopts);
   auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   auto stop_requested = [&] { return hooks.stop_requested && hooks.stop_requested(); };
@@ -181,6 +248,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   tick = [&] {
     if (done) return;
     if (stop_requested()) scheduler->RequestStop("interrupted by signal");
+    if (ledger) ledger->MaybeRefresh(*workers);
     if (hooks.on_tick) hooks.on_tick(scheduler->summary(), elapsed());
     pipeline_loop.RunAfter(hooks.tick_interval, tick);
   };

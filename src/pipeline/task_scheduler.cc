@@ -9,6 +9,7 @@ TaskScheduler::TaskScheduler(PipelineContext* context, std::vector<Task> tasks, 
     : ctx_(context), tasks_(std::move(tasks)), state_(std::move(state)), options_(std::move(options)) {
   slots_.resize(static_cast<std::size_t>(std::max(1, options_.concurrency)));
   summary_.planned = tasks_.size();
+  journal_use_ = UseOf(state_, options_.pricing);
   for (const Task& t : tasks_) {
     if (state_.IsFinished(t.task_id)) summary_.already_finished++;
   }
@@ -20,21 +21,17 @@ void TaskScheduler::Start(std::function<void(RunSummary)> done) {
   MaybeFinish();
 }
 
-bool TaskScheduler::BudgetLeft(std::string* why) const {
-  if (options_.max_tasks > 0 && static_cast<std::int64_t>(summary_.dispatched) >= options_.max_tasks) {
-    *why = "budget.max_tasks reached (" + std::to_string(options_.max_tasks) + ")";
-    return false;
-  }
-  std::int64_t tokens = summary_.prompt_tokens + summary_.completion_tokens;
-  if (options_.max_tokens > 0 && tokens >= options_.max_tokens) {
-    *why = "budget.max_tokens reached (" + std::to_string(tokens) + ")";
-    return false;
-  }
-  if (options_.max_cost_usd > 0 && summary_.cost_usd >= options_.max_cost_usd) {
-    *why = "budget.max_cost_usd reached";
-    return false;
-  }
-  return true;
+std::string TaskScheduler::BudgetStop(const Task& task) {
+  if (!options_.budget.any()) return "";
+  BudgetUse used = journal_use_;
+  used.tasks += new_dispatched_;
+  used.tokens += summary_.prompt_tokens + summary_.completion_tokens;
+  used.cost_usd += summary_.cost_usd;
+  if (options_.other_shards) used += options_.other_shards();
+  summary_.run_budget_used = used;
+  BudgetLimits limits = options_.budget;
+  if (state_.Find(task.task_id) != nullptr) limits.max_tasks = 0;  // counted when it started
+  return BudgetExhausted(used, limits);
 }
 
 void TaskScheduler::Pump() {
@@ -43,12 +40,12 @@ void TaskScheduler::Pump() {
     // Next unfinished task.
     while (next_ < tasks_.size() && state_.IsFinished(tasks_[next_].task_id)) ++next_;
     if (next_ >= tasks_.size()) break;
-    std::string why;
-    if (!BudgetLeft(&why)) {
+    if (std::string why = BudgetStop(tasks_[next_]); !why.empty()) {
       RequestStop(why, /*cancel_in_flight=*/false);
       break;
     }
     const Task& task = tasks_[next_++];
+    if (state_.Find(task.task_id) == nullptr) new_dispatched_++;
     auto runner = TaskRunner::Create(task, state_.Find(task.task_id), static_cast<int>(slot), ctx_);
     slots_[slot] = runner;
     summary_.dispatched++;
@@ -68,11 +65,8 @@ void TaskScheduler::OnTaskDone(std::size_t slot, const Task& task, TaskOutcome o
   summary_.cached_tokens += outcome.cached_tokens;
   summary_.model_calls += outcome.model_calls;
   summary_.agent_steps += outcome.agent_steps;
-  const agent::Pricing& p = options_.pricing;
-  summary_.cost_usd += (static_cast<double>(outcome.prompt_tokens - outcome.cached_tokens) * p.prompt_per_mtok +
-                        static_cast<double>(outcome.cached_tokens) * p.cached_per_mtok +
-                        static_cast<double>(outcome.completion_tokens) * p.completion_per_mtok) /
-                       1e6;
+  summary_.cost_usd +=
+      CostUsd(outcome.prompt_tokens, outcome.cached_tokens, outcome.completion_tokens, options_.pricing);
   log::Logger("pipeline", task.task_id).Info("task {}: {}", TaskOutcomeKindName(outcome.kind), outcome.detail);
   if (outcome.kind == TaskOutcome::Kind::kAbortRun && !summary_.aborted) {
     summary_.aborted = true;

@@ -25,6 +25,7 @@ using tcp = net::ip::tcp;
 constexpr std::size_t kBodyLimit = 256u << 20;  // a long agent history fits easily
 
 struct Shared {
+  std::string api_key;  // non-empty: /v1/ requests must carry "Authorization: Bearer <api_key>"
   std::unique_ptr<Responder> responder;
   RequestLog log;
   BodyLog bodies;
@@ -86,6 +87,13 @@ class Session : public std::enable_shared_from_this<Session> {
       if (!get) return SendSimple(405, R"({"error":{"message":"use GET","type":"invalid_request_error","code":405}})");
       Log("health");
       return SendSimple(200, R"({"status":"ok"})");
+    }
+    if (!shared_->api_key.empty() && target.rfind("/v1/", 0) == 0 &&
+        std::string(req[http::field::authorization]) != "Bearer " + shared_->api_key) {
+      Log("unauthorized");
+      return SendSimple(
+          401,
+          R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}})");
     }
     if (target == "/v1/models") {
       if (!get) return SendSimple(405, R"({"error":{"message":"use GET","type":"invalid_request_error","code":405}})");
@@ -266,6 +274,7 @@ Result<int> Server::Start(const TeacherOptions& options) {
     SG_ASSIGN_OR_RETURN(Script loaded, LoadScriptFile(options.script_path));
     script = std::make_shared<ScriptPolicy>(std::move(loaded));
   }
+  shared->api_key = options.api_key;
   shared->responder = std::make_unique<Responder>(options, std::move(prompts), std::move(script));
   if (!options.request_log_path.empty()) SG_RETURN_IF_ERROR(shared->log.OpenFile(options.request_log_path));
   if (!options.body_log_path.empty()) SG_RETURN_IF_ERROR(shared->bodies.Open(options.body_log_path));

@@ -140,6 +140,24 @@ TEST_CASE("a clean rollout: tool calls, observations, submit, patch", "[agent]")
   CHECK(h.tools.calls.size() == 3);
 }
 
+TEST_CASE("the trajectory names the model the server reported, not the configured one", "[agent]") {
+  Harness h;  // configured model "m"
+  llm::ChatResponse first = MakeToolCallResponse("bash", R"({"command":"ls"})", "c1");
+  first.model = "served-a";
+  llm::ChatResponse last = MakeToolCallResponse("submit", "{}", "c2");
+  last.model = "served-b";
+  h.chat.PushResponse(first);
+  h.chat.PushResponse(last);
+  Trajectory t = h.Run();
+  CHECK(h.chat.requests().front().model == "m");
+  CHECK(t.model == "served-b");
+  SECTION("an answer without a model id keeps the configured one") {
+    Harness quiet;
+    quiet.chat.PushResponse(MakeToolCallResponse("submit", "{}", "c1"));
+    CHECK(quiet.Run().model == "m");
+  }
+}
+
 TEST_CASE("history is append-only: every request extends the previous one", "[agent]") {
   Harness h;
   for (int i = 0; i < 4; ++i)

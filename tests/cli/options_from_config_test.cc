@@ -270,9 +270,9 @@ TEST_CASE("scheduler options: slots, budgets, grace, worker threads", "[cli][opt
   config::Config cfg = Load();
   pipeline::TaskSchedulerOptions s = TaskSchedulerOptionsFrom(cfg);
   CHECK(s.concurrency == 11);
-  CHECK(s.max_tasks == 5);
-  CHECK(s.max_tokens == 6000);
-  CHECK(s.max_cost_usd == 2.25);
+  CHECK(s.budget.max_tasks == 5);
+  CHECK(s.budget.max_tokens == 6000);
+  CHECK(s.budget.max_cost_usd == 2.25);
   CHECK(s.pricing.prompt_per_mtok == 1.25);
   CHECK(s.grace == milliseconds(4500));
   CHECK(WorkerThreadsFrom(cfg) == 13);

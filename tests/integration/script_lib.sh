@@ -1,8 +1,16 @@
-# Sourced by the shell integration tests: `. script_lib.sh TEST_NAME`.
+# Sourced by the shell integration tests: `. script_lib.sh TEST_NAME [SOURCE_DIR BUILD_DIR]`.
 # Makes $tmp (searchable by the sandbox uids), stops the scripted teacher whose
 # pid the test puts in $teacher_pid and removes $tmp on exit, and defines
-# fail MESSAGE, which names the test and exits 1.
+# fail MESSAGE, which names the test and exits 1, and show FILE..., which
+# prints files under a header line. With the two directories: $src, $build
+# and $seragen (the built binary), as absolute paths.
 test_name=$1
+if (( $# >= 3 )); then
+  src=$(realpath "$2")
+  build=$(realpath "$3")
+  seragen=$build/seragen
+fi
+show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 teacher_pid=

@@ -144,6 +144,7 @@ struct ScriptedModel {
   std::deque<std::string> issue_replies, judge_replies;
   int rollout_calls = 0, issue_calls = 0, judge_calls = 0;
   std::optional<llm::FailureClass> fail_rollouts;
+  std::int64_t rollout_prompt_tokens = 0;  // > 0: agent answers report this usage (and 1 completion token)
 
   static std::string Next(std::deque<std::string>& queue, const std::string& fixed) {
     if (queue.empty()) return fixed;
@@ -158,8 +159,15 @@ struct ScriptedModel {
         ++rollout_calls;
         if (fail_rollouts) return llm::MakeFailure(*fail_rollouts, "scripted failure");
         bool acted = req.messages.size() > 2;
-        return acted ? llm::MakeToolCallResponse("submit", "{}")
-                     : llm::MakeToolCallResponse("bash", R"({"command":"ls"})");
+        llm::ChatResponse r = acted ? llm::MakeToolCallResponse("submit", "{}")
+                                    : llm::MakeToolCallResponse("bash", R"({"command":"ls"})");
+        if (rollout_prompt_tokens > 0) {
+          r.usage.present = true;
+          r.usage.prompt_tokens = rollout_prompt_tokens;
+          r.usage.completion_tokens = 1;
+          r.usage.total_tokens = rollout_prompt_tokens + 1;
+        }
+        return r;
       }
       const std::string& prompt = req.messages.front().content;
       if (prompt.find("</answer>") != std::string::npos) {

@@ -93,11 +93,68 @@ TEST_CASE("finished tasks are skipped on resume", "[scheduler]") {
 TEST_CASE("max_tasks budget stops dispatching but lets in-flight work finish", "[scheduler]") {
   SchedulerFixture f;
   f.envs.patch1 = "";
-  f.options.max_tasks = 4;
+  f.options.budget.max_tasks = 4;
   RunSummary s = f.Run(f.Tasks(10));
   CHECK(s.dispatched == 4);
   CHECK(s.outcomes["skipped"] == 4);
-  CHECK(s.stop_reason == "budget.max_tasks reached (4)");
+  CHECK(s.stop_reason == "budget.max_tasks reached (run-wide: 4 of 4 tasks started)");
+}
+
+TEST_CASE("budgets cover the run: a second invocation counts what the journal spent", "[scheduler][budget]") {
+  SchedulerFixture f;
+  f.envs.patch1 = "";
+  SECTION("max_tasks") {
+    f.options.budget.max_tasks = 4;
+    CHECK(f.Run(f.Tasks(10)).dispatched == 4);
+    RunSummary again = f.Run(f.Tasks(10));  // same journal (the store), same budget
+    CHECK(again.dispatched == 0);
+    CHECK(again.stop_reason == "budget.max_tasks reached (run-wide: 4 of 4 tasks started)");
+  }
+  SECTION("max_tokens") {
+    f.model.rollout_prompt_tokens = 100;
+    RunSummary first = f.Run(f.Tasks(2));
+    const std::int64_t spent = first.prompt_tokens + first.completion_tokens;
+    REQUIRE(spent > 0);
+    f.options.budget.max_tokens = spent;
+    RunSummary again = f.Run(f.Tasks(10));
+    CHECK(again.dispatched == 0);
+    CHECK(again.run_budget_used.tokens == spent);
+  }
+  SECTION("max_cost_usd") {
+    f.model.rollout_prompt_tokens = 100;
+    f.options.pricing.prompt_per_mtok = 1e6;  // $1 a token: any call spends the budget
+    f.options.budget.max_cost_usd = 1;
+    f.options.concurrency = 1;  // the cost is known once the first task is done
+    CHECK(f.Run(f.Tasks(10)).dispatched == 1);
+    CHECK(f.Run(f.Tasks(10)).dispatched == 0);
+  }
+}
+
+TEST_CASE("budgets are shared with the other shards' journals", "[scheduler][budget]") {
+  SchedulerFixture f;
+  f.envs.patch1 = "";
+  f.options.budget.max_tasks = 5;
+  f.options.other_shards = [] { return BudgetUse{3, 0, 0}; };  // three tasks started elsewhere
+  RunSummary s = f.Run(f.Tasks(10));
+  CHECK(s.dispatched == 2);
+  CHECK(s.stop_reason == "budget.max_tasks reached (run-wide: 5 of 5 tasks started)");
+}
+
+TEST_CASE("a task the journal has is resumed although max_tasks is used up", "[scheduler][budget]") {
+  SchedulerFixture f;
+  f.envs.patch1 = "";
+  std::vector<Task> tasks = f.Tasks(3);
+  // task0 started in an earlier invocation (a retryable failure) and counts already.
+  journal::JournalRecord started;
+  started.task_id = "task0";
+  started.stage = journal::Stage::kFailed;
+  started.error = journal::ErrorInfo{"infra.endpoint", "down", true};
+  f.store.records.push_back(started);
+  f.options.budget.max_tasks = 1;
+  RunSummary s = f.Run(tasks);
+  CHECK(s.dispatched == 1);
+  CHECK(s.outcomes["skipped"] == 1);
+  CHECK(s.stop_reason == "budget.max_tasks reached (run-wide: 1 of 1 tasks started)");
 }
 
 TEST_CASE("configuration errors below the client's limit fail tasks, the run goes on", "[scheduler]") {

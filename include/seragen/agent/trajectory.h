@@ -50,6 +50,8 @@ struct Totals {
 struct Trajectory {
   std::string task_id;
   int rollout = 1;  // 1 or 2
+  // The model id the server reported in its latest answer (what produced the
+  // turns); the configured llm.model until an answer names one.
   std::string model;
   std::string prompts_hash;
   std::vector<llm::ToolSpec> tools;

@@ -137,7 +137,8 @@ struct EndpointConfig {
 };
 
 struct LlmConfig {
-  std::string model;  // empty = the first id the endpoint lists
+  std::string model;                  // empty = the first id the endpoint lists
+  bool allow_unlisted_model = false;  // a gateway routes ids its /models does not list
   std::vector<EndpointConfig> endpoints;
   SecretRef api_key;  // default for endpoints without their own
   double temperature = 0.6;

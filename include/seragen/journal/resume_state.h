@@ -36,6 +36,7 @@ struct TaskProgress {
   // seed of that attempt; empty before one is recorded).
   RolloutResult rollout1, rollout2;
   std::size_t records = 0;
+  TokenUsage tokens;  // the sum over the task's records (what its finished stages spent)
   bool finished = false;
 
   bool Done(Stage stage) const { return stages_done.count(stage) > 0; }

@@ -24,6 +24,19 @@ struct PingOptions {
   std::string model;                // for the profile's settings; empty = first listed
   RequestOverrides overrides;       // explicit settings (from a config), shown as they win
   std::chrono::milliseconds timeout{10000};
+  bool allow_unlisted_model = false;  // llm.allow_unlisted_model: `model` need not be listed
+  // The tool-call check: one chat request with these tools and this user
+  // message, answered by a tool call when tool calling works. Empty = none.
+  std::string tool_check_prompt;
+  std::vector<ToolSpec> tool_check_tools;
+};
+
+// What the tool-call check of `llm ping` found.
+struct ToolCheck {
+  bool ran = false;
+  bool works = false;        // one or more calls of an offered tool, arguments one JSON object
+  std::string detail;        // what was answered (or why the request failed)
+  std::string served_model;  // `model` of the answer, as the server reported it
 };
 
 struct PingReport {
@@ -34,13 +47,21 @@ struct PingReport {
   std::string server;                         // profile used (detected or configured)
   std::string server_evidence;                // what decided it
   std::string settings;                       // DescribeWireOptions of the profile for the model
+  std::string model;                          // the model checked (options.model, else the first listed)
+  bool model_listed = true;                   // false: the endpoint does not list `model`
+  ToolCheck tool_check;
 };
 
 // GET {base}/models (+ /props for llama.cpp), then the server profile
 // (detected when options.server is "auto") and the request settings it
-// implies for the model without user overrides. Failures are tagged Statuses
-// (FailureClassOf) with the endpoint named.
+// implies for the model without user overrides; whether the endpoint lists
+// the model; then the tool-call check (not when the model is unlisted and
+// not allowed). Failures of /models are tagged Statuses (FailureClassOf)
+// with the endpoint named; a failed tool check is in the report.
 Result<PingReport> PingEndpoint(const PingOptions& options);
+// Only GET {base}/models (+ /props for llama.cpp): no server detection. The
+// start-of-run check.
+Result<PingReport> ProbeModels(const PingOptions& options);
 std::string FormatPingReport(const PingReport& report);
 
 struct ChatCommandOptions {

@@ -14,6 +14,7 @@
 #include "seragen/export/export_rules.h"
 #include "seragen/export/record.h"
 #include "seragen/journal/run_journals.h"
+#include "seragen/pipeline/run_budget.h"
 #include "seragen/pipeline/status_breakdown.h"
 #include "seragen/pipeline/token_accounting.h"
 
@@ -43,6 +44,10 @@ struct StatusReport {
   std::size_t torn_tails = 0;  // journals that ended in a torn line (a crash)
   StatusBreakdown breakdown;   // per shard, category, repository; cost (status_breakdown.h)
   TokenAccounting tokens;      // cache hit rate per stage, wasted tokens (token_accounting.h)
+  // budget.* of the run's saved config.yaml (the latest invocation's) and the
+  // run-wide use they are checked against: started tasks, tokens, cost.
+  BudgetLimits budget;
+  BudgetUse budget_used;
 };
 
 // The largest saved configuration LoadSavedConfig reads.

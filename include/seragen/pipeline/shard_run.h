@@ -44,6 +44,7 @@ struct ShardRunInputs {
   // the rest (store, loop, workers, clock, p1_hashes).
   PipelineContext context;
   journal::Journal* journal = nullptr;  // opened for this shard
+  std::string run_dir;                  // for the other shards' journals (run-wide budgets); empty: not read
   std::string shard_dir;
   ShardSpec shard;
   std::vector<Task> tasks;
@@ -75,7 +76,8 @@ struct ShardOutcome {
 std::string ProgressLine(const RunSummary& summary, double elapsed_s);
 
 // A configuration stop of the chat client > an aborted run > interrupted >
-// ClassifyTally(tally).
+// ClassifyTally(tally), except that a shard whose run-wide budget was used up
+// before it dispatched anything is incomplete (its tasks were not started).
 RunResult ClassifyShard(const RunSummary& summary, const std::optional<Status>& run_stop, bool interrupted,
                         const TaskTally& tally);
 

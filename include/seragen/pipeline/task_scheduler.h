@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "seragen/journal/resume_state.h"
+#include "seragen/pipeline/run_budget.h"
 #include "seragen/pipeline/task.h"
 #include "seragen/pipeline/task_runner.h"
 
@@ -21,9 +22,13 @@ namespace seragen::pipeline {
 
 struct TaskSchedulerOptions {
   int concurrency = 8;
-  std::int64_t max_tasks = 0;   // dispatches in this invocation; 0 = no limit
-  std::int64_t max_tokens = 0;  // prompt + completion; 0 = no limit
-  double max_cost_usd = 0;      // 0 = no limit
+  // Run-wide limits (run_budget.h), checked before each dispatch against this
+  // shard's journal at start, what this process dispatched and spent since,
+  // and `other_shards()`. A task the journal already has is resumed whatever
+  // max_tasks says: it was counted when it started.
+  BudgetLimits budget;
+  // The other shards' use (from their journals); empty: this shard alone.
+  std::function<BudgetUse()> other_shards;
   agent::Pricing pricing;
   std::chrono::milliseconds grace{30000};  // stop request -> cancel of in-flight tasks
   // Called on the loop after every finished task (progress display, logs).
@@ -43,8 +48,9 @@ struct RunSummary {
   std::int64_t model_calls = 0;
   std::int64_t agent_steps = 0;
   double cost_usd = 0;
-  std::string stop_reason;  // empty: ran to completion
-  bool aborted = false;     // a configuration/quota error stopped the run
+  BudgetUse run_budget_used;  // run-wide (all shards, all invocations) at the last dispatch check
+  std::string stop_reason;    // empty: ran to completion
+  bool aborted = false;       // a configuration/quota error stopped the run
   std::string abort_detail;
 };
 
@@ -65,7 +71,8 @@ class TaskScheduler {
  private:
   void Pump();
   void OnTaskDone(std::size_t slot, const Task& task, TaskOutcome outcome);
-  bool BudgetLeft(std::string* why) const;
+  // Empty when `task` may start within the run-wide budgets, else why not.
+  std::string BudgetStop(const Task& task);
   void MaybeFinish();
 
   PipelineContext* ctx_;
@@ -75,6 +82,8 @@ class TaskScheduler {
   std::size_t next_ = 0;
   std::vector<std::shared_ptr<TaskRunner>> slots_;
   RunSummary summary_;
+  BudgetUse journal_use_;            // this shard's journal at start
+  std::int64_t new_dispatched_ = 0;  // dispatched tasks the journal did not have
   bool stopping_ = false;
   bool done_called_ = false;
   std::function<void(RunSummary)> done_;

@@ -88,6 +88,9 @@ struct TeacherOptions {
   int listen_backlog = 4096;
   std::uint64_t seed = 0;
   std::string model_id = "seragen-scripted-teacher (not a model)";
+  // Non-empty: requests under /v1/ without "Authorization: Bearer <api_key>"
+  // get a 401, as a server started with an API key does (--api-key-env).
+  std::string api_key;
   // Reported by /v1/models as max_model_len; prompts whose estimated token
   // count exceeds it get a context-overflow 400.
   int context_window = 131072;

@@ -13,7 +13,7 @@
 namespace seragen::teacher {
 
 struct RequestRecord {
-  std::string kind;          // RequestKindName, or "models", "health", "invalid"
+  std::string kind;          // RequestKindName, or "models", "health", "invalid", "unauthorized"
   std::string conversation;  // ConversationId ("" for non-chat requests)
   int turn = 0;              // assistant turns before this request
   bool rollout_start = false;

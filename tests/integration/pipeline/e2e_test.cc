@@ -331,7 +331,7 @@ TEST_CASE("with llm.model set and nothing listening, run gives up after llm.star
   INFO(out);
   CHECK(rc == 1);
   CHECK(seconds < 30);
-  CHECK(out.find("no model endpoint answered its health probe within 1 s (llm.startup_wait_s)") != std::string::npos);
+  CHECK(out.find("no model endpoint listed a model within 1 s (llm.startup_wait_s)") != std::string::npos);
   CHECK(out.find("http://127.0.0.1:9/v1") != std::string::npos);
 
   // Without llm.model the model list is asked for just as long.
@@ -345,7 +345,7 @@ TEST_CASE("with llm.model set and nothing listening, run gives up after llm.star
   CHECK(rc == 1);
   CHECK(seconds >= 1);
   CHECK(seconds < 30);
-  CHECK(out.find("did not list a model within 1 s (llm.startup_wait_s)") != std::string::npos);
+  CHECK(out.find("no model endpoint listed a model within 1 s (llm.startup_wait_s)") != std::string::npos);
 }
 
 TEST_CASE("faults: 5xx, 429, resets, hangs, truncation and malformed tool calls, the run finishes", "[e2e]") {

@@ -2,10 +2,13 @@
 // matching profile sends only accepted requests; a wrong one stops the run
 // after at most config_error_limit (3) model calls with exit code 2; and the
 // exit codes of `seragen run` (0, 3, 1, 75).
+#include <stdlib.h>
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "integration/pipeline/harness.h"
 #include "seragen/base/file_util.h"
@@ -187,6 +190,123 @@ TEST_CASE("exit codes of seragen run: 3 when tasks remain, 1 when nothing succee
     std::string out;
     CHECK(testing::RunShell("timeout --preserve-status -s TERM 2 " + Binary() + " run -c " + cfg + " 2>&1", &out) ==
           75);
+  }
+}
+
+}  // namespace seragen::e2e
+
+namespace seragen::e2e {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A Python repository and the scripted teacher (started with `args`) in a temp dir.
+struct TeacherWorld {
+  testing::TempDir dir;
+  TeacherProcess teacher;
+  explicit TeacherWorld(const std::string& args = "--seed 3") : teacher(dir.path(), args, dir.Sub("requests.jsonl")) {
+    MakePythonRepo(dir.Sub("repo"));
+    REQUIRE_FALSE(teacher.url().empty());
+  }
+};
+
+// The first exported T1 record's metadata.
+json FirstT1Metadata(const std::string& run_dir) {
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " 2>&1", &out) == 0);
+  std::vector<std::string> lines = ReadLines(run_dir + "/data/t1.hf.jsonl");
+  REQUIRE_FALSE(lines.empty());
+  return json::parse(lines.front())["metadata"];
+}
+
+}  // namespace
+
+TEST_CASE("an endpoint that answers 404 or 401 is a configuration error: exit 2 within seconds",
+          "[e2e][servers][startup]") {
+  ::setenv("SERAGEN_E2E_TEACHER_KEY", "right-key", 1);
+  ::setenv("SERAGEN_E2E_WRONG_KEY", "wrong-key", 1);
+  TeacherWorld w("--seed 3 --api-key-env SERAGEN_E2E_TEACHER_KEY");
+  std::string url = w.teacher.url(), cfg;
+  std::vector<std::string> expected;
+  SECTION("404: a wrong URL path") {
+    url.replace(url.rfind("/v1"), 3, "/wrong/v1");
+    cfg = WriteConfig(w.dir, w.dir.Sub("repo"), url, "");
+    expected = {"GET " + url + "/models", "HTTP 404", "fix llm.endpoints[0].base_url"};
+  }
+  SECTION("401: a wrong key") {
+    cfg = Config(w.dir, url, "  api_key: ${SERAGEN_E2E_WRONG_KEY}\n");
+    expected = {"GET " + url + "/models", "HTTP 401", "fix llm.api_key"};
+  }
+  // llm.startup_wait_s stays at its 300 s default: a refusal must not be waited out.
+  std::string out;
+  auto start = std::chrono::steady_clock::now();
+  int rc = Run(cfg, &out);
+  INFO(out);
+  CHECK(SecondsSince(start) < 10);
+  CHECK(rc == 2);
+  for (const std::string& e : expected) CHECK(out.find(e) != std::string::npos);
+  CHECK(out.find("wrong-key") == std::string::npos);  // the secret stays out
+}
+
+TEST_CASE("the model id: one the endpoint does not list stops the run (exit 2); records name the served one",
+          "[e2e][servers][startup]") {
+  TeacherWorld w;
+  std::string out;
+  SECTION("not listed: exit 2 naming the served ids, before any chat request") {
+    std::string cfg = Config(w.dir, w.teacher.url(), "", "no-such-model");
+    CHECK(Run(cfg, &out) == 2);
+    INFO(out);
+    CHECK(out.find("llm.model 'no-such-model' is not served") != std::string::npos);
+    CHECK(out.find("seragen-scripted-teacher (not a model)") != std::string::npos);
+    CHECK(out.find("llm.allow_unlisted_model") != std::string::npos);
+    CHECK(ReadChatLog(w.dir.Sub("requests.jsonl")).chat == 0);
+    CHECK(testing::RunShell(Binary() + " llm ping -c " + cfg + " 2>&1", &out) == 2);
+    CHECK(out.find("'no-such-model' is NOT listed") != std::string::npos);
+  }
+  SECTION("a gateway alias the list does not name: records carry the id the answers report") {
+    std::string cfg = Config(w.dir, w.teacher.url(), "  allow_unlisted_model: true\n", "gateway-alias");
+    CHECK(Run(cfg, &out) == 0);
+    INFO(out);
+    json meta = FirstT1Metadata(w.dir.Sub("run"));
+    CHECK(meta["model"] == "seragen-scripted-teacher (not a model)");
+    CHECK(meta["scripted_teacher"] == true);
+  }
+}
+
+TEST_CASE("llm ping checks that tool calling works with one small request", "[e2e][servers][startup]") {
+  TeacherWorld w;
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " llm ping --base-url " + w.teacher.url() + " 2>&1", &out) == 0);
+  INFO(out);
+  CHECK(out.find("tool call  works: ") != std::string::npos);
+  CHECK(out.find("answered by model 'seragen-scripted-teacher (not a model)'") != std::string::npos);
+  CHECK(ReadChatLog(w.dir.Sub("requests.jsonl")).chat == 1);
+}
+
+TEST_CASE("budgets cover the whole run: every invocation and every shard", "[e2e][servers][budget]") {
+  TeacherWorld w;
+  const testing::TempDir& dir = w.dir;
+  TeacherProcess& teacher = w.teacher;
+  std::string cfg = Config(dir, teacher.url(), "", "", "budget: {max_tasks: 2}\n");
+  std::string out;
+  SECTION("a rerun with the same budget starts nothing new") {
+    CHECK(Run(cfg, &out) == 3);
+    CHECK(Run(cfg, &out) == 3);
+    INFO(out);
+    CHECK(out.find("budget.max_tasks reached (run-wide: 2 of 2 tasks started)") != std::string::npos);
+    json st = StatusOf(dir.Sub("run"));
+    CHECK(st["started"] == 2);
+    CHECK(st["budget"]["tasks_used"] == 2);
+    REQUIRE(testing::RunShell(Binary() + " status " + dir.Sub("run"), &out) == 0);
+    CHECK(out.find("budget     tasks 2/2 (100%) used (run-wide)") != std::string::npos);
+  }
+  SECTION("the second shard sees what the first spent") {
+    CHECK(testing::RunShell(Binary() + " run -c " + cfg + " --shard 0/2 2>&1", &out) == 3);
+    CHECK(testing::RunShell(Binary() + " run -c " + cfg + " --shard 1/2 2>&1", &out) == 3);
+    INFO(out);
+    CHECK(StatusOf(dir.Sub("run"))["started"] == 2);
   }
 }
 

@@ -9,12 +9,8 @@
 # The config takes its paths and the teacher's URL from ${VAR}s.
 # Usage: slurm_e2e_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
-src=$(realpath "$1")
-build=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
-seragen=$build/seragen
-. "$here/../script_lib.sh" slurm_e2e_test
-show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
+. "$here/../script_lib.sh" slurm_e2e_test "$@"
 export PATH=$here/fake:$PATH SERAGEN=$seragen
 
 "$src/scripts/make-demo-repo" "$tmp/inventory" > /dev/null
@@ -23,37 +19,7 @@ export PATH=$here/fake:$PATH SERAGEN=$seragen
 printf 'prefix_cache_blocks: 0\n' > "$tmp/teacher.yaml"
 start_teacher "$seragen" --config "$tmp/teacher.yaml" --seed 7 --latency fixed:40
 
-cat > "$tmp/config.yaml" <<'YAML'
-run:
-  name: cluster-test
-  dir: ${SCRATCH}/run
-  seed: 7
-  concurrency: 1
-  grace_period_s: 0
-  log_level: warn
-repos:
-  - name: inventory
-    source: ${SCRATCH}/inventory
-selection:
-  languages: [python]
-  min_lines: 3
-  max_lines: 200
-  max_functions_per_repo: 6
-  categories:
-    mode: sample
-    per_function: 1
-llm:
-  model: seragen-scripted-teacher
-  endpoints:
-    - base_url: ${TEACHER_URL}
-  max_tokens: 2048
-  pricing:
-    prompt_per_mtok: 1.5
-    completion_per_mtok: 6
-agent:
-  max_steps: 30
-  command_timeout_s: 30
-YAML
+cp "$here/cluster_config.yaml" "$tmp/config.yaml"
 export SCRATCH=$tmp TEACHER_URL=$url
 export TMPDIR=$tmp/site-tmp   # the "site's" node-local TMPDIR, which the job must keep
 mkdir -p "$TMPDIR"

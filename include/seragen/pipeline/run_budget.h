@@ -1,0 +1,54 @@
+// Run-wide budgets (budget.*): what the whole run has used, over every
+// invocation and every shard, read from the shard journals.
+//
+// A shard counts its own journal (as folded at start) plus what this process
+// dispatched and spent since; the other shards' use comes from their
+// journals, read without their locks (`OtherShardsUse`), so shards share one
+// cap without talking to each other. A requeued or resumed shard starts from
+// its journal, so it sees what it spent before. What a shard has in flight is
+// not in its journal yet: concurrent shards can overshoot a cap by the work
+// the others have in flight (docs/RUN.md, "Budgets").
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "seragen/agent/rollout.h"
+#include "seragen/base/result.h"
+#include "seragen/journal/resume_state.h"
+
+namespace seragen::pipeline {
+
+struct BudgetUse {
+  std::int64_t tasks = 0;   // tasks started: with a journal record, or dispatched by this process
+  std::int64_t tokens = 0;  // prompt + completion
+  double cost_usd = 0;      // priced with llm.pricing
+
+  BudgetUse& operator+=(const BudgetUse& o);
+};
+
+// USD for these token counts (cached prompt tokens at their own price).
+double CostUsd(std::int64_t prompt, std::int64_t cached, std::int64_t completion, const agent::Pricing& pricing);
+
+// The use recorded in one folded journal.
+BudgetUse UseOf(const journal::ResumeState& state, const agent::Pricing& pricing);
+
+// The use recorded in every shard journal of RUN_DIR except shard `shard`'s.
+Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const agent::Pricing& pricing);
+
+struct BudgetLimits {
+  std::int64_t max_tasks = 0;  // 0 = no limit
+  std::int64_t max_tokens = 0;
+  double max_cost_usd = 0;
+  bool any() const { return max_tasks > 0 || max_tokens > 0 || max_cost_usd > 0; }
+};
+
+// Empty when `used` is within every limit; else which budget is used up, as
+// "budget.max_tasks reached (run-wide: 4 of 4 tasks started)".
+std::string BudgetExhausted(const BudgetUse& used, const BudgetLimits& limits);
+
+// "tasks 4/4 (100%), tokens 51234/100000 (51%), cost $0.12/$1.00 (12%)" for
+// the limits that are set; empty when none is.
+std::string FormatBudgetUse(const BudgetUse& used, const BudgetLimits& limits);
+
+}  // namespace seragen::pipeline

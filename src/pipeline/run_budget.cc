@@ -1,0 +1,79 @@
+#include "seragen/pipeline/run_budget.h"
+
+#include <fmt/format.h>
+
+#include "seragen/journal/run_journals.h"
+
+namespace seragen::pipeline {
+namespace {
+
+double Percent(double used, double limit) { return limit > 0 ? 100.0 * used / limit : 0; }
+
+}  // namespace
+
+BudgetUse& BudgetUse::operator+=(const BudgetUse& o) {
+  tasks += o.tasks;
+  tokens += o.tokens;
+  cost_usd += o.cost_usd;
+  return *this;
+}
+
+double CostUsd(std::int64_t prompt, std::int64_t cached, std::int64_t completion, const agent::Pricing& p) {
+  return (static_cast<double>(prompt - cached) * p.prompt_per_mtok + static_cast<double>(cached) * p.cached_per_mtok +
+          static_cast<double>(completion) * p.completion_per_mtok) /
+         1e6;
+}
+
+BudgetUse UseOf(const journal::ResumeState& state, const agent::Pricing& pricing) {
+  BudgetUse use;
+  for (const auto& [id, t] : state.tasks()) {
+    use.tasks++;
+    use.tokens += t.tokens.prompt_tokens + t.tokens.completion_tokens;
+    use.cost_usd += CostUsd(t.tokens.prompt_tokens, t.tokens.cached_prompt_tokens, t.tokens.completion_tokens, pricing);
+  }
+  return use;
+}
+
+Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const agent::Pricing& pricing) {
+  SG_ASSIGN_OR_RETURN(auto journals, journal::LoadRunJournals(run_dir));
+  BudgetUse use;
+  for (const journal::ShardJournal& j : journals) {
+    if (j.journal.header.shard == shard) continue;
+    use += UseOf(journal::ResumeState::Fold(j.journal.records), pricing);
+  }
+  return use;
+}
+
+std::string BudgetExhausted(const BudgetUse& used, const BudgetLimits& limits) {
+  if (limits.max_tasks > 0 && used.tasks >= limits.max_tasks) {
+    return fmt::format("budget.max_tasks reached (run-wide: {} of {} tasks started)", used.tasks, limits.max_tasks);
+  }
+  if (limits.max_tokens > 0 && used.tokens >= limits.max_tokens) {
+    return fmt::format("budget.max_tokens reached (run-wide: {} of {} tokens)", used.tokens, limits.max_tokens);
+  }
+  if (limits.max_cost_usd > 0 && used.cost_usd >= limits.max_cost_usd) {
+    return fmt::format("budget.max_cost_usd reached (run-wide: ${:.2f} of ${:.2f})", used.cost_usd,
+                       limits.max_cost_usd);
+  }
+  return "";
+}
+
+std::string FormatBudgetUse(const BudgetUse& used, const BudgetLimits& limits) {
+  std::string out;
+  auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (limits.max_tasks > 0) {
+    add(fmt::format("tasks {}/{} ({:.0f}%)", used.tasks, limits.max_tasks,
+                    Percent(static_cast<double>(used.tasks), static_cast<double>(limits.max_tasks))));
+  }
+  if (limits.max_tokens > 0) {
+    add(fmt::format("tokens {}/{} ({:.0f}%)", used.tokens, limits.max_tokens,
+                    Percent(static_cast<double>(used.tokens), static_cast<double>(limits.max_tokens))));
+  }
+  if (limits.max_cost_usd > 0) {
+    add(fmt::format("cost ${:.2f}/${:.2f} ({:.0f}%)", used.cost_usd, limits.max_cost_usd,
+                    Percent(used.cost_usd, limits.max_cost_usd)));
+  }
+  return out;
+}
+
+}  // namespace seragen::pipeline
