@@ -41,7 +41,7 @@ TEST_CASE("a minimal config gets every default", "[config]") {
   CHECK(c.config.issue.temperature == 0.6);
   CHECK(c.config.issue.max_tokens == 4096);
   CHECK(c.config.issue.max_attempts == 10);
-  CHECK(c.config.issue.demos.source == "auto");
+  CHECK(c.config.issue.demos.source == "builtin");
   CHECK(c.config.judge.enabled);
   CHECK(c.config.judge.max_attempts == 3);
   CHECK(c.config.agent.max_format_errors == 3);
