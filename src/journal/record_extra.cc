@@ -32,6 +32,7 @@ struct ToJson {
     if (r.replayed_calls > 0) j["replayed_calls"] = r.replayed_calls;
     if (r.restarts > 0) j["restarts"] = r.restarts;
     if (r.discarded_tokens > 0) j["discarded_tokens"] = r.discarded_tokens;
+    if (r.autosubmitted) j["autosubmitted"] = true;
     return j;
   }
   Json operator()(const IssueResult& r) const {
@@ -58,6 +59,7 @@ Result<RecordExtra> RolloutFrom(const Json& j) {
   SG_RETURN_IF_ERROR(ReadCount(j, "replayed_calls", false, &r.replayed_calls, "extra."));
   SG_RETURN_IF_ERROR(ReadCount(j, "restarts", false, &r.restarts, "extra."));
   SG_RETURN_IF_ERROR(ReadCount(j, "discarded_tokens", false, &r.discarded_tokens, "extra."));
+  SG_RETURN_IF_ERROR(ReadBool(j, "autosubmitted", false, &r.autosubmitted, "extra."));
   return RecordExtra(std::move(r));
 }
 

@@ -144,6 +144,10 @@ struct ScriptedModel {
   std::deque<std::string> issue_replies, judge_replies;
   int rollout_calls = 0, issue_calls = 0, judge_calls = 0;
   std::optional<llm::FailureClass> fail_rollouts;
+  // Rollout 1 (no issue written yet) never submits: it runs commands until a budget ends it.
+  bool rollout1_never_submits = false;
+  // Reasoning sent with every agent turn (empty: none).
+  std::string rollout_reasoning;
 
   static std::string Next(std::deque<std::string>& queue, const std::string& fixed) {
     if (queue.empty()) return fixed;
@@ -157,9 +161,11 @@ struct ScriptedModel {
       if (!req.tools.empty()) {
         ++rollout_calls;
         if (fail_rollouts) return llm::MakeFailure(*fail_rollouts, "scripted failure");
-        bool acted = req.messages.size() > 2;
-        return acted ? llm::MakeToolCallResponse("submit", "{}")
-                     : llm::MakeToolCallResponse("bash", R"({"command":"ls"})");
+        bool acted = req.messages.size() > 2 && !(rollout1_never_submits && issue_calls == 0);
+        llm::ChatResponse r = acted ? llm::MakeToolCallResponse("submit", "{}")
+                                    : llm::MakeToolCallResponse("bash", R"({"command":"ls"})");
+        r.reasoning = rollout_reasoning;
+        return r;
       }
       const std::string& prompt = req.messages.front().content;
       if (prompt.find("</answer>") != std::string::npos) {

@@ -32,6 +32,11 @@ struct RolloutResult {
   // discarded answers (not in the record's tokens).
   std::uint64_t restarts = 0;
   std::uint64_t discarded_tokens = 0;
+  // The rollout ended on a limit (the record's status names it, e.g.
+  // "exit_model_calls") and its diff was submitted anyway, as SERA's harness
+  // does. Stage 2 takes such a P1; training rows need a plain "submitted"
+  // status by default. Written only when true.
+  bool autosubmitted = false;
 
   friend bool operator==(const RolloutResult&, const RolloutResult&) = default;
 };
