@@ -155,7 +155,7 @@ struct BwrapWorld {
     return !check.ok();
   }
   // Host directories of the rollouts' /tmp in the pool.
-  std::string TmpDirs() { return MustRun("ls -d " + options.pool.pool_dir + "/*/copy-*.tmp 2>/dev/null; true"); }
+  std::string TmpDirs() { return MustRun("find " + options.pool.pool_dir + " -name 'copy-*.tmp'"); }
 };
 
 TEST_CASE("run environment: under bubblewrap the agent's git status and diff work on its disposable .git") {
