@@ -6,12 +6,14 @@
 namespace seragen::agent {
 namespace {
 
-constexpr std::array<std::pair<ExitStatus, std::string_view>, 17> kNames{{
+constexpr std::array<std::pair<ExitStatus, std::string_view>, 19> kNames{{
     {ExitStatus::kSubmitted, "submitted"},
     {ExitStatus::kFormat, "exit_format"},
     {ExitStatus::kContext, "exit_context"},
     {ExitStatus::kSteps, "exit_steps"},
+    {ExitStatus::kModelCalls, "exit_model_calls"},
     {ExitStatus::kWallClock, "exit_wall_clock"},
+    {ExitStatus::kCommandTime, "exit_command_time"},
     {ExitStatus::kTokens, "exit_tokens"},
     {ExitStatus::kCost, "exit_cost"},
     {ExitStatus::kCommandTimeouts, "exit_command_timeouts"},
@@ -52,6 +54,26 @@ bool IsInfrastructureExit(ExitStatus status) {
     case ExitStatus::kReplayDiverged: return true;
     default: return false;
   }
+}
+
+bool IsAutosubmitExit(ExitStatus status) {
+  switch (status) {
+    case ExitStatus::kFormat:
+    case ExitStatus::kContext:
+    case ExitStatus::kSteps:
+    case ExitStatus::kModelCalls:
+    case ExitStatus::kWallClock:
+    case ExitStatus::kCommandTime:
+    case ExitStatus::kCommandTimeouts:
+    case ExitStatus::kTokens:
+    case ExitStatus::kCost: return true;
+    default: return false;
+  }
+}
+
+std::string OutcomeName(ExitStatus status, bool autosubmitted) {
+  std::string name(ExitStatusName(status));
+  return autosubmitted ? "autosubmitted:" + name : name;
 }
 
 }  // namespace seragen::agent

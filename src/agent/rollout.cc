@@ -63,9 +63,18 @@ void Rollout::Cancel() {
 
 std::optional<ExitStatus> Rollout::LimitReached(std::string* detail) const {
   const RolloutLimits& lim = spec_.limits;
-  if (traj_.totals.steps >= lim.max_steps) {
+  if (lim.max_model_calls > 0 && traj_.totals.model_calls >= lim.max_model_calls) {
+    *detail = "model call limit " + std::to_string(lim.max_model_calls) + " reached";
+    return ExitStatus::kModelCalls;
+  }
+  if (lim.max_steps > 0 && traj_.totals.steps >= lim.max_steps) {
     *detail = "step limit " + std::to_string(lim.max_steps) + " reached";
     return ExitStatus::kSteps;
+  }
+  if (lim.max_command_time.count() > 0 && traj_.totals.command_seconds * 1000 >= lim.max_command_time.count()) {
+    *detail = "commands ran " + std::to_string(traj_.totals.command_seconds) + " s in all (limit " +
+              std::to_string(lim.max_command_time.count() / 1000.0) + " s)";
+    return ExitStatus::kCommandTime;
   }
   if (deps_.clock->Now() - started_ >= lim.wall_clock) {
     *detail = "wall-clock limit of " + std::to_string(lim.wall_clock.count() / 1000.0) + " s reached";
@@ -320,6 +329,7 @@ void Rollout::OnToolDone(ToolOutcome outcome, const Status& journaled) {
   if (!MatchRecordedOutcome(outcome)) return;
   TurnRecord& turn = traj_.turns.back();
   turn.tool_seconds = std::chrono::duration<double>(outcome.duration).count();
+  traj_.totals.command_seconds += turn.tool_seconds;
   if (outcome.kind == ToolOutcome::Kind::kInvalidCall) {
     TemplateValues values{{"detail", outcome.text}, {"tool_names", ToolNames(traj_.tools)}};
     return RejectTurn("invalid_call", Fill(deps_.messages->invalid_call, values));
@@ -373,6 +383,7 @@ void Rollout::Finish(ExitStatus status, std::string detail) {
       if (p.ok()) {
         self->traj_.patch = std::move(*p);
         self->traj_.has_patch = !self->traj_.patch.empty();
+        self->traj_.autosubmitted = self->traj_.has_patch && IsAutosubmitExit(self->traj_.exit_status);
       } else {
         self->traj_.patch_error = p.status().ToString();
         // An oversized diff is the agent's outcome whatever else ended the
@@ -389,8 +400,8 @@ void Rollout::Finish(ExitStatus status, std::string detail) {
       self->traj_.finished_at = FormatIso8601(self->deps_.clock->WallNow());
       log::Logger("agent", self->spec_.task_id)
           .Info("rollout {} ended: {} ({}), {} steps, {} model calls", self->spec_.rollout,
-                ExitStatusName(self->traj_.exit_status), self->traj_.exit_detail, self->traj_.totals.steps,
-                self->traj_.totals.model_calls);
+                OutcomeName(self->traj_.exit_status, self->traj_.autosubmitted), self->traj_.exit_detail,
+                self->traj_.totals.steps, self->traj_.totals.model_calls);
       DoneCallback done = std::move(self->done_);
       done(std::move(self->traj_));
     });

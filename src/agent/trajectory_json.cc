@@ -219,11 +219,13 @@ std::string TrajectoryToJson(const Trajectory& t) {
               {"replayed_calls", tt.replayed_calls},
               {"steps", tt.steps},
               {"format_errors", tt.format_errors},
-              {"wall_seconds", tt.wall_seconds}}},
+              {"wall_seconds", tt.wall_seconds},
+              {"command_seconds", tt.command_seconds}}},
             {"started_at", t.started_at},
             {"finished_at", t.finished_at}};
   // "patch" is the text form (UTF-8, for people and training records); a patch
   // that is not valid UTF-8 also keeps its exact bytes, for git apply and scoring.
+  if (t.autosubmitted) j["autosubmitted"] = true;
   if (!IsValidUtf8(t.patch)) j["patch_base64"] = Base64Encode(t.patch);
   // Every string here may hold outside bytes: replace invalid UTF-8, never throw.
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -279,6 +281,7 @@ Result<Trajectory> TrajectoryFromJson(const std::string& text) {
     }
     t.has_patch = j.at("has_patch").get<bool>();
     t.patch_error = j.value("patch_error", "");
+    t.autosubmitted = j.value("autosubmitted", false);
     const json& tt = j.at("totals");
     t.totals.prompt_tokens = tt.at("prompt_tokens").get<std::int64_t>();
     t.totals.completion_tokens = tt.at("completion_tokens").get<std::int64_t>();
@@ -289,6 +292,7 @@ Result<Trajectory> TrajectoryFromJson(const std::string& text) {
     t.totals.steps = tt.at("steps").get<int>();
     t.totals.format_errors = tt.at("format_errors").get<int>();
     t.totals.wall_seconds = tt.at("wall_seconds").get<double>();
+    t.totals.command_seconds = tt.value("command_seconds", 0.0);
     t.started_at = j.at("started_at").get<std::string>();
     t.finished_at = j.at("finished_at").get<std::string>();
     return t;

@@ -67,6 +67,9 @@ Status ValidateSelectionOptions(const SelectionOptions& options) {
   if (options.max_lines < 0) {
     return InvalidArgumentError(fmt::format("selection.max_lines ({}) must be >= 0", options.max_lines));
   }
+  if (options.max_folder_depth < 0) {
+    return InvalidArgumentError(fmt::format("selection.max_folder_depth ({}) must be >= 0", options.max_folder_depth));
+  }
   if (options.max_lines != 0 && options.max_lines < options.min_lines) {
     return InvalidArgumentError(fmt::format("selection.max_lines ({}) is below selection.min_lines ({})",
                                             options.max_lines, options.min_lines));
@@ -80,6 +83,12 @@ Status ValidateSelectionOptions(const SelectionOptions& options) {
     }
   }
   return Status::Ok();
+}
+
+int FolderDepth(std::string_view path) {
+  int depth = 0;
+  for (char c : path) depth += c == '/' ? 1 : 0;
+  return depth;
 }
 
 std::string RejectionReason(const CallGraph& graph, std::uint32_t index, const SelectionOptions& options,
@@ -98,6 +107,7 @@ std::string RejectionReason(const CallGraph& graph, std::uint32_t index, const S
     return "test";
   }
   if (options.exclude_auxiliary && GlobMatchAny(options.auxiliary_patterns, node.path)) return "auxiliary";
+  if (options.max_folder_depth > 0 && FolderDepth(node.path) > options.max_folder_depth) return "too_deep";
   int lines = node.end_line - node.start_line + 1;
   if (lines < options.min_lines) return "too_short";
   if (options.max_lines > 0 && lines > options.max_lines) return "too_long";

@@ -179,6 +179,8 @@ Result<llm::RequestOverrides> RequestOverridesOf(const config::LlmConfig& l) {
 agent::RolloutLimits AgentLimitsFrom(const config::Config& cfg) {
   agent::RolloutLimits limits;
   limits.max_steps = IntOf(cfg.agent.max_steps);
+  limits.max_model_calls = IntOf(cfg.agent.max_model_calls);
+  limits.max_command_time = cfg.agent.max_command_seconds;
   limits.max_format_errors = IntOf(cfg.agent.max_format_errors);
   limits.wall_clock = cfg.agent.wall_clock_s;
   limits.max_consecutive_timeouts = IntOf(cfg.agent.max_consecutive_timeouts);

@@ -136,6 +136,9 @@ Section<SelectionConfig> SelectionSchema() {
       "Globs that identify examples, docs, benchmarks and setup/task scripts (see docs/CALLGRAPH.md).");
   s.Add<Int<SelectionConfig>>("min_lines", &SelectionConfig::min_lines, "Smallest function (lines) to pick.").Min(1);
   s.Add<Int<SelectionConfig>>("max_lines", &SelectionConfig::max_lines, "Largest function (lines) to pick.").Min(1);
+  s.Add<Int<SelectionConfig>>("max_folder_depth", &SelectionConfig::max_folder_depth,
+      "Pick functions only from files with at most this many path components after the first one (the file name "
+      "counted: pkg/a/b/mod.py has 3), SERA's folder-depth rule; SERA uses 3. 0 = no limit.").Min(0).Max(1 << 20);
   s.Add<Str<SelectionConfig>>("require_edges", &SelectionConfig::require_edges,
       "Call edges a function needs: none; any (at least one resolved caller or callee, as SERA's call graph "
       "keeps only connected functions); callees (at least one resolved callee).")
@@ -281,10 +284,19 @@ Section<LlmConfig> LlmSchema() {
 
 Section<AgentConfig> AgentSchema() {
   Section<AgentConfig> s;
-  s.Add<Int<AgentConfig>>("max_steps", &AgentConfig::max_steps, "Assistant turns per rollout.").Min(1);
+  s.Add<Int<AgentConfig>>("max_steps", &AgentConfig::max_steps,
+      "Accepted assistant turns per rollout (exit_steps); 0 = no limit. max_model_calls is SERA's count.").Min(0);
+  s.Add<Int<AgentConfig>>("max_model_calls", &AgentConfig::max_model_calls,
+      "Model calls per rollout, format-error retries included, as SERA counts them (exit_model_calls); "
+      "0 = no limit.").Min(0);
   s.Add<Int<AgentConfig>>("max_format_errors", &AgentConfig::max_format_errors,
       "Consecutive malformed turns before the rollout ends with exit_format.").Min(1);
-  s.Add<Secs<AgentConfig>>("wall_clock_s", &AgentConfig::wall_clock_s, "Wall-clock limit per rollout.").Min(Duration(1));
+  s.Add<Secs<AgentConfig>>("max_command_seconds", &AgentConfig::max_command_seconds,
+      "Summed run time of the rollout's tool calls, as SERA counts it (exit_command_time); 0 = no limit.")
+      .Min(Duration(0));
+  s.Add<Secs<AgentConfig>>("wall_clock_s", &AgentConfig::wall_clock_s,
+      "Wall-clock limit per rollout (exit_wall_clock): a safety net for a stuck rollout, set far above what "
+      "max_model_calls and max_command_seconds allow, so a slow teacher does not hit it.").Min(Duration(1));
   s.Add<Secs<AgentConfig>>("command_timeout_s", &AgentConfig::command_timeout_s, "Limit per bash command.").Min(Duration(1));
   s.Add<Int<AgentConfig>>("max_consecutive_timeouts", &AgentConfig::max_consecutive_timeouts,
       "Consecutive command timeouts before the rollout ends.").Min(1);
@@ -365,9 +377,9 @@ Section<WorkcopyConfig> WorkcopySchema() {
 Section<DemoIssueConfig> DemoIssueSchema() {
   Section<DemoIssueConfig> s;
   s.Add<Str<DemoIssueConfig>>("source", &DemoIssueConfig::source,
-      "Where demonstration issues come from: builtin examples, a user file (JSONL/JSON/text, incl. SWE-bench JSONL), "
-      "the repositories' commit messages, or auto: commits when at least issue.demos.min_commits of them are "
-      "descriptive, else builtin.")
+      "Where demonstration issues come from: builtin (seragen's user-style bug reports, prompts/demo_issues/), a "
+      "user file (JSONL/JSON/text, incl. SWE-bench JSONL), the repositories' commit messages (which describe fixes, "
+      "not problems), or auto: commits when at least issue.demos.min_commits of them are descriptive, else builtin.")
       .OneOf({"auto", "builtin", "file", "commits"});
   s.Add<Str<DemoIssueConfig>>("file", &DemoIssueConfig::file, "File of demonstration issues when source is file.", Flag::kPath);
   s.Add<Str<DemoIssueConfig>>("repo", &DemoIssueConfig::repo,

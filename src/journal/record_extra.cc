@@ -34,6 +34,7 @@ struct ToJson {
     if (r.discarded_tokens > 0) j["discarded_tokens"] = r.discarded_tokens;
     if (r.category_index) j["category_index"] = *r.category_index;
     if (r.seed) j["seed"] = *r.seed;
+    if (r.autosubmitted) j["autosubmitted"] = true;
     return j;
   }
   Json operator()(const IssueResult& r) const {
@@ -66,6 +67,7 @@ Result<RecordExtra> RolloutFrom(const Json& j) {
     SG_RETURN_IF_ERROR(ReadCount(j, key, true, &value, "extra."));
     *field = value;
   }
+  SG_RETURN_IF_ERROR(ReadBool(j, "autosubmitted", false, &r.autosubmitted, "extra."));
   return RecordExtra(std::move(r));
 }
 

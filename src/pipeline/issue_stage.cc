@@ -30,11 +30,11 @@ Result<std::string> SummarizeTrajectory(const agent::Trajectory& t, const Prompt
     const llm::Message& r = t.history[i + 1];
     if (a.role != llm::Role::kAssistant || a.tool_calls.empty()) continue;
     const llm::ToolCall& c = a.tool_calls.front();
-    SG_ASSIGN_OR_RETURN(
-        std::string step,
-        prompts.TrajectoryStep(++n, Clip(std::string(TrimLineSpace(a.content)), limits.max_text_chars),
-                               Clip(c.name + " " + c.arguments_json, limits.max_text_chars),
-                               Clip(std::string(TrimLineSpace(r.content)), limits.max_observation_chars)));
+    PromptLibrary::StepText text{Clip(std::string(TrimLineSpace(a.reasoning)), limits.max_text_chars),
+                                 Clip(std::string(TrimLineSpace(a.content)), limits.max_text_chars),
+                                 Clip(c.name + " " + c.arguments_json, limits.max_text_chars),
+                                 Clip(std::string(TrimLineSpace(r.content)), limits.max_observation_chars)};
+    SG_ASSIGN_OR_RETURN(std::string step, prompts.TrajectoryStep(++n, text));
     total += step.size();
     steps.push_back(std::move(step));
   }

@@ -67,8 +67,9 @@ Result<PromptLibrary> PromptLibrary::Load(const std::string& dir, const config::
                                    {{"trajectory_summary", ""}, {"patch", ""}, {"demo_issue", ""}}));
   SG_RETURN_IF_ERROR(CheckTemplate(p.judge_, dir + "/" + n.judge,
                                    {{"problem_statement", ""}, {"trajectory_summary", ""}, {"patch", ""}}));
-  SG_RETURN_IF_ERROR(CheckTemplate(p.trajectory_step_, dir + "/trajectory_step.md",
-                                   {{"step", ""}, {"thought", ""}, {"action", ""}, {"observation", ""}}));
+  SG_RETURN_IF_ERROR(
+      CheckTemplate(p.trajectory_step_, dir + "/trajectory_step.md",
+                    {{"step", ""}, {"reasoning", ""}, {"thought", ""}, {"action", ""}, {"observation", ""}}));
   p.issue_tag_ = LastClosingTag(p.issue_writer_);
   p.judge_tag_ = LastClosingTag(p.judge_);
   if (p.issue_tag_.empty())
@@ -124,12 +125,14 @@ Result<std::string> PromptLibrary::Judge(const std::string& problem, const std::
                         dir_ + "/judge");
 }
 
-Result<std::string> PromptLibrary::TrajectoryStep(int step, const std::string& thought, const std::string& action,
-                                                  const std::string& observation) const {
-  return RenderTemplate(
-      trajectory_step_,
-      {{"step", std::to_string(step)}, {"thought", thought}, {"action", action}, {"observation", observation}},
-      dir_ + "/trajectory_step.md");
+Result<std::string> PromptLibrary::TrajectoryStep(int step, const StepText& text) const {
+  return RenderTemplate(trajectory_step_,
+                        {{"step", std::to_string(step)},
+                         {"reasoning", text.reasoning},
+                         {"thought", text.thought},
+                         {"action", text.action},
+                         {"observation", text.observation}},
+                        dir_ + "/trajectory_step.md");
 }
 
 }  // namespace seragen::pipeline

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "seragen/agent/trajectory_json.h"
@@ -82,6 +83,19 @@ Result<StatusReport> ReadStatus(const std::string& run_dir) {
   return StatusFromJournals(run_dir, plan, shards);
 }
 
+namespace {
+
+// Autosubmitted rollouts are counted apart from plain exits of the same limit.
+void CountRolloutExit(const journal::JournalRecord& rec, StatusReport* r) {
+  const journal::RolloutResult* rr = rec.rollout();
+  const bool autosubmitted = rr != nullptr && rr->autosubmitted;
+  std::optional<agent::ExitStatus> exit = agent::ParseExitStatus(rec.status);
+  r->rollout_exits[exit ? agent::OutcomeName(*exit, autosubmitted) : rec.status]++;
+  if (autosubmitted) r->autosubmitted++;
+}
+
+}  // namespace
+
 StatusReport StatusFromJournals(const std::string& run_dir, const std::vector<callgraph::PlannedTask>& plan,
                                 const std::vector<journal::ShardJournal>& shards) {
   StatusReport r;
@@ -95,7 +109,7 @@ StatusReport StatusFromJournals(const std::string& run_dir, const std::vector<ca
       r.completion_tokens += rec.tokens.completion_tokens;
       r.cached_tokens += rec.tokens.cached_prompt_tokens;
       r.model_calls += rec.tokens.calls;
-      if (rec.stage == Stage::kRollout1Done || rec.stage == Stage::kRollout2Done) r.rollout_exits[rec.status]++;
+      if (rec.stage == Stage::kRollout1Done || rec.stage == Stage::kRollout2Done) CountRolloutExit(rec, &r);
       double t = ParseIso(rec.at);
       if (t > 0) {
         first = first == 0 ? t : std::min(first, t);
@@ -151,6 +165,8 @@ std::string FormatStatus(const StatusReport& r) {
   out += fmt::format("acceptance {:.1f}% of verified tasks\n", 100.0 * r.acceptance_rate);
   line("skipped", r.skipped);
   line("rollouts", r.rollout_exits);
+  if (r.autosubmitted > 0)
+    out += fmt::format("autosubmit {} rollout(s) submitted their diff after a limit\n", r.autosubmitted);
   out += fmt::format(
       "failures   {} infrastructure, {} model\n",
       [&] {
@@ -218,6 +234,7 @@ std::string StatusJson(const StatusReport& r) {
                               {"acceptance_rate", r.acceptance_rate},
                               {"skipped", r.skipped},
                               {"rollout_exits", r.rollout_exits},
+                              {"autosubmitted", r.autosubmitted},
                               {"infra_failures", r.infra_failures},
                               {"model_failures", r.model_failures},
                               {"prompt_tokens", r.prompt_tokens},

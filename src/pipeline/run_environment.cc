@@ -26,7 +26,8 @@ class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSo
       : lease_(std::move(lease)),
         runner_(std::move(runner)),
         test_command_(std::move(test_command)),
-        box_(resources, runner_.get(), lease_.path(), static_cast<tools::PatchSource*>(this), options),
+        meter_(MeteredRoots(lease_.paths())),
+        box_(resources, runner_.get(), lease_.path(), static_cast<tools::PatchSource*>(this), options, &meter_),
         executor_(&box_, resources) {
     diff_options_.max_bytes = max_patch_bytes;
   }
@@ -42,9 +43,17 @@ class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSo
   }
 
  private:
+  // The copy and the rollout's /tmp count against one disk bound (sandbox.max_copy_mb).
+  static std::vector<std::string> MeteredRoots(const repo::CopyPaths& paths) {
+    std::vector<std::string> roots{paths.work_tree};
+    if (!paths.tmp_dir.empty()) roots.push_back(paths.tmp_dir);
+    return roots;
+  }
+
   repo::WorkingCopyLease lease_;
   std::unique_ptr<sandbox::CommandRunner> runner_;
   std::string test_command_;
+  sandbox::DirectoryCopyMeter meter_;
   tools::ToolBox box_;
   ToolBoxExecutor executor_;
   repo::DiffOptions diff_options_;
@@ -209,6 +218,7 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
+  sb.host_tmp = lease.paths().tmp_dir;  // one /tmp for the whole rollout
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   auto test_command = options_.test_commands.find(task.repo);
   return std::unique_ptr<RolloutEnvironment>(

@@ -50,6 +50,7 @@ callgraph::SelectionOptions SelectionFrom(const config::SelectionConfig& s) {
   o.auxiliary_patterns = s.auxiliary_patterns;
   o.min_lines = static_cast<int>(s.min_lines);
   o.max_lines = static_cast<int>(s.max_lines);
+  o.max_folder_depth = static_cast<int>(std::min<std::int64_t>(s.max_folder_depth, 1 << 20));
   o.require_edges = callgraph::EdgeRequirementFromName(s.require_edges).value_or(callgraph::EdgeRequirement::kAny);
   o.max_functions = static_cast<std::size_t>(s.max_functions_per_repo);
   return o;

@@ -320,15 +320,18 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
                              turn_header_.restarts,
                              static_cast<std::uint64_t>(std::max<std::int64_t>(0, turn_header_.discarded_tokens)),
                              static_cast<std::uint64_t>(std::max(0, CategoryForAttempt())),
-                             RolloutSeed(number)};
+                             RolloutSeed(number),
+                             t.autosubmitted};
+  // An autosubmitted rollout 1 goes on like a submitted one (EXIT_STATUSES.md, "Autosubmit").
+  const bool handed_in = exit == agent::ExitStatus::kSubmitted || t.autosubmitted;
   std::string text = agent::TrajectoryToJson(t);
   if (number == 1) rollout1_ = std::move(t);
   else rollout2_ = std::move(t);
-  Persist({{path, std::move(text)}}, rec, [self, number, exit, p1_hash] {
+  Persist({{path, std::move(text)}}, rec, [self, number, exit, handed_in, p1_hash] {
     self->DropTurnLog();
     if (number == 2) return self->Next();
     std::string why;
-    if (exit != agent::ExitStatus::kSubmitted) why = "rollout1_" + std::string(agent::ExitStatusName(exit));
+    if (!handed_in) why = "rollout1_" + std::string(agent::ExitStatusName(exit));
     else if (!self->rollout1_->has_patch) why = "empty_p1";
     else if (!self->ctx_->p1_hashes.insert(p1_hash).second) why = "duplicate_p1";
     if (why.empty()) return self->Next();
@@ -342,7 +345,9 @@ void TaskRunner::Verify() {
   verify::Scores scores = verify::ScorePatches(rollout1_->patch, rollout2_->patch, ctx_->settings.verify_rule);
   bool submitted = rollout2_->exit_status == agent::ExitStatus::kSubmitted;
   double threshold = ctx_->settings.verify_threshold;
-  bool accepted = submitted && verify::Accept(scores, threshold);
+  // An autosubmitted P2 is scored like a submitted one (SERA verifies every
+  // prediction); export still keeps only plain submits by default.
+  bool accepted = (submitted || rollout2_->autosubmitted) && verify::Accept(scores, threshold);
   std::string status = !scores.scorable ? "not_scorable" : accepted ? "accepted" : "rejected";
   journal::JournalRecord rec{task_.task_id, Stage::kVerified, status, attempt_};
   rec.extra = journal::VerificationResult{RecordedScores(scores), threshold, submitted};

@@ -371,6 +371,11 @@ Status AdoptOwnership(const CopyPaths& copy, unsigned uid, unsigned gid) {
   //    following a symlink. The authoritative git directory stays root's.
   SG_ASSIGN_OR_RETURN(internal::ConfinedDir root, internal::ConfinedDir::Open(copy.work_tree));
   SG_RETURN_IF_ERROR(root.ChownAll(uid, gid));
+  if (!copy.tmp_dir.empty()) {
+    // Empty, made by Prepare: only the directory itself changes hands.
+    SG_ASSIGN_OR_RETURN(internal::ConfinedDir tmp, internal::ConfinedDir::Open(copy.tmp_dir));
+    SG_RETURN_IF_ERROR(tmp.ChownAll(uid, gid));
+  }
   // 2. chown changed ctime/uid/gid, which the index's stat cache compares: take
   //    them over for entries whose mtime, size and inode still match, so the
   //    next status does not re-hash every file.

@@ -2,9 +2,12 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <condition_variable>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <vector>
@@ -60,7 +63,7 @@ struct WorkingCopyPool::State {
   std::vector<Slot> slots;
 
   std::string CopyPath(std::size_t i) const { return directory + "/copy-" + std::to_string(i); }
-  CopyPaths Paths(std::size_t i) const { return CopyPaths{CopyPath(i), CopyPath(i) + ".git"}; }
+  CopyPaths Paths(std::size_t i) const { return CopyPaths{CopyPath(i), CopyPath(i) + ".git", CopyPath(i) + ".tmp"}; }
   std::string LockPath(std::size_t i) const { return CopyPath(i) + ".lock"; }
   std::string CleanStamp(std::size_t i) const { return CopyPath(i) + ".clean"; }
 
@@ -140,6 +143,11 @@ struct WorkingCopyPool::State {
       if (options.verify_on_acquire && !Verify(i).ok()) SG_RETURN_IF_ERROR(Restore(i));
     }
     if (!rebuilt) SG_RETURN_IF_ERROR(internal::ResetAgentGitDir(copy, base_commit, source_objects_dir));
+    // A /tmp left by a holder that died goes too: every lease starts with an empty one.
+    SG_RETURN_IF_ERROR(internal::ForceRemoveAll(copy.tmp_dir));
+    if (::mkdir(copy.tmp_dir.c_str(), 0700) != 0) {
+      return IoError("cannot create " + copy.tmp_dir + ": " + std::strerror(errno));
+    }
     fs::remove(CleanStamp(i), ec);
     if (ec) return IoError("cannot remove stamp " + CleanStamp(i) + ": " + ec.message());
     return Status::Ok();
@@ -149,6 +157,8 @@ struct WorkingCopyPool::State {
     Status status = Restore(i);
     // Also reset the agent's .git now, so an idle copy looks like a clean clone.
     if (status.ok()) status = internal::ResetAgentGitDir(Paths(i), base_commit, source_objects_dir);
+    // The rollout's /tmp ends with it (without the stamp, the next Prepare retries).
+    if (status.ok()) status = internal::ForceRemoveAll(Paths(i).tmp_dir);
     if (status.ok()) status = internal::WriteFileReplacing(CleanStamp(i), base_commit + "\n");
     Unclaim(i);
     return status;

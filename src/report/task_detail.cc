@@ -107,7 +107,7 @@ const std::string* DemoIndex::Find(const std::string& source, const std::string&
 RolloutSummary Summarize(const agent::Trajectory& t) {
   RolloutSummary s;
   s.present = true;
-  s.exit_status = std::string(agent::ExitStatusName(t.exit_status));
+  s.exit_status = agent::OutcomeName(t.exit_status, t.autosubmitted);
   s.steps = t.totals.steps;
   s.model_calls = t.totals.model_calls;
   s.format_errors = t.totals.format_errors;

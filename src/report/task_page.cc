@@ -98,7 +98,7 @@ std::string RolloutHtml(const std::optional<agent::Trajectory>& traj, const std:
   std::string out = fmt::format(
       "<p>exit <b>{}</b> · {} steps · {} model calls · {} format errors · {} tokens · {:.1f} s · model "
       "<code>{}</code></p>",
-      agent::ExitStatusName(t.exit_status), t.totals.steps, t.totals.model_calls, t.totals.format_errors,
+      agent::OutcomeName(t.exit_status, t.autosubmitted), t.totals.steps, t.totals.model_calls, t.totals.format_errors,
       Thousands(t.totals.prompt_tokens + t.totals.completion_tokens), t.totals.wall_seconds, E(t.model));
   if (!t.exit_detail.empty() && t.exit_detail != agent::ExitStatusName(t.exit_status)) {
     out += Labeled("exit detail", t.exit_detail, "");

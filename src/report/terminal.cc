@@ -170,8 +170,9 @@ std::string FormatShow(const TaskRow& row, const TaskDetail& detail, const ShowO
   const agent::Trajectory& t = *traj;
   out += "\n" + st(kBold, fmt::format("rollout {}", o.rollout)) +
          fmt::format(": {} · {} steps · {} model calls · {} format errors · {} tokens · {:.1f}s · model {}\n",
-                     agent::ExitStatusName(t.exit_status), t.totals.steps, t.totals.model_calls, t.totals.format_errors,
-                     t.totals.prompt_tokens + t.totals.completion_tokens, t.totals.wall_seconds, Line(t.model, 200));
+                     agent::OutcomeName(t.exit_status, t.autosubmitted), t.totals.steps, t.totals.model_calls,
+                     t.totals.format_errors, t.totals.prompt_tokens + t.totals.completion_tokens, t.totals.wall_seconds,
+                     Line(t.model, 200));
   if (!t.exit_detail.empty() && t.exit_detail != agent::ExitStatusName(t.exit_status))
     out += "exit detail: " + Line(t.exit_detail, 2000) + "\n";
   for (std::size_t i = 0; i < t.turns.size(); ++i) AppendTurn(t.turns[i], i, st, o, out);

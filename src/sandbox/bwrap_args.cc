@@ -106,9 +106,13 @@ std::vector<std::string> BuildBwrapArgv(const SandboxOptions& o, const std::vect
     }
   }
   const std::string small_tmpfs = std::to_string(64 * 1024 * 1024);
-  a.insert(a.end(),
-           {"--dev", "/dev", "--size", small_tmpfs, "--tmpfs", "/dev/shm", "--proc", "/proc", "--size",
-            std::to_string(o.tmp_size_mb * 1024 * 1024), "--tmpfs", "/tmp", "--size", small_tmpfs, "--tmpfs", "/run"});
+  a.insert(a.end(), {"--dev", "/dev", "--size", small_tmpfs, "--tmpfs", "/dev/shm", "--proc", "/proc"});
+  if (o.host_tmp.empty()) {
+    a.insert(a.end(), {"--size", std::to_string(o.tmp_size_mb * 1024 * 1024), "--tmpfs", "/tmp"});
+  } else {
+    a.insert(a.end(), {"--bind", o.host_tmp, "/tmp"});
+  }
+  a.insert(a.end(), {"--size", small_tmpfs, "--tmpfs", "/run"});
   for (const auto& p : o.hidden_paths) a.insert(a.end(), {"--tmpfs", p});
   for (const auto& p : o.extra_ro_binds) a.insert(a.end(), {"--ro-bind", p, p});
   for (const auto& b : o.binds) a.insert(a.end(), {b.writable ? "--bind" : "--ro-bind", b.host, b.inside});

@@ -59,16 +59,22 @@ struct Walk {
 }  // namespace
 
 Result<CopyUsage> DirectoryCopyMeter::Measure(std::uint64_t limit_bytes, std::uint64_t max_entries) {
-  UniqueFd fd(::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (!fd.valid()) return IoError("cannot open working copy " + root_ + " to measure it: " + std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd.get(), &st) != 0) {
-    int err = errno;
-    return IoError("cannot stat working copy " + root_ + ": " + std::strerror(err));
+  CopyUsage usage;
+  for (const std::string& root : roots_) {
+    UniqueFd fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd.valid()) return IoError("cannot open working copy " + root + " to measure it: " + std::strerror(errno));
+    struct stat st;
+    if (::fstat(fd.get(), &st) != 0) {
+      int err = errno;
+      return IoError("cannot stat working copy " + root + ": " + std::strerror(err));
+    }
+    // Each root is walked on its own file system; the counts add up.
+    Walk walk{st.st_dev, limit_bytes, max_entries, usage};
+    if (walk.Count(st)) walk.Directory(std::move(fd), 1);
+    usage = walk.usage;
+    if (usage.over) break;
   }
-  Walk walk{st.st_dev, limit_bytes, max_entries, {}};
-  if (walk.Count(st)) walk.Directory(std::move(fd), 1);
-  return walk.usage;
+  return usage;
 }
 
 }  // namespace seragen::sandbox

@@ -62,6 +62,9 @@ Status ValidateSandboxOptions(const SandboxOptions& o) {
     return InvalidArgumentError("sandbox output cap must be at least 64 bytes");
   }
   if (o.tmp_size_mb <= 0) return InvalidArgumentError("sandbox.tmp_size_mb must be positive");
+  if (!o.host_tmp.empty() && o.host_tmp[0] != '/') {
+    return InvalidArgumentError("the rollout's /tmp must be an absolute host path, got \"" + o.host_tmp + "\"");
+  }
   return Status::Ok();
 }
 

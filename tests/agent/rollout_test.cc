@@ -25,6 +25,7 @@ class FakeTools final : public ToolExecutor {
     calls.push_back(call.name + " " + call.arguments_json);
     if (clock && advance.count() > 0) clock->Advance(advance);
     ToolOutcome out;
+    out.duration = run_time;
     if (call.name == "submit") {
       out.submitted = true;
       out.text = "submitted";
@@ -51,6 +52,7 @@ class FakeTools final : public ToolExecutor {
   std::vector<std::string> calls;
   FakeClock* clock = nullptr;
   std::chrono::seconds advance{0};
+  std::chrono::microseconds run_time{0};  // reported duration, the clock untouched
   bool time_out_commands = false;
 };
 
@@ -320,6 +322,83 @@ TEST_CASE("limits: steps, tokens, cost, wall clock, command timeouts", "[agent]"
     Trajectory t = h.Run();
     CHECK(t.exit_status == ExitStatus::kCommandTimeouts);
     CHECK(t.totals.steps == 2);
+  }
+}
+
+TEST_CASE("the model-call budget counts format-error calls too", "[agent]") {
+  Harness h;
+  h.spec.limits.max_model_calls = 5;
+  h.spec.limits.max_format_errors = 100;
+  int n = 0;
+  h.chat.SetHandler([&n](const llm::ChatRequest&) {
+    // Every other answer is malformed: 5 calls are 3 accepted turns and 2 format errors.
+    return Result<llm::ChatResponse>(n++ % 2 == 1 ? MakeTextResponse("thinking aloud")
+                                                  : MakeToolCallResponse("bash", R"({"command":"ls"})"));
+  });
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kModelCalls);
+  CHECK(t.totals.model_calls == 5);
+  CHECK(t.totals.format_errors == 2);
+  CHECK(t.totals.steps == 3);
+  CHECK(h.chat.requests().size() == 5);
+}
+
+TEST_CASE("the command-time budget sums the run time of commands, not the wall clock", "[agent]") {
+  Harness h;
+  h.spec.limits.max_command_time = std::chrono::seconds(25);
+  h.tools.run_time = std::chrono::seconds(10);  // the fake clock stands still
+  h.chat.SetHandler([](const llm::ChatRequest&) {
+    return Result<llm::ChatResponse>(MakeToolCallResponse("bash", R"({"command":"sleep 10"})"));
+  });
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kCommandTime);
+  CHECK(t.totals.steps == 3);  // 10 + 10 < 25 <= 30
+  CHECK(t.totals.command_seconds == Approx(30.0));
+  CHECK(t.totals.wall_seconds == 0);
+}
+
+TEST_CASE("a rollout ended by a budget still submits its diff (autosubmitted)", "[agent]") {
+  auto bash_forever = [](const llm::ChatRequest&) {
+    return Result<llm::ChatResponse>(MakeToolCallResponse("bash", R"({"command":"ls"})"));
+  };
+  SECTION("a call budget with a diff: autosubmitted, the limit kept as exit status") {
+    Harness h;
+    h.spec.limits.max_model_calls = 2;
+    h.chat.SetHandler(bash_forever);
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == ExitStatus::kModelCalls);
+    CHECK(t.autosubmitted);
+    CHECK(OutcomeName(t.exit_status, t.autosubmitted) == "autosubmitted:exit_model_calls");
+    auto back = TrajectoryFromJson(TrajectoryToJson(t));
+    REQUIRE(back.ok());
+    CHECK(back->autosubmitted);
+  }
+  SECTION("repeated format errors with a diff are autosubmitted too") {
+    Harness h;
+    h.spec.limits.max_format_errors = 1;
+    h.chat.PushResponse(MakeTextResponse("no call"));
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == ExitStatus::kFormat);
+    CHECK(t.autosubmitted);
+  }
+  SECTION("no diff, nothing to submit") {
+    Harness h;
+    h.spec.limits.max_model_calls = 2;
+    h.patch.patch = "";
+    h.chat.SetHandler(bash_forever);
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == ExitStatus::kModelCalls);
+    CHECK_FALSE(t.autosubmitted);
+  }
+  SECTION("a disk-limit exit is not autosubmitted, nor is a plain submit") {
+    Harness h;
+    h.chat.PushResponse(MakeToolCallResponse("fill_disk", "{}"));
+    CHECK_FALSE(h.Run().autosubmitted);
+    Harness s;
+    s.chat.PushResponse(MakeToolCallResponse("submit", "{}"));
+    Trajectory t = s.Run();
+    CHECK(t.exit_status == ExitStatus::kSubmitted);
+    CHECK_FALSE(t.autosubmitted);
   }
 }
 

@@ -168,6 +168,32 @@ TEST_CASE("the per-repository cap keeps a seeded sample", "[selection]") {
   CHECK(a != c);
 }
 
+TEST_CASE("max_folder_depth counts path components after the first one, as SERA's wildcards do", "[selection]") {
+  CHECK(FolderDepth("mod.py") == 0);
+  CHECK(FolderDepth("pkg/mod.py") == 1);
+  CHECK(FolderDepth("src/pkg/mod.py") == 2);
+  CHECK(FolderDepth("pkg/a/b/mod.py") == 3);
+  CHECK(FolderDepth("src/pkg/a/b/mod.py") == 4);
+  InMemoryFileSource source;
+  source.Add("pkg/a/b/c/deep.py", "from pkg.top import helper\ndef deep():\n" + Body(5));
+  source.Add("pkg/a/b/edge.py", "from pkg.top import helper\ndef edge():\n" + Body(5));
+  source.Add("pkg/top.py", "def helper():\n    return 1\n\ndef top():\n" + Body(5));
+  auto graph = BuildGraph(source, {});
+  REQUIRE(graph.ok());
+  SelectionOptions options;
+  CHECK(Ids(*graph, SelectFunctions(*graph, options, 1, "r")) ==
+        std::set<std::string>{"pkg/a/b/c/deep.py::deep", "pkg/a/b/edge.py::edge", "pkg/top.py::top"});
+  options.max_folder_depth = 3;
+  SelectionCounts counts;
+  CHECK(Ids(*graph, SelectFunctions(*graph, options, 1, "r", &counts)) ==
+        std::set<std::string>{"pkg/a/b/edge.py::edge", "pkg/top.py::top"});
+  CHECK(counts.rejected["too_deep"] == 1);
+  options.max_folder_depth = 1;
+  CHECK(Ids(*graph, SelectFunctions(*graph, options, 1, "r")) == std::set<std::string>{"pkg/top.py::top"});
+  options.max_folder_depth = -1;
+  CHECK_THAT(ValidateSelectionOptions(options).message(), Catch::Contains("selection.max_folder_depth"));
+}
+
 TEST_CASE("selection options are validated with the field name", "[selection]") {
   SelectionOptions options;
   options.min_lines = 50;

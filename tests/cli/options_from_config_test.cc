@@ -49,6 +49,8 @@ llm:
   pricing: {prompt_per_mtok: 1.25, completion_per_mtok: 2.5, cached_per_mtok: 0.125}
 agent:
   max_steps: 17
+  max_model_calls: 19
+  max_command_seconds: 33.5
   max_format_errors: 4
   wall_clock_s: 99.5
   command_timeout_s: 7.5
@@ -212,6 +214,8 @@ TEST_CASE("agent limits, pricing and call options", "[cli][options]") {
   config::Config cfg = Load();
   agent::RolloutLimits l = AgentLimitsFrom(cfg);
   CHECK(l.max_steps == 17);
+  CHECK(l.max_model_calls == 19);
+  CHECK(l.max_command_time == milliseconds(33500));
   CHECK(l.max_format_errors == 4);
   CHECK(l.wall_clock == milliseconds(99500));
   CHECK(l.max_consecutive_timeouts == 5);

@@ -34,14 +34,17 @@ LoadedConfig MustLoad(const std::string& text, LoadOptions opts = {}) {
 TEST_CASE("a minimal config gets every default", "[config]") {
   LoadedConfig c = MustLoad(kMinimal);
   // SERA's agent budgets and issue/judge defaults (docs/METHOD.md).
-  CHECK(c.config.agent.max_steps == 115);
+  CHECK(c.config.agent.max_model_calls == 115);  // every call counts, as SERA's call limit
+  CHECK(c.config.agent.max_steps == 0);          // accepted turns: off unless set
+  CHECK(c.config.agent.max_command_seconds == std::chrono::seconds(1800));
+  CHECK(c.config.agent.wall_clock_s == std::chrono::hours(4));
   CHECK(c.config.agent.command_timeout_s == std::chrono::seconds(300));
   CHECK(c.config.llm.max_tokens == 0);
   CHECK(c.config.tools.output_cap_bytes == 100000);
   CHECK(c.config.issue.temperature == 0.6);
   CHECK(c.config.issue.max_tokens == 4096);
   CHECK(c.config.issue.max_attempts == 10);
-  CHECK(c.config.issue.demos.source == "auto");
+  CHECK(c.config.issue.demos.source == "builtin");
   CHECK(c.config.judge.enabled);
   CHECK(c.config.judge.max_attempts == 3);
   CHECK(c.config.agent.max_format_errors == 3);
@@ -87,11 +90,11 @@ TEST_CASE("every bad config in the corpus fails with its exact message", "[confi
 
 TEST_CASE("errors carry file, line and column", "[config]") {
   std::vector<ConfigIssue> issues;
-  auto r = LoadConfigText(std::string(kMinimal) + "agent:\n  max_steps: 0\n", "cfg.yaml", {}, &issues);
+  auto r = LoadConfigText(std::string(kMinimal) + "agent:\n  max_steps: -1\n", "cfg.yaml", {}, &issues);
   REQUIRE_FALSE(r.ok());
   REQUIRE(issues.size() == 1);
   CHECK(issues[0].where == "cfg.yaml:8:14");
-  CHECK(r.status().message() == "cfg.yaml:8:14: agent.max_steps: must be >= 1, got '0'");
+  CHECK(r.status().message() == "cfg.yaml:8:14: agent.max_steps: must be >= 0, got '-1'");
 }
 
 TEST_CASE("a key given twice is an error, not a silently dropped block", "[config]") {

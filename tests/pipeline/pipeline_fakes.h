@@ -145,6 +145,10 @@ struct ScriptedModel {
   int rollout_calls = 0, issue_calls = 0, judge_calls = 0;
   std::optional<llm::FailureClass> fail_rollouts;
   std::int64_t rollout_prompt_tokens = 0;  // > 0: agent answers report this usage (and 1 completion token)
+  // Rollout 1 (no issue written yet) never submits: it runs commands until a budget ends it.
+  bool rollout1_never_submits = false;
+  // Reasoning sent with every agent turn (empty: none).
+  std::string rollout_reasoning;
 
   static std::string Next(std::deque<std::string>& queue, const std::string& fixed) {
     if (queue.empty()) return fixed;
@@ -158,9 +162,10 @@ struct ScriptedModel {
       if (!req.tools.empty()) {
         ++rollout_calls;
         if (fail_rollouts) return llm::MakeFailure(*fail_rollouts, "scripted failure");
-        bool acted = req.messages.size() > 2;
+        bool acted = req.messages.size() > 2 && !(rollout1_never_submits && issue_calls == 0);
         llm::ChatResponse r = acted ? llm::MakeToolCallResponse("submit", "{}")
                                     : llm::MakeToolCallResponse("bash", R"({"command":"ls"})");
+        r.reasoning = rollout_reasoning;
         if (rollout_prompt_tokens > 0) {
           r.usage.present = true;
           r.usage.prompt_tokens = rollout_prompt_tokens;

@@ -118,35 +118,51 @@ TEST_CASE("run environment: core.worktree set by the agent's bash reaches neithe
   CHECK(MustRun(listing) == before);
 }
 
-TEST_CASE("run environment: under bubblewrap the agent's git status and diff work on its disposable .git") {
-  EnvironmentOptions options;
-  options.sandbox_mode = "bwrap";
-  options.sandbox.uid = options.sandbox.gid = options.uid_base;
-  Status check = sandbox::SelfCheck(options.sandbox);
-  if (!check.ok()) {
-    WARN("bubblewrap unusable here, skipped: " << check.message());
-    return;
-  }
+// A one-file repository and a bwrap environment factory over a pool of
+// `capacity` copies (disk bound `max_copy_bytes`, 0 = none); Skipped() when
+// bubblewrap cannot run here.
+struct BwrapWorld {
   TempDir tmp;
-  ::chmod(tmp.path().c_str(), 0755);
-  std::string source = tmp.Sub("source");
-  MustRun("mkdir -p " + source + " && cd " + source + " && " + kGit + " init -q && echo alpha > a.txt && " + kGit +
-          " add -A && " + kGit + " commit -qm base && chmod -R o+rX " + source);
-  std::string commit = MustRun("cd " + source + " && " + kGit + " rev-parse HEAD");
-  commit.pop_back();
-  auto repo = repo::Repository::Open(source);
-  REQUIRE(repo.ok());
-  std::map<std::string, std::shared_ptr<repo::Repository>> repos;
-  repos["demo"] = std::make_shared<repo::Repository>(std::move(repo).value());
-  options.pool.pool_dir = tmp.Sub("pool");
-  options.pool.capacity = 1;
-  RunEnvironmentFactory factory(repos, &Resources(), options);
+  EnvironmentOptions options;
+  Status check;
+  std::unique_ptr<RunEnvironmentFactory> factory;
   Task task;
-  task.task_id = "t1";
-  task.repo = "demo";
-  task.commit = commit;
+
+  explicit BwrapWorld(std::size_t capacity, std::uint64_t max_copy_bytes = 0) {
+    options.sandbox_mode = "bwrap";
+    options.tools.max_copy_bytes = max_copy_bytes;
+    options.sandbox.uid = options.sandbox.gid = options.uid_base;
+    check = sandbox::SelfCheck(options.sandbox);
+    if (!check.ok()) return;
+    ::chmod(tmp.path().c_str(), 0755);
+    std::string source = tmp.Sub("source");
+    MustRun("mkdir -p " + source + " && cd " + source + " && " + kGit + " init -q && echo alpha > a.txt && " + kGit +
+            " add -A && " + kGit + " commit -qm base && chmod -R o+rX " + source);
+    task.commit = MustRun("cd " + source + " && " + kGit + " rev-parse HEAD");
+    task.commit.pop_back();
+    auto repo = repo::Repository::Open(source);
+    REQUIRE(repo.ok());
+    std::map<std::string, std::shared_ptr<repo::Repository>> repos;
+    repos["demo"] = std::make_shared<repo::Repository>(std::move(repo).value());
+    options.pool.pool_dir = tmp.Sub("pool");
+    options.pool.capacity = capacity;
+    factory = std::make_unique<RunEnvironmentFactory>(repos, &Resources(), options);
+    task.task_id = "t1";
+    task.repo = "demo";
+  }
+  bool Skipped() const {
+    if (!check.ok()) WARN("bubblewrap unusable here, skipped: " << check.message());
+    return !check.ok();
+  }
+  // Host directories of the rollouts' /tmp in the pool.
+  std::string TmpDirs() { return MustRun("find " + options.pool.pool_dir + " -name 'copy-*.tmp'"); }
+};
+
+TEST_CASE("run environment: under bubblewrap the agent's git status and diff work on its disposable .git") {
+  BwrapWorld w(1);
+  if (w.Skipped()) return;
   for (int lease = 0; lease < 2; ++lease) {
-    auto env = factory.Acquire(task, 0);
+    auto env = w.factory->Acquire(w.task, 0);
     REQUIRE(env.ok());
     agent::ToolOutcome out = (*env)->tools().Execute(
         Bash("echo more >> a.txt && git status --porcelain && git diff && git config core.worktree /tmp"));
@@ -157,6 +173,42 @@ TEST_CASE("run environment: under bubblewrap the agent's git status and diff wor
     REQUIRE(patch.ok());
     CHECK(patch->find("+more\n") != std::string::npos);
   }
+}
+
+TEST_CASE("run environment: a rollout keeps one /tmp from command to command, its own, gone with the lease") {
+  BwrapWorld w(2);
+  if (w.Skipped()) return;
+  {
+    auto first = w.factory->Acquire(w.task, 0);
+    auto second = w.factory->Acquire(w.task, 1);
+    REQUIRE(first.ok());
+    REQUIRE(second.ok());
+    agent::ToolOutcome wrote = (*first)->tools().Execute(Bash("echo kept-for-later > /tmp/note && cd /tmp && pwd"));
+    INFO(wrote.text);
+    agent::ToolOutcome read = (*first)->tools().Execute(Bash("cat /tmp/note; cat ~/note 2>&1"));
+    CHECK(read.text.find("kept-for-later\nkept-for-later") != std::string::npos);  // HOME is /tmp too
+    agent::ToolOutcome other = (*second)->tools().Execute(Bash("ls -A /tmp; cat /tmp/note 2>&1 || echo absent"));
+    CHECK(other.text.find("absent") != std::string::npos);
+    CHECK((*first)->patch().CurrentPatch().value().empty());  // /tmp is not part of the patch
+    CHECK(w.TmpDirs().find("copy-0.tmp") != std::string::npos);
+  }
+  CHECK(w.TmpDirs().empty());  // deleted when the leases were given back
+  auto again = w.factory->Acquire(w.task, 0);
+  REQUIRE(again.ok());
+  agent::ToolOutcome fresh = (*again)->tools().Execute(Bash("cat /tmp/note 2>&1 || echo absent"));
+  CHECK(fresh.text.find("absent") != std::string::npos);
+}
+
+TEST_CASE("run environment: the rollout's /tmp counts in the copy's disk bound") {
+  BwrapWorld w(1, 4 << 20);
+  if (w.Skipped()) return;
+  auto env = w.factory->Acquire(w.task, 0);
+  REQUIRE(env.ok());
+  agent::ToolOutcome small = (*env)->tools().Execute(Bash("head -c 100000 /dev/urandom > /tmp/small"));
+  CHECK_FALSE(small.disk_limit);
+  agent::ToolOutcome big = (*env)->tools().Execute(Bash("head -c 6000000 /dev/urandom > /tmp/big"));
+  INFO(big.text);
+  CHECK(big.disk_limit);
 }
 
 }  // namespace

@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
 #include "seragen/pipeline/demo_issues.h"
 #include "seragen/pipeline/issue_stage.h"
 #include "seragen/pipeline/prompt_library.h"
@@ -154,8 +159,41 @@ TEST_CASE("demonstration issues from jsonl, json, text and commits", "[demo]") {
   CHECK_FALSE(DemoIssuePool::FromCommitMessages(
                   {"Reject negative quantities in Stock.reserve\n\nCallers passing -1 silently increased stock."}, 2)
                   .ok());
-  // The shipped built-in examples parse.
-  CHECK(DemoIssuePool::FromFile(std::string(SERAGEN_SOURCE_DIR) + "/prompts/demo_issues/builtin.jsonl")->size() >= 6);
+}
+
+TEST_CASE("the built-in demonstration pool: 100+ user-style bug reports of many kinds, and it loads", "[demo]") {
+  const std::string path = std::string(SERAGEN_SOURCE_DIR) + "/prompts/demo_issues/builtin.jsonl";
+  auto pool = DemoIssuePool::FromFile(path);
+  REQUIRE(pool.ok());
+  CHECK(pool->size() >= 100);
+  std::set<std::string> ids, projects, languages;
+  std::size_t with_trace = 0, shortest = std::string::npos, longest = 0;
+  for (const DemoIssue& issue : pool->issues()) {
+    ids.insert(issue.id);
+    shortest = std::min(shortest, issue.text.size());
+    longest = std::max(longest, issue.text.size());
+    // Python tracebacks, Go panics, JVM and JavaScript stack frames, sanitizer reports.
+    for (const char* mark :
+         {"Traceback (most recent call last)", "goroutine ", "\tat ", "    at ", "AddressSanitizer"}) {
+      if (issue.text.find(mark) != std::string::npos) {
+        ++with_trace;
+        break;
+      }
+    }
+  }
+  CHECK(ids.size() == pool->size());
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line);
+    projects.insert(j.at("project").get<std::string>());
+    languages.insert(j.at("language").get<std::string>());
+  }
+  CHECK(projects.size() == pool->size());  // one report per invented project
+  CHECK(languages.size() >= 8);
+  CHECK(with_trace >= 12);
+  CHECK(pool->size() - with_trace >= 60);  // most reports carry no trace
+  CHECK(shortest < 200);
+  CHECK(longest > 1500);
 }
 
 TEST_CASE("Pick is deterministic for a given RNG state", "[demo]") {

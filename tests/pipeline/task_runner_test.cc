@@ -183,6 +183,38 @@ TEST_CASE("judge: a no sends the task back to rollout 1 with another category", 
   CHECK(judge_prompt.find("raise ValueError") != std::string::npos);
 }
 
+TEST_CASE("the judge and the issue writer see rollout 1's reasoning", "[pipeline][judge][issue]") {
+  RunnerFixture f;
+  f.model.rollout_reasoning = "The guard on quantity looks off by one.";
+  CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
+  int text_requests = 0;
+  for (const auto& req : f.chat.requests()) {
+    if (!req.tools.empty()) continue;
+    ++text_requests;
+    CHECK(req.messages.front().content.find("The guard on quantity looks off by one.") != std::string::npos);
+  }
+  CHECK(text_requests == 2);  // the judge and the issue writer
+}
+
+TEST_CASE("a rollout 1 ended by the call budget is autosubmitted and goes on to stage 2", "[pipeline][autosubmit]") {
+  RunnerFixture f;
+  f.model.rollout1_never_submits = true;
+  f.ctx.settings.limits.max_model_calls = 3;
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
+  CHECK(o.kind == TaskOutcome::Kind::kVerified);
+  CHECK(f.store.Stages("t1") == std::vector<std::string>{"rollout1_done:exit_model_calls", "judge_done:yes",
+                                                         "issue_done:written", "rollout2_done:submitted",
+                                                         "verified:accepted"});
+  REQUIRE(f.store.records[0].rollout() != nullptr);
+  CHECK(f.store.records[0].rollout()->autosubmitted);
+  CHECK_FALSE(f.store.records[3].rollout()->autosubmitted);
+  auto r1 = agent::TrajectoryFromJson(f.store.files["trajectories/t1.r1.json"]);
+  REQUIRE(r1.ok());
+  CHECK(r1->autosubmitted);
+  CHECK(r1->exit_status == agent::ExitStatus::kModelCalls);
+  CHECK(f.model.rollout_calls == 3 + 2);
+}
+
 TEST_CASE("judge: no to every attempt skips the task after judge_max_attempts", "[pipeline][judge]") {
   RunnerFixture f;
   f.model.judge_reply = "<answer>no</answer>";

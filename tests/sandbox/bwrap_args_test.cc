@@ -136,6 +136,20 @@ TEST_CASE("a configured rootfs is bound from its own directory", "[sandbox][bwra
   CHECK(has_seq({"--setenv", "LANG", "C.UTF-8"}));
 }
 
+TEST_CASE("a rollout's /tmp is its lease's host directory, bound instead of a tmpfs", "[sandbox][bwrap_args]") {
+  SandboxOptions o;
+  o.host_tmp = "/pool/copy-0.tmp";
+  auto argv = BuildBwrapArgv(o, {{"usr", Kind::kDirectory, ""}}, "/c", "", {"true"});
+  auto has_seq = [&](std::vector<std::string> seq) {
+    return std::search(argv.begin(), argv.end(), seq.begin(), seq.end()) != argv.end();
+  };
+  CHECK(has_seq({"--proc", "/proc", "--bind", "/pool/copy-0.tmp", "/tmp", "--size"}));
+  CHECK_FALSE(has_seq({"--tmpfs", "/tmp"}));
+  CHECK(has_seq({"--tmpfs", "/run"}));
+  o.host_tmp = "relative/tmp";
+  CHECK_THAT(ValidateSandboxOptions(o).message(), Catch::Contains("relative/tmp"));
+}
+
 TEST_CASE("environment binds and setup network reach the argv", "[sandbox][bwrap_args]") {
   SandboxOptions o;
   o.binds = {{"/cache/env-abc", "/env", false}};

@@ -44,7 +44,7 @@ TEST_CASE("categories.yaml has one prompt for each of the 51 bug categories") {
   CHECK(prompts.size() == cats.size());  // distinct, so the teacher can map text back to a category
 }
 
-TEST_CASE("Built-in demonstration issues: 6 to 10 JSON lines with id and text") {
+TEST_CASE("Built-in demonstration issues: JSON lines with id and text") {
   std::ifstream in(PromptsDir() + "/demo_issues/builtin.jsonl");
   std::string line;
   int count = 0;
@@ -54,12 +54,11 @@ TEST_CASE("Built-in demonstration issues: 6 to 10 JSON lines with id and text") 
     auto j = nlohmann::json::parse(line);
     REQUIRE(j.contains("id"));
     REQUIRE(j.contains("text"));
-    CHECK(j["text"].get<std::string>().size() > 100);
+    CHECK(j["text"].get<std::string>().size() > 80);
     ids.insert(j["id"].get<std::string>());
     ++count;
   }
-  CHECK(count >= 6);
-  CHECK(count <= 10);
+  CHECK(count >= 100);
   CHECK(ids.size() == static_cast<std::size_t>(count));
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace seragen::agent {
@@ -10,8 +11,10 @@ enum class ExitStatus {
   kSubmitted,           // the agent submitted (after the review step, if enabled)
   kFormat,              // exit_format: N consecutive malformed turns
   kContext,             // exit_context: the history no longer fits the model's window
-  kSteps,               // exit_steps: step limit reached
+  kSteps,               // exit_steps: agent.max_steps accepted turns reached
+  kModelCalls,          // exit_model_calls: agent.max_model_calls model calls made (format errors included)
   kWallClock,           // exit_wall_clock: rollout time limit reached
+  kCommandTime,         // exit_command_time: summed command run time passed agent.max_command_seconds
   kTokens,              // exit_tokens: token budget of the rollout spent
   kCost,                // exit_cost: cost budget of the rollout spent
   kCommandTimeouts,     // exit_command_timeouts: N consecutive commands timed out
@@ -33,5 +36,15 @@ std::optional<ExitStatus> ParseExitStatus(std::string_view name);
 
 // Infrastructure failures are never training data and never count as model failures.
 bool IsInfrastructureExit(ExitStatus status);
+
+// Limits after which the working tree's diff is still submitted, as SERA's
+// harness does (the rollout is then "autosubmitted"; its exit status stays the
+// limit that ended it). Budgets, context overflow and repeated format errors
+// qualify; disk, patch and record size limits and infrastructure exits do not.
+bool IsAutosubmitExit(ExitStatus status);
+
+// How a rollout ended, for people: the status name, or
+// "autosubmitted:<status name>" when the diff was submitted after a limit.
+std::string OutcomeName(ExitStatus status, bool autosubmitted);
 
 }  // namespace seragen::agent

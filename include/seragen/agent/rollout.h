@@ -23,8 +23,11 @@
 
 namespace seragen::agent {
 
+// Every limit here ends the rollout before its next model call; 0 turns one off.
 struct RolloutLimits {
-  int max_steps = 100;
+  int max_steps = 100;                            // accepted turns
+  int max_model_calls = 0;                        // every model call, format-error retries included (SERA's count)
+  std::chrono::milliseconds max_command_time{0};  // summed run time of tool calls
   int max_format_errors = 3;
   std::chrono::milliseconds wall_clock{1800000};
   int max_consecutive_timeouts = 3;

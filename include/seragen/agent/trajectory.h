@@ -45,6 +45,7 @@ struct Totals {
   int steps = 0;           // accepted turns
   int format_errors = 0;
   double wall_seconds = 0;
+  double command_seconds = 0;  // summed run time of tool calls (agent.max_command_seconds)
 };
 
 struct Trajectory {
@@ -63,6 +64,10 @@ struct Trajectory {
                       // possibly not UTF-8 (files in Latin-1 etc.); what git apply
                       // and verification use. Show RepairUtf8(patch) to models.
   bool has_patch = false;
+  // The rollout ended on a limit (IsAutosubmitExit) with a non-empty diff,
+  // which stands as its submission; exit_status names the limit. Training
+  // rows take only plain submits (exit_status == kSubmitted) by default.
+  bool autosubmitted = false;
   std::string patch_error;  // when the diff could not be computed
   Totals totals;
   std::string started_at;  // ISO-8601

@@ -45,16 +45,24 @@ struct SelectionOptions {
   std::vector<std::string> auxiliary_patterns = DefaultAuxiliaryPatterns();
   int min_lines = 3;    // end_line - start_line + 1
   int max_lines = 400;  // 0 = no maximum
+  // Largest FolderDepth of a picked function's file; 0 = no limit. SERA uses 3.
+  int max_folder_depth = 0;
   EdgeRequirement require_edges = EdgeRequirement::kAny;
   std::size_t max_functions = kDefaultMaxFunctions;  // per repository; 0 = no cap
 };
+
+// Path components after the first one, the file name included
+// ("pkg/a/b/mod.py" -> 3, "mod.py" -> 0): SERA's count, the number of "*" in
+// the folder wildcard it builds by keeping a path's first component and
+// replacing every later one with "*".
+int FolderDepth(std::string_view path);
 
 // Checks values (min <= max, non-negative, known languages). The message names
 // the field, e.g. "selection.max_lines (10) is below selection.min_lines (20)".
 Status ValidateSelectionOptions(const SelectionOptions& options);
 
 // Why a node is rejected ("" = selected), checked in this order: "include",
-// "exclude", "language", "test", "auxiliary", "too_short", "too_long",
+// "exclude", "language", "test", "auxiliary", "too_deep", "too_short", "too_long",
 // "no_edges" (kAny), "no_callees" (kCallees). Degrees are indexed by node
 // (CallGraph::OutDegrees / InDegrees). For stats and tests.
 std::string RejectionReason(const CallGraph& graph, std::uint32_t node, const SelectionOptions& options,

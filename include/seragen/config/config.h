@@ -85,6 +85,7 @@ struct SelectionConfig {
                                                  "conftest.py",   "noxfile.py",       "fabfile.py"};
   std::int64_t min_lines = 5;
   std::int64_t max_lines = 400;
+  std::int64_t max_folder_depth = 0;           // 0 = no limit; SERA uses 3
   std::string require_edges = "any";           // none | any | callees
   std::int64_t max_functions_per_repo = 5000;  // 0 = no cap
   std::int64_t replicas = 1;
@@ -166,9 +167,11 @@ struct LlmConfig {
 };
 
 struct AgentConfig {
-  std::int64_t max_steps = 115;
+  std::int64_t max_steps = 0;          // accepted turns, 0 = no limit
+  std::int64_t max_model_calls = 115;  // every model call, format-error retries included
   std::int64_t max_format_errors = 3;
-  Duration wall_clock_s{1'800'000};
+  Duration max_command_seconds{1'800'000};  // summed command run time, 0 = no limit
+  Duration wall_clock_s{14'400'000};        // a safety net, far above what budgets allow
   Duration command_timeout_s{300'000};
   std::int64_t max_consecutive_timeouts = 3;
   std::int64_t max_tokens = 0;  // per rollout, 0 = no limit
@@ -205,7 +208,7 @@ struct WorkcopyConfig {
 };
 
 struct DemoIssueConfig {
-  std::string source = "auto";  // auto | builtin | file | commits
+  std::string source = "builtin";  // auto | builtin | file | commits
   std::string file;
   std::string repo;  // file: keep only objects with this "repo"
   std::int64_t max_commits = 500;

@@ -40,6 +40,11 @@ struct RolloutResult {
   // older records.
   std::optional<std::uint64_t> category_index;
   std::optional<std::uint64_t> seed;
+  // The rollout ended on a limit (the record's status names it, e.g.
+  // "exit_model_calls") and its diff was submitted anyway, as SERA's harness
+  // does. Stage 2 takes such a P1; training rows need a plain "submitted"
+  // status by default. Written only when true.
+  bool autosubmitted = false;
 
   friend bool operator==(const RolloutResult&, const RolloutResult&) = default;
 };

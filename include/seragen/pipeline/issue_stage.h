@@ -13,12 +13,13 @@ namespace seragen::pipeline {
 
 struct SummaryLimits {
   std::size_t max_observation_chars = 1200;  // per step, cut in the middle
-  std::size_t max_text_chars = 2000;         // the step's reasoning text and its tool call, each
+  std::size_t max_text_chars = 2000;         // the step's reasoning, its text and its tool call, each
   std::size_t max_total_chars = 24000;       // whole summary; oldest steps dropped first
 };
 
-// Rollout-1 steps for the issue writer: each accepted turn's text, its tool
-// call and a clipped observation, rendered with prompts' trajectory_step.md.
+// Rollout-1 steps for the judge and the issue writer: each accepted turn's
+// reasoning, its text and its tool call (each clipped to max_text_chars) and
+// a clipped observation, rendered with prompts' trajectory_step.md.
 Result<std::string> SummarizeTrajectory(const agent::Trajectory& trajectory, const PromptLibrary& prompts,
                                         const SummaryLimits& limits = {});
 

@@ -43,9 +43,15 @@ class PromptLibrary {
                                   const std::string& demo_issue) const;
   Result<std::string> Judge(const std::string& problem_statement, const std::string& trajectory_summary,
                             const std::string& patch) const;
-  // One step of a trajectory summary (placeholders: step, thought, action, observation).
-  Result<std::string> TrajectoryStep(int step, const std::string& thought, const std::string& action,
-                                     const std::string& observation) const;
+  // One step of a trajectory summary, each part already clipped.
+  struct StepText {
+    std::string reasoning;  // the model's reasoning for the turn ("" when it sent none)
+    std::string thought;    // the turn's visible text
+    std::string action;     // the tool call
+    std::string observation;
+  };
+  // Placeholders: step, reasoning, thought, action, observation.
+  Result<std::string> TrajectoryStep(int step, const StepText& text) const;
 
  private:
   std::string dir_;

@@ -32,7 +32,10 @@ struct StatusReport {
   std::map<std::string, std::size_t> skipped;         // reason -> count
   std::map<std::string, std::size_t> infra_failures;  // error class -> count (latest record)
   std::map<std::string, std::size_t> model_failures;
-  std::map<std::string, std::size_t> rollout_exits;  // rollout exit status -> count
+  // rollout exit status -> count; "autosubmitted:<status>" for rollouts that
+  // submitted their diff after that limit (agent::OutcomeName)
+  std::map<std::string, std::size_t> rollout_exits;
+  std::size_t autosubmitted = 0;  // rollouts (1 and 2) that ended autosubmitted
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
   std::int64_t cached_tokens = 0;

@@ -15,6 +15,10 @@ namespace seragen::repo {
 struct CopyPaths {
   std::string work_tree;
   std::string git_dir;
+  // The lease's /tmp on the host (shown at /tmp in its sandbox, so a file
+  // written there lasts for the whole rollout): created empty when the copy
+  // is handed out, deleted when it is given back. "" = none.
+  std::string tmp_dir;
 };
 
 }  // namespace seragen::repo

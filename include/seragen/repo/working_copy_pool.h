@@ -128,8 +128,8 @@ class WorkingCopyLease {
 // for tools that manage copies themselves.
 Status RestoreWorkingCopy(const CopyPaths& copy, std::string_view base_commit);
 
-// Gives every file and directory of the work tree (its .git included) to
-// uid:gid (never following a symlink, skipping those already right) and
+// Gives every file and directory of the work tree (its .git included), and
+// the lease's /tmp directory, to uid:gid (never following a symlink, skipping those already right) and
 // updates the authoritative index's stat cache, and the agent's copy of it,
 // for the ownership change. The authoritative git directory stays as it is. A plain `chown -R` changes every file's
 // ctime and owner, which the stat cache compares: each later status, restore or diff then re-hashes every file

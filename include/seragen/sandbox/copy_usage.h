@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "seragen/base/result.h"
 
@@ -31,15 +32,17 @@ class CopyMeter {
   virtual Result<CopyUsage> Measure(std::uint64_t limit_bytes, std::uint64_t max_entries) = 0;
 };
 
-// The real meter: walks `root` (absolute) with openat/fstatat. Stateless;
-// thread-safe.
+// The real meter: walks `root` (absolute) with openat/fstatat; with several
+// roots (a copy and its rollout's /tmp), their usage adds up against one
+// limit. Stateless; thread-safe.
 class DirectoryCopyMeter final : public CopyMeter {
  public:
-  explicit DirectoryCopyMeter(std::string root) : root_(std::move(root)) {}
+  explicit DirectoryCopyMeter(std::string root) : roots_{std::move(root)} {}
+  explicit DirectoryCopyMeter(std::vector<std::string> roots) : roots_(std::move(roots)) {}
   Result<CopyUsage> Measure(std::uint64_t limit_bytes, std::uint64_t max_entries) override;
 
  private:
-  std::string root_;
+  std::vector<std::string> roots_;
 };
 
 // Scripted usage for tests: reports `bytes` (over when above the limit).

@@ -70,8 +70,12 @@ struct SandboxOptions {
   // Paths (inside) replaced by an empty tmpfs, e.g. the run directory and
   // the working-copy pool, so one rollout cannot read another's copy.
   std::vector<std::string> hidden_paths;
-  // Size cap of the private /tmp (tmpfs), MiB.
+  // Size cap of the private /tmp (tmpfs), MiB, when host_tmp is empty.
   std::int64_t tmp_size_mb = 1024;
+  // A host directory shown read-write at /tmp instead of a new tmpfs per
+  // command: the rollout's /tmp, which lasts from one command to the next
+  // (its lease creates, measures and deletes it). Owned by `uid`. "" = none.
+  std::string host_tmp;
   // Real uid/gid the sandbox runs as (outside), also used inside. Must not
   // be 0 (see SandboxUidForSlot). The working copy must be owned by it
   // (PrepareWorkingCopy).

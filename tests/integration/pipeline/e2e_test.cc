@@ -175,6 +175,47 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   CHECK(chat_requests() == requests);
 }
 
+TEST_CASE("a teacher that never submits in rollout 1: the call budget autosubmits and the task reaches stage 2",
+          "[e2e][autosubmit]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  // Rollout 1 changes a file, then only looks around until the call budget ends it.
+  std::string script = "rollout1:\n  - tool: bash\n    arguments: '{\"command\": \"echo seen >> README.md\"}'\n";
+  for (int i = 0; i < 30; ++i) script += "  - tool: bash\n    arguments: '{\"command\": \"ls\"}'\n";
+  dir.Write("script.yaml", script);
+  TeacherProcess teacher(dir.path(), "--seed 3 --script " + dir.Sub("script.yaml"), dir.Sub("requests.jsonl"));
+  REQUIRE_FALSE(teacher.url().empty());
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(), "");
+  std::string out;
+  // One task is enough (the others would repeat its P1): exit code 3, the rest of the plan left undone.
+  int rc =
+      testing::RunShell(Binary() + " run -c " + cfg + " --set agent.max_model_calls=20 --set budget.max_tasks=1", &out);
+  INFO(out);
+  REQUIRE(rc == 3);
+  std::map<std::string, std::vector<json>> by_task;
+  for (const std::string& line : ReadLines(dir.Sub("run") + "/shard-0/journal.jsonl")) {
+    json rec = json::parse(line);
+    if (rec.contains("task_id")) by_task[rec["task_id"].get<std::string>()].push_back(rec);
+  }
+  REQUIRE(by_task.size() == 1);
+  const std::vector<json>& recs = by_task.begin()->second;
+  std::vector<std::string> stages;
+  for (const json& r : recs) stages.push_back(r["stage"].get<std::string>());
+  INFO(json(stages).dump());
+  REQUIRE(recs.front()["stage"] == "rollout1_done");
+  CHECK(recs.front()["status"] == "exit_model_calls");
+  CHECK(recs.front()["extra"]["autosubmitted"] == true);
+  CHECK(std::count(stages.begin(), stages.end(), "issue_done") == 1);
+  CHECK(std::count(stages.begin(), stages.end(), "rollout2_done") == 1);
+  CHECK(stages.back() == "verified");
+  json st = Status(dir.Sub("run"));
+  CHECK(st["autosubmitted"].get<int>() >= 1);
+  CHECK(st["rollout_exits"].contains("autosubmitted:exit_model_calls"));
+  // Training rows take plain submits only: rollout 1 is not exported.
+  REQUIRE(testing::RunShell(Binary() + " export " + dir.Sub("run") + " --format openai", &out) == 0);
+  CHECK(ReadLines(dir.Sub("run") + "/data/t1.openai.jsonl").empty());
+}
+
 TEST_CASE("javascript: the pipeline works on a second language", "[e2e]") {
   testing::TempDir dir;
   MakeJavaScriptRepo(dir.Sub("repo"));
