@@ -422,7 +422,7 @@ TEST_CASE("the shipped SERA profile is valid and sets SERA's values", "[config]"
   CHECK(c.tools.file.ends_with("/configs/tools-sweagent.yaml"));
   CHECK(c.sandbox.mount_point == "/testbed");
   CHECK(c.agent.max_model_calls == 115);
-  CHECK(c.agent.max_command_seconds == 1800);
+  CHECK(c.agent.max_command_seconds == std::chrono::seconds(1800));
   CHECK(c.agent.max_steps == 0);
   CHECK(c.selection.max_folder_depth == 3);
   CHECK(c.verify.threshold == 0.5);
