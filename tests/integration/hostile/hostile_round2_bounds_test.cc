@@ -53,7 +53,7 @@ TEST_CASE("a 3 MB tool argument is cut on arrival, never stored or re-sent whole
   REQUIRE_FALSE(seen.empty());
   CHECK(seen[0].find("1048576 bytes") != std::string::npos);  // the model was told its reply was too large
   CHECK(LargestFile(f.run_dir()) < (1u << 20));
-  CHECK(ExitStatusOfRollout(f, 1) == "exit_submitted");
+  CHECK(ExitStatusOfRollout(f, 1) == "submitted");
 }
 
 TEST_CASE("a 2 MB synthetic issue is asked again, never stored or sent to rollout 2",
@@ -62,12 +62,12 @@ TEST_CASE("a 2 MB synthetic issue is asked again, never stored or sent to rollou
   f.issue_writer_turns = "  - content: '<issue>" + std::string(2 * 1024 * 1024, 'w') +
                          "</issue>'\n"
                          "  - content: '<issue>clamp() in calc/ops.py is wrong at the upper bound.</issue>'\n";
-  RunOutcome o = f.Run(Bash("ls") + Submit() + Submit());
+  RunOutcome o = f.Run(Bash("echo '# upper bound' >> /repo/calc/ops.py") + Submit() + Submit());
   Bounds b;
   b.max_sent_bytes = 3u << 20;  // the long issue in the two rollout-2 requests alone would pass this
   f.CheckInvariants(o, b);
   CHECK(LargestFile(f.run_dir()) < (1u << 20));
-  CHECK(ExitStatusOfRollout(f, 2) == "exit_submitted");
+  CHECK(ExitStatusOfRollout(f, 2) == "submitted");
 }
 
 TEST_CASE("editor edits of a 4 MB single-line file answer within the view cap", "[hostile][round2][r2-finding6]") {
@@ -132,7 +132,7 @@ TEST_CASE("an endless answer body costs bounded memory and is retried as a serve
       Bounds b;
       b.max_rss_kb = 200 * 1024;
       f.CheckInvariants(o, b);
-      CHECK(ExitStatusOfRollout(f, 1) == "exit_submitted");
+      CHECK(ExitStatusOfRollout(f, 1) == "submitted");
       CHECK(o.seconds < 30);
     }
   }
