@@ -13,7 +13,7 @@ Result<AgentMessages> AgentMessages::Load(const std::string& dir) {
       {"no_tool_call.md", &m.no_tool_call}, {"multiple_tool_calls.md", &m.multiple_tool_calls},
       {"tool_markup.md", &m.tool_markup},   {"invalid_arguments.md", &m.invalid_arguments},
       {"truncated.md", &m.truncated},       {"invalid_call.md", &m.invalid_call},
-      {"empty_reply.md", &m.empty_reply},
+      {"empty_reply.md", &m.empty_reply},   {"answer_too_large.md", &m.answer_too_large},
   };
   for (const Entry& e : entries) {
     std::string path = dir + "/" + e.file;

@@ -1,5 +1,6 @@
 #include "seragen/agent/rollout.h"
 
+#include "agent/answer_bound.h"
 #include "seragen/base/log.h"
 #include "seragen/base/template.h"
 
@@ -184,6 +185,8 @@ void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime 
 
   llm::ChatResponse& resp = *answer;
   Account(resp.usage);
+  // Cut before it is stored, journaled or shown again (HandleAnswer rejects it).
+  BoundAnswer(resp, spec_.limits.max_answer_bytes);
   record_bytes_ += ResponseBytes(resp);
   turn.response = resp;
   traj_.turns.push_back(std::move(turn));
@@ -237,6 +240,10 @@ void Rollout::HandleAnswer() {
   TemplateValues values{{"tool_names", ToolNames(traj_.tools)},
                         {"count", std::to_string(resp.tool_calls.size())},
                         {"detail", resp.tool_issue_detail}};
+  if (resp.tool_issue == llm::ToolIssue::kTooLarge) {
+    values["max_bytes"] = std::to_string(spec_.limits.max_answer_bytes);
+    return RejectTurn("answer_too_large", Fill(msg.answer_too_large, values));
+  }
   if (resp.tool_calls.empty()) {
     if (resp.tool_issue == llm::ToolIssue::kToolFormat) {
       return RejectTurn("tool_markup", Fill(msg.tool_markup, values));

@@ -104,7 +104,8 @@ llm::ReasoningSource ReasoningFrom(const std::string& name) {
 }
 
 llm::ToolIssue ToolIssueFrom(const std::string& name) {
-  for (auto s : {llm::ToolIssue::kNone, llm::ToolIssue::kToolFormat, llm::ToolIssue::kToolArgs}) {
+  for (auto s :
+       {llm::ToolIssue::kNone, llm::ToolIssue::kToolFormat, llm::ToolIssue::kToolArgs, llm::ToolIssue::kTooLarge}) {
     if (llm::ToolIssueName(s) == name) return s;
   }
   return llm::ToolIssue::kNone;

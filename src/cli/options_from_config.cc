@@ -136,6 +136,7 @@ Result<llm::ChatClientOptions> ChatClientOptionsFrom(const config::Config& cfg) 
   copts.pool = EndpointPoolOptionsFrom(cfg);
   copts.retry = RetryOptionsFrom(cfg);
   copts.config_error_limit = IntOf(cfg.llm.config_error_limit);
+  copts.max_response_bytes = SizeOf(cfg.llm.max_response_bytes);
   copts.connect_timeout = cfg.llm.connect_timeout_s;
   copts.jitter_seed = static_cast<std::uint64_t>(cfg.run.seed) ^ 0x5eedULL;
   return copts;
@@ -187,6 +188,7 @@ agent::RolloutLimits AgentLimitsFrom(const config::Config& cfg) {
   limits.max_tokens = cfg.agent.max_tokens;
   limits.max_cost_usd = cfg.agent.max_cost_usd;
   limits.max_trajectory_bytes = cfg.agent.max_trajectory_bytes;
+  limits.max_answer_bytes = cfg.agent.max_answer_bytes;
   return limits;
 }
 
@@ -219,6 +221,7 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   s.issue_temperature = cfg.issue.temperature;
   s.issue_max_tokens = cfg.issue.max_tokens;
   s.issue_max_attempts = IntOf(cfg.issue.max_attempts);
+  s.issue_max_bytes = SizeOf(cfg.issue.max_bytes);
   s.judge_enabled = cfg.judge.enabled;
   s.judge_max_tokens = cfg.judge.max_tokens > 0 ? cfg.judge.max_tokens : cfg.issue.max_tokens;
   s.judge_max_attempts = IntOf(cfg.judge.max_attempts);

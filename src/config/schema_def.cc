@@ -260,6 +260,10 @@ Section<LlmConfig> LlmSchema() {
   s.Add<Int<LlmConfig>>("config_error_limit", &LlmConfig::config_error_limit,
       "The same configuration error (the server refuses a setting) on this many consecutive calls stops the run "
       "with exit code 2. Configuration errors are never retried.", kOp).Min(1).Max(1000);
+  s.Add<Int<LlmConfig>>("max_response_bytes", &LlmConfig::max_response_bytes,
+      "Bytes one answer may take on the wire (the response body, or the whole event stream with llm.stream). A "
+      "longer answer is a server fault: the attempt fails as transient_server and is retried. Real answers are far "
+      "smaller (a streamed 32k-token answer is about 8 MB).", kOp).Min(65536);
   s.Add<Int<LlmConfig>>("context_window", &LlmConfig::context_window,
       "Context window in tokens; 0 asks the endpoint (max_model_len / n_ctx).").Min(0);
   s.Add<Secs<LlmConfig>>("request_timeout_s", &LlmConfig::request_timeout_s,
@@ -312,6 +316,11 @@ Section<AgentConfig> AgentSchema() {
       "Approximate size of one rollout's trajectory record (model replies with their wire bodies, tool calls, "
       "observations). Checked before each model call; past it the rollout ends with exit_trajectory_too_large.")
       .Min(65536).Max(std::int64_t{1} << 34);
+  s.Add<Int<AgentConfig>>("max_answer_bytes", &AgentConfig::max_answer_bytes,
+      "Bytes of one model answer's text (content, reasoning and tool-call arguments). A longer answer is cut when "
+      "it arrives (a short head of each text is kept) and rejected as a format error, so it is neither stored "
+      "whole nor sent back.")
+      .Min(4096).Max(std::int64_t{1} << 30);
   return s;
 }
 
@@ -398,6 +407,9 @@ Section<IssueConfig> IssueSchema() {
   s.Add<Int<IssueConfig>>("max_tokens", &IssueConfig::max_tokens, "Completion tokens for the issue.").Min(16);
   s.Add<Int<IssueConfig>>("max_attempts", &IssueConfig::max_attempts,
       "Requests to the issue writer until one answer holds a non-empty issue tag; then the task fails.").Min(1).Max(100);
+  s.Add<Int<IssueConfig>>("max_bytes", &IssueConfig::max_bytes,
+      "Bytes of the issue text. A longer issue is unusable like one without the tag: the writer is asked again "
+      "(within issue.max_attempts), since the issue is stored and sent in every rollout-2 request.").Min(256);
   s.Add<SectionField<IssueConfig, DemoIssueConfig>>("demos", &IssueConfig::demos, "Demonstration issues.", DemoIssueSchema());
   return s;
 }

@@ -99,7 +99,9 @@ struct CurlClient::Impl : std::enable_shared_from_this<CurlClient::Impl> {
     Response response;
     std::function<void(Response)> done;
     char error_buffer[CURL_ERROR_SIZE] = {0};
-    bool headers_done = false;
+    std::size_t body_bytes = 0;                      // received so far, streamed or collected
+    std::size_t header_bytes = 0;                    // all header lines so far
+    TransportError cap_hit = TransportError::kNone;  // set by a callback that stopped the transfer
   };
 
   Impl(asio::io_context& io, CurlClientOptions options) : io(io), timer(io), options(std::move(options)) {}
@@ -272,9 +274,40 @@ struct CurlClient::Impl : std::enable_shared_from_this<CurlClient::Impl> {
     if (code != CURLE_OK) {
       std::string detail = t.error_buffer[0] ? t.error_buffer : curl_easy_strerror(code);
       t.response.error_message = detail;
+      RefineError(t, code, detail);
     }
     auto done = std::move(t.done);
     if (done) done(std::move(t.response));
+  }
+
+  // Errors curl reports in its own terms, told in ours: a cap of ours, curl's
+  // per-line header cap (reported as out of memory), a reply that is not HTTP
+  // (reported as an unsupported protocol, like a bad URL scheme).
+  static void RefineError(Transfer& t, CURLcode code, const std::string& detail) {
+    Response& r = t.response;
+    if (t.cap_hit == TransportError::kBodyTooLarge) {
+      r.error = t.cap_hit;
+      r.error_message = "the response body passed the cap of " + std::to_string(t.request.max_body_bytes) + " bytes";
+    } else if (t.cap_hit == TransportError::kHeadersTooLarge) {
+      r.error = t.cap_hit;
+      r.error_message =
+          "the response headers passed the cap of " + std::to_string(t.request.max_header_bytes) + " bytes";
+    } else if (code == CURLE_OUT_OF_MEMORY && t.header_bytes > 0 && t.body_bytes == 0) {
+      // curl says "Out of memory" for a header line over its 100 KiB limit.
+      r.error = TransportError::kHeadersTooLarge;
+      r.error_message =
+          "a response header line is longer than the HTTP client accepts (curl's limit is 100 KiB; "
+          "curl reported: " +
+          detail + ")";
+    } else if (code == CURLE_WEIRD_SERVER_REPLY || (code == CURLE_UNSUPPORTED_PROTOCOL && RequestWasSent(t))) {
+      r.error = TransportError::kBadResponse;
+      r.error_message = "the server's reply is not valid HTTP (" + detail + ")";
+    }
+  }
+
+  static bool RequestWasSent(Transfer& t) {
+    curl_off_t us = 0;
+    return curl_easy_getinfo(t.easy.get(), CURLINFO_PRETRANSFER_TIME_T, &us) == CURLE_OK && us > 0;
   }
 
   // ---- curl callbacks (called from inside curl; never call curl here) ----
@@ -282,6 +315,11 @@ struct CurlClient::Impl : std::enable_shared_from_this<CurlClient::Impl> {
     auto* t = static_cast<Transfer*>(user);
     size_t bytes = size * n;
     std::string_view chunk(data, bytes);
+    t->body_bytes += bytes;
+    if (t->request.max_body_bytes > 0 && t->body_bytes > t->request.max_body_bytes) {
+      t->cap_hit = TransportError::kBodyTooLarge;
+      return 0;  // CURLE_WRITE_ERROR
+    }
     if (t->request.on_body_chunk) {
       long status = 0;
       curl_easy_getinfo(t->easy.get(), CURLINFO_RESPONSE_CODE, &status);
@@ -298,6 +336,11 @@ struct CurlClient::Impl : std::enable_shared_from_this<CurlClient::Impl> {
     auto* t = static_cast<Transfer*>(user);
     size_t bytes = size * n;
     std::string_view line(data, bytes);
+    t->header_bytes += bytes;
+    if (t->request.max_header_bytes > 0 && t->header_bytes > t->request.max_header_bytes) {
+      t->cap_hit = TransportError::kHeadersTooLarge;
+      return 0;  // CURLE_WRITE_ERROR
+    }
     if (line.rfind("HTTP/", 0) == 0) {
       t->response.headers.clear();  // new status line (1xx, redirect)
       return bytes;

@@ -17,6 +17,9 @@ std::string_view TransportErrorName(TransportError e) {
     case TransportError::kTimeout: return "timeout";
     case TransportError::kAborted: return "aborted";
     case TransportError::kCancelled: return "cancelled";
+    case TransportError::kBodyTooLarge: return "body_too_large";
+    case TransportError::kHeadersTooLarge: return "headers_too_large";
+    case TransportError::kBadResponse: return "bad_response";
     case TransportError::kOther: return "other";
   }
   return "unknown";

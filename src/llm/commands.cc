@@ -24,15 +24,6 @@ http::Response Fetch(http::Client& client, http::Request request) {
   return future.get();
 }
 
-http::Request ProbeRequest(const EndpointOptions& ep, std::string url, std::chrono::milliseconds timeout) {
-  http::Request req;
-  req.url = std::move(url);
-  req.timeout = timeout;
-  req.connect_timeout = std::min(timeout, std::chrono::milliseconds(5000));
-  AddEndpointHeaders(ep, req);
-  return req;
-}
-
 Status FailureOf(const http::Response& r, const std::string& what) {
   Classification c =
       r.transport_ok() ? ClassifyHttpError(r.status, r.body) : ClassifyTransport(r.error, r.error_message);

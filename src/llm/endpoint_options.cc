@@ -99,6 +99,16 @@ void AddEndpointHeaders(const EndpointOptions& ep, http::Request& req) {
   }
 }
 
+http::Request ProbeRequest(const EndpointOptions& endpoint, std::string url, std::chrono::milliseconds timeout) {
+  http::Request req;
+  req.url = std::move(url);
+  req.timeout = timeout;
+  req.connect_timeout = std::min(timeout, std::chrono::milliseconds(5000));
+  req.max_body_bytes = kMaxProbeBodyBytes;
+  AddEndpointHeaders(endpoint, req);
+  return req;
+}
+
 std::string ServerRoot(std::string_view base_url) {
   std::size_t scheme_end = base_url.find("://");
   std::size_t host_start = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;

@@ -293,7 +293,10 @@ Classification ClassifyTransport(http::TransportError error, std::string_view de
   switch (error) {
     case http::TransportError::kCancelled: c.failure_class = FailureClass::kCancelled; break;
     case http::TransportError::kBadUrl: c.failure_class = FailureClass::kConfig; break;
-    case http::TransportError::kAborted: c.failure_class = FailureClass::kTransientServer; break;
+    case http::TransportError::kAborted:
+    case http::TransportError::kBodyTooLarge:
+    case http::TransportError::kHeadersTooLarge:
+    case http::TransportError::kBadResponse: c.failure_class = FailureClass::kTransientServer; break;
     default: c.failure_class = FailureClass::kTransientNetwork; break;
   }
   return c;

@@ -188,10 +188,11 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     req.timeout = std::max(milliseconds(1), std::min(s->options.attempt_timeout, remaining));
     req.connect_timeout = std::min(req.timeout, options.connect_timeout);
     req.headers.emplace_back("Content-Type", "application/json");
+    req.max_body_bytes = options.max_response_bytes;
     AddEndpointHeaders(ep, req);
     if (s->options.stream) {
       req.headers.emplace_back("Accept", "text/event-stream");
-      s->assembler = std::make_unique<SseAssembler>();
+      s->assembler = std::make_unique<SseAssembler>(options.max_response_bytes);
       std::weak_ptr<Core> weak = weak_from_this();
       int attempt = s->attempts;
       req.on_body_chunk = [weak, s, attempt](std::string_view piece) {
@@ -243,6 +244,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
         return s->assembler->failure();
       }
       Classification c = ClassifyTransport(response.error, response.error_message);
+      if (response.error == http::TransportError::kBodyTooLarge) c.message += " (llm.max_response_bytes)";
       return MakeFailure(c.failure_class, c.message);
     }
     if (response.status < 200 || response.status >= 300) {
@@ -356,14 +358,6 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
   }
 
   // ---- probes of ejected endpoints ----
-  http::Request ProbeRequest(const EndpointOptions& ep, std::string url) const {
-    http::Request req;
-    req.url = std::move(url);
-    req.timeout = options.probe_timeout;
-    req.connect_timeout = std::min(options.probe_timeout, milliseconds(5000));
-    AddEndpointHeaders(ep, req);
-    return req;
-  }
 
   // GET {base}/models (+ {root}/props for llama.cpp, whose served context is
   // only there). Success reinstates the endpoint; failure (re-)ejects it.
@@ -371,39 +365,40 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
   void SendProbe(std::size_t index, std::function<void()> after = {}) {
     const EndpointOptions& ep = pool.options(index);
     std::weak_ptr<Core> weak = weak_from_this();
-    http.Send(ProbeRequest(ep, ep.base_url + "/models"), [weak, index, after](http::Response response) {
-      auto core = weak.lock();
-      if (!core) return;
-      core->Locked([&] {
-        if (core->shut_down) return;
-        std::optional<ModelsReport> report;
-        if (response.transport_ok() && response.status == 200) {
-          if (auto parsed = ParseModelsResponse(response.body); parsed.ok()) report = std::move(*parsed);
-        }
-        if (!report) {
-          core->pool.ProbeFailed(index);
-          core->logger.Warn("endpoint {} failed its /models probe ({})", core->pool.options(index).base_url,
-                            response.transport_ok() ? "HTTP " + std::to_string(response.status)
-                                                    : std::string(http::TransportErrorName(response.error)));
-          if (after) after();
-          core->Pump();
-          return;
-        }
-        const ModelInfo& m = report->models.front();
-        if (report->server_kind == "llamacpp") {
-          core->SendPropsProbe(index, m.id, m.context_window, after);
-          return;
-        }
-        core->Reinstate(index, m.context_window, m.id, after);
-      });
-    });
+    http.Send(llm::ProbeRequest(ep, ep.base_url + "/models", options.probe_timeout),
+              [weak, index, after](http::Response response) {
+                auto core = weak.lock();
+                if (!core) return;
+                core->Locked([&] {
+                  if (core->shut_down) return;
+                  std::optional<ModelsReport> report;
+                  if (response.transport_ok() && response.status == 200) {
+                    if (auto parsed = ParseModelsResponse(response.body); parsed.ok()) report = std::move(*parsed);
+                  }
+                  if (!report) {
+                    core->pool.ProbeFailed(index);
+                    core->logger.Warn("endpoint {} failed its /models probe ({})", core->pool.options(index).base_url,
+                                      response.transport_ok() ? "HTTP " + std::to_string(response.status)
+                                                              : std::string(http::TransportErrorName(response.error)));
+                    if (after) after();
+                    core->Pump();
+                    return;
+                  }
+                  const ModelInfo& m = report->models.front();
+                  if (report->server_kind == "llamacpp") {
+                    core->SendPropsProbe(index, m.id, m.context_window, after);
+                    return;
+                  }
+                  core->Reinstate(index, m.context_window, m.id, after);
+                });
+              });
   }
 
   void SendPropsProbe(std::size_t index, std::string model_id, std::optional<std::int64_t> fallback,
                       std::function<void()> after) {
     const EndpointOptions& ep = pool.options(index);
     std::weak_ptr<Core> weak = weak_from_this();
-    http.Send(ProbeRequest(ep, ServerRoot(ep.base_url) + "/props"),
+    http.Send(llm::ProbeRequest(ep, ServerRoot(ep.base_url) + "/props", options.probe_timeout),
               [weak, index, model_id, fallback, after](http::Response response) {
                 auto core = weak.lock();
                 if (!core) return;

@@ -38,13 +38,38 @@ inline std::string StringOr(const Json& j, const char* key, std::string fallback
   return it->get<std::string>();
 }
 
+// Largest integer a double holds exactly; token counts and indexes above it
+// are not believable (and a double beyond int64 has no defined conversion).
+inline constexpr std::int64_t kMaxExactInteger = std::int64_t{1} << 53;
+
+// The value as an integer when it is one within +-2^53 (an integral float
+// such as 12.0 included); nullopt for anything else (12.5, 1e30, "64").
+inline std::optional<std::int64_t> ExactInteger(const Json& v) {
+  if (v.is_number_unsigned()) {
+    std::uint64_t u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(kMaxExactInteger)) return std::nullopt;
+    return static_cast<std::int64_t>(u);
+  }
+  if (v.is_number_integer()) {
+    std::int64_t i = v.get<std::int64_t>();
+    if (i > kMaxExactInteger || i < -kMaxExactInteger) return std::nullopt;
+    return i;
+  }
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (!(d >= -9007199254740992.0 && d <= 9007199254740992.0) ||
+        d != static_cast<double>(static_cast<std::int64_t>(d)))
+      return std::nullopt;
+    return static_cast<std::int64_t>(d);
+  }
+  return std::nullopt;
+}
+
 inline std::optional<std::int64_t> IntField(const Json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
   auto it = j.find(key);
   if (it == j.end()) return std::nullopt;
-  if (it->is_number_integer() || it->is_number_unsigned()) return it->get<std::int64_t>();
-  if (it->is_number_float()) return static_cast<std::int64_t>(it->get<double>());
-  return std::nullopt;
+  return ExactInteger(*it);
 }
 
 // Compact dump that never throws on invalid UTF-8 (replaces bad bytes).

@@ -140,11 +140,7 @@ namespace {
 
 http::Response Fetch(http::Client& client, const EndpointOptions& ep, std::string url,
                      std::chrono::milliseconds timeout) {
-  http::Request req;
-  req.url = std::move(url);
-  req.timeout = timeout;
-  req.connect_timeout = std::min(timeout, std::chrono::milliseconds(5000));
-  AddEndpointHeaders(ep, req);
+  http::Request req = ProbeRequest(ep, std::move(url), timeout);
   std::promise<http::Response> promise;
   auto future = promise.get_future();
   client.Send(std::move(req), [&promise](http::Response r) { promise.set_value(std::move(r)); });

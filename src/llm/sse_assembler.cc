@@ -10,13 +10,19 @@ namespace seragen::llm {
 using internal::Json;
 using internal::StringOr;
 
-SseAssembler::SseAssembler() = default;
+SseAssembler::SseAssembler(std::size_t max_bytes) : max_bytes_(max_bytes) {}
 SseAssembler::~SseAssembler() = default;
 SseAssembler::SseAssembler(SseAssembler&&) noexcept = default;
 SseAssembler& SseAssembler::operator=(SseAssembler&&) noexcept = default;
 
 bool SseAssembler::Feed(std::string_view bytes) {
   if (failed()) return false;
+  fed_bytes_ += bytes.size();
+  if (max_bytes_ > 0 && fed_bytes_ > max_bytes_) {
+    failure_ = MakeFailure(FailureClass::kTransientServer,
+                           "the event stream passed the cap of " + std::to_string(max_bytes_) + " bytes");
+    return false;
+  }
   response_.raw_body.append(bytes);
   std::size_t i = 0;
   while (i < bytes.size()) {
@@ -86,7 +92,12 @@ void SseAssembler::HandleData(std::string_view data) {
   }
   if (response_.id.empty()) response_.id = StringOr(j, "id");
   if (response_.model.empty()) response_.model = StringOr(j, "model");
-  if (auto u = j.find("usage"); u != j.end() && u->is_object()) internal::ReadUsage(*u, response_.usage);
+  if (auto u = j.find("usage"); u != j.end() && u->is_object()) {
+    if (Status usage = internal::ReadUsage(*u, response_.usage); !usage.ok()) {
+      failure_ = usage;
+      return;
+    }
+  }
   auto choices = j.find("choices");
   if (choices == j.end() || !choices->is_array()) return;
   for (const auto& choice : *choices) {

@@ -27,6 +27,7 @@ std::string_view ToolIssueName(ToolIssue issue) {
     case ToolIssue::kNone: return "none";
     case ToolIssue::kToolFormat: return "tool_format";
     case ToolIssue::kToolArgs: return "tool_args";
+    case ToolIssue::kTooLarge: return "too_large";
   }
   return "none";
 }

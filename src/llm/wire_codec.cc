@@ -385,12 +385,25 @@ std::optional<std::int64_t> CachedTokens(const Json& details, std::int64_t promp
 }  // namespace
 
 namespace internal {
-void ReadUsage(const Json& usage, Usage& out) {
-  if (!usage.is_object()) return;
+Status ReadUsage(const Json& usage, Usage& out) {
+  if (!usage.is_object()) return Status::Ok();
+  std::int64_t counts[3] = {0, 0, -1};
+  const char* names[3] = {"prompt_tokens", "completion_tokens", "total_tokens"};
+  for (int i = 0; i < 3; ++i) {
+    auto it = usage.find(names[i]);
+    if (it == usage.end() || it->is_null()) continue;
+    std::optional<std::int64_t> n = ExactInteger(*it);
+    if (!n || *n < 0) {
+      return MakeFailure(FailureClass::kTransientServer, std::string("usage.") + names[i] + " is " +
+                                                             Dump(*it).substr(0, 40) +
+                                                             ", not a token count (an integer from 0 to 2^53)");
+    }
+    counts[i] = *n;
+  }
   out.present = true;
-  out.prompt_tokens = IntField(usage, "prompt_tokens").value_or(0);
-  out.completion_tokens = IntField(usage, "completion_tokens").value_or(0);
-  out.total_tokens = IntField(usage, "total_tokens").value_or(out.prompt_tokens + out.completion_tokens);
+  out.prompt_tokens = counts[0];
+  out.completion_tokens = counts[1];
+  out.total_tokens = counts[2] >= 0 ? counts[2] : counts[0] + counts[1];
   out.cached_prompt_tokens.reset();
   out.reasoning_tokens.reset();
   if (auto it = usage.find("prompt_tokens_details"); it != usage.end() && it->is_object()) {
@@ -399,6 +412,7 @@ void ReadUsage(const Json& usage, Usage& out) {
   if (auto it = usage.find("completion_tokens_details"); it != usage.end() && it->is_object()) {
     out.reasoning_tokens = IntField(*it, "reasoning_tokens");
   }
+  return Status::Ok();
 }
 
 // A top-level error object in a 2xx body or stream chunk; nullopt when none.
@@ -465,7 +479,7 @@ Result<ChatResponse> DecodeChatResponse(std::string_view body) {
       }
     }
   }
-  if (auto u = j.find("usage"); u != j.end()) internal::ReadUsage(*u, r.usage);
+  if (auto u = j.find("usage"); u != j.end()) SG_RETURN_IF_ERROR(internal::ReadUsage(*u, r.usage));
   FinalizeResponse(r);
   return r;
 }

@@ -104,6 +104,11 @@ void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer, const std::stri
   AddTokens(issue_tokens_, *answer);
   auto self = shared_from_this();
   Result<std::string> issue = ExtractTagged(answer->content, ctx_->prompts->issue_tag());
+  const std::size_t cap = ctx_->settings.issue_max_bytes;
+  if (issue.ok() && cap > 0 && issue->size() > cap) {
+    issue = ParseError("the issue text is " + std::to_string(issue->size()) + " bytes, over the cap of " +
+                       std::to_string(cap) + " (issue.max_bytes)");
+  }
   if (!issue.ok() && issue_tries_ < ctx_->settings.issue_max_attempts) {
     log::Logger("pipeline", task_.task_id)
         .Info("issue answer {} unusable ({}); asking again", issue_tries_, issue.status().message());

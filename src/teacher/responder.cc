@@ -90,6 +90,24 @@ void PlanAnswer(const PolicyReply& reply, const WireContext& wire, const Latency
   }
 }
 
+// An answer that never ends: the opening of a completion whose content then
+// goes on without end, or content events without end.
+void PlanEndless(ResponsePlan* plan) {
+  plan->fault = FaultKind::kEndless;
+  plan->record.fault = "endless";
+  if (plan->stream) {
+    plan->body.clear();
+    const std::string event = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + std::string(8000, 'x') +
+                              "\"},\"finish_reason\":null}]}\n\n";
+    plan->endless_piece.clear();
+    for (int i = 0; i < 8; ++i) plan->endless_piece += event;
+  } else {
+    plan->body = R"({"id":"chatcmpl-endless","object":"chat.completion","choices":[{"index":0,"message":{"role":)"
+                 R"("assistant","content":")";
+    plan->endless_piece = std::string(65536, 'x');
+  }
+}
+
 }  // namespace
 
 std::string_view FaultKindName(FaultKind kind) {
@@ -105,6 +123,7 @@ std::string_view FaultKindName(FaultKind kind) {
     case FaultKind::kMidstream: return "midstream";
     case FaultKind::kContextOverflow: return "overflow";
     case FaultKind::kBadRequest: return "bad_request";
+    case FaultKind::kEndless: return "endless";
   }
   return "none";
 }
@@ -209,6 +228,7 @@ ResponsePlan Responder::PlanChat(std::string_view body) {
   if (PlanInjectedFault(options_.faults, total_ms, &plan)) return plan;
   if (cache_) wire.cached_tokens = cache_->LookupAndInsert(RenderPromptForCache(request), prompt_tokens);
   PlanAnswer(reply, wire, options_.latency, total_ms, &plan);
+  if (reply.endless) PlanEndless(&plan);
   plan.record.status = 200;
   return plan;
 }

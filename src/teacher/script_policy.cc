@@ -51,20 +51,32 @@ Result<ScriptedCall> ParseCall(const YAML::Node& node, const std::string& path) 
 
 Result<ScriptedTurn> ParseTurn(const YAML::Node& node, const std::string& path) {
   if (!node.IsMap()) return InvalidArgumentError(path + ": expected a mapping (tool/arguments, content, tool_calls)");
-  static const char* kKeys[] = {"tool", "arguments", "id", "content", "reasoning", "tool_calls", "finish_reason"};
+  static const char* kKeys[] = {"tool",       "arguments",     "id",    "content", "reasoning",
+                                "tool_calls", "finish_reason", "usage", "endless"};
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
     bool known = false;
     for (const char* k : kKeys) known = known || key == k;
     if (!known) {
       return InvalidArgumentError(path + "." + key +
-                                  ": unknown key (tool, arguments, id, content, reasoning, tool_calls, finish_reason)");
+                                  ": unknown key (tool, arguments, id, content, reasoning, tool_calls, finish_reason, "
+                                  "usage, endless)");
     }
   }
   ScriptedTurn turn;
   SG_RETURN_IF_ERROR(ReadString(node, "content", path, &turn.content));
   SG_RETURN_IF_ERROR(ReadString(node, "reasoning", path, &turn.reasoning));
   SG_RETURN_IF_ERROR(ReadString(node, "finish_reason", path, &turn.finish_reason));
+  SG_RETURN_IF_ERROR(ReadString(node, "usage", path, &turn.usage));
+  if (!turn.usage.empty() && turn.usage.front() != '{') {
+    return InvalidArgumentError(path + ".usage: must be a string holding a raw JSON object");
+  }
+  std::string endless;
+  SG_RETURN_IF_ERROR(ReadString(node, "endless", path, &endless));
+  if (!endless.empty() && endless != "true" && endless != "false") {
+    return InvalidArgumentError(path + ".endless: must be true or false");
+  }
+  turn.endless = endless == "true";
   if (node["tool"]) {
     if (node["tool_calls"]) return InvalidArgumentError(path + ": give either tool (one call) or tool_calls, not both");
     YAML::Node call(YAML::NodeType::Map);
@@ -166,6 +178,8 @@ PolicyReply ScriptPolicy::Reply(const ChatRequest& request, const PolicyContext&
   const ScriptedTurn& turn = it->second[index];
   reply.content = turn.content;
   reply.reasoning = turn.reasoning;
+  reply.usage_json = turn.usage;
+  reply.endless = turn.endless;
   for (std::size_t i = 0; i < turn.tool_calls.size(); ++i) {
     const ScriptedCall& c = turn.tool_calls[i];
     std::string id = c.id.empty()

@@ -132,6 +132,7 @@ class Session : public std::enable_shared_from_this<Session> {
       default: break;
     }
     After(plan_.delay, [self = shared_from_this()] {
+      if (self->plan_.fault == FaultKind::kEndless) return self->SendEndless();
       if (self->plan_.stream) return self->StartStream();
       if (self->plan_.fault == FaultKind::kTruncate) return self->SendTruncated();
       self->SendSimple(self->plan_.status, std::move(self->plan_.body), self->plan_.headers);
@@ -168,6 +169,25 @@ class Session : public std::enable_shared_from_this<Session> {
            plan_.body.substr(0, plan_.cut_at);
     net::async_write(stream_, net::buffer(out_),
                      [self = shared_from_this()](beast::error_code, std::size_t) { self->Close(); });
+  }
+
+  // A chunked body that never ends; stops when the client goes away.
+  void SendEndless() {
+    out_ = "HTTP/1.1 200 OK\r\nServer: " + std::string(ServerHeaderFor(shared_->responder->options().strict)) +
+           "\r\nContent-Type: " + plan_.content_type + "\r\nTransfer-Encoding: chunked\r\n\r\n";
+    if (!plan_.body.empty()) out_ += ChunkFrame(plan_.body);
+    net::async_write(stream_, net::buffer(out_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->Close();
+      self->out_ = ChunkFrame(self->plan_.endless_piece);
+      self->WriteEndless();
+    });
+  }
+
+  void WriteEndless() {
+    net::async_write(stream_, net::buffer(out_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->Close();
+      self->WriteEndless();
+    });
   }
 
   void StartStream() {

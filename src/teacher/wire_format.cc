@@ -60,6 +60,10 @@ Shaped Shape(const PolicyReply& reply, ReasoningMode mode) {
 }
 
 ojson Usage(const PolicyReply& reply, const WireContext& ctx) {
+  if (!reply.usage_json.empty()) {  // a script's hostile usage, sent as written
+    ojson scripted = ojson::parse(reply.usage_json, nullptr, false);
+    if (!scripted.is_discarded()) return scripted;
+  }
   int completion = CompletionTokens(reply);
   ojson usage{{"prompt_tokens", ctx.prompt_tokens},
               {"completion_tokens", completion},

@@ -83,7 +83,12 @@ Result<BashOutcome> BashTool::Run(const std::string& command) {
     SG_ASSIGN_OR_RETURN(outcome.observation, messages_->Render("bash_empty_command", {}));
     return outcome;
   }
-  if (command.size() > sandbox::kMaxCommandBytes || command.find('\0') != std::string::npos) {
+  if (std::size_t nul = command.find('\0'); nul != std::string::npos) {
+    SG_ASSIGN_OR_RETURN(outcome.observation,
+                        messages_->Render("bash_command_nul", {{"position", std::to_string(nul)}}));
+    return outcome;
+  }
+  if (command.size() > sandbox::kMaxCommandBytes) {
     SG_ASSIGN_OR_RETURN(outcome.observation, messages_->Render("bash_command_too_long",
                                                                {{"length", std::to_string(command.size())},
                                                                 {"limit", std::to_string(sandbox::kMaxCommandBytes)},

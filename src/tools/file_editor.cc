@@ -231,12 +231,27 @@ Result<std::string> FileEditor::Snippet(const std::string& content, long long fi
   const long long total = static_cast<long long>(starts.size());
   first_line = std::max(1LL, first_line);
   last_line = std::min(total, last_line);
+  // Held to view's character cap: an edit of a long line (or many lines)
+  // shows a part and says so, never megabytes.
+  const std::size_t cap = std::max<std::size_t>(options_.view_max_chars, 1);
   std::string out;
-  for (long long n = first_line; n <= last_line; ++n) {
+  bool clipped = false;
+  for (long long n = first_line; n <= last_line && !clipped; ++n) {
+    std::string_view text = LineText(content, starts, static_cast<std::size_t>(n - 1));
+    // Never formats more of a line than the cap can show.
+    std::string line = NumberedLine(n, text.substr(0, Utf8SafePrefixLength(text, cap)));
+    const std::size_t room = out.empty() ? cap : (out.size() + 1 < cap ? cap - out.size() - 1 : 0);
+    if (!out.empty() && line.size() > room) {
+      clipped = true;
+      break;
+    }
     if (!out.empty()) out += '\n';
-    out += NumberedLine(n, LineText(content, starts, static_cast<std::size_t>(n - 1)));
+    clipped = line.size() > room || text.size() > cap;
+    out += line.substr(0, Utf8SafePrefixLength(line, room));
   }
-  return out;
+  if (!clipped) return out;
+  SG_ASSIGN_OR_RETURN(std::string note, Msg("edit_snippet_clipped", {{"max_chars", std::to_string(cap)}}));
+  return out + "\n" + note;
 }
 
 Result<std::string> FileEditor::View(const std::string& path, const std::optional<std::vector<long long>>& view_range) {

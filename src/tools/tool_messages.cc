@@ -30,6 +30,7 @@ const std::vector<KeySpec>& KnownKeys() {
       {"bash_env_reset", {}},
       {"bash_empty_command", {}},
       {"bash_command_too_long", {"length", "limit", "editor_tool"}},
+      {"bash_command_nul", {"position"}},
       {"bash_disabled", {"count"}},
       // all tools
       {"copy_too_large", {"limit_mb", "max_entries"}},
@@ -65,6 +66,7 @@ const std::vector<KeySpec>& KnownKeys() {
       {"str_replace_no_match", {"path"}},
       {"str_replace_multiple", {"path", "count", "lines"}},
       {"edit_done", {"path", "first", "last", "snippet"}},
+      {"edit_snippet_clipped", {"max_chars"}},
       {"insert_out_of_range", {"line", "total"}},
       {"insert_done", {"path", "count", "line", "first", "last", "snippet"}},
       {"undo_nothing", {"path"}},

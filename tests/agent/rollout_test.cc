@@ -71,6 +71,7 @@ AgentMessages TestMessages() {
   m.truncated = "TRUNCATED {{max_tokens}}";
   m.invalid_call = "INVALID {{detail}}";
   m.empty_reply = "EMPTY";
+  m.answer_too_large = "TOO_LARGE {{detail}} > {{max_bytes}}";
   return m;
 }
 
@@ -523,6 +524,51 @@ TEST_CASE("the trajectory record is bounded: past the limit the rollout ends", "
   // Stopped within one turn of the limit: a turn here is ~60 KB recorded.
   CHECK(t.totals.steps <= 2);
   CHECK(TrajectoryToJson(t).size() < 4 * 64 * 1024);
+}
+
+// Issue 28, finding 5: a 50 MB tool argument was stored whole (twice), sent
+// back and journaled; the trajectory limit was only checked before the next call.
+TEST_CASE("an oversized answer is cut when it arrives and rejected as a format error", "[agent][r2-finding5]") {
+  Harness h;
+  h.spec.limits.max_answer_bytes = 64 * 1024;
+  const std::string huge(3 * 1024 * 1024, 'x');
+  llm::ChatResponse big = MakeToolCallResponse("bash", R"({"command":"echo )" + huge + R"("})", "big");
+  big.raw_body = huge;
+  big.content = huge;
+  const std::size_t size = big.content.size() + big.tool_calls[0].arguments_raw.size() + 4 + 3;  // + name + id
+  h.chat.PushResponse(big);
+  h.chat.PushResponse(MakeToolCallResponse("submit", "{}", "ok"));
+  Trajectory t = h.Run();
+  CHECK(t.exit_status == ExitStatus::kSubmitted);
+  REQUIRE(t.turns.size() == 2);
+  CHECK(t.turns[0].format_error == "answer_too_large");
+  CHECK(t.turns[0].format_error_message == "TOO_LARGE " + std::to_string(size) + " > 65536");
+  CHECK(h.tools.calls == std::vector<std::string>{"submit {}"});  // the cut call never ran
+  const llm::ChatResponse& stored = t.turns[0].response;
+  CHECK(stored.tool_issue == llm::ToolIssue::kTooLarge);
+  CHECK(stored.content.size() <= 2000);
+  CHECK(stored.raw_body.size() <= 2000);
+  CHECK(stored.tool_calls.at(0).arguments_raw.size() <= 2000);
+  CHECK(TrajectoryToJson(t).size() < 64 * 1024);
+  // The retry request carries the cut turn only.
+  auto reqs = h.chat.requests();
+  REQUIRE(reqs.size() == 2);
+  std::size_t sent = 0;
+  for (const auto& m : reqs[1].messages) sent += m.content.size();
+  CHECK(sent < 8 * 1024);
+  auto back = TrajectoryFromJson(TrajectoryToJson(t));
+  REQUIRE(back.ok());
+  CHECK(back->turns[0].response.tool_issue == llm::ToolIssue::kTooLarge);
+}
+
+TEST_CASE("answers within max_answer_bytes are untouched", "[agent]") {
+  Harness h;
+  h.spec.limits.max_answer_bytes = 64 * 1024;
+  h.chat.PushResponse(MakeToolCallResponse("bash", R"({"command":")" + std::string(60 * 1024, 'y') + R"("})", "a"));
+  h.chat.PushResponse(MakeToolCallResponse("submit", "{}", "ok"));
+  Trajectory t = h.Run();
+  CHECK(t.turns.at(0).accepted);
+  CHECK(t.turns.at(0).response.tool_issue == llm::ToolIssue::kNone);
 }
 
 TEST_CASE("trajectories round-trip through JSON", "[agent]") {

@@ -38,6 +38,7 @@ llm:
   sampling_fields: omit
   parallel_tool_calls: "true"
   config_error_limit: 7
+  max_response_bytes: 777777
   request_timeout_s: 42.25
   connect_timeout_s: 3.5
   startup_wait_s: 8
@@ -60,6 +61,7 @@ agent:
   submit_review: false
   max_patch_bytes: 123456
   max_trajectory_bytes: 100000
+  max_answer_bytes: 55555
 tools: {output_cap_bytes: 3333}
 sandbox:
   mode: none
@@ -73,7 +75,7 @@ sandbox:
   uid_lock_dir: /var/lock/seragen-test
   max_copy_mb: 9
 workcopies: {max_per_repo: 6}
-issue: {temperature: 0.2, max_tokens: 321, max_attempts: 4}
+issue: {temperature: 0.2, max_tokens: 321, max_attempts: 4, max_bytes: 4444}
 judge: {enabled: false, max_tokens: 12, max_attempts: 5}
 verify: {threshold: 0.75, rule: structural}
 budget: {max_tasks: 5, max_tokens: 6000, max_cost_usd: 2.25}
@@ -171,6 +173,7 @@ TEST_CASE("chat client options: endpoints with keys, headers and concurrency", "
   CHECK(c->pool.max_concurrency == 21);
   CHECK(c->retry.max_attempts == 6);
   CHECK(c->config_error_limit == 7);
+  CHECK(c->max_response_bytes == 777777);
   CHECK(c->connect_timeout == std::chrono::milliseconds(3500));
   CHECK(c->jitter_seed == (42ULL ^ 0x5eedULL));
 
@@ -222,6 +225,7 @@ TEST_CASE("agent limits, pricing and call options", "[cli][options]") {
   CHECK(l.max_tokens == 7777);
   CHECK(l.max_cost_usd == 1.75);
   CHECK(l.max_trajectory_bytes == 100000);
+  CHECK(l.max_answer_bytes == 55555);
   // 64-bit config integers saturate in int options instead of wrapping.
   CHECK(AgentLimitsFrom(Load("agent.max_steps=5000000000")).max_steps == std::numeric_limits<int>::max());
   agent::Pricing p = PricingFrom(cfg);
@@ -250,6 +254,7 @@ TEST_CASE("stage settings: request template, issue, judge, verification", "[cli]
   CHECK(s.issue_temperature == 0.2);
   CHECK(s.issue_max_tokens == 321);
   CHECK(s.issue_max_attempts == 4);
+  CHECK(s.issue_max_bytes == 4444);
   CHECK_FALSE(s.judge_enabled);
   CHECK(s.judge_max_tokens == 12);
   CHECK(s.judge_max_attempts == 5);

@@ -151,10 +151,11 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string head = "HTTP/1.1 " + std::to_string(reply_.status) + " " + ReasonPhrase(reply_.status) + "\r\n";
     for (const auto& [n, v] : reply_.headers) head += n + ": " + v + "\r\n";
     bool partial = reply_.action == A::kStallMidBody || reply_.action == A::kCloseMidBody;
+    if (reply_.endless) reply_.chunked_encoding = true;
     if (reply_.chunked_encoding && !partial) {
       head += "Transfer-Encoding: chunked\r\n";
     } else {
-      head += "Content-Length: " + std::to_string(total + (partial ? 100 : 0)) + "\r\n";
+      head += "Content-Length: " + std::to_string(reply_.content_length.value_or(total + (partial ? 100 : 0))) + "\r\n";
     }
     if (!keep_alive_) head += "Connection: close\r\n";
     head += "\r\n";
@@ -170,12 +171,13 @@ class Session : public std::enable_shared_from_this<Session> {
         pieces_.push_back(c);
       }
     }
-    if (reply_.chunked_encoding && !partial) pieces_.push_back("0\r\n\r\n");
+    if (reply_.chunked_encoding && !partial && !reply_.endless) pieces_.push_back("0\r\n\r\n");
     next_piece_ = 0;
     WriteNext();
   }
 
   void WriteNext() {
+    if (reply_.endless && next_piece_ >= pieces_.size() && pieces_.size() > 1) next_piece_ = 1;  // the body again
     if (next_piece_ >= pieces_.size()) {
       Finished();
       return;
@@ -184,7 +186,7 @@ class Session : public std::enable_shared_from_this<Session> {
     asio::async_write(socket_, asio::buffer(pieces_[next_piece_]), [self](beast::error_code ec, std::size_t) {
       if (ec) return;
       ++self->next_piece_;
-      bool more = self->next_piece_ < self->pieces_.size();
+      bool more = self->reply_.endless || self->next_piece_ < self->pieces_.size();
       if (more && self->next_piece_ > 1 && self->reply_.chunk_interval.count() > 0) {
         self->timer_.expires_after(self->reply_.chunk_interval);
         self->timer_.async_wait([self](beast::error_code e) {

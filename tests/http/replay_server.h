@@ -34,6 +34,11 @@ struct ScriptedReply {
   std::chrono::milliseconds delay{0};  // before anything is written
   std::chrono::milliseconds chunk_interval{0};
   bool chunked_encoding = false;  // Transfer-Encoding: chunked
+  // Sends the chunks again and again (chunked encoding) until the client
+  // goes away: an endless body.
+  bool endless = false;
+  // Content-Length sent instead of the real one (e.g. smaller than the body).
+  std::optional<std::size_t> content_length;
 
   static ScriptedReply Json(int status, std::string body, std::vector<HeaderPair> headers = {});
   // Server-sent events: each entry is written as one chunk, verbatim.

@@ -290,6 +290,22 @@ TEST_CASE("issue: unusable answers are asked again and counted", "[pipeline][iss
   CHECK(f.store.files["issues/t1.md"] == "Calling `reserve` with 0 items crashes.");
 }
 
+// Issue 28, finding 5: a 30 MB issue was stored whole and sent in every rollout-2 request.
+TEST_CASE("an issue over issue_max_bytes is unusable and asked again", "[pipeline][issue][r2-finding5]") {
+  RunnerFixture f;
+  f.ctx.settings.issue_max_bytes = 1000;
+  f.model.issue_replies = {"<issue>" + std::string(4 * 1024 * 1024, 'w') + "</issue>"};
+  TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
+  CHECK(o.kind == TaskOutcome::Kind::kVerified);
+  CHECK(f.model.issue_calls == 2);
+  CHECK(f.store.files["issues/t1.md"] == "Calling `reserve` with 0 items crashes.");
+  for (const auto& r : f.chat.requests()) {
+    std::size_t bytes = 0;
+    for (const auto& m : r.messages) bytes += m.content.size();
+    CHECK(bytes < 1024 * 1024);  // rollout 2 never carries the long issue
+  }
+}
+
 TEST_CASE("an issue reply without the tag is a model failure once attempts run out", "[pipeline][issue]") {
   RunnerFixture f;
   f.ctx.settings.issue_max_attempts = 3;

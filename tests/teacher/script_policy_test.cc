@@ -170,3 +170,26 @@ TEST_CASE("Responder with a script sends 100,000-level nested arguments unchange
   BodyLog bad;
   CHECK_FALSE(bad.Open("/nonexistent/dir/bodies.jsonl").ok());
 }
+
+TEST_CASE("Responder with a script plays hostile usage and endless answers (test-harness faults)") {
+  Script script = MustParseScript(R"(
+rollout1:
+  - {tool: bash, arguments: '{"command": "ls"}', usage: '{"prompt_tokens": 1e30, "completion_tokens": -3}'}
+  - {content: 'goes on', endless: true}
+)");
+  TeacherOptions o;
+  o.prompts_dir = PromptsDir();
+  Responder responder(o, Prompts(), std::make_shared<ScriptPolicy>(std::move(script)));
+  const std::string body = AgentBody("parse_config").dump();
+  ResponsePlan hostile = responder.PlanChat(body);
+  REQUIRE(hostile.status == 200);
+  json usage = json::parse(hostile.body)["usage"];
+  CHECK(usage["prompt_tokens"].get<double>() == 1e30);
+  CHECK(usage["completion_tokens"].get<int>() == -3);
+  ResponsePlan endless = responder.PlanChat(body);
+  CHECK(endless.fault == FaultKind::kEndless);
+  CHECK(endless.record.fault == "endless");
+  CHECK(endless.endless_piece.size() == 65536);
+  CHECK(ErrorOf("rollout1:\n  - {content: x, usage: '12'}\n").find("rollout1[0].usage") != std::string::npos);
+  CHECK(ErrorOf("rollout1:\n  - {content: x, endless: maybe}\n").find("rollout1[0].endless") != std::string::npos);
+}

@@ -111,6 +111,15 @@ TEST_CASE("bash refuses empty and over-long commands without running them", "[to
   CHECK(fake.requests().empty());
 }
 
+// Issue 28, finding 13: a NUL byte was answered as "more than the 100000 bytes accepted".
+TEST_CASE("bash refuses a command with a NUL byte and says so", "[tools][bash][r2-finding13]") {
+  FakeCommandRunner fake;
+  BashTool bash(&fake, &test::Messages(), Options(), "editor");
+  const std::string command("echo a\0b", 9);
+  CHECK(bash.Run(command)->observation == Expected("bash_command_nul", {{"position", "6"}}));
+  CHECK(fake.requests().empty());
+}
+
 TEST_CASE("bash carries the shell state and passes its limits", "[tools][bash]") {
   FakeCommandRunner fake;
   BashTool bash(&fake, &test::Messages(), Options(), "editor");

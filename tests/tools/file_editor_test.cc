@@ -416,4 +416,38 @@ TEST_CASE("undo history is bounded in bytes across files, oldest edits forgotten
 }
 
 }  // namespace
+
+// Issue 28, finding 6: edits returned the changed lines whole (4 MB per edit
+// on a one-line file), past the character cap view keeps to.
+TEST_CASE("edit snippets keep to the view cap on a 4 MB single-line file", "[tools][editor][r2-finding6]") {
+  EditorFixture f;
+  const std::size_t cap = ToolOptions{}.view_max_chars;
+  f.Write("one.txt", "start " + std::string(4 * 1024 * 1024 - 100, 'x') + " end");
+  auto replaced = f.editor.StrReplace("one.txt", std::string("start"), std::string("begin"));
+  REQUIRE(replaced.ok());
+  CHECK(replaced->size() < cap + 1000);
+  CHECK(replaced->find("     1\tbegin xxx") != std::string::npos);
+  CHECK(replaced->find(Expected("edit_snippet_clipped", {{"max_chars", std::to_string(cap)}})) != std::string::npos);
+  auto inserted = f.editor.Insert("one.txt", 1, std::string("tail line\n"));
+  REQUIRE(inserted.ok());
+  CHECK(inserted->size() < cap + 1000);
+  CHECK(f.Read("one.txt").substr(0, 5) == "begin");
+  // Many short lines are held to the same cap.
+  f.Write("many.txt", "a\n");
+  std::string lines;
+  for (int i = 0; i < 20000; ++i) lines += "line " + std::to_string(i) + "\n";
+  auto many = f.editor.Insert("many.txt", 1, lines);
+  REQUIRE(many.ok());
+  CHECK(many->size() < cap + 1000);
+}
+
+TEST_CASE("short edit snippets are not marked as clipped", "[tools][editor]") {
+  EditorFixture f;
+  f.Write("s.txt", "alpha\nbeta\n");
+  auto r = f.editor.StrReplace("s.txt", std::string("beta"), std::string("gamma"));
+  REQUIRE(r.ok());
+  CHECK(r->find("     2\tgamma") != std::string::npos);
+  CHECK(r->find("[the changed lines are long") == std::string::npos);
+}
+
 }  // namespace seragen::tools

@@ -1,6 +1,6 @@
 // Model-visible messages of the agent loop itself (format errors), loaded
 // from prompts/format_errors/*.md. Placeholders: {{detail}}, {{tool_names}},
-// {{count}}, {{max_tokens}}.
+// {{count}}, {{max_tokens}}, {{max_bytes}}.
 #pragma once
 
 #include <string>
@@ -16,7 +16,8 @@ struct AgentMessages {
   std::string invalid_arguments;
   std::string truncated;
   std::string invalid_call;
-  std::string empty_reply;  // stands in for a rejected reply that had no text and no calls
+  std::string answer_too_large;  // {{detail}}: the answer's size in bytes; {{max_bytes}}: the cap
+  std::string empty_reply;       // stands in for a rejected reply that had no text and no calls
 
   // Reads every file from `dir` (e.g. DataDir()/prompts/format_errors);
   // NotFound naming the missing file otherwise.

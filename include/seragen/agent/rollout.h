@@ -38,6 +38,11 @@ struct RolloutLimits {
   // every model call; past it the rollout ends as exit_trajectory_too_large.
   // 0 = unlimited.
   std::int64_t max_trajectory_bytes = 0;
+  // Bytes of one answer's text (content, reasoning, tool-call arguments).
+  // A longer answer is cut where it arrives (kept: a short head of each
+  // text) and rejected as a format error ("answer_too_large"), so neither
+  // the record nor the next request carries it. 0 = unlimited.
+  std::int64_t max_answer_bytes = 0;
 };
 
 struct Pricing {

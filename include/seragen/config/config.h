@@ -154,7 +154,8 @@ struct LlmConfig {
   std::string sampling_fields = "auto";      // auto | send | omit
   std::string parallel_tool_calls = "auto";  // auto | false | true | omit
   std::int64_t config_error_limit = 3;
-  std::int64_t context_window = 0;  // 0 = ask the endpoint
+  std::int64_t max_response_bytes = 64ll << 20;  // one answer on the wire (body or event stream)
+  std::int64_t context_window = 0;               // 0 = ask the endpoint
   Duration request_timeout_s{600'000};
   Duration connect_timeout_s{10'000};
   Duration startup_wait_s{300'000};  // run start: wait this long for an endpoint to answer; 0 = one probe
@@ -179,6 +180,7 @@ struct AgentConfig {
   bool submit_review = true;
   std::int64_t max_patch_bytes = 1 << 20;        // larger P1/P2: exit_patch_too_large
   std::int64_t max_trajectory_bytes = 64 << 20;  // larger record: exit_trajectory_too_large
+  std::int64_t max_answer_bytes = 1 << 20;       // larger answer: cut and rejected as a format error
 };
 
 struct ToolsConfig {
@@ -219,6 +221,7 @@ struct IssueConfig {
   double temperature = 0.6;
   std::int64_t max_tokens = 4096;
   std::int64_t max_attempts = 10;  // requests until one answer holds a non-empty issue tag
+  std::int64_t max_bytes = 65536;  // a longer issue text is unusable (asked again)
   DemoIssueConfig demos;
 };
 

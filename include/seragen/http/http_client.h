@@ -12,6 +12,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -38,6 +39,15 @@ struct Request {
   // Header values that must never be logged (e.g. the Authorization value).
   // Used by DescribeForLog().
   std::vector<std::string> secret_values;
+  // Caps on what the server may send (a server can send without end):
+  // body bytes (streamed or collected, any status) and header bytes (all
+  // header lines together). Past either the transfer stops with
+  // kBodyTooLarge / kHeadersTooLarge. 0 = no cap.
+  std::size_t max_body_bytes = kDefaultMaxBodyBytes;
+  std::size_t max_header_bytes = kDefaultMaxHeaderBytes;
+
+  static constexpr std::size_t kDefaultMaxBodyBytes = std::size_t{64} << 20;
+  static constexpr std::size_t kDefaultMaxHeaderBytes = std::size_t{256} << 10;
 };
 
 enum class TransportError {
@@ -47,10 +57,13 @@ enum class TransportError {
   kConnectFailed,  // refused / unreachable / connect timeout
   kTls,            // handshake or certificate failure
   kSendFailed,
-  kConnectionLost,  // reset, closed before/while answering, truncated body
-  kTimeout,         // the request deadline passed
-  kAborted,         // on_body_chunk returned false
-  kCancelled,       // Call::Cancel() or client shutdown
+  kConnectionLost,   // reset, closed before/while answering, truncated body
+  kTimeout,          // the request deadline passed
+  kAborted,          // on_body_chunk returned false
+  kCancelled,        // Call::Cancel() or client shutdown
+  kBodyTooLarge,     // the body passed Request::max_body_bytes
+  kHeadersTooLarge,  // the headers passed Request::max_header_bytes (or curl's own per-line cap)
+  kBadResponse,      // the reply is not HTTP (e.g. bytes left over from a short Content-Length)
   kOther,
 };
 

@@ -59,6 +59,15 @@ Result<std::vector<std::pair<std::string, SecretString>>> ResolveHeaders(const s
 // to `request`, listing every value in request.secret_values.
 void AddEndpointHeaders(const EndpointOptions& endpoint, http::Request& request);
 
+// Bodies of GET /models, /props, /version and the like are small (a few KB;
+// OpenRouter's full model list about 1 MB): a probe stops reading at this cap.
+inline constexpr std::size_t kMaxProbeBodyBytes = std::size_t{8} << 20;
+
+// A GET of `url` for a health, identity or detection probe: the endpoint's
+// headers, `timeout` for the whole exchange (connect at most 5 s of it) and
+// kMaxProbeBodyBytes.
+http::Request ProbeRequest(const EndpointOptions& endpoint, std::string url, std::chrono::milliseconds timeout);
+
 // Normalises and checks a base URL (http/https scheme, host present; trailing
 // '/' removed; "/v1" added when there is no path). kInvalidArgument names it.
 Result<std::string> NormalizeBaseUrl(std::string_view base_url);

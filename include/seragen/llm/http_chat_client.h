@@ -38,6 +38,10 @@ struct ChatClientOptions {
   // The same configuration error on this many consecutive calls stops the
   // run (RunStopStatus); below it each such call just fails (not retried).
   int config_error_limit = 3;
+  // Bytes one answer may take on the wire (body or event stream). Past it the
+  // attempt fails as kTransientServer naming the endpoint and the cap, so an
+  // endless answer costs at most this much memory. 0 = no cap.
+  std::size_t max_response_bytes = http::Request::kDefaultMaxBodyBytes;
 };
 
 class HttpChatClient final : public ChatClient {

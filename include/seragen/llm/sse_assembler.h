@@ -22,7 +22,9 @@ namespace seragen::llm {
 
 class SseAssembler {
  public:
-  SseAssembler();
+  // `max_bytes`: total stream bytes accepted; past it the stream fails as
+  // kTransientServer (an endless stream). 0 = no cap.
+  explicit SseAssembler(std::size_t max_bytes = 0);
   ~SseAssembler();
   SseAssembler(SseAssembler&&) noexcept;
   SseAssembler& operator=(SseAssembler&&) noexcept;
@@ -49,6 +51,8 @@ class SseAssembler {
     std::string arguments;
   };
 
+  std::size_t max_bytes_ = 0;
+  std::size_t fed_bytes_ = 0;
   std::string pending_;  // bytes not yet ending a line
   bool last_was_cr_ = false;
   std::string event_data_;  // data lines of the current event

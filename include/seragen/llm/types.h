@@ -98,6 +98,7 @@ enum class ToolIssue {
   kNone,
   kToolFormat,  // no parsed calls, but tool markup in content/reasoning (server parser failed)
   kToolArgs,    // a call's arguments are not a JSON object, or break the tool's schema
+  kTooLarge,    // the answer passed the caller's size cap and was cut (detail: its size in bytes)
 };
 std::string_view ToolIssueName(ToolIssue issue);
 

@@ -41,6 +41,9 @@ struct StageSettings {
   double issue_temperature = 0.6;
   std::int64_t issue_max_tokens = 4096;
   int issue_max_attempts = 10;  // writer requests until one holds a non-empty issue tag
+  // A longer issue text is unusable (asked again, like a missing tag): it is
+  // stored and sent in every rollout-2 request. 0 = no cap.
+  std::size_t issue_max_bytes = 65536;
   bool judge_enabled = true;
   std::int64_t judge_max_tokens = 4096;
   int judge_max_attempts = 3;  // rollout-1 attempts in all, each judged

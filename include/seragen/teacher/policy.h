@@ -27,6 +27,10 @@ struct PolicyReply {
   std::vector<ToolCallOut> tool_calls;
   std::string finish_reason = "stop";
   bool rollout_start = false;  // an agent request with no assistant turn yet
+  // Replay-mode faults (ScriptedTurn): raw `usage` JSON text ("" = computed),
+  // and an answer that never ends.
+  std::string usage_json;
+  bool endless = false;
 };
 
 struct PolicyContext {

@@ -32,7 +32,8 @@ enum class FaultKind {
   kTruncate,
   kMidstream,
   kContextOverflow,
-  kBadRequest
+  kBadRequest,
+  kEndless,  // replay mode only (ScriptedTurn::endless): `body`, then `endless_piece` forever
 };
 
 std::string_view FaultKindName(FaultKind kind);
@@ -49,6 +50,7 @@ struct ResponsePlan {
   std::chrono::milliseconds chunk_gap{0};  // between stream events
   std::size_t cut_at = 0;                  // kTruncate: body bytes / events sent; kMidstream: events before the error
   std::chrono::milliseconds hang{0};       // kHang: how long to hold the connection
+  std::string endless_piece;               // kEndless: sent again and again until the client goes
   RequestRecord record;                    // for the request log
 };
 

@@ -15,6 +15,9 @@
 //     - tool_calls:                # several calls in one turn
 //         - {name: submit, arguments: '{}', id: call_a}
 //       finish_reason: tool_calls  # default: tool_calls with calls, else stop
+//     - content: "x"               # test-harness faults of one answer:
+//       usage: '{"prompt_tokens": 1e30}'  # raw JSON text sent as `usage`
+//       endless: true              # the body (or stream) never ends
 //
 // Request kinds the script does not name are answered by the rule-based
 // policy. Turn N of a kind is the reply to the N-th request (from 0) of one
@@ -45,6 +48,11 @@ struct ScriptedTurn {
   std::string reasoning;
   std::vector<ScriptedCall> tool_calls;
   std::string finish_reason;  // "" = tool_calls when there are calls, else stop
+  // Test-harness faults (hostile-server cases): raw JSON text sent as the
+  // answer's `usage` ("" = the computed one); an answer whose body or event
+  // stream never ends.
+  std::string usage;
+  bool endless = false;
 };
 
 struct Script {

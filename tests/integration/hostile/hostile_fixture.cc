@@ -144,9 +144,10 @@ RunOutcome HostileFixture::Run(const std::string& rollout1_turns, const std::str
                                double command_timeout_s) {
   ran_ = true;
   const std::string script =
-      "rollout1:\n" + rollout1_turns + "rollout2:\n" + Submit() + Submit() +
-      "issue_writer:\n"
-      "  - content: \"<issue>\\nclamp() in calc/ops.py gives a wrong result at the upper bound.\\n</issue>\"\n"
+      "rollout1:\n" + rollout1_turns + "rollout2:\n" + Submit() + Submit() + "issue_writer:\n" +
+      (issue_writer_turns.empty()
+           ? "  - content: \"<issue>\\nclamp() in calc/ops.py gives a wrong result at the upper bound.\\n</issue>\"\n"
+           : issue_writer_turns) +
       "judge:\n"
       "  - content: <answer>yes</answer>\n";
   dir_.Write("script.yaml", script);
@@ -172,6 +173,14 @@ RunOutcome HostileFixture::Run(const std::string& rollout1_turns, const std::str
   const std::string out_path = dir_.Sub("run.stdout"), err_path = dir_.Sub("run.stderr");
   const std::string binary = e2e::Binary(), config = dir_.Sub("config.yaml");
   const std::string key = api_key_;
+  std::vector<std::string> args = {"seragen", "run", "-c", config};
+  for (const std::string& set : config_sets) {
+    args.push_back("--set");
+    args.push_back(set);
+  }
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   auto started = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   REQUIRE(pid >= 0);
@@ -180,7 +189,7 @@ RunOutcome HostileFixture::Run(const std::string& rollout1_turns, const std::str
     int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (out < 0 || err < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(120);
     ::setenv("SERAGEN_HOSTILE_API_KEY", key.c_str(), 1);
-    ::execl(binary.c_str(), "seragen", "run", "-c", config.c_str(), static_cast<char*>(nullptr));
+    ::execv(binary.c_str(), argv.data());
     ::_exit(121);
   }
   int status = 0;

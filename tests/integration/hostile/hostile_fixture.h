@@ -85,6 +85,13 @@ class HostileFixture {
   std::vector<std::string> Rollout1Observations() const;
   std::string BodyLogPath() const { return dir_.Sub("bodies.jsonl"); }
 
+  // Extra `seragen run --set KEY=VALUE` overrides of the config Run() writes
+  // (e.g. "agent.max_tokens=5000"). Set before Run().
+  std::vector<std::string> config_sets;
+  // Script items for the issue writer (Bash/Editor/... style YAML list items);
+  // empty: one fixed, short issue. Set before Run().
+  std::string issue_writer_turns;
+
  private:
   testing::TempDir dir_;
   std::string canary_root_, canary_, secret_, api_key_, repo_source_;
