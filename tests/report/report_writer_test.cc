@@ -65,6 +65,25 @@ TEST_CASE("WriteReport writes the index, one page per task and the table's data 
   CHECK(index.find("href=\"data/rows-0.html\"") != std::string::npos);
   // Only the page's own script: the run's text never becomes markup.
   CHECK(index.find("injected") == std::string::npos);
+  // The overview names the teacher model; no scripted-teacher warning for a model.
+  CHECK(index.find("<td>teacher model</td><td><code>synthetic</code> (") != std::string::npos);
+  CHECK(index.find("id=\"scripted-teacher\"") == std::string::npos);
+}
+
+TEST_CASE("the overview warns when the scripted teacher wrote the trajectories", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 4;
+  o.model = "seragen-scripted-teacher (not a model)";
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  ReportOptions ro;
+  ro.run_dir = dir.Sub("run");
+  auto r = WriteReport(ro);
+  REQUIRE(r.ok());
+  std::string index = Read(r->index_path);
+  CHECK(index.find("<code>seragen-scripted-teacher (not a model)</code>") != std::string::npos);
+  CHECK(index.find("id=\"scripted-teacher\"") != std::string::npos);
+  CHECK(index.find("not training data") != std::string::npos);
 }
 
 TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites changed ones", "[report]") {
