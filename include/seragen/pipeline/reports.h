@@ -57,8 +57,9 @@ struct ExportRequest {
   std::string out_dir;  // default RUN_DIR/data
   exporter::ExportOptions options;
   exporter::ExportRules rules;
-  std::string run_name;     // metadata.run of every record
-  std::string prompts_dir;  // for prompts/export templates and category names
+  std::string run_name;                              // metadata.run of every record
+  std::string prompts_dir;                           // for prompts/export templates and category names
+  std::map<std::string, std::string> test_commands;  // repository -> its environment.test_command
 };
 
 // Flags of `seragen export` / `merge`; unset ones take the run's output.* value.
@@ -71,6 +72,7 @@ struct ExportOverrides {
   bool train_keys = false;
   bool no_tools = false;
   bool include_unsubmitted = false;
+  bool require_tests_passed = false;
   std::optional<double> threshold;
 };
 
