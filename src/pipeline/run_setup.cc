@@ -8,32 +8,12 @@
 #include "seragen/callgraph/graph_cache.h"
 #include "seragen/callgraph/language.h"
 #include "seragen/callgraph/selection.h"
-#include "seragen/journal/config_diff.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/pipeline/config_record.h"
 #include "seragen/pipeline/repo_source.h"
 
 namespace seragen::pipeline {
 namespace {
-
-Status SaveOrCheckConfig(const config::LoadedConfig& loaded, const std::string& run_dir, bool allow_change) {
-  std::string json_path = journal::ConfigJsonPath(run_dir);
-  std::string current = config::RecipeJson(loaded.config);
-  Result<std::string> stored = ReadFile(json_path);
-  if (stored.ok()) {
-    journal::ConfigCheckOptions opts;
-    opts.override_flag = "--allow-config-change";
-    Status same = journal::CheckConfigCompatible(*stored, current, opts);
-    if (!same.ok() && !allow_change) return same.WithContext("run directory " + run_dir);
-    if (same.ok()) {
-      // Operational settings may differ: keep the saved YAML in step with this invocation.
-      return WriteFileAtomic(journal::ConfigYamlPath(run_dir), config::RenderResolvedYaml(loaded));
-    }
-    log::Logger("pipeline")
-        .Warn("continuing with a changed configuration (--allow-config-change):\n{}", same.message());
-  }
-  SG_RETURN_IF_ERROR(WriteFileAtomic(journal::ConfigYamlPath(run_dir), config::RenderResolvedYaml(loaded)));
-  return WriteFileAtomic(json_path, current);
-}
 
 callgraph::SelectionOptions SelectionFrom(const config::SelectionConfig& s) {
   callgraph::SelectionOptions o;
@@ -83,7 +63,8 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   PreparedRun run;
   run.run_dir = cfg.run.dir;
   SG_RETURN_IF_ERROR(MakeDirs(run.run_dir));
-  SG_RETURN_IF_ERROR(SaveOrCheckConfig(loaded, run.run_dir, allow_config_change));
+  // Refuse a changed config before the work of planning; record it only once a plan exists.
+  SG_ASSIGN_OR_RETURN(ConfigClaim claim, CheckRecordedConfig(loaded, run.run_dir, allow_config_change));
 
   run.prompts_dir = cfg.prompts.dir.empty() ? config::DataDir() + "/prompts" : cfg.prompts.dir;
   std::string tools_path = cfg.tools.file.empty() ? config::DataDir() + "/configs/tools.yaml" : cfg.tools.file;
@@ -109,6 +90,7 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   if (Result<std::string> existing = ReadFile(tasks_path); existing.ok()) {
     SG_ASSIGN_OR_RETURN(run.plan, callgraph::ReadTasksJsonl(*existing));
     run.plan_reused = true;
+    SG_ASSIGN_OR_RETURN(run.previous_config, RecordConfig(claim));
     return run;
   }
 
@@ -150,6 +132,7 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   SG_RETURN_IF_ERROR(callgraph::ValidatePlanOptions(popts));
   run.plan = callgraph::PlanTasks(selections, popts);
   SG_RETURN_IF_ERROR(callgraph::WriteTasksFile(tasks_path, run.plan));
+  SG_ASSIGN_OR_RETURN(run.previous_config, RecordConfig(claim));
   return run;
 }
 
