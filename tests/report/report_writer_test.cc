@@ -114,7 +114,8 @@ TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites chang
   CHECK(third->pages_kept == 9);
   CHECK(Read(dir.Sub("out/tasks/" + view->rows[8].page)).find("infra.sandbox") != std::string::npos);
   // The kept pages still give the table their rollout figures.
-  CHECK(Read(dir.Sub("out/data/rows-0.js")).find("\"\",3,4,") != std::string::npos);  // task 0: 3 and 4 steps
+  // Task 0: its detail (why it was accepted), then 3 and 4 steps.
+  CHECK(Read(dir.Sub("out/data/rows-0.js")).find("\"recall 1.00 >= 0.75\",3,4,") != std::string::npos);
 }
 
 TEST_CASE("WriteReport on a missing run fails with not found", "[report]") {
