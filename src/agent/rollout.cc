@@ -303,6 +303,7 @@ bool Rollout::MatchRecordedOutcome(ToolOutcome& outcome) {
     turn.replay_observation = std::move(outcome.text);
     outcome.text = was.text;
     outcome.timed_out = was.timed_out;
+    outcome.exit_code.reset();  // not recorded: the one the model saw is unknown
   }
   return true;
 }
@@ -353,6 +354,7 @@ void Rollout::OnToolDone(ToolOutcome outcome, const Status& journaled) {
   turn.accepted = true;
   turn.observation = outcome.text;
   turn.command_timed_out = outcome.timed_out;
+  turn.command_exit_code = outcome.exit_code;
   consecutive_format_errors_ = 0;
   retry_assistant_.reset();
   retry_error_.reset();

@@ -189,6 +189,7 @@ std::string TrajectoryToJson(const Trajectory& t) {
     }
     if (!turn.observation.empty()) tj["observation"] = turn.observation;
     if (turn.command_timed_out) tj["command_timed_out"] = true;
+    if (turn.command_exit_code) tj["command_exit_code"] = *turn.command_exit_code;
     if (turn.replayed) tj["replayed"] = true;
     if (turn.replay_observation_differs) {
       tj["replay_observation_differs"] = true;
@@ -265,6 +266,9 @@ Result<Trajectory> TrajectoryFromJson(const std::string& text) {
       if (tj.contains("response")) turn.response = ResponseFrom(tj["response"]);
       turn.observation = tj.value("observation", "");
       turn.command_timed_out = tj.value("command_timed_out", false);
+      if (tj.contains("command_exit_code") && tj["command_exit_code"].is_number_integer()) {
+        turn.command_exit_code = tj["command_exit_code"].get<int>();
+      }
       turn.replayed = tj.value("replayed", false);
       turn.replay_observation_differs = tj.value("replay_observation_differs", false);
       turn.replay_observation = tj.value("replay_observation", "");

@@ -1,4 +1,5 @@
 #include "seragen/base/log.h"
+#include "seragen/base/status_line.h"
 
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -6,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -19,7 +21,17 @@ struct LogState {
   std::shared_ptr<spdlog::sinks::basic_file_sink_mt> file_sink;
   std::vector<std::string> secrets;  // longest first
   std::vector<std::string*> captures;
+  std::string status_line;  // shown at the bottom of stderr; empty: none
 };
+
+// Moves to the start of the line and clears it (a terminal's CR + EL).
+constexpr std::string_view kClearLine = "\r\033[K";
+
+void PutStderr(std::string_view a, std::string_view b = {}) {
+  std::fwrite(a.data(), 1, a.size(), stderr);
+  std::fwrite(b.data(), 1, b.size(), stderr);
+  std::fflush(stderr);
+}
 
 std::atomic<int> g_level{static_cast<int>(Level::kInfo)};
 
@@ -125,7 +137,17 @@ void Write(Level level, std::string_view component, std::string_view task_id, st
     *capture += line;
     *capture += '\n';
   }
+  if (!st.status_line.empty()) PutStderr(kClearLine);
   st.logger->log(spdlog::level::info, "{}", line);
+  if (!st.status_line.empty()) PutStderr(st.status_line);
+}
+
+void SetStatusLine(std::string_view line) {
+  LogState& st = State();
+  std::lock_guard<std::mutex> lock(st.mu);
+  if (line.empty() && st.status_line.empty()) return;
+  st.status_line = line;
+  PutStderr(kClearLine, line);
 }
 
 ScopedCapture::ScopedCapture(std::string* target) {

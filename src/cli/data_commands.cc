@@ -45,6 +45,9 @@ void AddExportOptions(CLI::App* cmd, pipeline::ExportOverrides* o) {
   cmd->add_flag("--no-tools", o->no_tools, "Leave the tool schemas out of the records (output.include_tools: false)");
   cmd->add_flag("--include-unsubmitted", o->include_unsubmitted,
                 "Also export rollouts that did not end with a submit (output.only_submitted: false)");
+  cmd->add_flag("--require-tests-passed", o->require_tests_passed,
+                "Only rollouts whose last test run passed (metadata.tests; environment.test_command or a known "
+                "test runner)");
   cmd->add_option("--threshold", o->threshold, "Soft-verification threshold for T2 (default: the one used by the run)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--prompts", o->prompts_dir, "Prompt directory (default: the prompts/ shipped with seragen)");

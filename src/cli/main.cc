@@ -21,7 +21,9 @@ int main(int argc, char** argv) {
   using namespace seragen::cli;
   CLI::App app{
       "seragen: turn a git repository into training data for coding agents (SERA method).\n"
-      "Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error."};
+      "Exit codes: 0 success, 1 runtime failure (run: no task succeeded), 2 usage or configuration error,\n"
+      "3 run finished but some tasks failed for infrastructure reasons or were not started (rerun to retry),\n"
+      "75 run interrupted by a signal (rerun to resume)."};
   const seragen::config::DataDirChoice& data = seragen::config::ProcessDataDir();
   app.set_version_flag("--version", std::string("seragen ") + SERAGEN_VERSION + "\ndata: " + data.path + " (" +
                                         data.origin + (data.found ? ")" : "; missing: no prompts/ there)"));

@@ -51,14 +51,9 @@ tools::ToolOptions ToolOptionsFrom(const config::Config& cfg) {
   return opts;
 }
 
-namespace {
-
-// The merge rule: a repository's section, when it sets any key, else the run-wide one.
 const config::EnvironmentConfig& EffectiveEnvironment(const config::Config& cfg, const config::RepoConfig& repo) {
   return repo.environment == config::EnvironmentConfig{} ? cfg.environment : repo.environment;
 }
-
-}  // namespace
 
 env::EnvironmentSpec EnvironmentSpecFrom(const config::Config& cfg, const config::RepoConfig& repo) {
   const config::EnvironmentConfig& e = EffectiveEnvironment(cfg, repo);

@@ -29,6 +29,9 @@ sandbox::RunLimits RunLimitsFrom(const config::Config& cfg);
 // sandbox.mount_point, sandbox.rootfs and RunLimitsFrom. The uid and the
 // hidden paths are per run/slot and set by the caller.
 sandbox::SandboxOptions SandboxOptionsFrom(const config::Config& cfg);
+// The environment a repository's rollouts get: its own section when it sets
+// any key, else the run-wide one.
+const config::EnvironmentConfig& EffectiveEnvironment(const config::Config& cfg, const config::RepoConfig& repo);
 // The repository's environment: repos[].environment when it sets any key, else
 // the run-wide environment; rootfs falls back to sandbox.rootfs; cache_dir to
 // env::DefaultEnvironmentCacheDir().

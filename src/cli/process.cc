@@ -3,12 +3,15 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
 
 #include "cli/exit_codes.h"
+#include "seragen/base/status_line.h"
 #include "seragen/pipeline/shard_run.h"
 
 namespace seragen::cli {
@@ -42,21 +45,39 @@ StopSignals::~StopSignals() {
 
 bool StopSignals::requested() const { return g_signals > 0; }
 
-ProgressDisplay::ProgressDisplay(const std::string& progress_setting, const log::Logger* logger)
+ProgressDisplay::ProgressDisplay(const std::string& progress_setting, const log::Logger* logger, double grace_period_s)
     : live_(progress_setting == "always" || (progress_setting == "auto" && ::isatty(STDERR_FILENO) != 0)),
-      logger_(logger) {}
+      logger_(logger),
+      grace_period_s_(grace_period_s) {}
 
-void ProgressDisplay::OnTick(const pipeline::RunSummary& summary, double elapsed_s) {
+std::string ProgressDisplay::Line(const pipeline::RunSummary& summary, double elapsed_s, bool stopping,
+                                  const std::string& note) {
+  std::string line;
+  if (stopping) {
+    if (stop_seen_at_ < 0) stop_seen_at_ = elapsed_s;
+    double left = std::max(0.0, grace_period_s_ - (elapsed_s - stop_seen_at_));
+    // No rate or ETA: the run is not heading for them any more.
+    line = fmt::format("stopping, grace {:.0f} s, Ctrl-C again to quit; ", std::ceil(left)) +
+           pipeline::ProgressLine(summary, 0);
+  } else {
+    line = pipeline::ProgressLine(summary, elapsed_s);
+  }
+  if (!note.empty()) line += "; " + note;
+  return line;
+}
+
+void ProgressDisplay::OnTick(const pipeline::RunSummary& summary, double elapsed_s, bool stopping,
+                             const std::string& note) {
   if (live_) {
-    std::cerr << "\r\033[K" << pipeline::ProgressLine(summary, elapsed_s) << std::flush;
+    log::SetStatusLine(Line(summary, elapsed_s, stopping, note));
   } else if (elapsed_s - last_log_ >= 30) {
-    logger_->Info("{}", pipeline::ProgressLine(summary, elapsed_s));
+    logger_->Info("{}", Line(summary, elapsed_s, stopping, note));
     last_log_ = elapsed_s;
   }
 }
 
 void ProgressDisplay::Finish() const {
-  if (live_) std::cerr << "\r\033[K";
+  if (live_) log::SetStatusLine("");
 }
 
 }  // namespace seragen::cli

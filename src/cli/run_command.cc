@@ -13,6 +13,7 @@
 #include "cli/options_from_config.h"
 #include "cli/process.h"
 #include "cli/sandbox_setup.h"
+#include "cli/user_text.h"
 #include "seragen/agent/agent_messages.h"
 #include "seragen/base/clock.h"
 #include "seragen/base/log.h"
@@ -37,7 +38,7 @@ namespace {
 using pipeline::RunResult;
 
 int Fail(const std::string& what, const Status& s) {
-  std::cerr << "seragen " << what << ": " << s.message() << "\n";
+  std::cerr << "seragen " << what << ": " << WithoutStatusCodeNames(s.message()) << "\n";
   bool usage = s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kFailedPrecondition ||
                s.code() == StatusCode::kNotFound;
   return usage ? kExitUsage : kExitRuntimeFailure;
@@ -129,6 +130,7 @@ Result<OpenedShard> OpenShard(const config::LoadedConfig& loaded, const RunFlags
   jopts.shards = out.shard.count;
   jopts.config_hash = out.run.recipe_hash;
   jopts.allow_config_change = allow_config_change;
+  jopts.previous_config = out.run.previous_config;
   SG_ASSIGN_OR_RETURN(out.journal, journal::Journal::Open(jopts));
   log::SetLogFile(journal::ShardLogPath(out.shard_dir));
   // Leftovers of an interrupted durable write; they are never read, so a
@@ -181,26 +183,40 @@ Result<llm::ChatClientOptions> ChatOptionsFor(const config::Config& cfg, std::st
   return copts;
 }
 
-// Prints how the shard ended: the progress line on stdout, and on stderr
-// why it stopped or what is left to do.
-void ReportOutcome(const pipeline::ShardOutcome& o, const pipeline::ShardSpec& shard) {
+// What to do about failed environment setups ("" when none failed).
+std::string FixSetupNote(const std::vector<std::string>& failed_setups) {
+  if (failed_setups.empty()) return "";
+  std::string which;
+  for (const std::string& f : failed_setups) which += (which.empty() ? "" : ", ") + f;
+  return "environment setup failed for " + which + ": fix the setup (see the ERROR above), then rerun";
+}
+
+// Prints how the shard ended: the final line on stdout, and on stderr why it
+// stopped or what is left to do. Code names of statuses are left out.
+void ReportOutcome(const pipeline::ShardOutcome& o, const pipeline::ShardSpec& shard,
+                   const std::vector<std::string>& failed_setups) {
   std::cout << "shard " << shard.index << "/" << shard.count << ": " << o.line << "\n";
+  auto user = [](const std::string& text) { return WithoutStatusCodeNames(text); };
   switch (o.result) {
     case RunResult::kConfigStop:
-      std::cerr << "seragen run: stopped: " << pipeline::StripFailureTag(o.run_stop ? o.run_stop->message() : "")
+      std::cerr << "seragen run: stopped: " << user(pipeline::StripFailureTag(o.run_stop ? o.run_stop->message() : ""))
                 << "\nFix the setting named above (see docs/SERVERS.md), then rerun the same command; "
                    "failed tasks are retried.\n";
       return;
-    case RunResult::kRuntimeError: std::cerr << "seragen run: aborted: " << o.summary.abort_detail << "\n"; return;
+    case RunResult::kRuntimeError:
+      std::cerr << "seragen run: aborted: " << user(o.summary.abort_detail) << "\n";
+      return;
     case RunResult::kInterrupted: std::cerr << "seragen run: interrupted; rerun the same command to resume\n"; return;
     case RunResult::kComplete: return;
     case RunResult::kIncomplete:
-    case RunResult::kNothingSucceeded:
+    case RunResult::kNothingSucceeded: {
+      const std::string fix = FixSetupNote(failed_setups);
       std::cerr << "seragen run: " << o.tally.done << " of " << o.tally.planned << " planned tasks done, "
                 << o.tally.infra_failed << " infrastructure failure(s)"
-                << (o.summary.stop_reason.empty() ? "" : "; stopped: " + o.summary.stop_reason)
-                << "; rerun the same command to retry the rest\n";
+                << (o.summary.stop_reason.empty() ? "" : "; stopped: " + user(o.summary.stop_reason)) << "; "
+                << (fix.empty() ? "rerun the same command to retry the rest" : fix) << "\n";
       return;
+    }
   }
 }
 
@@ -275,13 +291,15 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   in.scheduler = TaskSchedulerOptionsFrom(cfg);
   in.worker_threads = WorkerThreadsFrom(cfg);
 
-  ProgressDisplay progress(cfg.run.progress, &logger);
+  ProgressDisplay progress(cfg.run.progress, &logger, std::chrono::duration<double>(cfg.run.grace_period_s).count());
   pipeline::ShardOutcome outcome;
   {
     StopSignals signals;
     pipeline::ShardRunHooks hooks;
     hooks.stop_requested = [&signals] { return signals.requested(); };
-    hooks.on_tick = [&progress](const pipeline::RunSummary& s, double elapsed_s) { progress.OnTick(s, elapsed_s); };
+    hooks.on_tick = [&progress, &signals, &environments](const pipeline::RunSummary& s, double elapsed_s) {
+      progress.OnTick(s, elapsed_s, signals.requested(), FixSetupNote(environments.FailedSetups()));
+    };
     hooks.tick_interval = std::chrono::milliseconds(progress.live() ? 500 : 1000);
     outcome = pipeline::RunShard(pipeline_loop, std::move(in), hooks);
     progress.Finish();
@@ -289,14 +307,14 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   // Before the pipeline loop: completions of abandoned calls are posted to it.
   chat.reset();
   curl.reset();
-  ReportOutcome(outcome, shard.shard);
+  ReportOutcome(outcome, shard.shard, environments.FailedSetups());
   return outcome.result;
 }
 
 namespace {
 
 int CheckFailed(const Status& s, int code) {
-  std::cerr << "seragen env check: " << s.message() << "\n";
+  std::cerr << "seragen env check: " << WithoutStatusCodeNames(s.message()) << "\n";
   return code;
 }
 
@@ -332,8 +350,7 @@ int EnvCheckCommand(const config::LoadedConfig& loaded, const std::string& repo_
     std::cerr << "seragen env check: no repository named '" << repo_name << "' in repos\n";
     return kExitUsage;
   }
-  const config::EnvironmentConfig& ec =
-      rc->environment == config::EnvironmentConfig{} ? cfg.environment : rc->environment;
+  const config::EnvironmentConfig& ec = EffectiveEnvironment(cfg, *rc);
   if (ec.check.empty()) {
     std::cerr << "seragen env check: environment.check is not set for repository '" << rc->name << "'\n";
     return kExitUsage;
@@ -355,7 +372,7 @@ int EnvCheckCommand(const config::LoadedConfig& loaded, const std::string& repo_
   task.commit = *commit;
   auto outcome = factory.RunCheck(task, 0, ec.check);
   if (!outcome.ok()) {
-    std::cerr << "seragen env check: " << outcome.status().message() << "\n";
+    std::cerr << "seragen env check: " << WithoutStatusCodeNames(outcome.status().message()) << "\n";
     return kExitRuntimeFailure;
   }
   PrintCheck(*outcome, ec.check);

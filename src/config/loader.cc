@@ -216,7 +216,11 @@ std::string RenderReferenceMarkdown() {
   std::string md =
       "# Configuration reference\n\n"
       "Generated from the schema in `src/config/schema_def.cc` by `seragen config docs`;\n"
-      "a test fails when this file is out of date. See `configs/demo.yaml` for a working example.\n\n"
+      "a test fails when this file is out of date. See `configs/demo.yaml` for a working example;\n"
+      "`seragen config init --repo PATH --base-url URL --model ID -o FILE` writes a commented starting\n"
+      "config for one repository (template: `configs/init.yaml`). `seragen config show -c FILE` prints a\n"
+      "config resolved, each repository with its effective `environment` (the top-level one when it\n"
+      "sets none).\n\n"
       "Rules: unknown keys are errors (with a suggestion), and so is a key given twice in one\n"
       "mapping; values are type-checked; relative\n"
       "paths resolve against the config file's directory (against the current directory when\n"

@@ -1,6 +1,7 @@
 #include "seragen/export/export_rules.h"
 
 #include "seragen/base/hash.h"
+#include "seragen/export/test_runs.h"
 #include "seragen/verify/patch_lines.h"
 
 namespace seragen::exporter {
@@ -31,7 +32,7 @@ bool ExportSelector::SelectT1(const RecordedTask& task) {
   else if (!r1->has_patch) why = kT1EmptyPatch;
   else if (task.judge_rejected) why = kT1JudgeRejected;
   else if (!T1JudgeAllows(task, rules_)) why = kT1NotJudged;
-  else if (const char* f = Filter(*r1, 1)) why = f;
+  else if (const char* f = Filter(*r1, 1, task.test_command)) why = f;
   else if (!seen_p1_.insert(Sha256Hex(r1->patch)).second) why = kT1DuplicatePatch;
   if (why == nullptr) return true;
   excluded_[why]++;
@@ -58,7 +59,7 @@ std::optional<Scores> ExportSelector::SelectT2(const RecordedTask& task) {
           std::string(verify::VerifyRuleName(v.rule))};
     if (rules_.only_submitted && !submitted) why = kT2NotSubmitted;
     else if (!sc.accepted) why = kT2BelowThreshold;
-    else if (const char* f = Filter(*r2, 2)) why = f;
+    else if (const char* f = Filter(*r2, 2, task.test_command)) why = f;
     else if (!seen_p2_.insert(Sha256Hex(r2->patch)).second) why = kT2DuplicatePatch;
   }
   if (why == nullptr) return sc;
@@ -70,8 +71,12 @@ bool T1JudgeAllows(const RecordedTask& task, const ExportRules& rules) {
   return !rules.judge_enabled || (task.judged_yes && !task.judge_rejected);
 }
 
-const char* ExportSelector::Filter(const agent::Trajectory& t, int rollout) const {
+const char* ExportSelector::Filter(const agent::Trajectory& t, int rollout, const std::string& test_command) const {
   bool first = rollout == 1;
+  if (rules_.require_tests_passed) {
+    std::optional<TestRun> run = LastTestRun(t, test_command);
+    if (!run || !run->passed()) return first ? kT1TestsNotPassed : kT2TestsNotPassed;
+  }
   if (rules_.drop_malformed_think && HasMalformedThink(t)) return first ? kT1MalformedThink : kT2MalformedThink;
   if (rules_.max_record_tokens > 0 && EstimateRecordTokens(t) > rules_.max_record_tokens) {
     return first ? kT1FilterTokens : kT2FilterTokens;

@@ -7,6 +7,7 @@
 #include "seragen/base/json_depth.h"
 #include "seragen/base/template.h"
 #include "seragen/export/record.h"
+#include "seragen/export/test_runs.h"
 #include "seragen/verify/sera_lines.h"
 
 namespace seragen::exporter {
@@ -325,6 +326,11 @@ ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, 
                        {"soft_verification", nullptr},
                        // Demo/test data from the built-in stand-in: not real training data.
                        {"scripted_teacher", md.scripted_teacher}};
+  // The rollout's last test run (test_runs.h), null when it ran no tests.
+  meta["tests"] = nullptr;
+  if (std::optional<TestRun> run = LastTestRun(t, md.test_command)) {
+    meta["tests"] = {{"command", run->command}, {"exit_code", run->exit_code}, {"passed", run->passed()}};
+  }
   if (md.scores) {
     // Doubles always, so a score of exactly 1 or 0 keeps the column's type.
     meta["soft_verification"] = {

@@ -126,10 +126,10 @@ Status CheckConfigCompatible(std::string_view stored_json, std::string_view curr
   }
   if (counted == 0) return Status::Ok();
   return FailedPreconditionError(
-      fmt::format("the configuration differs from the one this run was started with ({} change{}):{}\n"
+      fmt::format("the configuration differs from {} ({} change{}):{}\n"
                   "To continue this run with the new configuration pass {} (records already written keep "
                   "their old settings), or start a new run directory.",
-                  counted, counted == 1 ? "" : "s", lines, options.override_flag));
+                  options.stored_description, counted, counted == 1 ? "" : "s", lines, options.override_flag));
 }
 
 }  // namespace seragen::journal

@@ -93,7 +93,7 @@ Result<std::unique_ptr<Journal>> Journal::Open(const JournalOptions& o) {
   j->size_ = j->existing_.valid_bytes;
 
   if (config_changed) {
-    ConfigHashChange change{previous_hash, o.config_hash, FormatIso8601(j->clock_->WallNow())};
+    ConfigHashChange change{previous_hash, o.config_hash, FormatIso8601(j->clock_->WallNow()), o.previous_config};
     std::lock_guard<std::mutex> guard(j->mu_);
     SG_RETURN_IF_ERROR(j->AppendLine(EncodeConfigHashChange(change) + "\n"));
   }

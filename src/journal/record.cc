@@ -200,6 +200,7 @@ std::string EncodeConfigHashChange(const ConfigHashChange& c) {
   PutText(j, "from", c.from);
   PutText(j, "to", c.to);
   PutText(j, "at", c.at);
+  if (!c.previous_config.empty()) PutText(j, "previous_config", c.previous_config);
   return Dump(j);
 }
 
@@ -240,6 +241,7 @@ Result<JournalEntry> DecodeEntry(std::string_view line) {
     SG_RETURN_IF_ERROR(ReadText(j, "from", true, &c.from));
     SG_RETURN_IF_ERROR(ReadText(j, "to", true, &c.to));
     SG_RETURN_IF_ERROR(ReadText(j, "at", false, &c.at));
+    SG_RETURN_IF_ERROR(ReadText(j, "previous_config", false, &c.previous_config));
     entry.config_change = std::move(c);
   } else {
     return ParseError(fmt::format("unknown record type '{}' (written by a newer seragen?)", type));

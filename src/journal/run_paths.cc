@@ -47,6 +47,9 @@ std::optional<std::string_view> Between(std::string_view ref, std::string_view d
 
 std::string ConfigYamlPath(std::string_view run_dir) { return Join(run_dir, "config.yaml"); }
 std::string ConfigJsonPath(std::string_view run_dir) { return Join(run_dir, "config.json"); }
+std::string ConfigHistoryName(int n, std::string_view ext) {
+  return "config." + std::to_string(n) + "." + std::string(ext);
+}
 std::string TasksPath(std::string_view run_dir) { return Join(run_dir, "tasks.jsonl"); }
 std::string GraphDir(std::string_view run_dir) { return Join(run_dir, "graph"); }
 std::string RepoCacheDir(std::string_view run_dir) { return Join(run_dir, "repo-cache"); }

@@ -340,6 +340,7 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
       if (md.category_index >= 0 && static_cast<std::size_t>(md.category_index) < categories.size())
         md.category = categories[md.category_index].topic;
       md.recipe_hash = shard.journal.effective_config_hash;
+      if (auto tc = req.test_commands.find(t.repo); tc != req.test_commands.end()) md.test_command = tc->second;
 
       SG_ASSIGN_OR_RETURN(std::optional<agent::Trajectory> r1, LoadRollout(shard.shard_dir, p, journal::kRefRollout1));
       SG_ASSIGN_OR_RETURN(std::optional<agent::Trajectory> r2, LoadRollout(shard.shard_dir, p, journal::kRefRollout2));
@@ -350,6 +351,7 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
       outcome.judge_rejected = p.last.stage == Stage::kSkipped && p.last.status.rfind("judge_", 0) == 0;
       outcome.judged_yes = journal::Rollout1JudgedYes(p);
       outcome.verified = p.last.stage == Stage::kVerified;
+      outcome.test_command = md.test_command;
       if (outcome.verified) ReadVerification(p.last.verification(), &outcome);
       exporter::Selection sel = selector.Select(outcome);
       if (sel.t1) {
@@ -386,7 +388,23 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
   return report;
 }
 
+namespace {
+
+// Each repository's environment.test_command: its own environment section
+// when it sets any key, else the run-wide one (as the run used them).
+std::map<std::string, std::string> TestCommandsOf(const config::Config& cfg) {
+  std::map<std::string, std::string> out;
+  for (const config::RepoConfig& repo : cfg.repos) {
+    out[repo.name] =
+        (repo.environment == config::EnvironmentConfig{} ? cfg.environment : repo.environment).test_command;
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
+  std::map<std::string, std::string> test_commands;
   config::OutputConfig output;
   std::string verify_rule = config::VerifyConfig{}.rule;
   std::string run_name;
@@ -402,6 +420,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     verify_rule = loaded->config.verify.rule;
     judge_enabled = loaded->config.judge.enabled;
     run_name = loaded->config.run.name;
+    test_commands = TestCommandsOf(loaded->config);
   }
   std::string think = o.think.value_or(output.think);
   std::string rollouts = o.rollouts.value_or(output.rollouts);
@@ -441,6 +460,8 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.rules.max_patch_lines = static_cast<std::size_t>(output.max_patch_lines);
     req.rules.line_rule = *line_rule;
     req.rules.max_avg_tool_output_tokens = static_cast<std::size_t>(output.max_avg_tool_output_tokens);
+    req.rules.require_tests_passed = o.require_tests_passed;
+    req.test_commands = test_commands;
     out.push_back(std::move(req));
   }
   return out;

@@ -8,6 +8,7 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/base/log.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
 #include "seragen/repo/diff.h"
@@ -181,13 +182,28 @@ Status RunEnvironmentFactory::ApplyEnvironment(const Task& task, repo::WorkingCo
   const std::string key = task.repo + "@" + task.commit;
   std::lock_guard<std::mutex> lock(env_mu_);
   auto done = prepared_.find(key);
-  if (done == prepared_.end()) done = prepared_.emplace(key, PrepareFor(task, it->second, pool, sb)).first;
+  if (done == prepared_.end()) {
+    done = prepared_.emplace(key, PrepareFor(task, it->second, pool, sb)).first;
+    if (!done->second.ok()) {
+      std::lock_guard<std::mutex> failed_lock(failed_mu_);
+      failed_setups_.push_back(task.repo + "@" + task.commit.substr(0, 12));
+      log::Logger("env").Error(
+          "{}; every task of repository '{}' at {} fails until it is fixed: correct "
+          "environment.setup (try it with `seragen env check`), then rerun",
+          done->second.status().message(), task.repo, task.commit.substr(0, 12));
+    }
+  }
   if (!done->second.ok()) return done->second.status();
   const Prepared& p = *done->second;
   sb.rootfs = p.spec.rootfs;
   sb.env = MergedEnv(sb, p.spec);
   if (!p.prefix_dir.empty()) sb.binds.push_back({p.prefix_dir, p.spec.prefix, false});
   return Status::Ok();
+}
+
+std::vector<std::string> RunEnvironmentFactory::FailedSetups() {
+  std::lock_guard<std::mutex> lock(failed_mu_);
+  return failed_setups_;
 }
 
 std::string RunEnvironmentFactory::RootIdentity(const std::string& repo) {

@@ -6,35 +6,14 @@
 #include "seragen/callgraph/graph_cache.h"
 #include "seragen/callgraph/language.h"
 #include "seragen/callgraph/selection.h"
-#include "seragen/journal/config_diff.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/pipeline/config_record.h"
 #include "seragen/pipeline/repo_source.h"
 #include "seragen/pipeline/reports.h"
 #include "seragen/repo/checkout_check.h"
 
 namespace seragen::pipeline {
 namespace {
-
-Status SaveOrCheckConfig(const config::LoadedConfig& loaded, const std::string& run_dir, bool allow_change) {
-  std::string json_path = journal::ConfigJsonPath(run_dir);
-  std::string current = config::RecipeJson(loaded.config);
-  Result<std::string> stored = ReadRegularFile(json_path, kMaxSavedConfigBytes);
-  if (!stored.ok() && stored.status().code() != StatusCode::kNotFound) return stored.status();
-  if (stored.ok()) {
-    journal::ConfigCheckOptions opts;
-    opts.override_flag = "--allow-config-change";
-    Status same = journal::CheckConfigCompatible(*stored, current, opts);
-    if (!same.ok() && !allow_change) return same.WithContext("run directory " + run_dir);
-    if (same.ok()) {
-      // Operational settings may differ: keep the saved YAML in step with this invocation.
-      return WriteFileAtomic(journal::ConfigYamlPath(run_dir), config::RenderResolvedYaml(loaded));
-    }
-    log::Logger("pipeline")
-        .Warn("continuing with a changed configuration (--allow-config-change):\n{}", same.message());
-  }
-  SG_RETURN_IF_ERROR(WriteFileAtomic(journal::ConfigYamlPath(run_dir), config::RenderResolvedYaml(loaded)));
-  return WriteFileAtomic(json_path, current);
-}
 
 callgraph::SelectionOptions SelectionFrom(const config::SelectionConfig& s) {
   callgraph::SelectionOptions o;
@@ -63,7 +42,8 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   PreparedRun run;
   run.run_dir = cfg.run.dir;
   SG_RETURN_IF_ERROR(MakeDirs(run.run_dir));
-  SG_RETURN_IF_ERROR(SaveOrCheckConfig(loaded, run.run_dir, allow_config_change));
+  // Refuse a changed config before the work of planning; record it only once a plan exists.
+  SG_ASSIGN_OR_RETURN(ConfigClaim claim, CheckRecordedConfig(loaded, run.run_dir, allow_config_change));
 
   run.prompts_dir = cfg.prompts.dir.empty() ? config::DataDir() + "/prompts" : cfg.prompts.dir;
   std::string tools_path = cfg.tools.file.empty() ? config::DataDir() + "/configs/tools.yaml" : cfg.tools.file;
@@ -92,6 +72,7 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   if (Result<std::vector<callgraph::PlannedTask>> existing = callgraph::ReadTasksFile(tasks_path); existing.ok()) {
     run.plan = std::move(*existing);
     run.plan_reused = true;
+    SG_ASSIGN_OR_RETURN(run.previous_config, RecordConfig(claim));
     return run;
   } else if (existing.status().code() != StatusCode::kNotFound) {
     return existing.status();  // a damaged plan is never replaced by a new one
@@ -135,6 +116,7 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   SG_RETURN_IF_ERROR(callgraph::ValidatePlanOptions(popts));
   run.plan = callgraph::PlanTasks(selections, popts);
   SG_RETURN_IF_ERROR(callgraph::WriteTasksFile(tasks_path, run.plan));
+  SG_ASSIGN_OR_RETURN(run.previous_config, RecordConfig(claim));
   return run;
 }
 

@@ -17,6 +17,7 @@
 #include "seragen/llm/failure.h"
 #include "seragen/pipeline/journal_store.h"
 #include "seragen/pipeline/status_breakdown.h"
+#include "seragen/pipeline/usage_meter.h"
 
 namespace seragen::pipeline {
 namespace {
@@ -47,6 +48,7 @@ void WriteShardSummary(const std::string& shard_dir, const ShardSpec& shard, con
                                {"shards", shard.count},
                                {"planned", summary.planned},
                                {"already_finished", summary.already_finished},
+                               {"accepted_before", summary.accepted_before},
                                {"dispatched", summary.dispatched},
                                {"outcomes", summary.outcomes},
                                {"accepted", summary.accepted},
@@ -175,8 +177,8 @@ std::string StripFailureTag(const std::string& message) {
 std::string ProgressLine(const RunSummary& s, double elapsed_s) {
   std::size_t done = 0;
   for (const auto& [k, n] : s.outcomes) done += n;
-  std::string line = fmt::format("{}/{} tasks done ({} before), {} running, {} accepted", done + s.already_finished,
-                                 s.planned, s.already_finished, s.in_flight, s.accepted);
+  std::string line = fmt::format("{}/{} tasks done ({} before), {} running, {} accepted", TallyOf(s).done, s.planned,
+                                 s.already_finished, s.in_flight, s.accepted + s.accepted_before);
   for (const auto& [k, n] : s.outcomes) line += fmt::format(", {} {}", n, k);
   line += fmt::format(", {} tokens in / {} out", s.prompt_tokens, s.completion_tokens);
   if (elapsed_s > 1 && done > 0) {
@@ -184,6 +186,24 @@ std::string ProgressLine(const RunSummary& s, double elapsed_s) {
     std::size_t left = s.planned - std::min(s.planned, done + s.already_finished);
     line += fmt::format(", {:.1f} tasks/min", rate);
     if (left > 0) line += ", " + FormatEta(EtaMinutes(left, rate));
+  }
+  return line;
+}
+
+std::string FinalLine(const RunSummary& s, double elapsed_s) {
+  const TaskTally tally = TallyOf(s);
+  std::size_t finished_now = 0;
+  std::string kinds;
+  for (const auto& [k, n] : s.outcomes) {
+    finished_now += n;
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, k);
+  }
+  std::string line = fmt::format("{}/{} tasks done, {} accepted; this invocation: {} finished", tally.done, s.planned,
+                                 s.accepted + s.accepted_before, finished_now);
+  if (!kinds.empty()) line += " (" + kinds + ")";
+  line += fmt::format(", {} accepted, {} tokens in / {} out", s.accepted, s.prompt_tokens, s.completion_tokens);
+  if (elapsed_s > 1 && finished_now > 0) {
+    line += fmt::format(", {:.1f} tasks/min", 60.0 * static_cast<double>(finished_now) / elapsed_s);
   }
   return line;
 }
@@ -234,6 +254,16 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
     if (r1 != nullptr && !r1->patch_sha256.empty()) ctx.p1_hashes.insert(r1->patch_sha256);
   }
 
+  std::size_t accepted_before = 0;
+  for (const Task& t : tasks) {
+    const journal::TaskProgress* p = state.Find(t.task_id);
+    if (p != nullptr && p->finished && p->last.stage == journal::Stage::kVerified && p->last.status == "accepted") {
+      ++accepted_before;
+    }
+  }
+  UsageMeter meter(ctx.chat);  // tokens of calls answered so far, for the progress line
+  ctx.chat = &meter;
+
   TaskSchedulerOptions sopts = std::move(in.scheduler);
   std::shared_ptr<OtherShardsLedger> ledger = ShareBudgets(in, sopts);
   auto started = std::chrono::steady_clock::now();
@@ -249,7 +279,13 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
     if (done) return;
     if (stop_requested()) scheduler->RequestStop("interrupted by signal");
     if (ledger) ledger->MaybeRefresh(*workers);
-    if (hooks.on_tick) hooks.on_tick(scheduler->summary(), elapsed());
+    if (hooks.on_tick) {
+      RunSummary live = scheduler->summary();
+      live.accepted_before = accepted_before;
+      live.prompt_tokens = std::max(live.prompt_tokens, meter.prompt_tokens());
+      live.completion_tokens = std::max(live.completion_tokens, meter.completion_tokens());
+      hooks.on_tick(live, elapsed());
+    }
     pipeline_loop.RunAfter(hooks.tick_interval, tick);
   };
   pipeline_loop.Post([&] {
@@ -262,13 +298,14 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   });
   ShardOutcome out;
   out.summary = finished.get_future().get();
+  out.summary.accepted_before = accepted_before;
 
   workers.reset();  // finish releasing working copies
   pipeline_loop.RunSync([&] { scheduler.reset(); });
   out.run_stop = ctx.chat->RunStopStatus();
   out.interrupted = stop_requested();
   out.seconds = elapsed();
-  out.line = ProgressLine(out.summary, out.seconds);
+  out.line = FinalLine(out.summary, out.seconds);
   out.tally = TallyOf(out.summary);
   out.result = ClassifyShard(out.summary, out.run_stop, out.interrupted, out.tally);
   logger.Info("shard {}/{} finished: {}", in.shard.index, in.shard.count, out.line);

@@ -33,6 +33,7 @@ agent::ToolOutcome ToolBoxExecutor::Execute(const llm::ToolCall& call) {
   out.text = r->outcome.observation;
   out.submitted = r->outcome.submitted;
   out.timed_out = r->outcome.timed_out;
+  out.exit_code = r->outcome.exit_code;
   out.disk_limit = r->outcome.disk_limit;
   return out;
 }

@@ -60,7 +60,18 @@ Result<Repository> Repository::Open(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return NotFoundError("repository path does not exist: '" + path + "'");
   std::string absolute = fs::absolute(path, ec).lexically_normal().string();
-  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenRepositoryExact(absolute));
+  Result<internal::RepoPtr> opened = internal::OpenRepositoryExact(absolute);
+  if (!opened.ok()) {
+    // libgit2 says "could not find repository" when it may not look inside.
+    for (const std::string& dir : {absolute, absolute + "/.git"}) {
+      if (fs::exists(dir, ec) && ::access(dir.c_str(), R_OK | X_OK) != 0) {
+        return PermissionDeniedError("permission denied: '" + dir + "' cannot be read by this user (uid " +
+                                     std::to_string(::geteuid()) + ")");
+      }
+    }
+    return opened.status();
+  }
+  internal::RepoPtr repo = std::move(*opened);
   auto impl = std::make_unique<Impl>();
   impl->git_dir = StripTrailingSlash(git_repository_path(repo.get()));
   impl->objects_dir = internal::ObjectsDir(repo.get());
@@ -149,6 +160,11 @@ Result<std::string> Repository::ResolveCommit(std::string_view ref) const {
   if (rc != 0 && git_repository_is_empty(repo) == 1) {
     return FailedPreconditionError("the repository " + impl_->git_dir + " has no commits yet, so '" + spec +
                                    "' names nothing; commit something or point repo.source elsewhere");
+  }
+  if (rc == GIT_ENOTFOUND) {
+    // libgit2's own text here is whatever its last lookup left behind.
+    return NotFoundError("no such ref or commit '" + spec + "' in " + impl_->git_dir +
+                         " (not a branch, tag or commit id there)");
   }
   if (rc != 0) {
     return GitStatus(rc, "cannot resolve revision '" + spec + "' in " + impl_->git_dir);

@@ -84,6 +84,32 @@ std::string TokensTable(const pipeline::StatusReport& s) {
   return t + "</table>";
 }
 
+// The teacher model(s) the trajectories name, with their rollout counts, and
+// a warning when the built-in scripted teacher wrote any of them.
+std::string TeacherRows(const RunView& view) {
+  std::map<std::string, std::size_t> rollouts;
+  for (const TaskRow& row : view.rows) {
+    for (const RolloutSummary* r : {&row.r1, &row.r2}) {
+      if (r->present) rollouts[r->model]++;
+    }
+  }
+  if (rollouts.empty()) return Kv("teacher model", "no trajectories yet");
+  std::string models;
+  bool scripted = false;
+  for (const auto& [model, n] : rollouts) {
+    models += fmt::format("{}<code>{}</code> ({} rollout{})", models.empty() ? "" : ", ", Escape(Clip(model, 200)), n,
+                          n == 1 ? "" : "s");
+    scripted = scripted || model.find("seragen-scripted-teacher") != std::string::npos;
+  }
+  std::string out = Kv(rollouts.size() == 1 ? "teacher model" : "teacher models", models);
+  if (scripted) {
+    out += Kv("warning",
+              "<span class=\"bad\" id=\"scripted-teacher\">trajectories from seragen's built-in scripted "
+              "teacher, a deterministic stand-in for a model: not training data</span>");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string OverviewSection(const RunView& view) {
@@ -92,6 +118,7 @@ std::string OverviewSection(const RunView& view) {
   out += Kv("tasks", fmt::format("<span id=\"n-planned\">{}</span> planned, <span id=\"n-started\">{}</span> started, "
                                  "<span id=\"n-finished\">{}</span> finished",
                                  Count(s.planned), Count(s.started), Count(s.finished)));
+  out += TeacherRows(view);
   out += Kv("result", Escape(s.result));
   out += Kv("verified", MapLine(s.verified) + fmt::format(" · acceptance {:.1f}%", 100 * s.acceptance_rate));
   out += Kv("skipped", MapLine(s.skipped));

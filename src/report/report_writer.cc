@@ -54,12 +54,13 @@ std::string Stamp(const TaskRow& row) {
 }
 
 nlohmann::json SummaryJson(const RolloutSummary& s) {
-  return {s.present, s.exit_status, s.steps, s.model_calls, s.format_errors, s.tokens, s.wall_seconds};
+  return {s.present, s.exit_status, s.steps, s.model_calls, s.format_errors, s.tokens, s.wall_seconds, s.model};
 }
 
 RolloutSummary SummaryFromJson(const nlohmann::json& j) {
   RolloutSummary s;
-  if (!j.is_array() || j.size() != 7) return s;
+  // 7 entries: written before the model was kept.
+  if (!j.is_array() || (j.size() != 7 && j.size() != 8)) return s;
   try {
     s.present = j[0].get<bool>();
     s.exit_status = j[1].get<std::string>();
@@ -68,6 +69,7 @@ RolloutSummary SummaryFromJson(const nlohmann::json& j) {
     s.format_errors = j[4].get<int>();
     s.tokens = j[5].get<std::int64_t>();
     s.wall_seconds = j[6].get<double>();
+    if (j.size() == 8) s.model = j[7].get<std::string>();
   } catch (const nlohmann::json::exception&) {
     return RolloutSummary{};
   }

@@ -1,5 +1,7 @@
 #include "seragen/report/run_view.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -94,6 +96,18 @@ void AddRecord(const journal::JournalRecord& rec, TaskRow* row) {
   }
 }
 
+// Why a verified task has its verdict: "recall 0.00 < 0.50" (rejected),
+// "recall 0.80 >= 0.50" (accepted), "P2 is empty" / "P1 has no changed lines"
+// (not scorable); "" when the record has no scores.
+std::string VerdictReason(const journal::JournalRecord& rec) {
+  const journal::VerificationResult* v = rec.verification();
+  if (v == nullptr || !v->scores) return "";
+  const journal::VerificationScores& s = *v->scores;
+  if (!s.scorable) return s.p2_blank ? "P2 is empty" : "P1 has no changed lines";
+  if (!v->threshold) return fmt::format("recall {:.2f}", s.recall);
+  return fmt::format("recall {:.2f} {} {:.2f}", s.recall, s.recall >= *v->threshold ? ">=" : "<", *v->threshold);
+}
+
 // Outcome, stage and detail from the folded progress of the task.
 void FillProgress(const journal::TaskProgress& p, TaskRow* row) {
   row->started = true;
@@ -103,6 +117,7 @@ void FillProgress(const journal::TaskProgress& p, TaskRow* row) {
   row->attempts = p.judge_rejections + 1;
   if (p.last.stage == Stage::kVerified) {
     row->outcome = p.last.status;
+    row->detail = VerdictReason(p.last);
   } else if (p.last.stage == Stage::kSkipped) {
     row->outcome = "skipped";
     row->detail = p.last.status;
@@ -221,7 +236,8 @@ Funnel ComputeFunnel(const std::vector<TaskRow>& rows) {
         f.counts[s]++;
       } else if (s > 0 && row.funnel[s - 1]) {
         std::string why = row.outcome;
-        if (!row.detail.empty() && row.outcome != "running") why += "/" + row.detail;
+        // A verdict's reason (a recall) is per task, not a reason class.
+        if (!row.detail.empty() && row.outcome != "running" && row.stage != "verified") why += "/" + row.detail;
         if (row.outcome == "running") why += " (" + row.stage + ")";
         f.drops[s][why]++;
       }

@@ -113,6 +113,7 @@ RolloutSummary Summarize(const agent::Trajectory& t) {
   s.format_errors = t.totals.format_errors;
   s.tokens = t.totals.prompt_tokens + t.totals.completion_tokens;
   s.wall_seconds = t.totals.wall_seconds;
+  s.model = t.model;
   return s;
 }
 

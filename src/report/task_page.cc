@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "seragen/agent/exit_status.h"
+#include "seragen/base/json_depth.h"
 #include "seragen/base/strings.h"
 #include "seragen/llm/types.h"
 #include "seragen/report/html.h"
@@ -71,9 +73,27 @@ std::string Labeled(std::string_view label, std::string_view text, std::string_v
   return fmt::format("<div class=\"lbl\">{}</div>", label) + ClippedPre(text, css);
 }
 
+// What a tool call does, for its collapsed step: the "command" argument (a
+// shell command, or an editor command) and "path", first line, clipped.
+std::string CallPreview(const llm::ToolCall& call) {
+  if (!call.arguments_valid || !CheckJsonDepth(call.arguments_json, "tool call arguments").ok()) return "";
+  nlohmann::json args = nlohmann::json::parse(call.arguments_json, nullptr, /*allow_exceptions=*/false);
+  if (!args.is_object()) return "";
+  std::string text;
+  for (const char* key : {"command", "path"}) {
+    auto it = args.find(key);
+    if (it != args.end() && it->is_string()) text += (text.empty() ? "" : " ") + it->get<std::string>();
+  }
+  std::string first = text.substr(0, text.find('\n'));
+  return Clip(first, 120) + (first.size() < text.size() ? " …" : "");
+}
+
 std::string TurnHtml(const agent::TurnRecord& turn, std::size_t index) {
   std::string summary = fmt::format("call {} · step {}", index + 1, turn.step + (turn.accepted ? 1 : 0));
-  for (const auto& call : turn.response.tool_calls) summary += " · " + E(call.name);
+  for (const auto& call : turn.response.tool_calls) {
+    summary += " · " + E(call.name);
+    if (std::string preview = CallPreview(call); !preview.empty()) summary += " <code>" + E(preview) + "</code>";
+  }
   if (!turn.format_error.empty()) summary += " · <span class=\"bad\">format error: " + E(turn.format_error) + "</span>";
   if (!turn.failure.empty()) summary += " · <span class=\"bad\">call failed</span>";
   if (turn.command_timed_out) summary += " · <span class=\"bad\">command timed out</span>";

@@ -193,6 +193,7 @@ ResponsePlan Responder::PlanChat(std::string_view body) {
   ctx.roles = options_.tools;
   ctx.fallback_issue_tag = options_.issue_tag;
   ctx.fallback_judge_tag = options_.judge_tag;
+  ctx.edits = &edits_;
   PolicyReply reply = script_ ? script_->Reply(request, ctx) : Decide(request, ctx);
   plan.record.kind = std::string(RequestKindName(reply.kind));
   plan.record.rollout_start = reply.rollout_start;

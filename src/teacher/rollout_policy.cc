@@ -511,6 +511,9 @@ class RolloutTurn {
     }
     auto edit = MakeEdit(s_.file, s_.function, s_.rel_path, KindOrder(info_, ctx_, s_, conv_));
     if (edit) {
+      if (ctx_.edits != nullptr && info_.kind == RequestKind::kRollout1) {
+        ctx_.edits->Remember(edit->old_str, edit->new_str, s_.function);
+      }
       Call(tools_.editor,
            {{"command", "str_replace"}, {"path", Abs()}, {"old_str", edit->old_str}, {"new_str", edit->new_str}},
            FillNames(Pick(talk_, {"I think the weak spot is here: I should ", "The safest improvement is to ",

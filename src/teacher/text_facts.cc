@@ -192,6 +192,7 @@ PatchFacts AnalyzePatch(std::string_view patch, std::string_view notes) {
     while (e < c.size() && IsAsciiIdentChar(c[e])) ++e;
     if (e > s) facts.function = c.substr(s, e - s);
   }
+  facts.function_from_diff = !facts.function.empty();
   if (facts.function.empty()) facts.function = FindTargetInText(notes, "/repo").function;
   if (facts.path.empty()) facts.path = FindTargetInText(notes, "/repo").path;
   // What kind of change it is.

@@ -31,8 +31,9 @@ std::vector<EditKind> PreferredKindsForTopic(std::string_view topic);
 EditKind InferKindFromIssue(std::string_view issue_text);
 
 struct PatchFacts {
-  std::string path;      // from "+++ b/..."
-  std::string function;  // enclosing function, if the patch or notes reveal it
+  std::string path;                 // from "+++ b/..."
+  std::string function;             // enclosing function, if the patch or notes reveal it
+  bool function_from_diff = false;  // `function` is a definition line of the diff's context
   std::vector<std::string> added;
   std::vector<std::string> removed;
   EditKind kind = EditKind::kCommentGuard;

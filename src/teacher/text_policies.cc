@@ -154,6 +154,10 @@ PolicyReply WriteIssue(const ChatRequest& request, const RequestInfo& info, cons
   reply.kind = info.kind;
   Rng rng = Rng::Derive(ctx.seed, ConversationId(request), "issue");
   PatchFacts facts = AnalyzePatch(Value(info, "patch"), Value(info, "trajectory_summary"));
+  // The task's function, when rollout 1's edit is known and the diff's context shows no definition.
+  if (ctx.edits != nullptr && !facts.function_from_diff) {
+    if (std::string f = ctx.edits->FunctionOf(facts.added); !f.empty()) facts.function = f;
+  }
   IssueParts parts = Compose(facts, rng);
   std::string body = Render(parts, StyleOf(Value(info, "demo_issue")));
   std::string tag =

@@ -244,6 +244,7 @@ Result<ToolOutcome> ToolBox::Execute(const ValidatedCall& call) {
       SG_ASSIGN_OR_RETURN(BashOutcome b, bash_.Run(call.String("command").value_or("")));
       out.observation = std::move(b.observation);
       out.timed_out = b.timed_out;
+      if (b.ran && !b.timed_out) out.exit_code = b.exit_code;
       out.stop_requested = b.stop_requested;
       if (b.ran) SG_RETURN_IF_ERROR(CheckCopySize(&out));
       return out;

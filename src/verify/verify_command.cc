@@ -9,9 +9,31 @@
 namespace seragen::verify {
 namespace {
 
+// A unified diff has a "diff --git", "---", "+++" or "@@" line; a file of
+// only whitespace is an empty patch.
+bool LooksLikePatch(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return true;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    for (std::string_view head : {"diff --git ", "--- ", "+++ ", "@@ "}) {
+      if (line.starts_with(head)) return true;
+    }
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return false;
+}
+
 Result<std::string> ReadPatch(const std::string& path, std::string_view which) {
   auto text = ReadFile(path);
   if (!text.ok()) return text.status().WithContext(fmt::format("cannot read patch {}", which));
+  if (!LooksLikePatch(*text)) {
+    return InvalidArgumentError(
+        fmt::format("{} ({}) is not a unified diff: it has no 'diff --git', '---', '+++' or "
+                    "'@@' line (an empty file is read as an empty patch)",
+                    which, path));
+  }
   return text;
 }
 

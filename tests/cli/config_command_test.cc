@@ -22,6 +22,8 @@ TEST_CASE("version and help flags succeed", "[cli]") {
   CHECK(out.find("data: " + std::string(SERAGEN_SOURCE_DIR) + " (source tree)") != std::string::npos);
   CHECK(RunSeragen("--help", &out) == 0);
   CHECK(out.find("Exit codes") != std::string::npos);
+  CHECK(out.find("3 run finished but some tasks failed") != std::string::npos);
+  CHECK(out.find("75 run interrupted") != std::string::npos);
   CHECK(RunSeragen("config --help", &out) == 0);
   CHECK(out.find("show") != std::string::npos);
   CHECK(RunSeragen("config show --help", &out) == 0);
@@ -64,6 +66,25 @@ TEST_CASE("config show prints the resolved config with hashes and no secrets", "
   CHECK(out.find("max_steps: 9") != std::string::npos);
   CHECK(out.find("source: " + dir.Sub("repo")) != std::string::npos);
   CHECK(out.find("api_key: ${SERAGEN_CLI_TEST_KEY}") != std::string::npos);
+}
+
+TEST_CASE("config show prints each repository's effective environment", "[cli]") {
+  testing::TempDir dir;
+  dir.Write("c.yaml",
+            "repos: [{name: a, source: ./a}, {name: b, source: ./b, environment: {setup: ['make own-setup']}}]\n"
+            "environment: {setup: ['make inherited-setup'], test_command: 'pytest -q'}\n"
+            "llm:\n  endpoints: [{base_url: 'http://127.0.0.1:9/v1'}]\n");
+  std::string out;
+  REQUIRE(RunSeragen("config show -c " + dir.Sub("c.yaml"), &out) == 0);
+  INFO(out);
+  auto count = [&out](const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t pos = out.find(part); pos != std::string::npos; pos = out.find(part, pos + 1)) ++n;
+    return n;
+  };
+  CHECK(count("make inherited-setup") == 2);  // run-wide, and repository a that inherits it
+  CHECK(count("make own-setup") == 1);
+  CHECK(count("pytest -q") == 2);
 }
 
 }  // namespace seragen

@@ -92,6 +92,9 @@ TEST_CASE("repository: resolve branches, tags, short ids and expressions") {
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.status().code() == StatusCode::kNotFound);
   CHECK(unknown.status().message().find("no-such-branch") != std::string::npos);
+  // Says what is wrong, without libgit2's leftover from its last lookup.
+  CHECK(unknown.status().message() ==
+        "no such ref or commit 'no-such-branch' in " + f.dir + "/.git (not a branch, tag or commit id there)");
   CHECK_FALSE(repo.ResolveCommit("").ok());
   auto tree = repo.ResolveCommit("HEAD:src");
   REQUIRE_FALSE(tree.ok());

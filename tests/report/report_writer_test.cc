@@ -65,6 +65,25 @@ TEST_CASE("WriteReport writes the index, one page per task and the table's data 
   CHECK(index.find("href=\"data/rows-0.html\"") != std::string::npos);
   // Only the page's own script: the run's text never becomes markup.
   CHECK(index.find("injected") == std::string::npos);
+  // The overview names the teacher model; no scripted-teacher warning for a model.
+  CHECK(index.find("<td>teacher model</td><td><code>synthetic</code> (") != std::string::npos);
+  CHECK(index.find("id=\"scripted-teacher\"") == std::string::npos);
+}
+
+TEST_CASE("the overview warns when the scripted teacher wrote the trajectories", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 4;
+  o.model = "seragen-scripted-teacher (not a model)";
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  ReportOptions ro;
+  ro.run_dir = dir.Sub("run");
+  auto r = WriteReport(ro);
+  REQUIRE(r.ok());
+  std::string index = Read(r->index_path);
+  CHECK(index.find("<code>seragen-scripted-teacher (not a model)</code>") != std::string::npos);
+  CHECK(index.find("id=\"scripted-teacher\"") != std::string::npos);
+  CHECK(index.find("not training data") != std::string::npos);
 }
 
 TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites changed ones", "[report]") {
@@ -95,7 +114,8 @@ TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites chang
   CHECK(third->pages_kept == 9);
   CHECK(Read(dir.Sub("out/tasks/" + view->rows[8].page)).find("infra.sandbox") != std::string::npos);
   // The kept pages still give the table their rollout figures.
-  CHECK(Read(dir.Sub("out/data/rows-0.js")).find("\"\",3,4,") != std::string::npos);  // task 0: 3 and 4 steps
+  // Task 0: its detail (why it was accepted), then 3 and 4 steps.
+  CHECK(Read(dir.Sub("out/data/rows-0.js")).find("\"recall 1.00 >= 0.75\",3,4,") != std::string::npos);
 }
 
 TEST_CASE("WriteReport on a missing run fails with not found", "[report]") {

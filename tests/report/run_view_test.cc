@@ -35,9 +35,12 @@ TEST_CASE("LoadRunView gives one row per planned task with its outcome from the 
   const TaskRow& failed = view->rows[5];
   CHECK(failed.detail == "model.exit_format");
   CHECK(failed.error_message == "too many format errors <b>");
+  CHECK(view->rows[1].outcome == "rejected");
+  CHECK(view->rows[1].detail == "recall 0.50 < 0.75");  // why it was rejected
   const TaskRow& accepted = view->rows[0];
   REQUIRE(accepted.scores);
   CHECK(accepted.scores->recall == 1.0);
+  CHECK(accepted.detail == "recall 1.00 >= 0.75");
   CHECK(accepted.demo_issue == "tidepool-short");
   CHECK(accepted.directory == "repo0/pkg/sub0");
   CHECK(accepted.tokens.calls == 2 * 6);  // six records of two calls each

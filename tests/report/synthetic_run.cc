@@ -24,11 +24,12 @@ Status WritePlain(const std::string& path, const std::string& text) {
   return out ? Status::Ok() : IoError("cannot write " + path);
 }
 
-agent::Trajectory MakeTrajectory(const std::string& id, int rollout, std::size_t i, const std::string& hostile) {
+agent::Trajectory MakeTrajectory(const std::string& id, int rollout, std::size_t i, const std::string& hostile,
+                                 const std::string& model) {
   agent::Trajectory t;
   t.task_id = id;
   t.rollout = rollout;
-  t.model = "synthetic";
+  t.model = model;
   t.history.push_back({llm::Role::kSystem, "You are a coding agent.", "", {}, "", ""});
   t.history.push_back({llm::Role::kUser, "Change function f" + std::to_string(i) + ".", "", {}, "", ""});
   int steps = 2 + static_cast<int>(i % 7) + rollout;
@@ -167,8 +168,8 @@ Status MakeSyntheticRun(const std::string& run_dir, const SyntheticRunOptions& o
         for (const auto& [role, ref] : r.refs) {
           std::string body = role == journal::kRefIssue
                                  ? "The function returns the wrong value. " + o.hostile_text + "\n"
-                                 : agent::TrajectoryToJson(
-                                       MakeTrajectory(id, role == journal::kRefRollout1 ? 1 : 2, i, o.hostile_text));
+                                 : agent::TrajectoryToJson(MakeTrajectory(id, role == journal::kRefRollout1 ? 1 : 2, i,
+                                                                          o.hostile_text, o.model));
           SG_RETURN_IF_ERROR(WritePlain(shard_dir + "/" + ref, body));
         }
       }

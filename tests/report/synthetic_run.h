@@ -21,6 +21,7 @@ struct SyntheticRunOptions {
   std::string hostile_text =
       "<script>console.error('injected')</script><img src=x onerror=\"console.error('injected')\">\x1b[31m\"&'";
   int repos = 3;
+  std::string model = "synthetic";  // the model id every trajectory records
 };
 
 // The outcome task i gets: accepted, rejected, skipped, failed, running or

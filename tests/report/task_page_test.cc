@@ -63,6 +63,8 @@ TEST_CASE("a task page shows both rollouts, the issue and the scores, with hosti
   REQUIRE(detail.demo_issue);
   CHECK(page.find("Schedule.next_run()") != std::string::npos);
   CHECK(page.find("<details class=\"step\">") != std::string::npos);
+  // A collapsed step shows the command it ran.
+  CHECK(page.find("· bash <code>cat mod.py</code></summary>") != std::string::npos);
 }
 
 TEST_CASE("a task page of a task not started yet says so", "[report]") {

@@ -49,10 +49,12 @@ std::string DemoIssue(int index) {
   return "";
 }
 
-std::string WriteIssueFor(const RolloutRun& run, const PolicyContext& ctx, int demo) {
-  auto prompt = seragen::RenderTemplate(
-      ReadPrompt("issue_writer.md"),
-      {{"trajectory_summary", Summary(run)}, {"patch", run.patch}, {"demo_issue", DemoIssue(demo)}});
+std::string WriteIssueFor(const RolloutRun& run, const PolicyContext& ctx, int demo, const std::string& summary = "",
+                          const std::string& patch = "") {
+  auto prompt = seragen::RenderTemplate(ReadPrompt("issue_writer.md"),
+                                        {{"trajectory_summary", summary.empty() ? Summary(run) : summary},
+                                         {"patch", patch.empty() ? run.patch : patch},
+                                         {"demo_issue", DemoIssue(demo)}});
   REQUIRE(prompt.ok());
   PolicyReply reply = Decide(MustParse({{"messages", {{{"role", "user"}, {"content", *prompt}}}}}), ctx);
   REQUIRE(reply.kind == RequestKind::kIssueWriter);
@@ -154,6 +156,27 @@ TEST_CASE("Issue writer describes symptoms, names the function and follows the d
   std::string terse = WriteIssueFor(run, ctx, 3);  // the short demo
   CHECK(terse.find("### ") == std::string::npos);
   CHECK(terse.size() < issue.size());
+}
+
+TEST_CASE("Issue writer names the task's function when the diff's context shows no definition") {
+  PolicyContext ctx = DefaultContext(3);
+  seragen::teacher::EditMemory edits;
+  ctx.edits = &edits;
+  RolloutRun run = DriveRollout(Rollout1Prompt("parse_config", "pkg/config.py", 49), ctx);
+  REQUIRE(run.submitted);
+  // The diff without its context lines (as for a change deep inside a long
+  // function), and steps whose first named function is another one.
+  std::string bare;
+  for (const std::string& line : ChangedLines(run.patch)) bare += line + "\n";
+  bare = "--- a/pkg/config.py\n+++ b/pkg/config.py\n@@ -10,1 +10,3 @@\n" + bare;
+  const std::string steps = "Step 1: I ran `load_defaults()` to see the settings.\n";
+  std::string issue = WriteIssueFor(run, ctx, 1, steps, bare);
+  INFO(issue);
+  CHECK(issue.find("parse_config") != std::string::npos);
+  CHECK(issue.find("load_defaults") == std::string::npos);
+  // Without the memory of rollout 1 the steps are all there is to go by.
+  ctx.edits = nullptr;
+  CHECK(WriteIssueFor(run, ctx, 1, steps, bare).find("load_defaults") != std::string::npos);
 }
 
 TEST_CASE("Rollout 2 finds the function from the issue, its edit sometimes repeats rollout 1's") {

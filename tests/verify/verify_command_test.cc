@@ -105,4 +105,18 @@ TEST_CASE("verify command errors name the bad input", "[verify][command]") {
   CHECK(bad.status().code() == StatusCode::kInvalidArgument);
 }
 
+TEST_CASE("verify command refuses a file that is not a diff, but reads an empty file as an empty patch",
+          "[verify][command]") {
+  testing::TempDir dir;
+  dir.Write("p1.diff", kP1);
+  dir.Write("notes.txt", "x = 2\nsome notes, not a patch\n");
+  dir.Write("empty.diff", "\n");
+  auto not_diff = RunVerifyCommand({dir.Sub("p1.diff"), dir.Sub("notes.txt"), 0.5, false});
+  REQUIRE_FALSE(not_diff.ok());
+  CHECK(not_diff.status().code() == StatusCode::kInvalidArgument);
+  CHECK(not_diff.status().message().find("P2 (" + dir.Sub("notes.txt") + ") is not a unified diff") !=
+        std::string::npos);
+  CHECK(RunVerifyCommand({dir.Sub("p1.diff"), dir.Sub("empty.diff"), 0.5, false}).ok());
+}
+
 }  // namespace seragen::verify

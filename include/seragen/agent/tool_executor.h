@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,10 @@ struct ToolOutcome {
                      // as exit_patch_too_large (the agent's doing, not the harness's)
   };
   Kind kind = Kind::kObservation;
-  std::string text;        // observation, or the validation problem for kInvalidCall
-  bool submitted = false;  // the submit tool accepted the submission
-  bool timed_out = false;  // a command hit its time limit
+  std::string text;              // observation, or the validation problem for kInvalidCall
+  bool submitted = false;        // the submit tool accepted the submission
+  bool timed_out = false;        // a command hit its time limit
+  std::optional<int> exit_code;  // a shell command's exit status (absent for other tools and timeouts)
   // The working copy grew past its disk limit: the observation says so and
   // the rollout ends with exit_disk_limit (the model's doing).
   bool disk_limit = false;

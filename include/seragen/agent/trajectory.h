@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct TurnRecord {
   llm::ChatResponse response;  // empty when the call failed
   std::string observation;     // tool result shown to the model
   bool command_timed_out = false;
+  // A shell command's exit status (absent for other tools, timeouts, and a
+  // replayed call whose result differed from the recorded one).
+  std::optional<int> command_exit_code;
   // Answered from the rollout's turn log when it was resumed after a kill
   // (the model was not asked again; usage and llm_seconds are the original's).
   bool replayed = false;

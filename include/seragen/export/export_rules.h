@@ -29,6 +29,9 @@ struct ExportRules {
   std::size_t max_avg_tool_output_tokens = 0;  // mean over tool results
   bool drop_malformed_think = false;           // see HasMalformedThink
   bool judge_enabled = true;                   // the run's judge.enabled: T1 then needs a judge yes
+  // Only rollouts whose last test run (test_runs.h) passed; a rollout that
+  // ran no tests is left out too.
+  bool require_tests_passed = false;
 };
 
 // What the run recorded about one task, as far as the rules need it.
@@ -42,6 +45,7 @@ struct RecordedTask {
   bool verified = false;                 // the task reached the verified stage
   std::optional<verify::Scores> scores;  // null when the recorded scores do not parse
   double recorded_threshold = 0.5;       // the threshold used at verification
+  std::string test_command;              // the repository's environment.test_command ("" when unset)
 };
 
 struct Selection {
@@ -68,6 +72,8 @@ inline constexpr const char* kT2FilterPatchLines = "t2_filter_patch_lines";
 inline constexpr const char* kT2FilterToolOutput = "t2_filter_avg_tool_output";
 inline constexpr const char* kT1MalformedThink = "t1_malformed_think";
 inline constexpr const char* kT2MalformedThink = "t2_malformed_think";
+inline constexpr const char* kT1TestsNotPassed = "t1_tests_not_passed";
+inline constexpr const char* kT2TestsNotPassed = "t2_tests_not_passed";
 inline constexpr const char* kT2NotVerified = "t2_not_verified";
 inline constexpr const char* kT2Missing = "t2_missing";
 inline constexpr const char* kT2ScoresUnreadable = "t2_scores_unreadable";
@@ -94,7 +100,7 @@ class ExportSelector {
   bool SelectT1(const RecordedTask& task);
   std::optional<Scores> SelectT2(const RecordedTask& task);
   // The first size filter the rollout fails (reasons for rollout 1 or 2), or null.
-  const char* Filter(const agent::Trajectory& t, int rollout) const;
+  const char* Filter(const agent::Trajectory& t, int rollout, const std::string& test_command) const;
 
   ExportRules rules_;
   std::set<std::string> seen_tasks_, seen_p1_, seen_p2_;

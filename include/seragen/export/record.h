@@ -76,6 +76,7 @@ struct RecordMetadata {
   std::optional<Scores> scores;  // rollout 2 only
   std::string recipe_hash;
   bool scripted_teacher = false;  // produced by the built-in stand-in, not a model
+  std::string test_command;       // the repository's environment.test_command ("" when unset)
 };
 
 // Builds one record (a single JSON line, no trailing newline). Fails with

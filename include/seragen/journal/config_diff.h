@@ -40,6 +40,8 @@ struct ConfigCheckOptions {
   std::vector<std::string> ignored_prefixes;
   // The flag the user passes to accept a change, quoted in the error message.
   std::string override_flag = "--allow-config-change";
+  // What the stored config is, completing "the configuration differs from ...".
+  std::string stored_description = "the one this run was started with";
 };
 
 // OK when the configs are equal apart from ignored paths. Otherwise

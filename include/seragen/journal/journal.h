@@ -47,6 +47,9 @@ struct JournalOptions {
   // of changed keys.
   bool allow_config_change = false;
   const Clock* clock = nullptr;  // for timestamps; nullptr = SystemClock()
+  // With such a change: the RUN_DIR-relative copy of the replaced config
+  // (ConfigHistoryName), named in the config_change record.
+  std::string previous_config;
 };
 
 // Paths inside a shard directory: JournalPath, LockPath (run_paths.h).

@@ -11,7 +11,8 @@
 //    "extra":{"has_patch":true,"patch_sha256":"..."}}
 // ("extra" is typed per stage: record_extra.h)
 // or a config-hash change accepted with an explicit user flag:
-//   {"type":"config_change","from":"<old hash>","to":"<new hash>","at":"..."}
+//   {"type":"config_change","from":"<old hash>","to":"<new hash>","at":"...",
+//    "previous_config":"config.1.yaml"}   (the copy of the replaced config; optional)
 //
 // Encoding/decoding here is pure (no I/O) and thread-safe.
 #pragma once
@@ -117,6 +118,7 @@ struct ConfigHashChange {
   std::string from;
   std::string to;
   std::string at;
+  std::string previous_config;  // RUN_DIR-relative copy of the replaced config.yaml; empty when none
 
   friend bool operator==(const ConfigHashChange&, const ConfigHashChange&) = default;
 };

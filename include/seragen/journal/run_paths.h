@@ -38,6 +38,9 @@ inline constexpr std::string_view kTurnsDir = "turns";                // in a sh
 // --- RUN_DIR -----------------------------------------------------------------
 std::string ConfigYamlPath(std::string_view run_dir);
 std::string ConfigJsonPath(std::string_view run_dir);
+// The configuration a run had before its n-th accepted change
+// (--allow-config-change), n >= 1: "config.<n>.yaml" / "config.<n>.json".
+std::string ConfigHistoryName(int n, std::string_view ext);
 std::string TasksPath(std::string_view run_dir);
 std::string GraphDir(std::string_view run_dir);
 std::string RepoCacheDir(std::string_view run_dir);

@@ -72,8 +72,9 @@ struct ExportRequest {
   std::string out_dir;  // default RUN_DIR/data
   exporter::ExportOptions options;
   exporter::ExportRules rules;
-  std::string run_name;     // metadata.run of every record
-  std::string prompts_dir;  // for prompts/export templates and category names
+  std::string run_name;                              // metadata.run of every record
+  std::string prompts_dir;                           // for prompts/export templates and category names
+  std::map<std::string, std::string> test_commands;  // repository -> its environment.test_command
   // The sera format's tool-list framing file; empty: prompts_dir/export/ default.
   std::string sera_tools_file;
 };
@@ -88,6 +89,7 @@ struct ExportOverrides {
   bool train_keys = false;
   bool no_tools = false;
   bool include_unsubmitted = false;
+  bool require_tests_passed = false;
   std::optional<double> threshold;
 };
 

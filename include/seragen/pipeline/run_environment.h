@@ -60,6 +60,10 @@ class RunEnvironmentFactory final : public EnvironmentFactory {
   };
   Result<CheckOutcome> RunCheck(const Task& task, int slot, const std::string& command);
 
+  // "<repo>@<commit prefix>" of every environment whose setup failed so far
+  // (each is also logged once, at ERROR, with its log and what to do).
+  std::vector<std::string> FailedSetups();
+
  private:
   Result<repo::WorkingCopyPool*> PoolFor(const Task& task);
   // The prepared environment's root_id of `repo` ("" before preparation or without one).
@@ -84,6 +88,8 @@ class RunEnvironmentFactory final : public EnvironmentFactory {
   std::mutex mu_;
   std::mutex env_mu_;                                 // held while an environment is prepared (one setup at a time)
   std::map<std::string, Result<Prepared>> prepared_;  // repo@commit -> environment or setup error
+  std::mutex failed_mu_;                              // not env_mu_: a setup holds that for minutes
+  std::vector<std::string> failed_setups_;            // guarded by failed_mu_
   std::map<std::string, std::unique_ptr<repo::WorkingCopyPool>> pools_;  // key: repo + commit
   std::map<std::string, std::shared_ptr<repo::Repository>> mirrors_;     // sandbox-reachable clones
 };

@@ -25,10 +25,12 @@ struct PreparedRun {
   std::vector<callgraph::PlannedTask> plan;
   bool plan_reused = false;
   std::vector<std::string> plan_notes;  // per-repo graph/selection summary lines
+  std::string previous_config;          // the copy of the config an accepted change replaced (config_record.h)
 };
 
-// Creates/validates RUN_DIR (saved config, compatibility), loads prompts and
-// tools, opens repositories, and builds or reuses RUN_DIR/tasks.jsonl.
+// Creates/validates RUN_DIR (config compatibility first), loads prompts and
+// tools, opens repositories, builds or reuses RUN_DIR/tasks.jsonl, and only
+// then records the config (config_record.h).
 // kFailedPrecondition for a config change without the flag (message lists
 // the changes); kInvalidArgument/kNotFound for bad input; others for I/O.
 Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_config_change);

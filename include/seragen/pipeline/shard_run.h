@@ -68,12 +68,20 @@ struct ShardOutcome {
   std::optional<Status> run_stop;  // the chat client's stop (configuration or quota), if any
   bool interrupted = false;        // stop_requested() was true at the end
   TaskTally tally;
-  std::string line;  // ProgressLine of the final summary
+  std::string line;  // FinalLine of the final summary
   double seconds = 0;
 };
 
-// One line of progress: done/planned, running, accepted, outcomes, tokens, rate.
+// One line of progress: done (final and not an infrastructure failure)
+// /planned, running, accepted (both counting the tasks finished before this
+// invocation), this invocation's outcomes,
+// tokens and rate (rate and ETA only when elapsed_s > 1).
 std::string ProgressLine(const RunSummary& summary, double elapsed_s);
+
+// How a shard ended: its totals over every invocation (tasks done — final
+// and not an infrastructure failure — and accepted), then this invocation's
+// part apart: finished tasks by outcome, accepted, tokens, rate.
+std::string FinalLine(const RunSummary& summary, double elapsed_s);
 
 // A configuration stop of the chat client > an aborted run > interrupted >
 // ClassifyTally(tally), except that a shard whose run-wide budget was used up

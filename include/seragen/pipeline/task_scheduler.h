@@ -38,6 +38,7 @@ struct TaskSchedulerOptions {
 struct RunSummary {
   std::size_t planned = 0;           // tasks in this shard
   std::size_t already_finished = 0;  // finished before this invocation
+  std::size_t accepted_before = 0;   // of those, accepted (set by RunShard from the journal)
   std::size_t dispatched = 0;
   std::size_t in_flight = 0;
   std::map<std::string, std::size_t> outcomes;  // TaskOutcomeKindName -> count

@@ -35,6 +35,7 @@ struct RolloutSummary {
   int format_errors = 0;
   std::int64_t tokens = 0;  // prompt + completion
   double wall_seconds = 0;
+  std::string model;  // the model id the trajectory records
 };
 
 struct TaskRow {

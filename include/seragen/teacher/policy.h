@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "seragen/teacher/chat_request.h"
+#include "seragen/teacher/edit_memory.h"
 #include "seragen/teacher/options.h"
 #include "seragen/teacher/prompt_set.h"
 
@@ -40,6 +41,9 @@ struct PolicyContext {
   ToolRoles roles;
   std::string fallback_issue_tag = "issue";
   std::string fallback_judge_tag = "answer";
+  // Rollout-1 edits and their task's function, shared by the policies of one
+  // server (nullptr: none kept).
+  EditMemory* edits = nullptr;
 };
 
 // Identity of a conversation: hex digest of its system and first user

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "seragen/teacher/edit_memory.h"
 #include "seragen/teacher/options.h"
 #include "seragen/teacher/prefix_cache.h"
 #include "seragen/teacher/prompt_set.h"
@@ -77,6 +78,7 @@ class Responder {
   PromptSet prompts_;
   std::shared_ptr<ScriptPolicy> script_;
   std::unique_ptr<PrefixCache> cache_;  // null when options.prefix_cache_blocks is 0
+  EditMemory edits_;                    // shared by every request's policy (rollout 1 -> issue writer)
   std::mutex mu_;
   std::map<std::string, int> attempts_;
 };

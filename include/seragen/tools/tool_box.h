@@ -69,6 +69,7 @@ struct ToolOutcome {
   std::string patch;             // when submitted
   bool patch_too_large = false;  // submit: the diff is over its size limit
   bool timed_out = false;        // bash: the command hit its time limit
+  std::optional<int> exit_code;  // bash: the command's exit status, when it ran and was not stopped
   bool stop_requested = false;   // bash: consecutive-timeout cap reached
   bool disk_limit = false;       // the copy grew past options.max_copy_bytes
 };

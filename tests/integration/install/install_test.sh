@@ -25,6 +25,10 @@ mkdir "$tmp/work"
 cd "$tmp/work"
 "$src/scripts/make-demo-repo" "$tmp/work/inventory" > /dev/null   # a repository to mine, not seragen data
 
+# The installed demo config puts its run under the current directory, not into the prefix.
+"$seragen" config show -c "$tmp/prefix/share/seragen/configs/demo.yaml" | grep -qxF "  dir: $tmp/work/demo-run/run" ||
+  fail "the installed demo config does not put run.dir under the current directory"
+
 start_teacher "$seragen" --seed 7
 
 "$seragen" run -c "$tmp/prefix/share/seragen/configs/demo.yaml" \

@@ -173,6 +173,11 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   CHECK(requests > 0);
   REQUIRE(testing::RunShell(Binary() + " run -c " + cfg, &out) == 0);
   CHECK(chat_requests() == requests);
+  // Its final line gives the run's totals, and this invocation's (nothing) apart.
+  const int accepted = st["verified"]["accepted"].get<int>();
+  REQUIRE(accepted > 0);
+  CHECK(out.find("shard 0/1: 5/5 tasks done, " + std::to_string(accepted) +
+                 " accepted; this invocation: 0 finished, 0 accepted") != std::string::npos);
 }
 
 TEST_CASE("a teacher that never submits in rollout 1: the call budget autosubmits and the task reaches stage 2",

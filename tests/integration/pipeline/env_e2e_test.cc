@@ -129,11 +129,12 @@ struct Exported {
   std::size_t records = 0;
   std::vector<std::string> observations;
   std::vector<std::string> commands;
+  std::size_t tests_passed = 0;  // records whose metadata.tests says the last test run passed
 };
 
-Exported ReadExport(const std::string& run_dir) {
+Exported ReadExport(const std::string& run_dir, const std::string& flags = "") {
   std::string out;
-  int rc = testing::RunShell(Binary() + " export " + run_dir + " --format openai 2>&1", &out);
+  int rc = testing::RunShell(Binary() + " export " + run_dir + " --format openai " + flags + " 2>&1", &out);
   INFO(out);
   REQUIRE(rc == 0);
   Exported e;
@@ -141,6 +142,8 @@ Exported ReadExport(const std::string& run_dir) {
     for (const std::string& line : ReadLines(run_dir + "/data/" + which + ".openai.jsonl")) {
       json rec = json::parse(line);
       ++e.records;
+      const json& tests = rec["metadata"]["tests"];
+      if (tests.is_object() && tests["passed"] == true) ++e.tests_passed;
       for (const auto& m : rec["messages"]) {
         if (m["role"] == "tool") e.observations.push_back(m["content"].get<std::string>());
         if (m["role"] != "assistant" || !m.contains("tool_calls")) continue;
@@ -187,6 +190,9 @@ TEST_CASE("run: reproduction scripts import the editable install from /repo and 
   CHECK(CountContaining(with.observations, "ModuleNotFoundError") == 0);
   CHECK(CountContaining(with.commands, "cd /repo && python3 -m pytest -q") >= with.records);
   CHECK(CountContaining(with.observations, "2 passed") >= 1);
+  CHECK(with.tests_passed >= 1);  // metadata.tests: the last run of environment.test_command passed
+  Exported passed_only = ReadExport(dir.Sub("run"), "--require-tests-passed");
+  CHECK(passed_only.records == with.tests_passed);
   std::string log;
   REQUIRE(testing::RunShell("cat " + dir.Sub("run/env") + "/sample-*.log", &log) == 0);
   CHECK(log.find("Successfully installed envdemo") != std::string::npos);
@@ -225,6 +231,15 @@ TEST_CASE("run: a failing setup marks that repository's tasks, the other reposit
   int rc = testing::RunShell(Binary() + " run -c " + dir.Sub("config.yaml") + " 2>&1", &out);
   INFO(out);
   CHECK(rc == 3);  // docs/RUN.md: some tasks ended as infrastructure failures, others succeeded
+  // One ERROR for the failed (repository, commit), with its log and what to do;
+  // the last word is to fix the setup, not only to rerun.
+  std::size_t errors = 0;
+  for (std::size_t pos = out.find("ERROR ["); pos != std::string::npos; pos = out.find("ERROR [", pos + 1)) ++errors;
+  CHECK(errors == 1);
+  CHECK(out.find("ERROR [env] environment setup of repository 'broken' failed") != std::string::npos);
+  CHECK(out.find("correct environment.setup (try it with `seragen env check`)") != std::string::npos);
+  CHECK(out.find("environment setup failed for broken@") != std::string::npos);
+  CHECK(out.find(": fix the setup (see the ERROR above), then rerun\n") != std::string::npos);
 
   std::map<std::string, std::string> repo_of;  // task id -> repository
   for (const std::string& line : ReadLines(dir.Sub("run/tasks.jsonl"))) {
