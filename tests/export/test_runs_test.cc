@@ -96,6 +96,7 @@ TEST_CASE("require_tests_passed leaves out rollouts whose last test run failed o
   task.rollout1 = &passed;
   task.rollout2 = &failed;
   task.verified = true;
+  task.judged_yes = true;  // T1 needs a judge yes (export_rules.h); this case is about the tests
   verify::Scores s;
   s.p1_lines = s.p2_lines = s.matched = 1;
   s.recall = s.precision = s.f1 = 1;

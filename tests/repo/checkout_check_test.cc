@@ -60,7 +60,7 @@ TEST_CASE("checkout check: paths over the limits are refused, naming the path", 
   CHECK(s.message().find("name of 259 bytes") != std::string::npos);
 }
 
-TEST_CASE("checkout check: a .gitmodules libgit2 refuses is found; a usable one passes", "[repo][checkout_check]") {
+TEST_CASE("checkout check: a .gitmodules libgit2 refuses is found, a usable one passes", "[repo][checkout_check]") {
   TempDir tmp;
   const std::string dir = tmp.Sub("r");
   const std::string base = testing::MakeRepo(dir, {{"a.txt", "a\n"}});

@@ -58,7 +58,7 @@ TEST_CASE("commit messages: from the given commit back, each whole, merges left 
   CHECK(stats.walked == 2);
 }
 
-TEST_CASE("commit messages: a message over the cap is skipped, not cut; the total stops reading",
+TEST_CASE("commit messages: a message over the cap is skipped, not cut, and the total stops reading",
           "[repo][commit_messages]") {
   TempDir tmp;
   const std::string dir = tmp.Sub("r");

@@ -250,7 +250,7 @@ TEST_CASE("an endpoint that answers 404 or 401 is a configuration error: exit 2 
   CHECK(out.find("wrong-key") == std::string::npos);  // the secret stays out
 }
 
-TEST_CASE("the model id: one the endpoint does not list stops the run (exit 2); records name the served one",
+TEST_CASE("the model id: one the endpoint does not list stops the run (exit 2), records name the served one",
           "[e2e][servers][startup]") {
   TeacherWorld w;
   std::string out;
