@@ -26,7 +26,9 @@ cd "$tmp/work"
 "$src/scripts/make-demo-repo" "$tmp/work/inventory" > /dev/null   # a repository to mine, not seragen data
 
 # The installed demo config puts its run under the current directory, not into the prefix.
-"$seragen" config show -c "$tmp/prefix/share/seragen/configs/demo.yaml" | grep -qxF "  dir: $tmp/work/demo-run/run" ||
+# (Captured first: under pipefail, `grep -q` closing the pipe early would fail the pipeline by SIGPIPE.)
+shown=$("$seragen" config show -c "$tmp/prefix/share/seragen/configs/demo.yaml") || fail "config show exited $?"
+grep -qxF "  dir: $tmp/work/demo-run/run" <<< "$shown" ||
   fail "the installed demo config does not put run.dir under the current directory"
 
 start_teacher "$seragen" --seed 7
