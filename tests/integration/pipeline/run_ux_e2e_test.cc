@@ -119,7 +119,10 @@ TEST_CASE("a run that fails before planning does not claim the run directory", "
   CHECK(std::filesystem::exists(dir.Sub("run/config.json")));
 }
 
-TEST_CASE("an accepted config change (--allow-config-change) keeps the replaced config and says so in the journal and later refusals", "[e2e]") {
+TEST_CASE(
+    "an accepted config change (--allow-config-change) keeps the replaced config and says so in the journal and later "
+    "refusals",
+    "[e2e]") {
   OfflineRun r;
   const testing::TempDir& dir = r.dir;
   const std::string& cfg = r.cfg;
