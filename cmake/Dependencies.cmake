@@ -5,7 +5,7 @@
 find_package(Threads REQUIRED)
 find_package(CURL 7.88 REQUIRED)                 # CURL::libcurl            (http)
 find_package(nlohmann_json 3.11 REQUIRED)        # nlohmann_json::nlohmann_json
-find_package(Boost 1.81 REQUIRED)                # Boost::headers: Asio, Beast (http, teacher, pipeline)
+find_package(Boost 1.81 REQUIRED)                # Boost::headers: Asio (loop, http), Beast (teacher)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2>=1.5)   # PkgConfig::LIBGIT2 (repo)
 find_package(yaml-cpp 0.7 REQUIRED)              # yaml-cpp                 (config)
@@ -16,12 +16,16 @@ find_package(OpenSSL 3 REQUIRED)                 # OpenSSL::Crypto          (bas
 find_package(Catch2 2.13 REQUIRED)               # Catch2::Catch2WithMain   (tests)
 include(Catch)
 
-# Asio and Beast with their non-template code compiled once (src/http/boost_impl.cc)
-# rather than in every including source: a clean build is ~10% faster.
-add_library(seragen_asio STATIC ${PROJECT_SOURCE_DIR}/src/http/boost_impl.cc)
+# Asio's non-template code compiled once (src/loop/asio_impl.cc) rather than in
+# every including source: a clean build is ~10% faster. Beast's likewise
+# (src/teacher/beast_impl.cc), in a library of its own linked only by the
+# teacher and the tests' replay server, so loop and http carry Asio alone.
+add_library(seragen_asio STATIC ${PROJECT_SOURCE_DIR}/src/loop/asio_impl.cc)
 target_link_libraries(seragen_asio PUBLIC Boost::headers Threads::Threads)
-target_compile_definitions(seragen_asio PUBLIC BOOST_ASIO_NO_DEPRECATED
-                           BOOST_ASIO_SEPARATE_COMPILATION BOOST_BEAST_SEPARATE_COMPILATION)
+target_compile_definitions(seragen_asio PUBLIC BOOST_ASIO_NO_DEPRECATED BOOST_ASIO_SEPARATE_COMPILATION)
+add_library(seragen_beast STATIC ${PROJECT_SOURCE_DIR}/src/teacher/beast_impl.cc)
+target_link_libraries(seragen_beast PUBLIC seragen_asio)
+target_compile_definitions(seragen_beast PUBLIC BOOST_BEAST_SEPARATE_COMPILATION)
 
 # mimalloc replaces malloc in the programs that parse whole repositories
 # (seragen, bench_callgraph): tree-sitter allocates a node at a time, and

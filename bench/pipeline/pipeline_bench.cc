@@ -26,7 +26,7 @@
 #include "seragen/config/loader.h"
 #include "seragen/pipeline/reports.h"
 #include "seragen/teacher/options.h"
-#include "seragen/teacher/server.h"
+#include "teacher/server.h"
 
 using namespace seragen;
 

@@ -19,9 +19,9 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/template.h"
-#include "seragen/teacher/prompt_set.h"
-#include "seragen/teacher/responder.h"
-#include "seragen/teacher/server.h"
+#include "teacher/prompt_set.h"
+#include "teacher/responder.h"
+#include "teacher/server.h"
 
 using namespace seragen;
 using namespace seragen::teacher;

@@ -9,6 +9,7 @@
 #include "cli/exit_codes.h"
 #include "cli/report_commands.h"
 #include "cli/run_commands.h"
+#include "cli/teacher_command.h"
 #include "cli/tool_commands.h"
 #include "seragen/base/log.h"
 #include "seragen/config/data_dir.h"

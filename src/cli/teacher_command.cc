@@ -5,34 +5,13 @@
 #include <memory>
 
 #include "cli/exit_codes.h"
-#include "cli/tool_commands.h"
-#include "seragen/config/loader.h"
+#include "seragen/config/data_dir.h"
+#include "seragen/teacher/options.h"
 #include "seragen/teacher/run_command.h"
+#include "seragen/teacher/settings.h"
 
 namespace seragen::cli {
 namespace {
-
-template <typename T, typename U>
-void Set(const std::optional<U>& value, T* target) {
-  if (value) *target = static_cast<T>(*value);
-}
-
-Status ApplyPolicySettings(const config::TeacherPolicySettings& p, teacher::PolicyKnobs* k) {
-  if (p.reasoning) {
-    SG_ASSIGN_OR_RETURN(k->reasoning, teacher::ParseReasoningMode(*p.reasoning));
-  }
-  if (p.raw_markup_style) {
-    SG_ASSIGN_OR_RETURN(k->raw_markup_style, teacher::ParseRawMarkupStyle(*p.raw_markup_style));
-  }
-  Set(p.raw_markup_rate, &k->raw_markup_rate);
-  Set(p.invalid_json_rate, &k->invalid_json_rate);
-  Set(p.multi_call_rate, &k->multi_call_rate);
-  Set(p.check_command_rate, &k->check_command_rate);
-  Set(p.rollout2_same_edit_rate, &k->rollout2_same_edit_rate);
-  Set(p.judge_yes_rate, &k->judge_yes_rate);
-  Set(p.stream_piece_bytes, &k->stream_piece_bytes);
-  return Status::Ok();
-}
 
 // Command-line flags of `seragen teacher`; empty / negative = not given.
 struct TeacherArgs {
@@ -84,6 +63,12 @@ void ApplyPlainFlags(const TeacherArgs& a, teacher::TeacherOptions* o) {
   o->jinja = !a.no_jinja;
 }
 
+template <typename T>
+Result<T> NamingFlag(const char* flag, Result<T> parsed) {
+  if (!parsed.ok()) return parsed.status().WithContext(flag);
+  return parsed;
+}
+
 // The flags that need parsing; the message names the flag.
 Status ApplyParsedFlags(const TeacherArgs& a, teacher::TeacherOptions* o) {
   if (!a.validate.empty()) {
@@ -93,14 +78,10 @@ Status ApplyParsedFlags(const TeacherArgs& a, teacher::TeacherOptions* o) {
     return InvalidArgumentError("--no-jinja needs --validate llamacpp");
   }
   if (!a.latency.empty()) {
-    auto l = teacher::ParseLatencySpec(a.latency);
-    if (!l.ok()) return l.status().WithContext("--latency");
-    o->latency = *l;
+    SG_ASSIGN_OR_RETURN(o->latency, NamingFlag("--latency", teacher::ParseLatencySpec(a.latency)));
   }
   if (!a.faults.empty()) {
-    auto f = teacher::ParseFaultSpec(a.faults);
-    if (!f.ok()) return f.status().WithContext("--faults");
-    o->faults = *f;
+    SG_ASSIGN_OR_RETURN(o->faults, NamingFlag("--faults", teacher::ParseFaultSpec(a.faults)));
   }
   if (!a.api_key_env.empty()) {
     const char* key = std::getenv(a.api_key_env.c_str());
@@ -119,8 +100,8 @@ Status ApplyParsedFlags(const TeacherArgs& a, teacher::TeacherOptions* o) {
 Result<teacher::TeacherOptions> TeacherOptionsFrom(const TeacherArgs& a) {
   teacher::TeacherOptions o;
   std::string file = a.config.empty() ? config::DataDir() + "/configs/teacher.yaml" : a.config;
-  SG_ASSIGN_OR_RETURN(config::TeacherSettings settings, config::LoadTeacherSettingsFile(file));
-  SG_RETURN_IF_ERROR(ApplyTeacherSettings(settings, file, &o));
+  SG_ASSIGN_OR_RETURN(teacher::TeacherSettings settings, teacher::LoadTeacherSettingsFile(file));
+  SG_RETURN_IF_ERROR(teacher::ApplyTeacherSettings(settings, file, &o));
   if (o.prompts_dir.empty()) o.prompts_dir = config::DataDir() + "/prompts";
   ApplyPlainFlags(a, &o);
   SG_RETURN_IF_ERROR(ApplyParsedFlags(a, &o));
@@ -129,34 +110,6 @@ Result<teacher::TeacherOptions> TeacherOptionsFrom(const TeacherArgs& a) {
 }
 
 }  // namespace
-
-Status ApplyTeacherSettings(const config::TeacherSettings& s, const std::string& file, teacher::TeacherOptions* o) {
-  Set(s.bind_address, &o->bind_address);
-  Set(s.port, &o->port);
-  Set(s.threads, &o->threads);
-  Set(s.listen_backlog, &o->listen_backlog);
-  Set(s.seed, &o->seed);
-  Set(s.model_id, &o->model_id);
-  Set(s.context_window, &o->context_window);
-  Set(s.prefix_cache_blocks, &o->prefix_cache_blocks);
-  Set(s.request_log, &o->request_log_path);
-  Set(s.issue_tag, &o->issue_tag);
-  Set(s.judge_tag, &o->judge_tag);
-  Set(s.tools.shell, &o->tools.shell);
-  Set(s.tools.editor, &o->tools.editor);
-  Set(s.tools.submit, &o->tools.submit);
-  if (s.latency) {
-    auto parsed = teacher::ParseLatencySpec(*s.latency);
-    if (!parsed.ok()) return parsed.status().WithContext(file + ": latency");
-    o->latency = *parsed;
-  }
-  if (s.faults) {
-    auto parsed = teacher::ParseFaultSpec(*s.faults);
-    if (!parsed.ok()) return parsed.status().WithContext(file + ": faults");
-    o->faults = *parsed;
-  }
-  return ApplyPolicySettings(s.policy, &o->knobs).WithContext(file + ": policy");
-}
 
 void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
   auto a = std::make_shared<TeacherArgs>();

@@ -1,18 +1,17 @@
-// `seragen teacher`: the only place that links the teacher module. Settings
-// come from a file read by `config` (configs/teacher.yaml by default), then
-// command-line flags override them.
+// `seragen teacher`: flags and wiring for the scripted teacher. Built as its
+// own library (seragen_cli_teacher), the only cli code that links the
+// teacher module: the other commands and their tests do not.
 #pragma once
 
-#include "seragen/base/status.h"
-#include "seragen/config/teacher_settings.h"
-#include "seragen/teacher/options.h"
+#include <CLI/CLI.hpp>
+
+#include <functional>
 
 namespace seragen::cli {
 
-// Copies every key present in `settings` onto *options (absent keys keep
-// what *options holds). Latency and fault specs are parsed here; an invalid
-// one is kInvalidArgument naming `file` and the key ("FILE: latency: ...").
-Status ApplyTeacherSettings(const config::TeacherSettings& settings, const std::string& file,
-                            teacher::TeacherOptions* options);
+// Settings come from the teacher's settings file (configs/teacher.yaml
+// shipped with seragen unless --config names another), then the flags
+// override them.
+void AddTeacherCommand(CLI::App& app, std::function<int()>* action);
 
 }  // namespace seragen::cli

@@ -1,4 +1,4 @@
-#include "seragen/teacher/body_log.h"
+#include "teacher/body_log.h"
 
 namespace seragen::teacher {
 

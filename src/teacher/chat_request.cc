@@ -1,4 +1,4 @@
-#include "seragen/teacher/chat_request.h"
+#include "teacher/chat_request.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "seragen/teacher/edit_memory.h"
+#include "teacher/edit_memory.h"
 
 #include <set>
 #include <sstream>

@@ -2,8 +2,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "seragen/base/strings.h"
@@ -38,6 +40,30 @@ Status CheckRate(double rate, std::string_view what) {
     return InvalidArgumentError(std::string(what) + ": rate " + std::to_string(rate) + " is outside [0, 1]");
   }
   return Status::Ok();
+}
+
+// The names of the enumerations' values, as the settings file and the flags
+// spell them.
+template <typename E>
+using NamedValue = std::pair<std::string_view, E>;
+constexpr NamedValue<ReasoningMode> kReasoningNames[] = {{"none", ReasoningMode::kNone},
+                                                         {"reasoning", ReasoningMode::kReasoning},
+                                                         {"reasoning_content", ReasoningMode::kReasoningContent},
+                                                         {"think", ReasoningMode::kThinkTag}};
+constexpr NamedValue<RawMarkupStyle> kRawMarkupNames[] = {
+    {"hermes", RawMarkupStyle::kHermes}, {"qwen_xml", RawMarkupStyle::kQwenXml}, {"glm", RawMarkupStyle::kGlm}};
+constexpr NamedValue<StrictMode> kStrictNames[] = {{"off", StrictMode::kOff},
+                                                   {"vllm", StrictMode::kVllm},
+                                                   {"sglang", StrictMode::kSglang},
+                                                   {"llamacpp", StrictMode::kLlamaCpp},
+                                                   {"openai", StrictMode::kOpenAI}};
+
+template <typename E, std::size_t N>
+std::optional<E> FindByName(const NamedValue<E> (&table)[N], std::string_view text) {
+  for (const auto& [name, value] : table) {
+    if (name == text) return value;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -161,19 +187,27 @@ Status ValidateOptions(const TeacherOptions& o) {
 }
 
 Result<ReasoningMode> ParseReasoningMode(std::string_view text) {
-  if (text == "none") return ReasoningMode::kNone;
-  if (text == "reasoning") return ReasoningMode::kReasoning;
-  if (text == "reasoning_content") return ReasoningMode::kReasoningContent;
-  if (text == "think") return ReasoningMode::kThinkTag;
+  if (auto mode = FindByName(kReasoningNames, text)) return *mode;
   return InvalidArgumentError("reasoning: '" + std::string(text) +
                               "' is not one of none, reasoning, reasoning_content, think");
 }
 
 Result<RawMarkupStyle> ParseRawMarkupStyle(std::string_view text) {
-  if (text == "hermes") return RawMarkupStyle::kHermes;
-  if (text == "qwen_xml") return RawMarkupStyle::kQwenXml;
-  if (text == "glm") return RawMarkupStyle::kGlm;
+  if (auto style = FindByName(kRawMarkupNames, text)) return *style;
   return InvalidArgumentError("raw_markup_style: '" + std::string(text) + "' is not one of hermes, qwen_xml, glm");
+}
+
+Result<StrictMode> ParseStrictMode(std::string_view name) {
+  if (auto mode = FindByName(kStrictNames, name)) return *mode;
+  return InvalidArgumentError("--validate: unknown server '" + std::string(name) +
+                              "' (expected vllm, sglang, llamacpp, openai or off)");
+}
+
+std::string_view StrictModeName(StrictMode mode) {
+  for (const auto& [name, value] : kStrictNames) {
+    if (value == mode) return name;
+  }
+  return "off";
 }
 
 }  // namespace seragen::teacher

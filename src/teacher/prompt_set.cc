@@ -1,4 +1,4 @@
-#include "seragen/teacher/prompt_set.h"
+#include "teacher/prompt_set.h"
 
 #include <yaml-cpp/yaml.h>
 

@@ -1,4 +1,4 @@
-#include "seragen/teacher/repro_script.h"
+#include "teacher/repro_script.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "seragen/teacher/request_log.h"
+#include "teacher/request_log.h"
 
 #include <nlohmann/json.hpp>
 

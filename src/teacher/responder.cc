@@ -1,11 +1,12 @@
-#include "seragen/teacher/responder.h"
+#include "teacher/responder.h"
 
 #include <cmath>
 
 #include "seragen/base/hash.h"
 #include "seragen/base/rng.h"
-#include "seragen/teacher/policy.h"
-#include "seragen/teacher/wire_format.h"
+#include "teacher/policy.h"
+#include "teacher/strict_validation.h"
+#include "teacher/wire_format.h"
 
 namespace seragen::teacher {
 namespace {

@@ -11,9 +11,9 @@
 #include "seragen/base/json_depth.h"
 #include "seragen/base/rng.h"
 #include "seragen/base/strings.h"
-#include "seragen/teacher/edit_transforms.h"
-#include "seragen/teacher/policy.h"
-#include "seragen/teacher/repro_script.h"
+#include "teacher/edit_transforms.h"
+#include "teacher/policy.h"
+#include "teacher/repro_script.h"
 #include "text_facts.h"
 
 namespace seragen::teacher {

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "seragen/teacher/server.h"
+#include "teacher/server.h"
 
 namespace seragen::teacher {
 namespace {

@@ -1,4 +1,4 @@
-#include "seragen/teacher/script_policy.h"
+#include "teacher/script_policy.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "seragen/teacher/prompt_set.h"
+#include "teacher/prompt_set.h"
 
 namespace seragen::teacher {
 namespace {

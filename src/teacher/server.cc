@@ -1,4 +1,4 @@
-#include "seragen/teacher/server.h"
+#include "teacher/server.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -9,10 +9,11 @@
 #include <thread>
 #include <vector>
 
-#include "seragen/teacher/body_log.h"
-#include "seragen/teacher/prompt_set.h"
-#include "seragen/teacher/responder.h"
-#include "seragen/teacher/wire_format.h"
+#include "teacher/body_log.h"
+#include "teacher/prompt_set.h"
+#include "teacher/responder.h"
+#include "teacher/strict_validation.h"
+#include "teacher/wire_format.h"
 
 namespace seragen::teacher {
 namespace {

@@ -1,4 +1,4 @@
-#include "seragen/teacher/strict_validation.h"
+#include "teacher/strict_validation.h"
 
 #include <cctype>
 #include <cmath>
@@ -272,26 +272,6 @@ std::optional<Rejection> OpenAI(const json& j, const StrictOptions& o) {
 }
 
 }  // namespace
-
-Result<StrictMode> ParseStrictMode(std::string_view name) {
-  for (StrictMode m :
-       {StrictMode::kOff, StrictMode::kVllm, StrictMode::kSglang, StrictMode::kLlamaCpp, StrictMode::kOpenAI}) {
-    if (StrictModeName(m) == name) return m;
-  }
-  return InvalidArgumentError("--validate: unknown server '" + std::string(name) +
-                              "' (expected vllm, sglang, llamacpp, openai or off)");
-}
-
-std::string_view StrictModeName(StrictMode mode) {
-  switch (mode) {
-    case StrictMode::kOff: return "off";
-    case StrictMode::kVllm: return "vllm";
-    case StrictMode::kSglang: return "sglang";
-    case StrictMode::kLlamaCpp: return "llamacpp";
-    case StrictMode::kOpenAI: return "openai";
-  }
-  return "off";
-}
 
 std::string_view OwnedByFor(StrictMode mode) {
   switch (mode) {

@@ -1,4 +1,4 @@
-#include "seragen/teacher/template_matcher.h"
+#include "teacher/template_matcher.h"
 
 #include <cctype>
 

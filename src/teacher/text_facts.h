@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "seragen/teacher/edit_transforms.h"
+#include "teacher/edit_transforms.h"
 
 namespace seragen::teacher {
 

@@ -1,4 +1,4 @@
-#include "seragen/teacher/wire_format.h"
+#include "teacher/wire_format.h"
 
 #include <nlohmann/json.hpp>
 

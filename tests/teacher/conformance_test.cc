@@ -22,11 +22,11 @@
 #include "seragen/llm/wire_codec.h"
 #include "seragen/loop/event_loop.h"
 #include "seragen/sandbox/unconfined_runner.h"
-#include "seragen/teacher/responder.h"
-#include "seragen/teacher/server.h"
-#include "seragen/teacher/wire_format.h"
 #include "seragen/tools/tool_box.h"
+#include "teacher/responder.h"
+#include "teacher/server.h"
 #include "teacher/test_support.h"
+#include "teacher/wire_format.h"
 #include "testing/temp_dir.h"
 
 using namespace seragen;

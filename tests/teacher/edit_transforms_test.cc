@@ -1,4 +1,4 @@
-#include "seragen/teacher/edit_transforms.h"
+#include "teacher/edit_transforms.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "seragen/teacher/policy.h"
+#include "teacher/policy.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "seragen/teacher/prefix_cache.h"
+#include "teacher/prefix_cache.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "seragen/teacher/responder.h"
+#include "teacher/responder.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

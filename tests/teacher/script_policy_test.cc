@@ -1,4 +1,4 @@
-#include "seragen/teacher/script_policy.h"
+#include "teacher/script_policy.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <fstream>
 
-#include "seragen/teacher/body_log.h"
-#include "seragen/teacher/responder.h"
-#include "seragen/teacher/server.h"
+#include "teacher/body_log.h"
+#include "teacher/responder.h"
+#include "teacher/server.h"
 #include "teacher/test_support.h"
 
 using namespace seragen::teacher;

@@ -1,4 +1,4 @@
-#include "seragen/teacher/server.h"
+#include "teacher/server.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>

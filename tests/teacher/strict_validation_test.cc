@@ -1,4 +1,4 @@
-#include "seragen/teacher/strict_validation.h"
+#include "teacher/strict_validation.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

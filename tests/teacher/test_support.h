@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "seragen/teacher/options.h"
-#include "seragen/teacher/policy.h"
-#include "seragen/teacher/prompt_set.h"
+#include "teacher/policy.h"
+#include "teacher/prompt_set.h"
 
 namespace seragen::teacher::testing {
 

@@ -2,7 +2,7 @@
 // (non-stream), f2 (reasoning), f4 (SSE framing and tool-call deltas) and f8
 // (errors inside a stream), checked with a plain JSON parser and an SSE
 // assembler written from those rules.
-#include "seragen/teacher/wire_format.h"
+#include "teacher/wire_format.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

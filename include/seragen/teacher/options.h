@@ -10,9 +10,16 @@
 
 #include "seragen/base/result.h"
 #include "seragen/base/status.h"
-#include "seragen/teacher/strict_validation.h"
 
 namespace seragen::teacher {
+
+// Strict server modes (--validate): requests the imitated server would refuse
+// get its error instead of an answer (the rules: strict_validation.h).
+enum class StrictMode { kOff, kVllm, kSglang, kLlamaCpp, kOpenAI };
+
+// off | vllm | sglang | llamacpp | openai
+Result<StrictMode> ParseStrictMode(std::string_view name);
+std::string_view StrictModeName(StrictMode mode);
 
 // How long the teacher "thinks" before answering. Samples are drawn per
 // request from a seeded generator, so a run with the same seed and the same

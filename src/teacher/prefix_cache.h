@@ -17,7 +17,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "seragen/teacher/chat_request.h"
+#include "teacher/chat_request.h"
 
 namespace seragen::teacher {
 

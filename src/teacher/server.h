@@ -13,7 +13,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/teacher/options.h"
-#include "seragen/teacher/request_log.h"
+#include "teacher/request_log.h"
 
 namespace seragen::teacher {
 

@@ -1,6 +1,6 @@
 // The settings file of the scripted teacher (`seragen teacher --config FILE`,
-// configs/teacher.yaml): parsed and type-checked here, because this module
-// owns the YAML library; cli turns it into teacher::TeacherOptions.
+// configs/teacher.yaml): its format is the teacher's own, read through
+// config's table of optional keys (config/optional_settings.h).
 #pragma once
 
 #include <cstdint>
@@ -8,13 +8,14 @@
 #include <string>
 
 #include "seragen/base/result.h"
+#include "seragen/teacher/options.h"
 
-namespace seragen::config {
+namespace seragen::teacher {
 
 // Every key is optional: a key present in the file has a value, an absent key
 // leaves the teacher's built-in default in place. Enumerations stay strings
-// checked against their choices; latency and faults stay spec strings that
-// the teacher parses (their grammar is the teacher's).
+// checked against their choices; latency and faults stay spec strings
+// (ParseLatencySpec, ParseFaultSpec).
 struct TeacherPolicySettings {
   std::optional<std::string> reasoning;  // none | reasoning | reasoning_content | think
   std::optional<double> raw_markup_rate;
@@ -60,4 +61,9 @@ Result<TeacherSettings> LoadTeacherSettingsFile(const std::string& path);
 // Same, from YAML text; `name` stands for the file in messages.
 Result<TeacherSettings> LoadTeacherSettingsText(const std::string& yaml_text, const std::string& name);
 
-}  // namespace seragen::config
+// Copies every key present in `settings` onto *options (absent keys keep
+// what *options holds). Latency and fault specs are parsed here; an invalid
+// one is kInvalidArgument naming `file` and the key ("FILE: latency: ...").
+Status ApplyTeacherSettings(const TeacherSettings& settings, const std::string& file, TeacherOptions* options);
+
+}  // namespace seragen::teacher

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "seragen/teacher/edit_transforms.h"
+#include "teacher/edit_transforms.h"
 
 namespace seragen::teacher {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "seragen/teacher/options.h"
-#include "seragen/teacher/policy.h"
+#include "teacher/policy.h"
 
 namespace seragen::teacher {
 

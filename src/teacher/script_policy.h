@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "seragen/base/result.h"
-#include "seragen/teacher/policy.h"
+#include "teacher/policy.h"
 
 namespace seragen::teacher {
 

@@ -13,12 +13,12 @@
 #include <utility>
 #include <vector>
 
-#include "seragen/teacher/edit_memory.h"
 #include "seragen/teacher/options.h"
-#include "seragen/teacher/prefix_cache.h"
-#include "seragen/teacher/prompt_set.h"
-#include "seragen/teacher/request_log.h"
-#include "seragen/teacher/script_policy.h"
+#include "teacher/edit_memory.h"
+#include "teacher/prefix_cache.h"
+#include "teacher/prompt_set.h"
+#include "teacher/request_log.h"
+#include "teacher/script_policy.h"
 
 namespace seragen::teacher {
 

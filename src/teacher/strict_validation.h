@@ -10,14 +10,9 @@
 #include <string_view>
 
 #include "seragen/base/result.h"
+#include "seragen/teacher/options.h"  // StrictMode
 
 namespace seragen::teacher {
-
-enum class StrictMode { kOff, kVllm, kSglang, kLlamaCpp, kOpenAI };
-
-// off | vllm | sglang | llamacpp | openai
-Result<StrictMode> ParseStrictMode(std::string_view name);
-std::string_view StrictModeName(StrictMode mode);
 
 struct StrictOptions {
   StrictMode mode = StrictMode::kOff;

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "seragen/teacher/chat_request.h"
-#include "seragen/teacher/edit_memory.h"
 #include "seragen/teacher/options.h"
-#include "seragen/teacher/prompt_set.h"
+#include "teacher/chat_request.h"
+#include "teacher/edit_memory.h"
+#include "teacher/prompt_set.h"
 
 namespace seragen::teacher {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "seragen/base/result.h"
-#include "seragen/teacher/chat_request.h"
-#include "seragen/teacher/template_matcher.h"
+#include "teacher/chat_request.h"
+#include "teacher/template_matcher.h"
 
 namespace seragen::teacher {
 
