@@ -1,4 +1,4 @@
-#include "seragen/teacher/edit_transforms.h"
+#include "teacher/edit_transforms.h"
 
 #include <algorithm>
 #include <cctype>
@@ -339,6 +339,19 @@ std::string JoinLines(const FileKnowledge& f, int first, int last) {
   return text;
 }
 
+// Replaces line `k` by `changed`, with as many lines above it (not above
+// `floor`) as make the old text unique in the file; nullopt when none do.
+std::optional<SourceEdit> LineEdit(const FileKnowledge& f, int k, int floor, EditKind kind,
+                                   const std::string& changed) {
+  int first = k;
+  if (!MakeUnique(f, &first, k, floor)) return std::nullopt;
+  SourceEdit edit;
+  edit.kind = kind;
+  edit.old_str = JoinLines(f, first, k);
+  edit.new_str = (first < k ? JoinLines(f, first, k - 1) + "\n" : "") + changed;
+  return edit;
+}
+
 // Inserts `block` (already indented, '\n'-joined) before line `anchor`
 // (or after it when `after` is set).
 std::optional<SourceEdit> InsertAt(const FileKnowledge& f, int anchor, bool after, const std::string& block,
@@ -445,14 +458,11 @@ std::optional<SourceEdit> BoundaryEdit(const FileKnowledge& f, const FunctionSha
       }
       std::string changed = *line;
       changed.replace(pos, std::string(sw.from).size(), sw.to);
-      int first = k;
-      if (!MakeUnique(f, &first, k, s.def_line)) return std::nullopt;
-      SourceEdit edit;
-      edit.kind = EditKind::kBoundary;
-      edit.old_str = JoinLines(f, first, k);
-      edit.new_str = (first < k ? JoinLines(f, first, k - 1) + "\n" : "") + changed;
-      edit.subject = std::string(TrimLineSpace(t));
-      edit.summary = "fix the comparison in `" + std::string(TrimLineSpace(t)) + "` so the limit case is handled";
+      std::optional<SourceEdit> edit = LineEdit(f, k, s.def_line, EditKind::kBoundary, changed);
+      if (edit) {
+        edit->subject = std::string(TrimLineSpace(t));
+        edit->summary = "fix the comparison in `" + edit->subject + "` so the limit case is handled";
+      }
       return edit;
     }
   }
@@ -490,14 +500,11 @@ std::optional<SourceEdit> ErrorMessageEdit(const FileKnowledge& f, const Functio
     }
     std::string changed =
         LeadingWhitespace(*line) + std::string(t.substr(0, open + 1)) + new_literal + std::string(rest);
-    int first = k;
-    if (!MakeUnique(f, &first, k, s.def_line)) return std::nullopt;
-    SourceEdit edit;
-    edit.kind = EditKind::kErrorMessage;
-    edit.old_str = JoinLines(f, first, k);
-    edit.new_str = (first < k ? JoinLines(f, first, k - 1) + "\n" : "") + changed;
-    edit.subject = msg;
-    edit.summary = "make the error raised for \"" + msg + "\" say which value caused it";
+    std::optional<SourceEdit> edit = LineEdit(f, k, s.def_line, EditKind::kErrorMessage, changed);
+    if (edit) {
+      edit->subject = msg;
+      edit->summary = "make the error raised for \"" + msg + "\" say which value caused it";
+    }
     return edit;
   }
   return std::nullopt;

@@ -4,7 +4,7 @@
 
 #include "seragen/base/hash.h"
 #include "seragen/base/rng.h"
-#include "seragen/teacher/policy.h"
+#include "teacher/policy.h"
 #include "text_facts.h"
 
 namespace seragen::teacher {
@@ -43,6 +43,14 @@ std::string ModuleOf(const std::string& path) {
   return m;
 }
 
+// Python that imports `function` from `module` and calls it with
+// `rest` (the arguments, the closing parenthesis and a comment); "" when
+// either name is unknown.
+std::string CallSnippet(const std::string& module, const std::string& function, const std::string& rest) {
+  if (module.empty() || function.empty()) return {};
+  return "from " + module + " import " + function + "\n\n" + function + "(" + rest;
+}
+
 struct IssueParts {
   std::string title, what, expected, actual;
   std::string snippet;  // a short reproduction, may be empty
@@ -70,10 +78,7 @@ IssueParts Compose(const PatchFacts& facts, Rng& rng) {
                             "The traceback ends several frames below {call}, with an error about an attribute of "
                             "NoneType, and it is not obvious that `{p}` was the problem."});
       p.expected = "A clear error right away that says `{p}` is required (or a documented way to pass no value).";
-      if (!module.empty() && !facts.function.empty()) {
-        p.snippet = "from " + module + " import " + facts.function + "\n\n" + facts.function + "(" + subject +
-                    "=None)  # error comes from deep inside";
-      }
+      p.snippet = CallSnippet(module, facts.function, subject + "=None)  # error comes from deep inside");
       break;
     }
     case EditKind::kEmptyCheck: {
@@ -86,10 +91,7 @@ IssueParts Compose(const PatchFacts& facts, Rng& rng) {
       p.actual = Pick(rng, {"The result is wrong in a confusing way later on, instead of an error at the call.",
                             "It either returns something meaningless or fails much later with an IndexError."});
       p.expected = "Either a clear error saying `{p}` must not be empty, or documented behaviour for empty input.";
-      if (!module.empty() && !facts.function.empty()) {
-        p.snippet = "from " + module + " import " + facts.function + "\n\n" + facts.function + "(" + subject +
-                    "=[])  # no error here; the problem shows up later";
-      }
+      p.snippet = CallSnippet(module, facts.function, subject + "=[])  # no error here; the problem shows up later");
       break;
     }
     case EditKind::kBoundary: {
