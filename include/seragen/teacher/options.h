@@ -141,7 +141,7 @@ Result<FaultRates> ParseFaultSpec(std::string_view spec);
 Status ValidateOptions(const TeacherOptions& options);
 
 // "none" | "reasoning" | "reasoning_content" | "think". The settings file
-// (configs/teacher.yaml) is read by config::LoadTeacherSettingsFile.
+// (configs/teacher.yaml) is read by LoadTeacherSettingsFile (settings.h).
 Result<ReasoningMode> ParseReasoningMode(std::string_view text);
 
 // "hermes" | "qwen_xml" | "glm".

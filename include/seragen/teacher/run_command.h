@@ -1,7 +1,7 @@
 // `seragen teacher`: run the scripted teacher in the foreground.
 //
 // Flags the CLI should map onto TeacherOptions (see docs/TEACHER.md):
-//   --config FILE       overlay a teacher YAML file (LoadTeacherConfigFile)
+//   --config FILE       the settings file (settings.h: LoadTeacherSettingsFile)
 //   --port N            default 8765 for the command (0 = any free port)
 //   --bind ADDR         default 127.0.0.1
 //   --seed S            default 0
@@ -25,7 +25,7 @@ namespace seragen::teacher {
 // that could receive these signals are started.
 int RunTeacherCommand(const TeacherOptions& options);
 
-// The banner text (for tests and for `seragen run`'s embedded teacher).
+// The banner RunTeacherCommand prints (exposed for its test).
 std::string TeacherBanner(const TeacherOptions& options, int port);
 
 }  // namespace seragen::teacher
