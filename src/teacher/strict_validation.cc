@@ -274,14 +274,9 @@ std::optional<Rejection> OpenAI(const json& j, const StrictOptions& o) {
 }  // namespace
 
 std::string_view OwnedByFor(StrictMode mode) {
-  switch (mode) {
-    case StrictMode::kVllm: return "vllm";
-    case StrictMode::kSglang: return "sglang";
-    case StrictMode::kLlamaCpp: return "llamacpp";
-    case StrictMode::kOpenAI: return "system";
-    case StrictMode::kOff: return "vllm";
-  }
-  return "vllm";
+  if (mode == StrictMode::kOpenAI) return "system";
+  if (mode == StrictMode::kOff) return "vllm";
+  return StrictModeName(mode);  // vllm, sglang, llamacpp
 }
 
 std::string_view ServerHeaderFor(StrictMode mode) {

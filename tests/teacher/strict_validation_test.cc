@@ -119,6 +119,13 @@ TEST_CASE("strict modes parse, detection signs per mode", "[teacher][strict]") {
   CHECK_FALSE(ParseStrictMode("tgi").ok());
   CHECK(ServerHeaderFor(StrictMode::kLlamaCpp) == "llama.cpp");
   CHECK(OwnedByFor(StrictMode::kSglang) == "sglang");
+  CHECK(OwnedByFor(StrictMode::kVllm) == "vllm");
+  CHECK(OwnedByFor(StrictMode::kLlamaCpp) == "llamacpp");
+  CHECK(OwnedByFor(StrictMode::kOpenAI) == "system");
+  CHECK(OwnedByFor(StrictMode::kOff) == "vllm");
+  for (const char* name : {"off", "vllm", "sglang", "llamacpp", "openai"}) {
+    CHECK(StrictModeName(ParseStrictMode(name).value()) == name);
+  }
 }
 
 }  // namespace seragen::teacher
