@@ -9,24 +9,22 @@ namespace seragen::exporter {
 namespace {
 
 DatasetFacts Facts() {
-  DatasetFacts f;
-  f.run_name = "demo \"quoted\": run";
-  f.run_seed = 7;
-  f.recipe_hash = "abc";
-  f.seragen_version = "0.9";
-  f.teacher_models = {"qwen3-coder"};
-  f.planned = 10;
-  f.finished = 9;
-  f.verified = 8;
-  f.accepted = 6;
-  f.prompt_tokens = 1000;
-  f.completion_tokens = 200;
-  f.model_calls = 40;
-  f.files = {{"t1", Format::kHf, "data/t1.hf.jsonl", 5},
-             {"t2", Format::kHf, "data/t2.hf.jsonl", 6},
-             {"t1", Format::kSharegpt, "data/t1.sharegpt.jsonl", 5},
-             {"t2", Format::kSharegpt, "data/t2.sharegpt.jsonl", 6}};
-  return f;
+  return {.run_name = "demo \"quoted\": run",
+          .run_seed = 7,
+          .recipe_hash = "abc",
+          .seragen_version = "0.9",
+          .teacher_models = {"qwen3-coder"},
+          .planned = 10,
+          .finished = 9,
+          .verified = 8,
+          .accepted = 6,
+          .prompt_tokens = 1000,
+          .completion_tokens = 200,
+          .model_calls = 40,
+          .files = {{"t1", Format::kHf, "data/t1.hf.jsonl", 5},
+                    {"t2", Format::kHf, "data/t2.hf.jsonl", 6},
+                    {"t1", Format::kSharegpt, "data/t1.sharegpt.jsonl", 5},
+                    {"t2", Format::kSharegpt, "data/t2.sharegpt.jsonl", 6}}};
 }
 
 // The YAML between the two `---` lines.

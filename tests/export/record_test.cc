@@ -1,5 +1,7 @@
 #include "seragen/export/record.h"
 
+#include "export/call_fixture.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,15 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-llm::ToolCall Call(std::string id, std::string name, std::string args) {
-  llm::ToolCall c;
-  c.id = std::move(id);
-  c.name = std::move(name);
-  c.arguments_raw = args;
-  c.arguments_json = args;
-  c.arguments_valid = true;
-  return c;
-}
+using fixture::Call;
 
 agent::Trajectory SampleTrajectory() {
   agent::Trajectory t;

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "export/call_fixture.h"
 #include "seragen/export/record.h"
 
 namespace seragen::exporter {
@@ -10,23 +11,12 @@ namespace {
 
 using nlohmann::json;
 
-llm::ToolCall Call(std::string id, std::string name, std::string args) {
-  llm::ToolCall c;
-  c.id = std::move(id);
-  c.name = std::move(name);
-  c.arguments_raw = c.arguments_json = std::move(args);
-  c.arguments_valid = true;
-  return c;
-}
+using fixture::Call;
 
 // system, user, three calls (reasoning + text, text only, nothing) and the
 // submit result.
-agent::Trajectory Sample() {
-  agent::Trajectory t;
-  t.task_id = "t1";
-  t.tools = {{"bash", "Run a command.", R"({"type":"object","properties":{"command":{"type":"string"}}})"},
-             {"submit", "Submit.", R"({"type":"object","properties":{}})"}};
-  t.history = {
+std::vector<llm::Message> History() {
+  return {
       {llm::Role::kSystem, "You are an engineer.", {}, {}, {}, {}},
       {llm::Role::kUser, "Fix the bug.", {}, {}, {}, {}},
       {llm::Role::kAssistant,
@@ -41,7 +31,14 @@ agent::Trajectory Sample() {
       {llm::Role::kAssistant, "", {}, {Call("c3", "submit", "{}")}, {}, {}},
       {llm::Role::kTool, "submitted", {}, {}, "c3", "submit"},
   };
+}
+
+agent::Trajectory Sample() {
+  agent::Trajectory t;
+  t.history = History();
   t.exit_status = agent::ExitStatus::kSubmitted;
+  t.tools.push_back({"bash", "Run a command.", R"({"type":"object","properties":{"command":{"type":"string"}}})"});
+  t.tools.push_back({"submit", "Submit.", R"({"type":"object","properties":{}})"});
   return t;
 }
 

@@ -16,46 +16,31 @@
 // In each rendering check every assistant turn must contain its call with
 // exactly the called tool's arguments (no other tool's keys, no nulls).
 // Exit status 0 = pass, 1 = a check failed (each failure is printed).
-import { readFileSync } from "node:fs";
 import { Template } from "@huggingface/jinja";
+import { expectFailure, fail, failures, finish, readRows, reportProblems } from "./checks.mjs";
 
-// Qwen2.5/Qwen3-shaped: tools as tojson lines, reasoning in a think block,
-// calls as {"name": ..., "arguments": tojson} inside <tool_call>.
-const QWEN_SHAPED = `
+// A template shaped like the families' real ones: tools as tojson lines,
+// reasoning in a think block, then each call as `callLine` renders it
+// (`call` is the call's function).
+const shaped = (callLine) => `
 {%- if tools %}<tools>{% for tool in tools %}{{ "\\n" }}{{ tool | tojson }}{% endfor %}</tools>{% endif -%}
 {%- for message in messages -%}
 <|{{ message.role }}|>
-{%- if message.role == "assistant" -%}
 {%- if message.reasoning_content is string %}<think>{{ message.reasoning_content }}</think>{% endif -%}
 {{ message.content }}
+{%- if message.tool_calls -%}
 {%- for call in message.tool_calls -%}
 {%- if call.function is defined %}{% set call = call.function %}{% endif -%}
-<tool_call>{"name": "{{ call.name }}", "arguments": {{ call.arguments | tojson }}}</tool_call>
+${callLine}
 {%- endfor -%}
-{%- else -%}
-{{ message.content }}
 {%- endif -%}
 <|end|>
 {%- endfor -%}`;
+// Qwen2.5/Qwen3: {"name": ..., "arguments": tojson} inside <tool_call>.
+const QWEN_SHAPED = shaped(`<tool_call>{"name": "{{ call.name }}", "arguments": {{ call.arguments | tojson }}}</tool_call>`);
+// Llama 3.1: {"name": ..., "parameters": tojson}.
+const LLAMA_SHAPED = shaped(`{"name": "{{ call.name }}", "parameters": {{ call.arguments | tojson }}}`);
 
-// Llama-3.1-shaped: calls as {"name": ..., "parameters": tojson}.
-const LLAMA_SHAPED = `
-{%- for message in messages -%}
-<|{{ message.role }}|>
-{%- if message.tool_calls -%}
-{%- for call in message.tool_calls -%}
-{%- set call = call.function -%}
-{"name": "{{ call.name }}", "parameters": {{ call.arguments | tojson }}}
-{%- endfor -%}
-{%- else -%}
-{{ message.content }}
-{%- endif -%}
-<|eot|>
-{%- endfor -%}`;
-
-const failures = [];
-const fail = (where, what) => failures.push(`${where}: ${what}`);
-const readRows = (path) => readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l));
 const tojson = (value) => new Template("{{ v | tojson }}").render({ v: value });
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -214,13 +199,6 @@ function selfCheck() {
   const good = [hfRow([["bash", "{\"command\":\"ls\"}"]]), hfRow([["editor", "{\"path\":\"/a\"}"]])];
   const objects = good.map((r) => JSON.parse(JSON.stringify(r)));
   for (const r of objects) for (const m of r.messages) for (const c of m.tool_calls ?? []) c.function.arguments = JSON.parse(c.function.arguments);
-  const expectFailure = (label, fn) => {
-    const before = failures.length;
-    fn();
-    if (failures.length === before) return `${label}: not detected`;
-    failures.length = before;
-    return null;
-  };
   const renderRows = (rows, prepare, source, key) => {
     const loaded = arrowRoundTrip(rows);
     rows.forEach((r, i) => {
@@ -243,9 +221,8 @@ function selfCheck() {
     expectFailure("good sharegpt", () => checkSharegptRow(sg, hfSg, "self")) === null ? "good sharegpt: rejected" : null,
     expectFailure("sharegpt roles swapped", () => checkSharegptRow(swapped, hfSg, "self")),
     expectFailure("sharegpt reasoning lost", () => checkSharegptRow(noThink, hfSg, "self")),
-  ].filter((p) => p !== null);
-  failures.length = 0;
-  for (const p of problems) failures.push(`self-check ${p}`);
+  ];
+  reportProblems(problems);
 }
 
 const argv = process.argv.slice(2);
@@ -266,5 +243,4 @@ if (argv[0] === "--self-check") {
   console.error("usage: see the comment at the top of recipes_test.mjs");
   process.exit(2);
 }
-for (const f of failures.slice(0, 50)) console.error(`FAIL ${f}`);
-process.exit(failures.length === 0 ? 0 : 1);
+finish();

@@ -11,8 +11,8 @@
 //   node render_test.mjs --compare-xml HF.jsonl XML.jsonl
 //                                              xml text = hf rendered by a Qwen3-Coder-style template
 // Exit status 0 = pass, 1 = a check failed (each failure is printed).
-import { readFileSync } from "node:fs";
 import { Template } from "@huggingface/jinja";
+import { expectFailure, fail, failures, finish, readRows, reportProblems } from "./checks.mjs";
 
 // Calls rendered with `arguments|tojson` (and an `is string` pass-through, as
 // templates do that accept both shapes), reasoning only when it is a string.
@@ -55,8 +55,6 @@ const ITEMS_TEMPLATE = `
 {%- endif -%}
 {%- endfor -%}`;
 
-const failures = [];
-const fail = (where, what) => failures.push(`${where}: ${what}`);
 
 // The documented step before templating an hf record: each call's
 // `arguments` string decoded into its object.
@@ -85,9 +83,7 @@ function checkArgumentStrings(record, where) {
   });
 }
 
-function readRecords(path) {
-  return readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l));
-}
+const readRecords = readRows;
 
 function render(source, record) {
   return new Template(source).render({ messages: record.messages, tools: record.tools });
@@ -328,13 +324,6 @@ function selfCheck() {
     metadata: { run: "r", soft_verification: null },
   };
   const clone = () => JSON.parse(JSON.stringify(good));
-  const expectFailure = (label, fn) => {
-    const before = failures.length;
-    fn();
-    if (failures.length === before) return `${label}: not detected`;
-    failures.length = before;
-    return null;
-  };
   const stringArgs = clone();
   stringArgs.messages[2].tool_calls[0].function.arguments = '{"command":"ls"}';
   const noName = clone();
@@ -382,9 +371,8 @@ function selfCheck() {
     expectFailure("missing metadata key", () => checkSchema([["a", t2], ["b", missingKey]])),
     expectFailure("null and object merge", () => checkSchema([["a", good], ["b", t2]])) === null
       ? "null vs object: rejected" : null,
-  ].filter((p) => p !== null);
-  failures.length = 0;
-  for (const p of problems) failures.push(`self-check ${p}`);
+  ];
+  reportProblems(problems);
 }
 
 const args = process.argv.slice(2);
@@ -403,5 +391,4 @@ if (args.length === 1 && args[0] === "--self-check") {
   console.error("usage: node render_test.mjs T1.jsonl [T2.jsonl ...] | --self-check");
   process.exit(2);
 }
-for (const f of failures.slice(0, 50)) console.error(`FAIL ${f}`);
-process.exit(failures.length === 0 ? 0 : 1);
+finish();
