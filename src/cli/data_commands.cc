@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.h"
 #include "seragen/config/loader.h"
+#include "seragen/export/record.h"
 #include "seragen/pipeline/reports.h"
 
 namespace seragen::cli {
@@ -81,8 +82,8 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
     CLI::App* cmd =
         app.add_subcommand("export", "Training JSONL from a run's trajectories (rerun with other options at will)");
     cmd->add_option("--format", *format,
-                    "hf, openai, hermes, xml or sera (default: output.formats of the run, hf unless set)")
-        ->check(CLI::IsMember({"hf", "openai", "hermes", "xml", "sera"}));
+                    "hf, openai, hermes, xml, sera or sharegpt (default: output.formats of the run, hf unless set)")
+        ->check(CLI::IsMember(exporter::FormatNames()));
     AddExportOptions(cmd, o.get());
     cmd->callback([o, format, action] {
       if (!format->empty()) o->formats = {*format};
@@ -95,7 +96,7 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
         "merge",
         "Combine every shard of a run into one data set per format, dropping duplicate task ids and identical patches");
     cmd->add_option("--formats", o->formats, "Formats to write (default: output.formats of the run)")
-        ->check(CLI::IsMember({"hf", "openai", "hermes", "xml", "sera"}));
+        ->check(CLI::IsMember(exporter::FormatNames()));
     AddExportOptions(cmd, o.get());
     cmd->callback([o, action] { *action = [o] { return RunExport(*o); }; });
   }

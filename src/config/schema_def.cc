@@ -441,7 +441,7 @@ Section<VerifyConfig> VerifySchema() {
 Section<OutputConfig> OutputSchema() {
   Section<OutputConfig> s;
   s.Add<StringListField<OutputConfig>>("formats", &OutputConfig::formats, "Training formats written by `seragen export` and `merge` (their flags override every output key).", kOp)
-      .OneOf({"hf", "openai", "hermes", "xml", "sera"}).NonEmpty();
+      .OneOf({"hf", "openai", "hermes", "xml", "sera", "sharegpt"}).NonEmpty();
   s.Add<Str<OutputConfig>>("think", &OutputConfig::think,
       "Reasoning text in exported turns: keep, drop, or wrap in <think> tags.", kOp).OneOf({"keep", "drop", "wrap"});
   s.Add<Str<OutputConfig>>("rollouts", &OutputConfig::rollouts, "Which trajectories to export.", kOp)

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "export/record_json.h"
+#include "export/sharegpt_record.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/json_depth.h"
@@ -11,21 +13,58 @@
 #include "seragen/verify/sera_lines.h"
 
 namespace seragen::exporter {
-namespace {
+
+namespace internal {
 
 using nlohmann::ordered_json;
 
-std::string TrimTrailingNewline(std::string s) {
-  if (!s.empty() && s.back() == '\n') s.pop_back();
-  return s;
-}
-
-// Parses JSON we stored ourselves without throwing; `what` names it in the error.
 Result<ordered_json> ParseObject(const std::string& text, const std::string& what) {
   SG_RETURN_IF_ERROR(CheckJsonDepth(text, what, kMaxJsonDepth));
   ordered_json j = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return FailedPreconditionError(what + " is not a JSON object");
   return j;
+}
+
+Result<ordered_json> Arguments(const llm::ToolCall& c) {
+  return ParseObject(c.arguments_json, "arguments of tool call '" + c.id + "'");
+}
+
+std::string TemplateJson(const ordered_json& j, bool ascii) {
+  if (j.is_object()) {
+    std::string out = "{";
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it != j.begin()) out += ", ";
+      out += ordered_json(it.key()).dump(-1, ' ', ascii, ordered_json::error_handler_t::replace);
+      out += ": " + TemplateJson(it.value(), ascii);
+    }
+    return out + "}";
+  }
+  if (j.is_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + TemplateJson(j[i], ascii);
+    return out + "]";
+  }
+  return j.dump(-1, ' ', ascii, ordered_json::error_handler_t::replace);
+}
+
+Result<std::string> CallJson(const llm::ToolCall& c, bool ascii) {
+  SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
+  return TemplateJson(ordered_json{{"name", c.name}, {"arguments", std::move(args)}}, ascii);
+}
+
+}  // namespace internal
+
+namespace {
+
+using internal::Arguments;
+using internal::CallJson;
+using internal::ParseObject;
+using internal::TemplateJson;
+using nlohmann::ordered_json;
+
+std::string TrimTrailingNewline(std::string s) {
+  if (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
 }
 
 // OpenAI function schemas. With parameters_as_string each tool's `parameters`
@@ -45,10 +84,6 @@ Result<ordered_json> ToolsJson(const std::vector<llm::ToolSpec>& tools, bool par
   return arr;
 }
 
-Result<ordered_json> Arguments(const llm::ToolCall& c) {
-  return ParseObject(c.arguments_json, "arguments of tool call '" + c.id + "'");
-}
-
 // The assistant's visible text with reasoning handled per ThinkMode.
 std::string AssistantText(const llm::Message& m, ThinkMode think) {
   std::string content = m.content;
@@ -58,35 +93,11 @@ std::string AssistantText(const llm::Message& m, ThinkMode think) {
   return content;
 }
 
-// JSON text the way chat templates' `tojson` writes it (Python's json.dumps
-// with ensure_ascii off): ", " between items and ": " after keys, key order
-// kept. With `ascii`, Python's default json.dumps instead: every character
-// outside printable ASCII escaped as \uXXXX. Total: invalid UTF-8 becomes
-// U+FFFD. Nesting is bounded by the parser's input (our own stored JSON).
-std::string TemplateJson(const ordered_json& j, bool ascii = false) {
-  if (j.is_object()) {
-    std::string out = "{";
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (it != j.begin()) out += ", ";
-      out += ordered_json(it.key()).dump(-1, ' ', ascii, ordered_json::error_handler_t::replace);
-      out += ": " + TemplateJson(it.value(), ascii);
-    }
-    return out + "}";
-  }
-  if (j.is_array()) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + TemplateJson(j[i], ascii);
-    return out + "]";
-  }
-  return j.dump(-1, ' ', ascii, ordered_json::error_handler_t::replace);
-}
-
 // Hermes/Qwen style: {"name": ..., "arguments": {...}} inside <tool_call>;
 // `ascii` as in TemplateJson (the sera format writes Python's json.dumps).
 Result<std::string> HermesCall(const llm::ToolCall& c, bool ascii = false) {
-  SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
-  ordered_json call = {{"name", c.name}, {"arguments", std::move(args)}};
-  return "<tool_call>\n" + TemplateJson(call, ascii) + "\n</tool_call>";
+  SG_ASSIGN_OR_RETURN(std::string call, CallJson(c, ascii));
+  return "<tool_call>\n" + call + "\n</tool_call>";
 }
 
 // Qwen3-Coder style: one <parameter=KEY> block per argument, strings as
@@ -184,7 +195,9 @@ std::vector<llm::Message> ShortenToolCallIds(std::vector<llm::Message> history) 
 
 // One `hf` message. Every message has the same six keys whatever its role
 // (absent values are null) so that every row of every file of an export has
-// one schema; tool-call arguments are JSON objects.
+// one schema. Tool-call arguments are one compact JSON-object string: as
+// objects, a columnar loader (Arrow) would merge every tool's argument keys
+// into one struct and give each call the other tools' keys as nulls.
 Result<ordered_json> HfMessage(const llm::Message& m, const std::string& tool_name, ThinkMode think) {
   ordered_json msg = {{"role", std::string(llm::RoleName(m.role))},
                       {"content", m.content},
@@ -198,8 +211,9 @@ Result<ordered_json> HfMessage(const llm::Message& m, const std::string& tool_na
     ordered_json calls = ordered_json::array();
     for (const llm::ToolCall& c : m.tool_calls) {
       SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
+      std::string text = args.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
       calls.push_back(
-          {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", std::move(args)}}}});
+          {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", std::move(text)}}}});
     }
     msg["tool_calls"] = std::move(calls);
   } else if (m.role == llm::Role::kTool) {
@@ -341,6 +355,18 @@ ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, 
   return meta;
 }
 
+// The sharegpt record (sharegpt_record.h) ending on the submit call, with
+// `metadata`; `tools` is "" without include_tools.
+Result<std::string> SharegptLine(const agent::Trajectory& t, const RecordMetadata& md, const ExportOptions& options) {
+  std::vector<llm::Message> history = t.history;  // the layout carries no call ids
+  history.pop_back();                             // the submit call's result carries nothing to learn
+  Result<ordered_json> record = internal::SharegptRecord(history, t.tools, options.think);
+  if (!record.ok()) return record.status().WithContext("task " + md.task_id + " rollout " + std::to_string(md.rollout));
+  if (!options.include_tools) (*record)["tools"] = "";
+  (*record)["metadata"] = MetadataJson(t, md, options.format);
+  return record->dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
 }  // namespace
 
 std::optional<Format> ParseFormat(std::string_view name) {
@@ -349,6 +375,7 @@ std::optional<Format> ParseFormat(std::string_view name) {
   if (name == "hermes") return Format::kHermes;
   if (name == "xml") return Format::kXml;
   if (name == "sera") return Format::kSera;
+  if (name == "sharegpt") return Format::kSharegpt;
   return std::nullopt;
 }
 
@@ -366,8 +393,16 @@ std::string_view FormatName(Format f) {
     case Format::kHermes: return "hermes";
     case Format::kXml: return "xml";
     case Format::kSera: return "sera";
+    case Format::kSharegpt: return "sharegpt";
   }
   return "?";
+}
+
+std::vector<std::string> FormatNames() {
+  std::vector<std::string> out;
+  for (Format f : {Format::kHf, Format::kOpenAI, Format::kHermes, Format::kXml, Format::kSera, Format::kSharegpt})
+    out.emplace_back(FormatName(f));
+  return out;
 }
 
 Result<ExportTemplates> ExportTemplates::Load(const std::string& dir) {
@@ -443,6 +478,7 @@ Result<std::string> BuildRecord(const agent::Trajectory& t, const RecordMetadata
     return s.WithContext("task " + md.task_id + " rollout " + std::to_string(md.rollout));
   };
 
+  if (options.format == Format::kSharegpt) return SharegptLine(t, md, options);
   const bool hf = options.format == Format::kHf;
   Result<ordered_json> tools = ToolsJson(t.tools, /*parameters_as_string=*/hf);
   if (!tools.ok()) return context(tools.status());

@@ -15,6 +15,7 @@
 #include "seragen/callgraph/plan.h"
 #include "seragen/config/loader.h"
 #include "seragen/config/prompt_files.h"
+#include "seragen/export/dataset_card.h"
 #include "seragen/export/export_rules.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/resume_state.h"
@@ -385,6 +386,13 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
                                     {"scripted_teacher", report.scripted_teacher}};
   SG_RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/" + journal::ExportSummaryName(fmt_name),
                                      summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"));
+  if (req.options.format == exporter::Format::kSharegpt) {  // LLaMA-Factory reads its entries from here
+    std::vector<exporter::DatasetFile> files = {
+        {"t1", req.options.format, journal::ExportDataName("t1", fmt_name), report.t1_written},
+        {"t2", req.options.format, journal::ExportDataName("t2", fmt_name), report.t2_written}};
+    SG_RETURN_IF_ERROR(WriteFileAtomic(out_dir + "/" + std::string(journal::kDatasetInfoName),
+                                       exporter::LlamaFactoryDatasetInfo(files)));
+  }
   return report;
 }
 
@@ -438,7 +446,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   std::vector<ExportRequest> out;
   for (const std::string& name : o.formats.empty() ? output.formats : o.formats) {
     auto format = exporter::ParseFormat(name);
-    if (!format) return InvalidArgumentError("format '" + name + "' is not hf, openai, hermes, xml or sera");
+    if (!format) return InvalidArgumentError("format '" + name + "' is not hf, openai, hermes, xml, sera or sharegpt");
     ExportRequest req;
     req.run_dir = o.run_dir;
     req.out_dir = o.out_dir;

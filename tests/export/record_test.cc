@@ -1,5 +1,7 @@
 #include "seragen/export/record.h"
 
+#include "export/call_fixture.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,15 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-llm::ToolCall Call(std::string id, std::string name, std::string args) {
-  llm::ToolCall c;
-  c.id = std::move(id);
-  c.name = std::move(name);
-  c.arguments_raw = args;
-  c.arguments_json = args;
-  c.arguments_valid = true;
-  return c;
-}
+using fixture::Call;
 
 agent::Trajectory SampleTrajectory() {
   agent::Trajectory t;
@@ -109,7 +103,7 @@ TEST_CASE("openai format: structured tool calls and tool messages", "[export]") 
   CHECK(md["scripted_teacher"] == false);
 }
 
-TEST_CASE("hf format is the default: argument objects, named tool messages, six keys per message", "[export]") {
+TEST_CASE("hf format is the default: argument strings, named tool messages, six keys per message", "[export]") {
   json rec = Build({});
   const json& m = rec["messages"];
   REQUIRE(m.size() == 5);
@@ -124,8 +118,10 @@ TEST_CASE("hf format is the default: argument objects, named tool messages, six 
   CHECK(m[0]["reasoning_content"].is_null());
   const json& call = m[2]["tool_calls"][0];
   CHECK(call["id"] == "c1");
-  CHECK(call["function"]["arguments"] == json{{"command", "ls /repo"}});  // an object, not a string
-  CHECK(m[4]["tool_calls"][0]["function"]["arguments"] == json::object());
+  // One JSON-object string per call: a columnar loader sees one string column
+  // instead of a struct merged from every tool's argument keys.
+  CHECK(call["function"]["arguments"] == R"({"command":"ls /repo"})");
+  CHECK(m[4]["tool_calls"][0]["function"]["arguments"] == "{}");
   CHECK(m[2]["reasoning_content"] == "the bug is near parse");
   CHECK(m[4]["reasoning_content"].is_null());  // no reasoning: null, not missing
   CHECK(m[4]["content"] == "");
@@ -320,7 +316,8 @@ TEST_CASE("shipped export templates load, format names parse", "[export]") {
   CHECK(t->xml_tools.find("{{tools_xml}}") != std::string::npos);
   CHECK(ParseFormat("hermes") == Format::kHermes);
   CHECK(ParseFormat("hf") == Format::kHf);
-  CHECK_FALSE(ParseFormat("sharegpt").has_value());
+  CHECK(ParseFormat("sharegpt") == Format::kSharegpt);
+  CHECK_FALSE(ParseFormat("alpaca").has_value());
   CHECK(ParseThinkMode("wrap") == ThinkMode::kWrap);
 }
 

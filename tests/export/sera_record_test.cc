@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "export/call_fixture.h"
 #include "seragen/base/file_util.h"
 #include "seragen/export/record.h"
 #include "testing/temp_dir.h"
@@ -14,15 +15,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-llm::ToolCall SeraCall(std::string id, std::string name, std::string args) {
-  llm::ToolCall c;
-  c.id = std::move(id);
-  c.name = std::move(name);
-  c.arguments_raw = args;
-  c.arguments_json = std::move(args);
-  c.arguments_valid = true;
-  return c;
-}
+const auto& SeraCall = fixture::Call;
 
 llm::Message Turn(std::string reasoning, std::string text, llm::ToolCall call) {
   return {llm::Role::kAssistant, std::move(text), std::move(reasoning), {std::move(call)}, {}, {}};

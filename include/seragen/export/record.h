@@ -12,12 +12,14 @@
 
 namespace seragen::exporter {
 
-enum class Format { kHf, kOpenAI, kHermes, kXml, kSera };
+enum class Format { kHf, kOpenAI, kHermes, kXml, kSera, kSharegpt };
 enum class ThinkMode { kKeep, kDrop, kWrap };
 
-std::optional<Format> ParseFormat(std::string_view name);        // hf | openai | hermes | xml | sera
+std::optional<Format> ParseFormat(std::string_view name);        // hf | openai | hermes | xml | sera | sharegpt
 std::optional<ThinkMode> ParseThinkMode(std::string_view name);  // keep | drop | wrap
 std::string_view FormatName(Format f);
+// Every format's name, in the order of Format.
+std::vector<std::string> FormatNames();
 
 // Model-visible wrappers used by the text formats, from prompts/export/.
 struct ExportTemplates {

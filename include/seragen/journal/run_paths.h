@@ -101,5 +101,7 @@ std::optional<TurnLogName> ParseTurnLogRef(std::string_view ref);
 std::string ExportDataName(std::string_view which, std::string_view format);
 // "summary.<format>.json"
 std::string ExportSummaryName(std::string_view format);
+// LLaMA-Factory's dataset list beside sharegpt files: "dataset_info.json".
+inline constexpr std::string_view kDatasetInfoName = "dataset_info.json";
 
 }  // namespace seragen::journal

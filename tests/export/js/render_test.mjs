@@ -1,4 +1,6 @@
-// Acceptance test for `hf` export records: renders every record of an export
+// Acceptance test for `hf` export records: checks that every tool call's
+// `arguments` is a JSON-object string (one column type for a columnar loader),
+// renders every record, after the documented decoding of those strings,
 // through chat templates written for this test (they use the constructs real
 // model templates apply to tool calls), and checks that all rows of T1 and T2
 // share one schema. Usage:
@@ -9,8 +11,8 @@
 //   node render_test.mjs --compare-xml HF.jsonl XML.jsonl
 //                                              xml text = hf rendered by a Qwen3-Coder-style template
 // Exit status 0 = pass, 1 = a check failed (each failure is printed).
-import { readFileSync } from "node:fs";
 import { Template } from "@huggingface/jinja";
+import { expectFailure, fail, failures, finish, readRows, reportProblems } from "./checks.mjs";
 
 // Calls rendered with `arguments|tojson` (and an `is string` pass-through, as
 // templates do that accept both shapes), reasoning only when it is a string.
@@ -53,12 +55,35 @@ const ITEMS_TEMPLATE = `
 {%- endif -%}
 {%- endfor -%}`;
 
-const failures = [];
-const fail = (where, what) => failures.push(`${where}: ${what}`);
 
-function readRecords(path) {
-  return readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l));
+// The documented step before templating an hf record: each call's
+// `arguments` string decoded into its object.
+function decoded(record) {
+  const copy = JSON.parse(JSON.stringify(record));
+  for (const m of copy.messages) {
+    for (const call of m.tool_calls ?? []) {
+      if (typeof call.function.arguments === "string") call.function.arguments = JSON.parse(call.function.arguments);
+    }
+  }
+  return copy;
 }
+
+// Every call's arguments, as exported, is a string holding one JSON object.
+function checkArgumentStrings(record, where) {
+  record.messages.flatMap((m) => m.tool_calls ?? []).forEach((call, i) => {
+    const args = call.function.arguments;
+    if (typeof args !== "string") return fail(where, `call ${i} arguments are ${typeof args}, not a JSON string`);
+    let parsed;
+    try {
+      parsed = JSON.parse(args);
+    } catch (e) {
+      return fail(where, `call ${i} arguments are not JSON: ${args}`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) fail(where, `call ${i} arguments are not an object`);
+  });
+}
+
+const readRecords = readRows;
 
 function render(source, record) {
   return new Template(source).render({ messages: record.messages, tools: record.tools });
@@ -171,8 +196,9 @@ function checkFiles(paths) {
   for (const path of paths) readRecords(path).forEach((r, i) => rows.push([`${path}:${i + 1}`, r]));
   if (rows.length === 0) fail(paths.join(" "), "no records");
   for (const [where, record] of rows) {
-    checkTojson(record, where);
-    checkItems(record, where);
+    checkArgumentStrings(record, where);
+    checkTojson(decoded(record), where);
+    checkItems(decoded(record), where);
   }
   checkSchema(rows);
   return rows.length;
@@ -194,7 +220,7 @@ const HERMES_TURN = `
 const TOOL_LINES = `{%- for tool in tools -%}{% if not loop.first %}{{ "\n" }}{% endif %}{{ tool | tojson }}{%- endfor -%}`;
 
 function compareHermes(hfPath, hermesPath) {
-  const hf = readRecords(hfPath), text = readRecords(hermesPath);
+  const hf = readRecords(hfPath).map(decoded), text = readRecords(hermesPath);
   if (hf.length !== text.length || hf.length === 0) return fail(hermesPath, `${text.length} records vs ${hf.length} hf`);
   hf.forEach((rec, r) => {
     const where = `${hermesPath}:${r + 1}`;
@@ -280,7 +306,7 @@ function compareText(hf, text, textPath, turnTemplate, toolsTemplate, toolsLabel
 }
 
 const compareXmlRecords = (hf, xml, where) => compareText(hf, xml, where, XML_TURN, XML_TOOLS, "<function> blocks");
-const compareXml = (hfPath, xmlPath) => compareXmlRecords(readRecords(hfPath), readRecords(xmlPath), xmlPath);
+const compareXml = (hfPath, xmlPath) => compareXmlRecords(readRecords(hfPath).map(decoded), readRecords(xmlPath), xmlPath);
 
 // Each check must reject a record that breaks its rule.
 function selfCheck() {
@@ -298,13 +324,6 @@ function selfCheck() {
     metadata: { run: "r", soft_verification: null },
   };
   const clone = () => JSON.parse(JSON.stringify(good));
-  const expectFailure = (label, fn) => {
-    const before = failures.length;
-    fn();
-    if (failures.length === before) return `${label}: not detected`;
-    failures.length = before;
-    return null;
-  };
   const stringArgs = clone();
   stringArgs.messages[2].tool_calls[0].function.arguments = '{"command":"ls"}';
   const noName = clone();
@@ -343,15 +362,17 @@ function selfCheck() {
     expectFailure("xml: tools not listed", () => compareXmlRecords([hfXml], [noToolList], "xml")),
     expectFailure("good record", () => { checkTojson(good, "good"); checkItems(good, "good"); }) === null
       ? "good record: rejected" : null,
+    expectFailure("object arguments (merged by a columnar loader)", () => checkArgumentStrings(good, "object-args")),
+    expectFailure("string arguments accepted", () => checkArgumentStrings(stringArgs, "string-args")) === null
+      ? "string arguments: rejected" : null,
     expectFailure("string arguments quoted twice", () => checkTojson(stringArgs, "string-args")),
     expectFailure("string arguments under |items", () => checkItems(stringArgs, "string-args")),
     expectFailure("tool message without name", () => checkItems(noName, "no-name")),
     expectFailure("missing metadata key", () => checkSchema([["a", t2], ["b", missingKey]])),
     expectFailure("null and object merge", () => checkSchema([["a", good], ["b", t2]])) === null
       ? "null vs object: rejected" : null,
-  ].filter((p) => p !== null);
-  failures.length = 0;
-  for (const p of problems) failures.push(`self-check ${p}`);
+  ];
+  reportProblems(problems);
 }
 
 const args = process.argv.slice(2);
@@ -370,5 +391,4 @@ if (args.length === 1 && args[0] === "--self-check") {
   console.error("usage: node render_test.mjs T1.jsonl [T2.jsonl ...] | --self-check");
   process.exit(2);
 }
-for (const f of failures.slice(0, 50)) console.error(`FAIL ${f}`);
-process.exit(failures.length === 0 ? 0 : 1);
+finish();

@@ -103,6 +103,25 @@ void CheckTextMatchesTemplate(const std::string& run_dir, const std::string& for
   compare(wrap);
 }
 
+// The trainer recipes of configs/train/ followed on a fresh export
+// (tests/export/js/recipes_test.mjs): axolotl and TRL render every call of the
+// hf rows with exactly its arguments; LLaMA-Factory's sharegpt rules keep
+// every turn of the sharegpt rows.
+void CheckRecipes(const std::string& run_dir) {
+  std::string out;
+  const std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  const std::string data = run_dir + "/data";
+  REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format sharegpt", &out) == 0);
+  for (const std::string& cmd :
+       {"node recipes_test.mjs --axolotl-hf " + data + "/t1.hf.jsonl " + data + "/t2.hf.jsonl",
+        "./trl_path_test.sh " + data + "/t2.hf.jsonl " + run_dir + "/trl-path",
+        "node recipes_test.mjs --llamafactory " + data + "/t2.sharegpt.jsonl " + data + "/t2.hf.jsonl"}) {
+    int rc = testing::RunShell("cd " + js + " && " + cmd, &out);
+    INFO(cmd << "\n" << out);
+    CHECK(rc == 0);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("python: the whole pipeline, every patch applies, scores follow the rule", "[e2e]") {
@@ -127,6 +146,7 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   CheckTextMatchesTemplate(dir.Sub("run"), "xml");
   CheckExport(dir.Sub("run"), "sera", true);
   CheckRenders(dir.Sub("run"), "sera_chatml_test.mjs", "sera");
+  CheckRecipes(dir.Sub("run"));
 
   auto repo = repo::Repository::Open(dir.Sub("repo"));
   REQUIRE(repo.ok());

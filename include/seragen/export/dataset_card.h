@@ -1,0 +1,45 @@
+// The files of `seragen export --dataset DIR` that describe the data: the
+// dataset card (README.md with a YAML header a dataset hub reads) and
+// LLaMA-Factory's dataset_info.json. Pure functions; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "seragen/export/record.h"
+
+namespace seragen::exporter {
+
+// One exported data file, its path relative to the dataset directory.
+struct DatasetFile {
+  std::string split;  // "t1" or "t2"
+  Format format = Format::kHf;
+  std::string path;  // e.g. "data/t2.hf.jsonl"
+  std::size_t rows = 0;
+};
+
+// What the card states about the run; counts are those of `seragen status`.
+struct DatasetFacts {
+  std::string run_name;
+  std::int64_t run_seed = 0;
+  std::string recipe_hash;
+  std::string seragen_version;
+  std::vector<std::string> teacher_models;  // as the trajectories record them
+  bool scripted_teacher = false;
+  std::size_t planned = 0, finished = 0, verified = 0, accepted = 0;
+  std::int64_t prompt_tokens = 0, completion_tokens = 0, model_calls = 0;
+  std::vector<DatasetFile> files;  // the first file of each split is the hub's default config
+};
+
+// README.md: a YAML header (`configs` with each file's `data_files`, the
+// features of hf and sharegpt files, `license: unknown` for the user to set,
+// tags) between `---` lines, then the counts, provenance, recipes and the
+// scripted-teacher warning when it applies. Same facts, same bytes.
+std::string DatasetCard(const DatasetFacts& facts);
+
+// dataset_info.json for LLaMA-Factory: one entry `seragen_<split>` per
+// sharegpt file ({} when there is none). Paths relative to its directory.
+std::string LlamaFactoryDatasetInfo(const std::vector<DatasetFile>& files);
+
+}  // namespace seragen::exporter

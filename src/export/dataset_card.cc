@@ -1,0 +1,190 @@
+#include "seragen/export/dataset_card.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace seragen::exporter {
+namespace {
+
+using nlohmann::ordered_json;
+using Fields = std::vector<ordered_json>;
+
+ordered_json Scalar(const char* name, const char* dtype) { return {{"name", name}, {"dtype", dtype}}; }
+ordered_json Struct(const char* name, Fields fields) { return {{"name", name}, {"struct", std::move(fields)}}; }
+ordered_json List(const char* name, Fields fields) { return {{"name", name}, {"list", std::move(fields)}}; }
+
+// The metadata column, the same in every format (record_builder.cc MetadataJson).
+ordered_json MetadataFeature() {
+  Fields f;
+  for (const char* s : {"task_id", "run", "repo", "commit", "start_function", "file"}) f.push_back(Scalar(s, "string"));
+  f.push_back(Scalar("category_index", "int64"));
+  f.push_back(Scalar("category", "string"));
+  f.push_back(Scalar("planned_category_index", "int64"));
+  f.push_back(Scalar("seed", "uint64"));
+  f.push_back(Scalar("rollout", "int64"));
+  f.push_back(Scalar("exit_status", "string"));
+  f.push_back(Scalar("model", "string"));
+  Fields usage;
+  for (const char* s : {"prompt_tokens", "completion_tokens", "cached_prompt_tokens", "model_calls", "steps"})
+    usage.push_back(Scalar(s, "int64"));
+  f.push_back(Struct("usage", std::move(usage)));
+  for (const char* s : {"recipe_hash", "prompts_hash", "format"}) f.push_back(Scalar(s, "string"));
+  f.push_back(Struct(
+      "soft_verification",
+      {Scalar("recall", "float64"), Scalar("precision", "float64"), Scalar("f1", "float64"), Scalar("scorable", "bool"),
+       Scalar("accepted", "bool"), Scalar("threshold", "float64"), Scalar("rule", "string")}));
+  f.push_back(Scalar("scripted_teacher", "bool"));
+  f.push_back(Struct("tests", {Scalar("command", "string"), Scalar("exit_code", "int64"), Scalar("passed", "bool")}));
+  return Struct("metadata", std::move(f));
+}
+
+ordered_json HfFeatures() {
+  Fields call = {Scalar("id", "string"), Scalar("type", "string"),
+                 Struct("function", {Scalar("name", "string"), Scalar("arguments", "string")})};
+  Fields message = {Scalar("role", "string"),
+                    Scalar("content", "string"),
+                    Scalar("reasoning_content", "string"),
+                    List("tool_calls", std::move(call)),
+                    Scalar("tool_call_id", "string"),
+                    Scalar("name", "string")};
+  Fields tool = {
+      Scalar("type", "string"),
+      Struct("function", {Scalar("name", "string"), Scalar("description", "string"), Scalar("parameters", "string")})};
+  return ordered_json::array({List("messages", std::move(message)), List("tools", std::move(tool)), MetadataFeature()});
+}
+
+ordered_json SharegptFeatures() {
+  return ordered_json::array({List("conversations", {Scalar("from", "string"), Scalar("value", "string")}),
+                              Scalar("system", "string"), Scalar("tools", "string"), MetadataFeature()});
+}
+
+// "t2" for the first file of a split, "t2_sharegpt" for the others.
+std::string ConfigName(const DatasetFile& f, const std::vector<DatasetFile>& all) {
+  for (const DatasetFile& g : all) {
+    if (g.split == f.split) return &g == &f ? f.split : f.split + "_" + std::string(FormatName(f.format));
+  }
+  return f.split;
+}
+
+// Block-style YAML of a JSON value. Scalars are written as JSON, which YAML
+// reads as the same scalar (JSON strings are valid double-quoted YAML), so no
+// text needs YAML escaping rules of its own.
+void Yaml(const ordered_json& v, int indent, std::string* out);
+
+void YamlEntry(const std::string& key, const ordered_json& v, int indent, std::string* out) {
+  *out += std::string(static_cast<std::size_t>(indent), ' ') + key + ":";
+  if (v.is_structured() && !v.empty()) {
+    *out += "\n";
+    Yaml(v, indent + (v.is_array() ? 0 : 2), out);
+  } else {
+    *out += " " + v.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  }
+}
+
+void Yaml(const ordered_json& v, int indent, std::string* out) {
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it) YamlEntry(it.key(), it.value(), indent, out);
+    return;
+  }
+  for (const ordered_json& item : v) {  // an array: "- " then the item at indent + 2
+    std::string nested;
+    if (item.is_object() && !item.empty()) {
+      Yaml(item, indent + 2, &nested);
+      nested.replace(static_cast<std::size_t>(indent), 2, "- ");
+    } else {
+      nested = pad + "- " + item.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+    }
+    *out += nested;
+  }
+}
+
+ordered_json Header(const DatasetFacts& facts) {
+  ordered_json configs = ordered_json::array(), info = ordered_json::array();
+  for (const DatasetFile& f : facts.files) {
+    std::string name = ConfigName(f, facts.files);
+    ordered_json c = {{"config_name", name},
+                      {"data_files", ordered_json::array({{{"split", "train"}, {"path", f.path}}})}};
+    if (name == "t2") c["default"] = true;
+    configs.push_back(std::move(c));
+    if (f.format == Format::kHf || f.format == Format::kSharegpt) {
+      info.push_back(
+          {{"config_name", name}, {"features", f.format == Format::kHf ? HfFeatures() : SharegptFeatures()}});
+    }
+  }
+  return {{"license", "unknown"},
+          {"pretty_name", "seragen: " + facts.run_name},
+          {"tags", {"seragen", "code", "agent-trajectories", "sft"}},
+          {"configs", std::move(configs)},
+          {"dataset_info", std::move(info)}};
+}
+
+std::string Percent(std::size_t part, std::size_t whole) {
+  return whole == 0 ? "n/a" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+std::string Body(const DatasetFacts& f) {
+  std::string out = fmt::format("# seragen: {}\n\n", f.run_name);
+  if (f.scripted_teacher) {
+    out +=
+        "> **Not training data.** These trajectories come from seragen's built-in scripted teacher, a stand-in "
+        "for a model used for demonstrations and tests. They show the format only.\n\n";
+  }
+  out +=
+      "Agent trajectories for supervised fine-tuning, generated with seragen the way SERA does: rollout 1 "
+      "(T1) from a planted-problem prompt near a function, rollout 2 (T2) from a synthetic issue on a clean "
+      "copy, kept when its patch overlaps rollout 1's (soft verification).\n\n## Files\n\n| config | file | rows |\n"
+      "|---|---|---|\n";
+  for (const DatasetFile& file : f.files)
+    out += fmt::format("| {} | {} | {} |\n", ConfigName(file, f.files), file.path, file.rows);
+  out += fmt::format(
+      "\n## Run\n\n| | |\n|---|---|\n| tasks planned | {} |\n| tasks finished | {} |\n| verified | {} |\n"
+      "| accepted | {} ({} of verified) |\n| prompt tokens | {} |\n| completion tokens | {} |\n| model calls | {} |\n",
+      f.planned, f.finished, f.verified, f.accepted, Percent(f.accepted, f.verified), f.prompt_tokens,
+      f.completion_tokens, f.model_calls);
+  std::string models;
+  for (const std::string& m : f.teacher_models) models += (models.empty() ? "" : ", ") + fmt::format("`{}`", m);
+  out += fmt::format(
+      "\n## Provenance\n\n| | |\n|---|---|\n| teacher model(s) | {} |\n| recipe hash | `{}` |\n| run seed | {} |\n"
+      "| seragen | {} |\n",
+      models.empty() ? "none recorded" : models, f.recipe_hash, f.run_seed, f.seragen_version);
+  out +=
+      "\n## Training\n\nRecipes that take these files unchanged are in seragen's `configs/train/` (axolotl for "
+      "`hf` and `sera`, LLaMA-Factory for `sharegpt` with the `dataset_info.json` beside this card, TRL for "
+      "`hf`). Tool-call `arguments` and tool `parameters` in `hf` rows are JSON strings: decode them where a row "
+      "is templated.\n\n## Licence\n\nThe rows quote the source repository (file contents, patches, test output) "
+      "and the teacher model's output. Set `license:` in the header to what the repository's licence and the "
+      "teacher's terms allow before sharing.\n";
+  return out;
+}
+
+}  // namespace
+
+std::string DatasetCard(const DatasetFacts& facts) {
+  std::string yaml;
+  Yaml(Header(facts), 0, &yaml);
+  return "---\n" + yaml + "---\n\n" + Body(facts);
+}
+
+std::string LlamaFactoryDatasetInfo(const std::vector<DatasetFile>& files) {
+  ordered_json info = ordered_json::object();
+  for (const DatasetFile& f : files) {
+    if (f.format != Format::kSharegpt) continue;
+    info["seragen_" + f.split] = {
+        {"file_name", f.path},
+        {"formatting", "sharegpt"},
+        {"columns", {{"messages", "conversations"}, {"system", "system"}, {"tools", "tools"}}},
+        {"tags",
+         {{"role_tag", "from"},
+          {"content_tag", "value"},
+          {"user_tag", "human"},
+          {"assistant_tag", "gpt"},
+          {"observation_tag", "observation"},
+          {"function_tag", "function_call"},
+          {"system_tag", "system"}}}};
+  }
+  return info.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace seragen::exporter

@@ -1,0 +1,56 @@
+#include "export/sharegpt_record.h"
+
+#include "export/record_json.h"
+#include "seragen/verify/sera_lines.h"
+
+namespace seragen::exporter::internal {
+namespace {
+
+using nlohmann::ordered_json;
+
+// The value of a function_call turn: the think block (reasoning, else the
+// visible text, each stripped as Python's str.strip(); none with think: drop
+// or when both are empty), then the call as template JSON.
+Result<std::string> FunctionCallValue(const llm::Message& m, ThinkMode think) {
+  SG_ASSIGN_OR_RETURN(std::string call, CallJson(m.tool_calls.front()));
+  if (think == ThinkMode::kDrop) return call;
+  std::string_view thought = verify::PythonStrip(m.reasoning);
+  if (thought.empty()) thought = verify::PythonStrip(m.content);
+  if (thought.empty()) return call;
+  return "<think>\n" + std::string(thought) + "\n</think>\n\n" + call;
+}
+
+// The `tools` column: the tool list as one JSON string, each tool as
+// {"name", "description", "parameters"} (the form LLaMA-Factory documents).
+Result<std::string> ToolsString(const std::vector<llm::ToolSpec>& tools) {
+  ordered_json arr = ordered_json::array();
+  for (const llm::ToolSpec& t : tools) {
+    SG_ASSIGN_OR_RETURN(ordered_json params, ParseObject(t.parameters_json, "parameters of tool '" + t.name + "'"));
+    arr.push_back({{"name", t.name}, {"description", t.description}, {"parameters", std::move(params)}});
+  }
+  return TemplateJson(arr);
+}
+
+}  // namespace
+
+Result<ordered_json> SharegptRecord(const std::vector<llm::Message>& history, const std::vector<llm::ToolSpec>& tools,
+                                    ThinkMode think) {
+  ordered_json turns = ordered_json::array();
+  std::string system;
+  for (const llm::Message& m : history) {
+    switch (m.role) {
+      case llm::Role::kSystem: system = m.content; break;
+      case llm::Role::kUser: turns.push_back({{"from", "human"}, {"value", m.content}}); break;
+      case llm::Role::kTool: turns.push_back({{"from", "observation"}, {"value", m.content}}); break;
+      case llm::Role::kAssistant: {
+        SG_ASSIGN_OR_RETURN(std::string value, FunctionCallValue(m, think));
+        turns.push_back({{"from", "function_call"}, {"value", std::move(value)}});
+        break;
+      }
+    }
+  }
+  SG_ASSIGN_OR_RETURN(std::string tools_text, ToolsString(tools));
+  return ordered_json{{"conversations", std::move(turns)}, {"system", system}, {"tools", tools_text}};
+}
+
+}  // namespace seragen::exporter::internal

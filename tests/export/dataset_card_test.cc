@@ -1,0 +1,81 @@
+#include "seragen/export/dataset_card.h"
+
+#include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace seragen::exporter {
+namespace {
+
+DatasetFacts Facts() {
+  return {.run_name = "demo \"quoted\": run",
+          .run_seed = 7,
+          .recipe_hash = "abc",
+          .seragen_version = "0.9",
+          .teacher_models = {"qwen3-coder"},
+          .planned = 10,
+          .finished = 9,
+          .verified = 8,
+          .accepted = 6,
+          .prompt_tokens = 1000,
+          .completion_tokens = 200,
+          .model_calls = 40,
+          .files = {{"t1", Format::kHf, "data/t1.hf.jsonl", 5},
+                    {"t2", Format::kHf, "data/t2.hf.jsonl", 6},
+                    {"t1", Format::kSharegpt, "data/t1.sharegpt.jsonl", 5},
+                    {"t2", Format::kSharegpt, "data/t2.sharegpt.jsonl", 6}}};
+}
+
+// The YAML between the two `---` lines.
+YAML::Node Header(const std::string& card) {
+  REQUIRE(card.rfind("---\n", 0) == 0);
+  std::size_t end = card.find("\n---\n", 4);
+  REQUIRE(end != std::string::npos);
+  return YAML::Load(card.substr(4, end - 4));
+}
+
+}  // namespace
+
+TEST_CASE("dataset card: the header parses and names every file under a config", "[export]") {
+  const std::string card = DatasetCard(Facts());
+  YAML::Node h = Header(card);
+  CHECK(h["license"].as<std::string>() == "unknown");
+  CHECK(h["pretty_name"].as<std::string>() == "seragen: demo \"quoted\": run");
+  REQUIRE(h["configs"].size() == 4);
+  CHECK(h["configs"][0]["config_name"].as<std::string>() == "t1");
+  CHECK(h["configs"][1]["config_name"].as<std::string>() == "t2");
+  CHECK(h["configs"][1]["default"].as<bool>());
+  CHECK(h["configs"][1]["data_files"][0]["path"].as<std::string>() == "data/t2.hf.jsonl");
+  CHECK(h["configs"][3]["config_name"].as<std::string>() == "t2_sharegpt");
+  YAML::Node hf = h["dataset_info"][0]["features"];
+  CHECK(hf[0]["name"].as<std::string>() == "messages");
+  CHECK(hf[0]["list"][3]["list"][2]["struct"][1]["name"].as<std::string>() == "arguments");
+  CHECK(hf[0]["list"][3]["list"][2]["struct"][1]["dtype"].as<std::string>() == "string");
+  CHECK(h["dataset_info"][2]["features"][0]["name"].as<std::string>() == "conversations");
+}
+
+TEST_CASE("dataset card: counts, provenance and the scripted-teacher warning", "[export]") {
+  DatasetFacts f = Facts();
+  std::string card = DatasetCard(f);
+  CHECK(card.find("| accepted | 6 (75.0% of verified) |") != std::string::npos);
+  CHECK(card.find("| tasks planned | 10 |") != std::string::npos);
+  CHECK(card.find("`qwen3-coder`") != std::string::npos);
+  CHECK(card.find("| recipe hash | `abc` |") != std::string::npos);
+  CHECK(card.find("Not training data") == std::string::npos);
+  f.scripted_teacher = true;
+  CHECK(DatasetCard(f).find("Not training data") != std::string::npos);
+  CHECK(DatasetCard(f) == DatasetCard(f));
+}
+
+TEST_CASE("dataset_info.json: one LLaMA-Factory entry per sharegpt file", "[export]") {
+  auto info = nlohmann::json::parse(LlamaFactoryDatasetInfo(Facts().files));
+  REQUIRE(info.size() == 2);
+  CHECK(info["seragen_t2"]["file_name"] == "data/t2.sharegpt.jsonl");
+  CHECK(info["seragen_t2"]["formatting"] == "sharegpt");
+  CHECK(info["seragen_t2"]["columns"]["messages"] == "conversations");
+  CHECK(info["seragen_t2"]["tags"]["function_tag"] == "function_call");
+  CHECK(nlohmann::json::parse(LlamaFactoryDatasetInfo({})).empty());
+}
+
+}  // namespace seragen::exporter
