@@ -124,7 +124,7 @@ TEST_CASE("tool options: bash limits, copy size, timeouts, review", "[cli][optio
   CHECK_FALSE(t.submit_review);
 }
 
-TEST_CASE("environment options: mode, uids, patch size, pool capacity", "[cli][options]") {
+TEST_CASE("workspace options: mode, uids, patch size, pool capacity", "[cli][options]") {
   pipeline::WorkspaceOptions e = WorkspaceOptionsFrom(Load());
   CHECK(e.sandbox_mode == "none");
   CHECK(e.uid_base == 30000);
