@@ -30,7 +30,7 @@ double CpuSeconds() {
   return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-class NoPatch final : public tools::PatchSource, public agent::PatchSource {
+class NoPatch final : public PatchSource {
  public:
   Result<std::string> CurrentPatch() override { return std::string("diff --git a/m.py b/m.py\n"); }
 };

@@ -68,8 +68,8 @@ env::EnvironmentSpec EnvironmentSpecFrom(const config::Config& cfg, const config
   return spec;
 }
 
-pipeline::EnvironmentOptions EnvironmentOptionsFrom(const config::Config& cfg) {
-  pipeline::EnvironmentOptions env;
+pipeline::WorkspaceOptions WorkspaceOptionsFrom(const config::Config& cfg) {
+  pipeline::WorkspaceOptions env;
   env.sandbox_mode = cfg.sandbox.mode;
   env.sandbox = SandboxOptionsFrom(cfg);
   env.uid_base = static_cast<uid_t>(cfg.sandbox.uid_base);
@@ -85,6 +85,16 @@ pipeline::EnvironmentOptions EnvironmentOptionsFrom(const config::Config& cfg) {
     if (!test_command.empty()) env.test_commands[repo.name] = test_command;
   }
   return env;
+}
+
+demos::DemoSourceOptions DemoSourceOptionsFrom(const config::Config& cfg) {
+  const config::DemoIssueConfig& d = cfg.issue.demos;
+  demos::DemoSourceOptions o;
+  o.source = d.source;
+  o.file = d.file;
+  o.repo_filter = d.repo;
+  o.min_commits = static_cast<std::size_t>(d.min_commits);
+  return o;
 }
 
 sandbox::SlotUidOptions SlotUidOptionsFrom(const config::Config& cfg) {

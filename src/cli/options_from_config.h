@@ -10,12 +10,13 @@
 #include "seragen/agent/rollout.h"
 #include "seragen/base/result.h"
 #include "seragen/config/config.h"
+#include "seragen/demos/demo_source.h"
 #include "seragen/env/environment.h"
 #include "seragen/http/curl_client.h"
 #include "seragen/llm/commands.h"
 #include "seragen/llm/http_chat_client.h"
 #include "seragen/llm/server_profile.h"
-#include "seragen/pipeline/run_environment.h"
+#include "seragen/pipeline/run_workspace.h"
 #include "seragen/pipeline/task_runner.h"
 #include "seragen/pipeline/task_scheduler.h"
 #include "seragen/sandbox/sandbox_options.h"
@@ -40,7 +41,10 @@ env::EnvironmentSpec EnvironmentSpecFrom(const config::Config& cfg, const config
 tools::ToolOptions ToolOptionsFrom(const config::Config& cfg);
 // sandbox.mode and uid_base, SandboxOptionsFrom, ToolOptionsFrom, agent.max_patch_bytes and the pool
 // capacity (workcopies.max_per_repo, else run.concurrency). pool.pool_dir, slot uids and cgroups: caller.
-pipeline::EnvironmentOptions EnvironmentOptionsFrom(const config::Config& cfg);
+pipeline::WorkspaceOptions WorkspaceOptionsFrom(const config::Config& cfg);
+// issue.demos: source, file, repo (the file's filter) and min_commits;
+// max_commits is the commit reader's (LoadRunDemos), not the policy's.
+demos::DemoSourceOptions DemoSourceOptionsFrom(const config::Config& cfg);
 // One uid per slot (run.concurrency, capped at 2^20) from sandbox.uid_base, locks in sandbox.uid_lock_dir.
 sandbox::SlotUidOptions SlotUidOptionsFrom(const config::Config& cfg);
 

@@ -19,17 +19,14 @@
 #include "seragen/base/log.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/http/curl_client.h"
-#include "seragen/journal/journal.h"
-#include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/journal/turn_log.h"
 #include "seragen/llm/http_chat_client.h"
 #include "seragen/loop/event_loop.h"
-#include "seragen/pipeline/demo_issues.h"
-#include "seragen/pipeline/run_environment.h"
+#include "seragen/pipeline/open_shard.h"
+#include "seragen/pipeline/run_demos.h"
 #include "seragen/pipeline/run_setup.h"
+#include "seragen/pipeline/run_workspace.h"
 #include "seragen/pipeline/shard_run.h"
-#include "seragen/repo/commit_messages.h"
 #include "seragen/repo/repository.h"
 
 namespace seragen::cli {
@@ -48,112 +45,28 @@ RunResult FailRun(const std::string& what, const Status& s) {
   return Fail(what, s) == kExitUsage ? RunResult::kConfigStop : RunResult::kRuntimeError;
 }
 
-// The planned repositories' commit messages, bounded per message and in total
-// over all repositories (repo/commit_messages.h).
-Result<std::vector<std::string>> PlannedCommitMessages(const config::DemoIssueConfig& d,
-                                                       const pipeline::PreparedRun& run) {
-  std::vector<std::string> all;
-  std::size_t total = 0;
-  repo::CommitMessageStats stats;
-  for (const auto& [name, repo] : run.repos) {
-    for (const auto& p : run.plan) {
-      if (p.repo != name) continue;
-      repo::CommitMessageLimits limits;
-      limits.max_commits = static_cast<std::size_t>(d.max_commits);
-      limits.max_total_bytes = repo::kMaxCommitMessagesTotalBytes - total;
-      auto msgs = repo::ReadCommitMessages(repo->git_dir(), p.commit, limits, &stats);
-      if (!msgs.ok()) return msgs.status().WithContext("commit messages of repos." + name);
-      for (std::string& m : *msgs) {
-        total += m.size();
-        all.push_back(std::move(m));
-      }
-      break;
-    }
-  }
-  if (stats.skipped_long > 0 || stats.total_reached) {
-    log::Logger("run").Info("demonstration issues: {} commit message(s) over {} bytes skipped{}", stats.skipped_long,
-                            repo::kMaxCommitMessageBytes,
-                            stats.total_reached ? ", and reading stopped at the total of all messages" : "");
-  }
-  return all;
-}
-
-Result<pipeline::DemoIssuePool> LoadDemoPool(const config::Config& cfg, const pipeline::PreparedRun& run) {
-  const auto& d = cfg.issue.demos;
-  if (d.source == "file") return pipeline::DemoIssuePool::FromFile(d.file, d.repo);
-  if (d.source == "commits" || d.source == "auto") {
-    SG_ASSIGN_OR_RETURN(auto messages, PlannedCommitMessages(d, run));
-    std::size_t needed = d.source == "auto" ? static_cast<std::size_t>(d.min_commits) : 1;
-    auto pool = pipeline::DemoIssuePool::FromCommitMessages(messages, needed);
-    if (pool.ok() || d.source == "commits") {
-      if (pool.ok()) pool->set_source("commits");
-      return pool;
-    }
-  }
-  auto pool = pipeline::DemoIssuePool::FromFile(run.prompts_dir + "/demo_issues/builtin.jsonl");
-  if (pool.ok()) pool->set_source("builtin");
-  return pool;
-}
-
-// The pool and a line saying which source it came from (printed at run start).
-Result<pipeline::DemoIssuePool> LoadDemos(const config::Config& cfg, const pipeline::PreparedRun& run) {
-  SG_ASSIGN_OR_RETURN(pipeline::DemoIssuePool pool, LoadDemoPool(cfg, run));
-  if (pool.source().empty()) pool.set_source(cfg.issue.demos.source);
-  log::Logger("run").Info("demonstration issues: {} from {} (issue.demos.source: {})", pool.size(), pool.source(),
-                          cfg.issue.demos.source);
-  return pool;
-}
-
-// A prepared run directory with this shard's tasks and its open journal.
-struct OpenedShard {
-  pipeline::PreparedRun run;
-  pipeline::ShardSpec shard;
-  std::string shard_dir;
-  std::vector<pipeline::Task> tasks;
-  std::unique_ptr<journal::Journal> journal;
-};
-
-// Picks the shard, prepares the run directory and plan, opens the shard's
-// journal (its log file from then on) and removes temp files a crash left.
-Result<OpenedShard> OpenShard(const config::LoadedConfig& loaded, const RunFlags& flags, const log::Logger& logger) {
+// Resolves the shard, prepares the run directory and plan, and opens the
+// shard's journal (its log file from then on).
+Result<pipeline::OpenedShard> OpenShardFor(const config::LoadedConfig& loaded, const RunFlags& flags,
+                                           const log::Logger& logger) {
   const config::Config& cfg = loaded.config;
   const bool allow_config_change = flags.allow_config_change || cfg.run.allow_config_change;
-  OpenedShard out;
-  SG_ASSIGN_OR_RETURN(out.shard, pipeline::ResolveShard(flags.shard, cfg.run.shard));
-  SG_ASSIGN_OR_RETURN(out.run, pipeline::PrepareRun(loaded, allow_config_change));
-  for (const std::string& note : out.run.plan_notes) logger.Info("{}", note);
-  out.tasks = pipeline::ShardTasks(out.run.plan, out.shard);
-  out.shard_dir = pipeline::ShardDir(out.run.run_dir, out.shard);
-  journal::JournalOptions jopts;
-  jopts.shard_dir = out.shard_dir;
-  jopts.shard = out.shard.index;
-  jopts.shards = out.shard.count;
-  jopts.config_hash = out.run.recipe_hash;
-  jopts.allow_config_change = allow_config_change;
-  jopts.previous_config = out.run.previous_config;
-  SG_ASSIGN_OR_RETURN(out.journal, journal::Journal::Open(jopts));
-  log::SetLogFile(journal::ShardLogPath(out.shard_dir));
-  // Leftovers of an interrupted durable write; they are never read, so a
-  // failure to remove them only costs disk space: say so and go on.
-  for (std::string_view subdir : {journal::kTrajectoriesDir, journal::kIssuesDir, journal::kTurnsDir}) {
-    auto removed = journal::RemoveStaleTempFiles(out.shard_dir, subdir);
-    if (!removed.ok()) logger.Warn("{} (left in place)", removed.status().message());
-  }
-  auto stale_logs =
-      journal::RemoveFinishedTurnLogs(out.shard_dir, journal::ResumeState::Fold(out.journal->existing().records));
-  if (!stale_logs.ok()) logger.Warn("{} (left in place)", stale_logs.status().message());
-  logger.Info("shard {}/{}: {} of {} planned tasks, run directory {}", out.shard.index, out.shard.count,
-              out.tasks.size(), out.run.plan.size(), out.run.run_dir);
-  return out;
+  SG_ASSIGN_OR_RETURN(pipeline::ShardSpec shard, pipeline::ResolveShard(flags.shard, cfg.run.shard));
+  SG_ASSIGN_OR_RETURN(pipeline::PreparedRun run, pipeline::PrepareRun(loaded, allow_config_change));
+  for (const std::string& note : run.plan_notes) logger.Info("{}", note);
+  pipeline::OpenShardOptions options;
+  options.allow_config_change = allow_config_change;
+  options.journal_opened = [](const std::string& shard_dir) { log::SetLogFile(journal::ShardLogPath(shard_dir)); };
+  return pipeline::OpenShard(std::move(run), shard, options, logger);
 }
 
-// The environment's options for this run. As root, every slot runs as its
+// The workspaces' options for this run. As root, every slot runs as its
 // own uid: `uid_lease` receives the locks (held until it is destroyed), and
 // whatever a crashed earlier run left behind under those uids is killed.
-Result<pipeline::EnvironmentOptions> EnvironmentFor(const config::Config& cfg, const std::string& run_dir,
-                                                    std::optional<sandbox::SlotUidLease>& uid_lease,
-                                                    const log::Logger& logger) {
-  pipeline::EnvironmentOptions env = EnvironmentOptionsFrom(cfg);
+Result<pipeline::WorkspaceOptions> WorkspaceFor(const config::Config& cfg, const std::string& run_dir,
+                                                std::optional<sandbox::SlotUidLease>& uid_lease,
+                                                const log::Logger& logger) {
+  pipeline::WorkspaceOptions env = WorkspaceOptionsFrom(cfg);
   if (::geteuid() == 0) {
     SG_ASSIGN_OR_RETURN(sandbox::SlotUidLease lease, ClaimSlotUids(cfg, logger));
     uid_lease.emplace(std::move(lease));
@@ -243,23 +156,24 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   if (log::ParseLevel(cfg.run.log_level, &level)) log::SetLevel(level);
   log::Logger logger("run");
 
-  auto opened = OpenShard(loaded, flags, logger);
+  auto opened = OpenShardFor(loaded, flags, logger);
   if (!opened.ok()) return FailRun("run", opened.status());
-  OpenedShard& shard = *opened;
+  pipeline::OpenedShard& shard = *opened;
   const pipeline::PreparedRun& run = shard.run;
 
-  // The environment: sandbox check, working copies, tools.
+  // The workspaces: sandbox check, working copies, tools.
   std::optional<sandbox::SlotUidLease> uid_lease;
-  auto env = EnvironmentFor(cfg, run.run_dir, uid_lease, logger);
+  auto env = WorkspaceFor(cfg, run.run_dir, uid_lease, logger);
   if (!env.ok()) return FailRun("run", env.status());
   if (Status ok = CheckSandbox(*env, logger); !ok.ok()) {
     std::cerr << "seragen run: the bubblewrap sandbox does not work on this machine: " << ok.message()
               << "\n(set sandbox.mode: none to run agent commands unconfined, at your own risk)\n";
     return RunResult::kRuntimeError;
   }
-  pipeline::RunEnvironmentFactory environments(run.repos, &run.tool_resources, *env);
+  pipeline::RunWorkspaceFactory workspaces(run.repos, &run.tool_resources, *env);
 
-  auto demos = LoadDemos(cfg, run);
+  auto demos =
+      pipeline::LoadRunDemos(DemoSourceOptionsFrom(cfg), static_cast<std::size_t>(cfg.issue.demos.max_commits), run);
   if (!demos.ok()) return FailRun("run", demos.status().WithContext("issue.demos"));
   auto messages = agent::AgentMessages::Load(run.prompts_dir + "/format_errors");
   if (!messages.ok()) return FailRun("run", messages.status());
@@ -281,8 +195,9 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   in.context.demos = &*demos;
   in.context.messages = &*messages;
   in.context.chat = chat.get();
-  in.context.environments = &environments;
+  in.context.workspaces = &workspaces;
   in.journal = shard.journal.get();
+  in.resume = std::move(shard.resume);
   in.run_dir = run.run_dir;
   in.shard_dir = shard.shard_dir;
   in.shard = shard.shard;
@@ -297,8 +212,8 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
     StopSignals signals;
     pipeline::ShardRunHooks hooks;
     hooks.stop_requested = [&signals] { return signals.requested(); };
-    hooks.on_tick = [&progress, &signals, &environments](const pipeline::RunSummary& s, double elapsed_s) {
-      progress.OnTick(s, elapsed_s, signals.requested(), FixSetupNote(environments.FailedSetups()));
+    hooks.on_tick = [&progress, &signals, &workspaces](const pipeline::RunSummary& s, double elapsed_s) {
+      progress.OnTick(s, elapsed_s, signals.requested(), FixSetupNote(workspaces.FailedSetups()));
     };
     hooks.tick_interval = std::chrono::milliseconds(progress.live() ? 500 : 1000);
     outcome = pipeline::RunShard(pipeline_loop, std::move(in), hooks);
@@ -307,7 +222,7 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   // Before the pipeline loop: completions of abandoned calls are posted to it.
   chat.reset();
   curl.reset();
-  ReportOutcome(outcome, shard.shard, environments.FailedSetups());
+  ReportOutcome(outcome, shard.shard, workspaces.FailedSetups());
   return outcome.result;
 }
 
@@ -318,7 +233,7 @@ int CheckFailed(const Status& s, int code) {
   return code;
 }
 
-void PrintCheck(const pipeline::RunEnvironmentFactory::CheckOutcome& c, const std::string& command) {
+void PrintCheck(const pipeline::RunWorkspaceFactory::CheckOutcome& c, const std::string& command) {
   const sandbox::SandboxOptions& sb = c.sandbox;
   std::cout << "root: " << (sb.rootfs.empty() ? "/ (host, read-only)" : sb.rootfs + " (read-only)") << "\n";
   if (c.root_id.rfind("image:", 0) == 0) std::cout << "image: sha256:" << c.root_id.substr(6) << "\n";
@@ -361,12 +276,12 @@ int EnvCheckCommand(const config::LoadedConfig& loaded, const std::string& repo_
   auto commit = repo->ResolveCommit(rc->ref);
   if (!commit.ok()) return CheckFailed(commit.status(), kExitUsage);
   std::optional<sandbox::SlotUidLease> uid_lease;
-  auto env = EnvironmentFor(cfg, run_dir, uid_lease, logger);
+  auto env = WorkspaceFor(cfg, run_dir, uid_lease, logger);
   if (!env.ok()) return CheckFailed(env.status(), kExitRuntimeFailure);
   std::map<std::string, std::shared_ptr<repo::Repository>> repos;
   repos[rc->name] = std::make_shared<repo::Repository>(std::move(*repo));
-  pipeline::RunEnvironmentFactory factory(repos, nullptr, *env);
-  pipeline::Task task;
+  pipeline::RunWorkspaceFactory factory(repos, nullptr, *env);
+  callgraph::PlannedTask task;
   task.task_id = "env-check";
   task.repo = rc->name;
   task.commit = *commit;

@@ -1,18 +1,13 @@
 #include "cli/run_commands.h"
 
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "cli/exit_codes.h"
 #include "cli/run_command.h"
-#include "seragen/callgraph/graph_cache.h"
-#include "seragen/callgraph/graph_io.h"
 #include "seragen/config/loader.h"
-#include "seragen/journal/run_paths.h"
-#include "seragen/pipeline/repo_source.h"
-#include "seragen/repo/repository.h"
+#include "seragen/pipeline/repo_graph.h"
 
 namespace seragen::cli {
 namespace {
@@ -61,6 +56,40 @@ void AddEnvCommand(CLI::App& app, std::function<int()>* action) {
   });
 }
 
+struct GraphArgs {
+  std::string repo, commit = "HEAD", format = "json", cache_dir, output;
+  bool stats = false;
+  bool link_ambiguous = false;
+};
+
+// `seragen graph`: the graph (pipeline/repo_graph.h) printed or written to a file.
+int GraphCommand(const GraphArgs& a) {
+  pipeline::GraphRequest request;
+  request.source = a.repo;
+  request.commit = a.commit;
+  request.cache_dir = a.cache_dir;
+  request.options.link_ambiguous = a.link_ambiguous;
+  auto graph = pipeline::BuildRequestedGraph(request);
+  if (!graph.ok()) {
+    std::cerr << "seragen graph: " << graph.status().message() << "\n";
+    return graph.status().code() == StatusCode::kInvalidArgument ? kExitUsage : kExitRuntimeFailure;
+  }
+  using pipeline::GraphFormat;
+  const GraphFormat format = a.stats ? GraphFormat::kStats : a.format == "dot" ? GraphFormat::kDot : GraphFormat::kJson;
+  const std::string text = pipeline::RenderGraph(*graph, format);
+  if (a.output.empty()) {
+    std::cout << text;
+    return kExitOk;
+  }
+  std::ofstream out(a.output);
+  out << text;
+  if (!out) {
+    std::cerr << "seragen graph: cannot write " << a.output << "\n";
+    return kExitRuntimeFailure;
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 void AddRunCommands(CLI::App& app, std::function<int()>* action) {
@@ -99,11 +128,6 @@ void AddRunCommands(CLI::App& app, std::function<int()>* action) {
   }
   AddEnvCommand(app, action);
   {
-    struct GraphArgs {
-      std::string repo, commit = "HEAD", format = "json", cache_dir, output;
-      bool stats = false;
-      bool link_ambiguous = false;
-    };
     auto a = std::make_shared<GraphArgs>();
     CLI::App* cmd = app.add_subcommand("graph", "Call graph of a repository (or a plain directory) and its statistics");
     cmd->add_option("repo", a->repo, "Repository path or URL, or a directory")->required();
@@ -113,57 +137,7 @@ void AddRunCommands(CLI::App& app, std::function<int()>* action) {
     cmd->add_flag("--link-ambiguous", a->link_ambiguous, "Link ambiguous calls to every candidate");
     cmd->add_option("--cache-dir", a->cache_dir, "Cache graphs here (keyed by commit, extractor version and queries)");
     cmd->add_option("-o,--output", a->output, "Write to this file instead of stdout");
-    cmd->callback([a, action] {
-      *action = [a]() -> int {
-        callgraph::GraphOptions gopts;
-        gopts.link_ambiguous = a->link_ambiguous;
-        Result<callgraph::CallGraph> graph = InternalError("unset");
-        bool is_git = std::filesystem::exists(a->repo + "/.git") || repo::LooksLikeUrl(a->repo) ||
-                      std::filesystem::exists(a->repo + "/HEAD");
-        if (is_git) {
-          auto r = repo::Repository::OpenOrClone(a->repo, a->cache_dir.empty() ? ".seragen-cache" : a->cache_dir);
-          if (!r.ok()) {
-            std::cerr << "seragen graph: " << r.status().message() << "\n";
-            return kExitUsage;
-          }
-          auto commit = r->ResolveCommit(a->commit);
-          if (!commit.ok()) {
-            std::cerr << "seragen graph: " << commit.status().message() << "\n";
-            return kExitUsage;
-          }
-          pipeline::RepoFileSource source(&*r, *commit, repo::FileFilter{});
-          std::string name = std::filesystem::path(a->repo).filename().string();
-          graph = a->cache_dir.empty()
-                      ? callgraph::BuildGraph(source, gopts)
-                      : callgraph::BuildGraphCached(source, journal::GraphDir(a->cache_dir), name, *commit, gopts);
-        } else if (std::filesystem::is_directory(a->repo)) {
-          callgraph::DirectoryFileSource source(a->repo);
-          graph = callgraph::BuildGraph(source, gopts);
-        } else {
-          std::cerr << "seragen graph: " << a->repo << " is neither a repository nor a directory\n";
-          return kExitUsage;
-        }
-        if (!graph.ok()) {
-          std::cerr << "seragen graph: " << graph.status().message() << "\n";
-          return kExitRuntimeFailure;
-        }
-        std::string text = a->stats             ? callgraph::FormatGraphStats(graph->stats)
-                           : a->format == "dot" ? callgraph::WriteGraphDot(*graph)
-                                                : callgraph::WriteGraphJson(*graph);
-        if (a->output.empty()) {
-          std::cout << text;
-          if (!text.empty() && text.back() != '\n') std::cout << "\n";
-        } else {
-          std::ofstream out(a->output);
-          out << text;
-          if (!out) {
-            std::cerr << "seragen graph: cannot write " << a->output << "\n";
-            return kExitRuntimeFailure;
-          }
-        }
-        return kExitOk;
-      };
-    });
+    cmd->callback([a, action] { *action = [a] { return GraphCommand(*a); }; });
   }
 }
 

@@ -74,7 +74,7 @@ Result<std::string> ChooseWorkcopyDir(const std::string& run_dir, const std::str
   return dir;
 }
 
-Status CheckSandbox(const pipeline::EnvironmentOptions& env, const log::Logger& logger) {
+Status CheckSandbox(const pipeline::WorkspaceOptions& env, const log::Logger& logger) {
   if (env.sandbox_mode != "bwrap") {
     logger.Warn("{}", sandbox::UnconfinedWarningText());
     return Status::Ok();

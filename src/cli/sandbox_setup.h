@@ -12,7 +12,7 @@
 #include "seragen/base/log.h"
 #include "seragen/base/result.h"
 #include "seragen/config/config.h"
-#include "seragen/pipeline/run_environment.h"
+#include "seragen/pipeline/run_workspace.h"
 #include "seragen/sandbox/slot_uids.h"
 
 namespace seragen::cli {
@@ -35,6 +35,6 @@ Result<std::string> ChooseWorkcopyDir(const std::string& run_dir, const std::str
 
 // Runs the sandbox self-check as slot 0's uid (bwrap mode), or warns that
 // commands run unconfined (mode none). The error explains how to opt out.
-Status CheckSandbox(const pipeline::EnvironmentOptions& env, const log::Logger& logger);
+Status CheckSandbox(const pipeline::WorkspaceOptions& env, const log::Logger& logger);
 
 }  // namespace seragen::cli

@@ -22,22 +22,6 @@
 namespace seragen::pipeline {
 namespace {
 
-Task ToTask(const callgraph::PlannedTask& p) {
-  Task t;
-  t.task_id = p.task_id;
-  t.repo = p.repo;
-  t.commit = p.commit;
-  t.function_id = p.function_id;
-  t.function_name = p.qualname;
-  t.file = p.file;
-  t.start_line = p.start_line;
-  t.end_line = p.end_line;
-  t.category_index = p.category;
-  t.replica = p.replica;
-  t.seed = p.seed;
-  return t;
-}
-
 // SHARD_DIR/summary.json: this invocation's summary, for people and scripts.
 // The journal, not this file, is the durable record, so a failed write is
 // logged and the run's result stands.
@@ -156,10 +140,11 @@ Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& confi
   return ShardSpec{};
 }
 
-std::vector<Task> ShardTasks(const std::vector<callgraph::PlannedTask>& plan, const ShardSpec& shard) {
-  std::vector<Task> tasks;
+std::vector<callgraph::PlannedTask> ShardTasks(const std::vector<callgraph::PlannedTask>& plan,
+                                               const ShardSpec& shard) {
+  std::vector<callgraph::PlannedTask> tasks;
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    if (static_cast<int>(i % static_cast<std::size_t>(shard.count)) == shard.index) tasks.push_back(ToTask(plan[i]));
+    if (static_cast<int>(i % static_cast<std::size_t>(shard.count)) == shard.index) tasks.push_back(plan[i]);
   }
   return tasks;
 }
@@ -238,8 +223,8 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   log::Logger logger("run");
   const std::string& shard_dir = in.shard_dir;
   journal::Journal* journal = in.journal;
-  journal::ResumeState state = journal::ResumeState::Fold(journal->existing().records);
-  std::vector<Task> tasks = std::move(in.tasks);
+  journal::ResumeState state = std::move(in.resume);
+  std::vector<callgraph::PlannedTask> tasks = std::move(in.tasks);
 
   auto workers = std::make_unique<ThreadPool>(in.worker_threads);
   JournalStore store(shard_dir, journal);
@@ -255,7 +240,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   }
 
   std::size_t accepted_before = 0;
-  for (const Task& t : tasks) {
+  for (const callgraph::PlannedTask& t : tasks) {
     const journal::TaskProgress* p = state.Find(t.task_id);
     if (p != nullptr && p->finished && p->last.stage == journal::Stage::kVerified && p->last.status == "accepted") {
       ++accepted_before;

@@ -67,8 +67,8 @@ std::string_view TaskOutcomeKindName(TaskOutcome::Kind kind) {
   return "?";
 }
 
-std::shared_ptr<TaskRunner> TaskRunner::Create(Task task, const journal::TaskProgress* progress, int slot,
-                                               PipelineContext* context) {
+std::shared_ptr<TaskRunner> TaskRunner::Create(callgraph::PlannedTask task, const journal::TaskProgress* progress,
+                                               int slot, PipelineContext* context) {
   auto runner = std::shared_ptr<TaskRunner>(new TaskRunner(std::move(task), slot, context));
   if (progress) {
     runner->progress_ = *progress;
@@ -80,7 +80,7 @@ std::shared_ptr<TaskRunner> TaskRunner::Create(Task task, const journal::TaskPro
   return runner;
 }
 
-TaskRunner::TaskRunner(Task task, int slot, PipelineContext* context)
+TaskRunner::TaskRunner(callgraph::PlannedTask task, int slot, PipelineContext* context)
     : task_(std::move(task)), slot_(slot), ctx_(context) {}
 
 std::uint64_t TaskRunner::SeedFor(const std::string& purpose) const {
@@ -183,8 +183,8 @@ void TaskRunner::RunRollout(int number) {
   const bool replay_allowed = !restart_.fresh;
   restart_.fresh = false;
   ctx_->workers->Post([self, number, header, replay_allowed] {
-    auto env = std::make_shared<Result<std::unique_ptr<RolloutEnvironment>>>(
-        self->ctx_->environments->Acquire(self->task_, self->slot_));
+    auto env =
+        std::make_shared<Result<std::unique_ptr<Workspace>>>(self->ctx_->workspaces->Acquire(self->task_, self->slot_));
     auto resumed = std::make_shared<ResumedRollout>();
     if (env->ok()) *resumed = OpenTurnLog(self->ctx_->store, header, replay_allowed);
     self->ctx_->loop->Post([self, number, env, resumed]() mutable {
@@ -201,7 +201,7 @@ void TaskRunner::RunRollout(int number) {
   });
 }
 
-void TaskRunner::StartRollout(int number, std::unique_ptr<RolloutEnvironment> env, ResumedRollout resumed) {
+void TaskRunner::StartRollout(int number, std::unique_ptr<Workspace> env, ResumedRollout resumed) {
   env_ = std::move(env);
   log::Logger logger("pipeline", task_.task_id);
   if (!resumed.restart_reason.empty()) {
@@ -214,9 +214,8 @@ void TaskRunner::StartRollout(int number, std::unique_ptr<RolloutEnvironment> en
   }
   const PromptLibrary& prompts = *ctx_->prompts;
   const RepoFacts repo{env_->repo_root(), env_->test_command()};
-  Result<std::string> instance = number == 1
-                                     ? prompts.Rollout1(task_.function_name, task_.file, CategoryForAttempt(), repo)
-                                     : prompts.Rollout2(*issue_, repo);
+  Result<std::string> instance = number == 1 ? prompts.Rollout1(task_.qualname, task_.file, CategoryForAttempt(), repo)
+                                             : prompts.Rollout2(*issue_, repo);
   if (!instance.ok()) return Finish(TaskOutcome::Kind::kAbortRun, instance.status().ToString());
   const StageSettings& s = ctx_->settings;
   agent::RolloutSpec spec;
@@ -282,7 +281,7 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
   rollout_.reset();
   // Restoring the copy may block: hand the environment to a worker.
   if (env_) {
-    auto env = std::shared_ptr<RolloutEnvironment>(std::move(env_));
+    auto env = std::shared_ptr<Workspace>(std::move(env_));
     ctx_->workers->Post([env]() mutable { env.reset(); });
   }
   const agent::ExitStatus exit = t.exit_status;
@@ -400,7 +399,7 @@ void TaskRunner::Finish(TaskOutcome::Kind kind, std::string detail) {
   if (finished_) return;
   finished_ = true;
   if (env_) {
-    auto env = std::shared_ptr<RolloutEnvironment>(std::move(env_));
+    auto env = std::shared_ptr<Workspace>(std::move(env_));
     ctx_->workers->Post([env]() mutable { env.reset(); });
   }
   outcome_.kind = kind;

@@ -54,10 +54,10 @@ std::string TaskRunner::Numbered(const std::string& purpose, int n) {
 
 int TaskRunner::CategoryForAttempt() const {
   int count = static_cast<int>(ctx_->prompts->categories().size());
-  if (r1_attempt_ <= 1 || count <= 1) return task_.category_index;
+  if (r1_attempt_ <= 1 || count <= 1) return task_.category;
   // Attempt k draws from the categories no earlier attempt used (all again once they run out).
-  std::vector<int> used{task_.category_index};
-  int category = task_.category_index;
+  std::vector<int> used{task_.category};
+  int category = task_.category;
   for (int k = 2; k <= r1_attempt_; ++k) {
     if (static_cast<int>(used.size()) >= count) used.clear();
     std::vector<int> left;
@@ -78,7 +78,7 @@ void TaskRunner::WriteIssue() {
   if (!summary.ok()) return Finish(TaskOutcome::Kind::kAbortRun, summary.status().ToString());
   // A fresh demonstration per rollout-1 attempt (attempt 1 keeps the draw of older runs).
   Rng demo_rng = Rng::Derive(ctx_->settings.run_seed, task_.task_id, Numbered("demo_issue", r1_attempt_));
-  const DemoIssue& demo = ctx_->demos->Pick(demo_rng);
+  const demos::DemoIssue& demo = ctx_->demos->Pick(demo_rng);
   // Models see the UTF-8 text form; hashing and scoring keep the exact bytes.
   Result<std::string> prompt = prompts.IssueWriter(*summary, RepairUtf8(rollout1_->patch), demo.text);
   if (!prompt.ok()) return Finish(TaskOutcome::Kind::kAbortRun, prompt.status().ToString());

@@ -4,13 +4,13 @@
 
 namespace seragen::pipeline {
 
-TaskScheduler::TaskScheduler(PipelineContext* context, std::vector<Task> tasks, journal::ResumeState state,
-                             TaskSchedulerOptions options)
+TaskScheduler::TaskScheduler(PipelineContext* context, std::vector<callgraph::PlannedTask> tasks,
+                             journal::ResumeState state, TaskSchedulerOptions options)
     : ctx_(context), tasks_(std::move(tasks)), state_(std::move(state)), options_(std::move(options)) {
   slots_.resize(static_cast<std::size_t>(std::max(1, options_.concurrency)));
   summary_.planned = tasks_.size();
   journal_use_ = UseOf(state_, options_.pricing);
-  for (const Task& t : tasks_) {
+  for (const callgraph::PlannedTask& t : tasks_) {
     if (state_.IsFinished(t.task_id)) summary_.already_finished++;
   }
 }
@@ -21,7 +21,7 @@ void TaskScheduler::Start(std::function<void(RunSummary)> done) {
   MaybeFinish();
 }
 
-std::string TaskScheduler::BudgetStop(const Task& task) {
+std::string TaskScheduler::BudgetStop(const callgraph::PlannedTask& task) {
   if (!options_.budget.any()) return "";
   BudgetUse used = journal_use_;
   used.tasks += new_dispatched_;
@@ -44,7 +44,7 @@ void TaskScheduler::Pump() {
       RequestStop(why, /*cancel_in_flight=*/false);
       break;
     }
-    const Task& task = tasks_[next_++];
+    const callgraph::PlannedTask& task = tasks_[next_++];
     if (state_.Find(task.task_id) == nullptr) new_dispatched_++;
     auto runner = TaskRunner::Create(task, state_.Find(task.task_id), static_cast<int>(slot), ctx_);
     slots_[slot] = runner;
@@ -54,7 +54,7 @@ void TaskScheduler::Pump() {
   }
 }
 
-void TaskScheduler::OnTaskDone(std::size_t slot, const Task& task, TaskOutcome outcome) {
+void TaskScheduler::OnTaskDone(std::size_t slot, const callgraph::PlannedTask& task, TaskOutcome outcome) {
   // Keep the runner alive until this callback returns.
   std::shared_ptr<TaskRunner> keep = std::move(slots_[slot]);
   summary_.in_flight--;

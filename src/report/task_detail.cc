@@ -9,10 +9,10 @@
 #include "seragen/base/file_util.h"
 #include "seragen/callgraph/graph_cache.h"
 #include "seragen/callgraph/graph_io.h"
+#include "seragen/demos/demo_source.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/pipeline/demo_issues.h"
 
 namespace seragen::report {
 namespace {
@@ -91,13 +91,12 @@ const std::string* DemoIndex::Find(const std::string& source, const std::string&
   auto it = by_source_.find(source);
   if (it == by_source_.end()) {
     it = by_source_.emplace(source, std::map<std::string, std::string>{}).first;
-    Result<pipeline::DemoIssuePool> pool = NotFoundError("demonstrations of source " + source);
-    if (source == "builtin") pool = pipeline::DemoIssuePool::FromFile(view_.prompts_dir + "/demo_issues/builtin.jsonl");
-    if (source == "file" && !view_.demos_file.empty()) {
-      pool = pipeline::DemoIssuePool::FromFile(view_.demos_file, view_.demos_repo);
-    }
+    demos::DemoSourceOptions run_options;
+    run_options.file = view_.demos_file;
+    run_options.repo_filter = view_.demos_repo;
+    auto pool = demos::ReloadDemoPool(source, run_options, view_.prompts_dir);
     if (pool.ok()) {
-      for (const pipeline::DemoIssue& d : pool->issues()) it->second.emplace(d.id, d.text);
+      for (const demos::DemoIssue& d : pool->issues()) it->second.emplace(d.id, d.text);
     }
   }
   auto text = it->second.find(id);

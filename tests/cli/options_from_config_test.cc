@@ -75,7 +75,12 @@ sandbox:
   uid_lock_dir: /var/lock/seragen-test
   max_copy_mb: 9
 workcopies: {max_per_repo: 6}
-issue: {temperature: 0.2, max_tokens: 321, max_attempts: 4, max_bytes: 4444}
+issue:
+  temperature: 0.2
+  max_tokens: 321
+  max_attempts: 4
+  max_bytes: 4444
+  demos: {source: auto, file: /srv/demos.jsonl, repo: org/proj, min_commits: 8, max_commits: 77}
 judge: {enabled: false, max_tokens: 12, max_attempts: 5}
 verify: {threshold: 0.75, rule: structural}
 budget: {max_tasks: 5, max_tokens: 6000, max_cost_usd: 2.25}
@@ -119,8 +124,8 @@ TEST_CASE("tool options: bash limits, copy size, timeouts, review", "[cli][optio
   CHECK_FALSE(t.submit_review);
 }
 
-TEST_CASE("environment options: mode, uids, patch size, pool capacity", "[cli][options]") {
-  pipeline::EnvironmentOptions e = EnvironmentOptionsFrom(Load());
+TEST_CASE("workspace options: mode, uids, patch size, pool capacity", "[cli][options]") {
+  pipeline::WorkspaceOptions e = WorkspaceOptionsFrom(Load());
   CHECK(e.sandbox_mode == "none");
   CHECK(e.uid_base == 30000);
   CHECK(e.max_patch_bytes == 123456);
@@ -129,7 +134,15 @@ TEST_CASE("environment options: mode, uids, patch size, pool capacity", "[cli][o
   CHECK(e.tools.max_consecutive_timeouts == 5);
   CHECK(e.pool.pool_dir.empty());  // chosen at run time
   // Without workcopies.max_per_repo one copy per task slot.
-  CHECK(EnvironmentOptionsFrom(Load("workcopies.max_per_repo=0")).pool.capacity == 11);
+  CHECK(WorkspaceOptionsFrom(Load("workcopies.max_per_repo=0")).pool.capacity == 11);
+}
+
+TEST_CASE("demonstration source options: source, file, its repo filter, commits needed", "[cli][options]") {
+  demos::DemoSourceOptions d = DemoSourceOptionsFrom(Load());
+  CHECK(d.source == "auto");
+  CHECK(d.file == "/srv/demos.jsonl");
+  CHECK(d.repo_filter == "org/proj");
+  CHECK(d.min_commits == 8);
 }
 
 TEST_CASE("slot uid options: lock dir, base, one uid per slot", "[cli][options]") {
@@ -308,7 +321,7 @@ TEST_CASE("environment specs: run-wide default, a repository's own section repla
   CHECK(b.prefix == "/opt");
   CHECK(b.env.empty());  // whole-section replacement: nothing inherited
   CHECK(b.cache_dir == env::DefaultEnvironmentCacheDir());
-  pipeline::EnvironmentOptions e = EnvironmentOptionsFrom(cfg);
+  pipeline::WorkspaceOptions e = WorkspaceOptionsFrom(cfg);
   CHECK(e.environments.size() == 2);
 }
 
@@ -325,7 +338,7 @@ TEST_CASE("test commands follow the environment merge rule and are kept only whe
   cfg.environment.test_command = "python -m pytest -q";
   cfg.repos[1].environment.test_command = "npm test";
   cfg.repos[2].environment.setup = {"true"};  // its own section, without a test command
-  pipeline::EnvironmentOptions e = EnvironmentOptionsFrom(cfg);
+  pipeline::WorkspaceOptions e = WorkspaceOptionsFrom(cfg);
   CHECK(e.test_commands == std::map<std::string, std::string>{{"a", "python -m pytest -q"}, {"b", "npm test"}});
   CHECK(e.environments.count("a") == 0);  // a test command alone prepares nothing
 }

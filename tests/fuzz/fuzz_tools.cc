@@ -10,7 +10,7 @@
 namespace seragen::fuzz {
 namespace {
 
-class NoPatches final : public tools::PatchSource {
+class NoPatches final : public PatchSource {
  public:
   Result<std::string> CurrentPatch() override { return std::string(); }
 };

@@ -1,7 +1,7 @@
 // The real rollout environment (working-copy pool, unconfined command runner,
 // tools, diff) under a scripted hostile model: what the agent writes into its
 // copy must not be amplified into memory, stored records or model requests.
-#include "seragen/pipeline/run_environment.h"
+#include "seragen/pipeline/run_workspace.h"
 
 #include <sys/stat.h>
 
@@ -46,17 +46,17 @@ TEST_CASE("two 100 MB files written by the agent end rollout 1 as exit_patch_too
   auto resources =
       tools::LoadToolResources(Source() + "/configs/tools.yaml", Source() + "/prompts/tools/messages.yaml", "/repo");
   REQUIRE(resources.ok());
-  EnvironmentOptions env;
+  WorkspaceOptions env;
   env.sandbox_mode = "none";
   env.pool.pool_dir = tmp.Sub("pool");
   env.pool.capacity = 1;
   env.sandbox.limits.resources.max_file_mb = 256;
   env.tools.bash_limits = env.sandbox.limits;
   env.max_patch_bytes = 1 << 20;
-  RunEnvironmentFactory environments(repos, &*resources, env);
+  RunWorkspaceFactory workspaces(repos, &*resources, env);
 
   PromptLibrary prompts = *PromptLibrary::Load(Source() + "/prompts", config::PromptsConfig{});
-  DemoIssuePool demos = DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
+  demos::DemoIssuePool demos = demos::DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
   agent::AgentMessages messages = *agent::AgentMessages::Load(Source() + "/prompts/format_errors");
   llm::FakeChatClient chat;
   int rollout_calls = 0, other_calls = 0;
@@ -81,7 +81,7 @@ TEST_CASE("two 100 MB files written by the agent end rollout 1 as exit_patch_too
   ctx.demos = &demos;
   ctx.messages = &messages;
   ctx.chat = &chat;
-  ctx.environments = &environments;
+  ctx.workspaces = &workspaces;
   ctx.store = &store;
   ctx.loop = &loop;
   ctx.workers = &workers;
@@ -89,14 +89,14 @@ TEST_CASE("two 100 MB files written by the agent end rollout 1 as exit_patch_too
   ctx.settings.request_template.model = "m";
   ctx.settings.limits.max_trajectory_bytes = 1 << 20;
 
-  Task task;
+  callgraph::PlannedTask task;
   task.task_id = "t1";
   task.repo = "inventory";
   task.commit = commit;
   task.function_id = "a.py::f";
-  task.function_name = "f";
+  task.qualname = "f";
   task.file = "a.py";
-  task.category_index = 1;
+  task.category = 1;
 
   bool measured = seragen::testing::ResetPeakRss();
   auto runner = TaskRunner::Create(task, nullptr, 0, &ctx);

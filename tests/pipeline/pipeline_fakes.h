@@ -1,4 +1,4 @@
-// Fakes for pipeline tests: in-memory run store, scripted environments, and a
+// Fakes for pipeline tests: in-memory run store, scripted workspaces, and a
 // scripted model that answers rollout, issue and judge requests.
 #pragma once
 
@@ -11,8 +11,8 @@
 #include "seragen/journal/record.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/llm/fake_chat_client.h"
-#include "seragen/pipeline/environment.h"
 #include "seragen/pipeline/run_store.h"
+#include "seragen/pipeline/workspace.h"
 
 namespace seragen::pipeline::testing {
 
@@ -92,12 +92,12 @@ class MemoryStore final : public RunStore {
 };
 
 // Tools that do nothing but submit; the patch is fixed per rollout number.
-class ScriptedEnvironment final : public RolloutEnvironment, agent::ToolExecutor, agent::PatchSource {
+class ScriptedWorkspace final : public Workspace, agent::ToolExecutor, PatchSource {
  public:
-  explicit ScriptedEnvironment(std::string patch, std::string test_command = "")
+  explicit ScriptedWorkspace(std::string patch, std::string test_command = "")
       : patch_(std::move(patch)), test_command_(std::move(test_command)) {}
   agent::ToolExecutor& tools() override { return *this; }
-  agent::PatchSource& patch() override { return *this; }
+  PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return "/repo"; }
   std::string test_command() const override { return test_command_; }
   std::vector<llm::ToolSpec> Specs() const override {
@@ -116,14 +116,14 @@ class ScriptedEnvironment final : public RolloutEnvironment, agent::ToolExecutor
   std::string test_command_;
 };
 
-class ScriptedEnvironments final : public EnvironmentFactory {
+class ScriptedEnvironments final : public WorkspaceFactory {
  public:
-  Result<std::unique_ptr<RolloutEnvironment>> Acquire(const Task& task, int) override {
+  Result<std::unique_ptr<Workspace>> Acquire(const callgraph::PlannedTask& task, int) override {
     std::lock_guard<std::mutex> l(mu);
     if (fail) return UnavailableError("pool exhausted");
     int n = ++acquired[task.task_id];
     std::string p = n == 1 ? patch1 : patch2;
-    return std::unique_ptr<RolloutEnvironment>(new ScriptedEnvironment(p, test_command));
+    return std::unique_ptr<Workspace>(new ScriptedWorkspace(p, test_command));
   }
   std::mutex mu;
   std::map<std::string, int> acquired;

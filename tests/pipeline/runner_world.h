@@ -1,6 +1,6 @@
 // The fake world one TaskRunner runs in, shared by the task runner's tests:
 // real prompts, a fake chat client (the test installs its model), scripted
-// environments, an in-memory store and manual executors. Single-threaded:
+// workspaces, an in-memory store and manual executors. Single-threaded:
 // Run() drives both executors until the task ends.
 #pragma once
 
@@ -14,8 +14,8 @@
 #include "seragen/base/clock.h"
 #include "seragen/base/executor.h"
 #include "seragen/config/config.h"
+#include "seragen/demos/demo_issues.h"
 #include "seragen/llm/fake_chat_client.h"
-#include "seragen/pipeline/demo_issues.h"
 #include "seragen/pipeline/prompt_library.h"
 #include "seragen/pipeline/task_runner.h"
 
@@ -25,7 +25,7 @@ inline std::string PromptsDir() { return std::string(SERAGEN_SOURCE_DIR) + "/pro
 
 struct RunnerWorld {
   PromptLibrary prompts = *PromptLibrary::Load(PromptsDir(), config::PromptsConfig{});
-  DemoIssuePool demos = DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
+  demos::DemoIssuePool demos = demos::DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
   agent::AgentMessages messages = *agent::AgentMessages::Load(PromptsDir() + "/format_errors");
   llm::FakeChatClient chat;
   ScriptedEnvironments envs;
@@ -39,7 +39,7 @@ struct RunnerWorld {
     ctx.demos = &demos;
     ctx.messages = &messages;
     ctx.chat = &chat;
-    ctx.environments = &envs;
+    ctx.workspaces = &envs;
     ctx.store = &store;
     ctx.loop = &loop;
     ctx.workers = &workers;
@@ -49,20 +49,20 @@ struct RunnerWorld {
   }
 
   // A task on the demo repository's Stock.reserve.
-  static Task MakeTask(const std::string& id) {
-    Task t;
+  static callgraph::PlannedTask MakeTask(const std::string& id) {
+    callgraph::PlannedTask t;
     t.task_id = id;
     t.repo = "inventory";
     t.commit = std::string(40, 'a');
     t.function_id = "inventory/stock.py::Stock.reserve";
-    t.function_name = "Stock.reserve";
+    t.qualname = "Stock.reserve";
     t.file = "inventory/stock.py";
-    t.category_index = 13;
+    t.category = 13;
     return t;
   }
 
   // Runs `task` (resumed from `progress` when given) until it ends.
-  TaskOutcome Run(const Task& task, const journal::TaskProgress* progress = nullptr) {
+  TaskOutcome Run(const callgraph::PlannedTask& task, const journal::TaskProgress* progress = nullptr) {
     auto runner = TaskRunner::Create(task, progress, 0, &ctx);
     std::optional<TaskOutcome> out;
     loop.Post([&] { runner->Start([&](TaskOutcome o) { out = o; }); });

@@ -46,12 +46,12 @@ TEST_CASE("a shard's tasks are every count-th planned task from its index", "[sh
     plan[i].qualname = "f" + std::to_string(i);
     plan[i].category = static_cast<int>(i);
   }
-  std::vector<Task> tasks = ShardTasks(plan, ShardSpec{1, 3});
+  std::vector<callgraph::PlannedTask> tasks = ShardTasks(plan, ShardSpec{1, 3});
   REQUIRE(tasks.size() == 2);
   CHECK(tasks[0].task_id == "t1");
-  CHECK(tasks[0].function_name == "f1");
+  CHECK(tasks[0].qualname == "f1");
   CHECK(tasks[1].task_id == "t4");
-  CHECK(tasks[1].category_index == 4);
+  CHECK(tasks[1].category == 4);
   CHECK(ShardTasks(plan, ShardSpec{}).size() == 7);
   CHECK(ShardDir("/r", ShardSpec{2, 3}) == "/r/shard-2");
 }

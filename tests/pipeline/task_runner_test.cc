@@ -387,7 +387,7 @@ TEST_CASE("rejected rollout 2 is verified but not accepted", "[pipeline]") {
 TEST_CASE("a demonstration id with control characters and invalid UTF-8 is recorded exactly", "[pipeline]") {
   RunnerFixture f;
   const std::string id = "d\"1\\\n\x01\xff";
-  f.demos = DemoIssuePool::FromIssues({{id, "Example issue text."}});
+  f.demos = demos::DemoIssuePool::FromIssues({{id, "Example issue text."}});
   TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
   CHECK(o.kind == TaskOutcome::Kind::kVerified);
   REQUIRE(f.store.records.size() >= 3);

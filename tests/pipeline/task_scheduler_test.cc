@@ -14,7 +14,7 @@ using testing::ScriptedModel;
 struct SchedulerFixture {
   std::string dir = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
   PromptLibrary prompts = *PromptLibrary::Load(dir, config::PromptsConfig{});
-  DemoIssuePool demos = DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
+  demos::DemoIssuePool demos = demos::DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
   agent::AgentMessages messages = *agent::AgentMessages::Load(dir + "/format_errors");
   llm::FakeChatClient chat;
   ScriptedModel model;
@@ -34,12 +34,12 @@ struct SchedulerFixture {
     options.concurrency = 3;
   }
 
-  std::vector<Task> Tasks(int n) {
-    std::vector<Task> tasks;
+  std::vector<callgraph::PlannedTask> Tasks(int n) {
+    std::vector<callgraph::PlannedTask> tasks;
     for (int i = 0; i < n; ++i) {
-      Task t;
+      callgraph::PlannedTask t;
       t.task_id = "task" + std::to_string(i);
-      t.function_name = "f" + std::to_string(i);
+      t.qualname = "f" + std::to_string(i);
       t.file = "a.py";
       tasks.push_back(t);
     }
@@ -47,7 +47,7 @@ struct SchedulerFixture {
   }
 
   // Runs until done; timers fire (moving the fake clock) only when nothing else can run.
-  RunSummary Run(std::vector<Task> tasks, std::function<void(TaskScheduler&)> during = nullptr) {
+  RunSummary Run(std::vector<callgraph::PlannedTask> tasks, std::function<void(TaskScheduler&)> during = nullptr) {
     // Distinct P1 per task so none is a duplicate.
     TaskScheduler s(&ctx, std::move(tasks), journal::ResumeState::Fold(store.records), options);
     std::optional<RunSummary> out;
@@ -143,7 +143,7 @@ TEST_CASE("budgets are shared with the other shards' journals", "[scheduler][bud
 TEST_CASE("a task the journal has is resumed although max_tasks is used up", "[scheduler][budget]") {
   SchedulerFixture f;
   f.envs.patch1 = "";
-  std::vector<Task> tasks = f.Tasks(3);
+  std::vector<callgraph::PlannedTask> tasks = f.Tasks(3);
   // task0 started in an earlier invocation (a retryable failure) and counts already.
   journal::JournalRecord started;
   started.task_id = "task0";

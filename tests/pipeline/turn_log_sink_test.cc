@@ -65,7 +65,7 @@ struct Fixture : testing::RunnerWorld {
 
   Fixture() { model.Install(chat); }
 
-  static Task MakeTask() { return RunnerWorld::MakeTask("t1"); }
+  static callgraph::PlannedTask MakeTask() { return RunnerWorld::MakeTask("t1"); }
 
   // One run of the task, resumed from what the store holds.
   TaskOutcome Run() {

@@ -251,7 +251,7 @@ TEST_CASE("HttpChatClient classifies each injected fault") {
 
 namespace {
 
-class GitPatchSource final : public tools::PatchSource {
+class GitPatchSource final : public PatchSource {
  public:
   explicit GitPatchSource(std::string dir) : dir_(std::move(dir)) {}
   Result<std::string> CurrentPatch() override {

@@ -1,5 +1,5 @@
-// The agent loop's view of the tools and of the working copy's patch. The
-// tools module implements ToolExecutor; repo's diff implements PatchSource.
+// The agent loop's view of the tools (the tools module implements
+// ToolExecutor); the working copy's patch comes through base's PatchSource.
 #pragma once
 
 #include <chrono>
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "seragen/base/patch_source.h"
 #include "seragen/base/result.h"
 #include "seragen/llm/types.h"
 
@@ -38,15 +39,6 @@ class ToolExecutor {
   virtual ~ToolExecutor() = default;
   virtual std::vector<llm::ToolSpec> Specs() const = 0;
   virtual ToolOutcome Execute(const llm::ToolCall& call) = 0;
-};
-
-// The working copy's current diff against the base commit, in git diff format.
-// Called on a worker thread. ResourceExhausted when the diff is over its size
-// limit (never computed in full); the rollout then ends as exit_patch_too_large.
-class PatchSource {
- public:
-  virtual ~PatchSource() = default;
-  virtual Result<std::string> CurrentPatch() = 0;
 };
 
 }  // namespace seragen::agent

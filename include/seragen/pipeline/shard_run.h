@@ -14,9 +14,9 @@
 #include "seragen/base/result.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/journal/journal.h"
+#include "seragen/journal/resume_state.h"
 #include "seragen/loop/event_loop.h"
 #include "seragen/pipeline/run_result.h"
-#include "seragen/pipeline/task.h"
 #include "seragen/pipeline/task_runner.h"
 #include "seragen/pipeline/task_scheduler.h"
 
@@ -31,7 +31,7 @@ struct ShardSpec {
 Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured);
 
 // The planned tasks of `shard` (every count-th task from index), in plan order.
-std::vector<Task> ShardTasks(const std::vector<callgraph::PlannedTask>& plan, const ShardSpec& shard);
+std::vector<callgraph::PlannedTask> ShardTasks(const std::vector<callgraph::PlannedTask>& plan, const ShardSpec& shard);
 
 // RUN_DIR/shard-K.
 std::string ShardDir(const std::string& run_dir, const ShardSpec& shard);
@@ -40,14 +40,15 @@ std::string ShardDir(const std::string& run_dir, const ShardSpec& shard);
 // RunShard. The caller destroys `context.chat` before the pipeline loop:
 // completions of calls abandoned at a stop are still posted to that loop.
 struct ShardRunInputs {
-  // prompts, demos, messages, chat, environments and settings; RunShard sets
+  // prompts, demos, messages, chat, workspaces and settings; RunShard sets
   // the rest (store, loop, workers, clock, p1_hashes).
   PipelineContext context;
   journal::Journal* journal = nullptr;  // opened for this shard
+  journal::ResumeState resume;          // `journal`'s existing records, folded (OpenedShard::resume)
   std::string run_dir;                  // for the other shards' journals (run-wide budgets); empty: not read
   std::string shard_dir;
   ShardSpec shard;
-  std::vector<Task> tasks;
+  std::vector<callgraph::PlannedTask> tasks;
   TaskSchedulerOptions scheduler;
   std::size_t worker_threads = 4;
 };

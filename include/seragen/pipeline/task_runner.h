@@ -19,14 +19,14 @@
 #include "seragen/agent/trajectory.h"
 #include "seragen/base/clock.h"
 #include "seragen/base/executor.h"
+#include "seragen/callgraph/plan.h"
+#include "seragen/demos/demo_issues.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/llm/chat_client.h"
-#include "seragen/pipeline/demo_issues.h"
-#include "seragen/pipeline/environment.h"
 #include "seragen/pipeline/prompt_library.h"
 #include "seragen/pipeline/run_store.h"
-#include "seragen/pipeline/task.h"
 #include "seragen/pipeline/turn_log_sink.h"
+#include "seragen/pipeline/workspace.h"
 #include "seragen/verify/scores.h"
 
 namespace seragen::pipeline {
@@ -54,10 +54,10 @@ struct StageSettings {
 // Shared by all tasks of a run. Owned by the scheduler; touched on `loop` only.
 struct PipelineContext {
   const PromptLibrary* prompts = nullptr;
-  const DemoIssuePool* demos = nullptr;
+  const demos::DemoIssuePool* demos = nullptr;
   const agent::AgentMessages* messages = nullptr;
   llm::ChatClient* chat = nullptr;
-  EnvironmentFactory* environments = nullptr;
+  WorkspaceFactory* workspaces = nullptr;
   RunStore* store = nullptr;
   Executor* loop = nullptr;
   Executor* workers = nullptr;
@@ -93,18 +93,18 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   using DoneCallback = std::function<void(TaskOutcome)>;
 
   // `progress`: what the journal says about this task (nullptr: fresh).
-  static std::shared_ptr<TaskRunner> Create(Task task, const journal::TaskProgress* progress, int slot,
-                                            PipelineContext* context);
+  static std::shared_ptr<TaskRunner> Create(callgraph::PlannedTask task, const journal::TaskProgress* progress,
+                                            int slot, PipelineContext* context);
   void Start(DoneCallback done);
   void Cancel();
 
  private:
-  TaskRunner(Task task, int slot, PipelineContext* context);
+  TaskRunner(callgraph::PlannedTask task, int slot, PipelineContext* context);
 
   void Next();
   void RunRollout(int number);
   // On loop, with the environment and the rollout's turn log ready.
-  void StartRollout(int number, std::unique_ptr<RolloutEnvironment> env, ResumedRollout resumed);
+  void StartRollout(int number, std::unique_ptr<Workspace> env, ResumedRollout resumed);
   void OnRolloutDone(int number, agent::Trajectory trajectory);
   // A resumed rollout that no longer matches its turn log: start it again from scratch.
   void RestartRollout(int number, const agent::Trajectory& discarded);
@@ -137,7 +137,7 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   std::uint64_t RolloutSeed(int number) const;
   void AddUsage(const agent::Trajectory& t);
 
-  Task task_;
+  callgraph::PlannedTask task_;
   int slot_;
   PipelineContext* ctx_;
   DoneCallback done_;
@@ -154,7 +154,7 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   std::optional<agent::Trajectory> rollout1_;
   std::optional<std::string> issue_;
   std::optional<agent::Trajectory> rollout2_;
-  std::unique_ptr<RolloutEnvironment> env_;
+  std::unique_ptr<Workspace> env_;
   std::shared_ptr<agent::Rollout> rollout_;
   std::shared_ptr<llm::CallHandle> call_;
   // The turn log of the rollout in flight (nullptr: not journaled).

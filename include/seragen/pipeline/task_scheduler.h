@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "seragen/callgraph/plan.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/pipeline/run_budget.h"
-#include "seragen/pipeline/task.h"
 #include "seragen/pipeline/task_runner.h"
 
 namespace seragen::pipeline {
@@ -57,7 +57,7 @@ struct RunSummary {
 
 class TaskScheduler {
  public:
-  TaskScheduler(PipelineContext* context, std::vector<Task> tasks, journal::ResumeState state,
+  TaskScheduler(PipelineContext* context, std::vector<callgraph::PlannedTask> tasks, journal::ResumeState state,
                 TaskSchedulerOptions options);
 
   // Dispatches until every task is finished or a stop; `done` runs once on loop.
@@ -71,13 +71,13 @@ class TaskScheduler {
 
  private:
   void Pump();
-  void OnTaskDone(std::size_t slot, const Task& task, TaskOutcome outcome);
+  void OnTaskDone(std::size_t slot, const callgraph::PlannedTask& task, TaskOutcome outcome);
   // Empty when `task` may start within the run-wide budgets, else why not.
-  std::string BudgetStop(const Task& task);
+  std::string BudgetStop(const callgraph::PlannedTask& task);
   void MaybeFinish();
 
   PipelineContext* ctx_;
-  std::vector<Task> tasks_;
+  std::vector<callgraph::PlannedTask> tasks_;
   journal::ResumeState state_;
   TaskSchedulerOptions options_;
   std::size_t next_ = 0;

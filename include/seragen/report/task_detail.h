@@ -32,8 +32,8 @@ class GraphIndex {
 };
 
 // Texts of demonstration issues by id, for the sources that can be read
-// again after the run: "builtin" (PROMPTS/demo_issues/builtin.jsonl) and
-// "file" (issue.demos.file). "commits" would need the repository: not shown.
+// again after the run (demos::ReloadDemoPool: "builtin" and "file";
+// "commits" would need the repository: not shown).
 // Not thread-safe.
 class DemoIndex {
  public:

@@ -6,19 +6,11 @@
 #include <optional>
 #include <string>
 
+#include "seragen/base/patch_source.h"
 #include "seragen/base/result.h"
 #include "seragen/tools/tool_messages.h"
 
 namespace seragen::tools {
-
-// Where the current patch comes from (the repo module's diff against the
-// base commit including untracked files, or a fake in tests).
-class PatchSource {
- public:
-  virtual ~PatchSource() = default;
-  // ResourceExhausted when the patch is over its size limit.
-  virtual Result<std::string> CurrentPatch() = 0;
-};
 
 struct SubmitOutcome {
   std::string observation;

@@ -8,7 +8,7 @@
 #include "seragen/base/result.h"
 #include "seragen/base/rng.h"
 
-namespace seragen::pipeline {
+namespace seragen::demos {
 
 struct DemoIssue {
   std::string id;
@@ -43,4 +43,4 @@ class DemoIssuePool {
   std::string source_;
 };
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::demos

@@ -1,4 +1,4 @@
-#include "seragen/pipeline/run_environment.h"
+#include "seragen/pipeline/run_workspace.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,24 +19,24 @@ namespace {
 
 // One rollout's world: the lease (restored when released), the command runner
 // and the tools bound to the copy.
-class LeasedEnvironment final : public RolloutEnvironment, public agent::PatchSource, public tools::PatchSource {
+class LeasedWorkspace final : public Workspace, public PatchSource {
  public:
-  LeasedEnvironment(repo::WorkingCopyLease lease, std::unique_ptr<sandbox::CommandRunner> runner,
-                    const tools::ToolResources* resources, const tools::ToolOptions& options,
-                    std::size_t max_patch_bytes, std::string test_command)
+  LeasedWorkspace(repo::WorkingCopyLease lease, std::unique_ptr<sandbox::CommandRunner> runner,
+                  const tools::ToolResources* resources, const tools::ToolOptions& options, std::size_t max_patch_bytes,
+                  std::string test_command)
       : lease_(std::move(lease)),
         runner_(std::move(runner)),
         test_command_(std::move(test_command)),
         meter_(MeteredRoots(lease_.paths())),
-        box_(resources, runner_.get(), lease_.path(), static_cast<tools::PatchSource*>(this), options, &meter_),
+        box_(resources, runner_.get(), lease_.path(), this, options, &meter_),
         executor_(&box_, resources) {
     diff_options_.max_bytes = max_patch_bytes;
   }
 
-  ~LeasedEnvironment() override { (void)lease_.Release(); }
+  ~LeasedWorkspace() override { (void)lease_.Release(); }
 
   agent::ToolExecutor& tools() override { return executor_; }
-  agent::PatchSource& patch() override { return *this; }
+  PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return runner_->VisibleRoot(); }
   std::string test_command() const override { return test_command_; }
   Result<std::string> CurrentPatch() override {
@@ -109,11 +109,11 @@ bool SearchableByOthers(const std::string& path) {
   }
 }
 
-RunEnvironmentFactory::RunEnvironmentFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
-                                             const tools::ToolResources* resources, EnvironmentOptions options)
+RunWorkspaceFactory::RunWorkspaceFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
+                                         const tools::ToolResources* resources, WorkspaceOptions options)
     : repos_(std::move(repos)), resources_(resources), options_(std::move(options)) {}
 
-Result<repo::WorkingCopyPool*> RunEnvironmentFactory::PoolFor(const Task& task) {
+Result<repo::WorkingCopyPool*> RunWorkspaceFactory::PoolFor(const callgraph::PlannedTask& task) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string key = task.repo + "@" + task.commit;
   auto it = pools_.find(key);
@@ -143,9 +143,10 @@ Result<repo::WorkingCopyPool*> RunEnvironmentFactory::PoolFor(const Task& task) 
   return raw;
 }
 
-Result<RunEnvironmentFactory::Prepared> RunEnvironmentFactory::PrepareFor(const Task& task, env::EnvironmentSpec spec,
-                                                                          repo::WorkingCopyPool& pool,
-                                                                          const sandbox::SandboxOptions& sb) {
+Result<RunWorkspaceFactory::Prepared> RunWorkspaceFactory::PrepareFor(const callgraph::PlannedTask& task,
+                                                                      env::EnvironmentSpec spec,
+                                                                      repo::WorkingCopyPool& pool,
+                                                                      const sandbox::SandboxOptions& sb) {
   if (spec.has_setup() || !spec.image.empty()) {
     SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
     if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0 && !SearchableByOthers(spec.cache_dir)) {
@@ -175,8 +176,8 @@ Result<RunEnvironmentFactory::Prepared> RunEnvironmentFactory::PrepareFor(const 
   return Prepared{spec, prepared->prefix_dir};
 }
 
-Status RunEnvironmentFactory::ApplyEnvironment(const Task& task, repo::WorkingCopyPool& pool,
-                                               sandbox::SandboxOptions& sb) {
+Status RunWorkspaceFactory::ApplyEnvironment(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool,
+                                             sandbox::SandboxOptions& sb) {
   auto it = options_.environments.find(task.repo);
   if (it == options_.environments.end()) return Status::Ok();
   const std::string key = task.repo + "@" + task.commit;
@@ -201,12 +202,12 @@ Status RunEnvironmentFactory::ApplyEnvironment(const Task& task, repo::WorkingCo
   return Status::Ok();
 }
 
-std::vector<std::string> RunEnvironmentFactory::FailedSetups() {
+std::vector<std::string> RunWorkspaceFactory::FailedSetups() {
   std::lock_guard<std::mutex> lock(failed_mu_);
   return failed_setups_;
 }
 
-std::string RunEnvironmentFactory::RootIdentity(const std::string& repo) {
+std::string RunWorkspaceFactory::RootIdentity(const std::string& repo) {
   std::lock_guard<std::mutex> lock(env_mu_);
   for (const auto& [key, prepared] : prepared_) {
     if (key.rfind(repo + "@", 0) == 0 && prepared.ok()) return prepared->spec.root_id;
@@ -214,8 +215,8 @@ std::string RunEnvironmentFactory::RootIdentity(const std::string& repo) {
   return "";
 }
 
-Result<sandbox::SandboxOptions> RunEnvironmentFactory::SandboxFor(const Task& task, int slot,
-                                                                  repo::WorkingCopyPool& pool) {
+Result<sandbox::SandboxOptions> RunWorkspaceFactory::SandboxFor(const callgraph::PlannedTask& task, int slot,
+                                                                repo::WorkingCopyPool& pool) {
   sandbox::SandboxOptions sb = options_.sandbox;
   sb.uid = options_.slot_uids.empty()
                ? sandbox::SandboxUidForSlot(options_.uid_base, slot)
@@ -228,7 +229,7 @@ Result<sandbox::SandboxOptions> RunEnvironmentFactory::SandboxFor(const Task& ta
   return sb;
 }
 
-Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const Task& task, int slot) {
+Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
@@ -237,13 +238,13 @@ Result<std::unique_ptr<RolloutEnvironment>> RunEnvironmentFactory::Acquire(const
   sb.host_tmp = lease.paths().tmp_dir;  // one /tmp for the whole rollout
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   auto test_command = options_.test_commands.find(task.repo);
-  return std::unique_ptr<RolloutEnvironment>(
-      new LeasedEnvironment(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes,
-                            test_command == options_.test_commands.end() ? "" : test_command->second));
+  return std::unique_ptr<Workspace>(
+      new LeasedWorkspace(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes,
+                          test_command == options_.test_commands.end() ? "" : test_command->second));
 }
 
-Result<RunEnvironmentFactory::CheckOutcome> RunEnvironmentFactory::RunCheck(const Task& task, int slot,
-                                                                            const std::string& command) {
+Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const callgraph::PlannedTask& task, int slot,
+                                                                        const std::string& command) {
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));

@@ -1,6 +1,6 @@
-// RunEnvironmentFactory end to end on a real pool: what the agent does to the
+// RunWorkspaceFactory end to end on a real pool: what the agent does to the
 // copy's .git through its bash tool never reaches host-side diff or restore.
-#include "seragen/pipeline/run_environment.h"
+#include "seragen/pipeline/run_workspace.h"
 
 #include <catch2/catch.hpp>
 
@@ -60,7 +60,7 @@ llm::ToolCall Bash(const std::string& command) {
   return call;
 }
 
-TEST_CASE("run environment: core.worktree set by the agent's bash reaches neither patch nor host files") {
+TEST_CASE("run workspace: core.worktree set by the agent's bash reaches neither patch nor host files") {
   TempDir tmp;
   ::chmod(tmp.path().c_str(), 0755);
   std::string source = tmp.Sub("source");
@@ -79,12 +79,12 @@ TEST_CASE("run environment: core.worktree set by the agent's bash reaches neithe
   REQUIRE(repo.ok());
   std::map<std::string, std::shared_ptr<repo::Repository>> repos;
   repos["demo"] = std::make_shared<repo::Repository>(std::move(repo).value());
-  EnvironmentOptions options;
+  WorkspaceOptions options;
   options.sandbox_mode = "none";
   options.pool.pool_dir = tmp.Sub("pool");
   options.pool.capacity = 1;
-  RunEnvironmentFactory factory(repos, &Resources(), options);
-  Task task;
+  RunWorkspaceFactory factory(repos, &Resources(), options);
+  callgraph::PlannedTask task;
   task.task_id = "t1";
   task.repo = "demo";
   task.commit = commit;
@@ -118,15 +118,15 @@ TEST_CASE("run environment: core.worktree set by the agent's bash reaches neithe
   CHECK(MustRun(listing) == before);
 }
 
-// A one-file repository and a bwrap environment factory over a pool of
+// A one-file repository and a bwrap workspace factory over a pool of
 // `capacity` copies (disk bound `max_copy_bytes`, 0 = none); Skipped() when
 // bubblewrap cannot run here.
 struct BwrapWorld {
   TempDir tmp;
-  EnvironmentOptions options;
+  WorkspaceOptions options;
   Status check;
-  std::unique_ptr<RunEnvironmentFactory> factory;
-  Task task;
+  std::unique_ptr<RunWorkspaceFactory> factory;
+  callgraph::PlannedTask task;
 
   explicit BwrapWorld(std::size_t capacity, std::uint64_t max_copy_bytes = 0) {
     options.sandbox_mode = "bwrap";
@@ -146,7 +146,7 @@ struct BwrapWorld {
     repos["demo"] = std::make_shared<repo::Repository>(std::move(repo).value());
     options.pool.pool_dir = tmp.Sub("pool");
     options.pool.capacity = capacity;
-    factory = std::make_unique<RunEnvironmentFactory>(repos, &Resources(), options);
+    factory = std::make_unique<RunWorkspaceFactory>(repos, &Resources(), options);
     task.task_id = "t1";
     task.repo = "demo";
   }
@@ -158,7 +158,7 @@ struct BwrapWorld {
   std::string TmpDirs() { return MustRun("find " + options.pool.pool_dir + " -name 'copy-*.tmp'"); }
 };
 
-TEST_CASE("run environment: under bubblewrap the agent's git status and diff work on its disposable .git") {
+TEST_CASE("run workspace: under bubblewrap the agent's git status and diff work on its disposable .git") {
   BwrapWorld w(1);
   if (w.Skipped()) return;
   for (int lease = 0; lease < 2; ++lease) {
@@ -175,7 +175,7 @@ TEST_CASE("run environment: under bubblewrap the agent's git status and diff wor
   }
 }
 
-TEST_CASE("run environment: a rollout keeps one /tmp from command to command, its own, gone with the lease") {
+TEST_CASE("run workspace: a rollout keeps one /tmp from command to command, its own, gone with the lease") {
   BwrapWorld w(2);
   if (w.Skipped()) return;
   {
@@ -199,7 +199,7 @@ TEST_CASE("run environment: a rollout keeps one /tmp from command to command, it
   CHECK(fresh.text.find("absent") != std::string::npos);
 }
 
-TEST_CASE("run environment: the rollout's /tmp counts in the copy's disk bound") {
+TEST_CASE("run workspace: the rollout's /tmp counts in the copy's disk bound") {
   BwrapWorld w(1, 4 << 20);
   if (w.Skipped()) return;
   auto env = w.factory->Acquire(w.task, 0);

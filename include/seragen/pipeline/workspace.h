@@ -1,5 +1,8 @@
-// Where a rollout runs: a leased working copy at the base commit with the
-// agent's tools bound to it. Releasing (destroying) it restores the copy.
+// Where a rollout runs (its workspace): a leased working copy at the base
+// commit, the sandbox its commands run in and the agent's tools bound to it.
+// Releasing (destroying) it restores the copy. Not to be confused with an
+// execution environment (`env::`: an image root and a setup prefix), which a
+// workspace may be built on.
 #pragma once
 
 #include <memory>
@@ -7,28 +10,28 @@
 
 #include "seragen/agent/tool_executor.h"
 #include "seragen/base/result.h"
-#include "seragen/pipeline/task.h"
+#include "seragen/callgraph/plan.h"
 
 namespace seragen::pipeline {
 
-class RolloutEnvironment {
+class Workspace {
  public:
-  virtual ~RolloutEnvironment() = default;  // restores and returns the copy (may block)
+  virtual ~Workspace() = default;  // restores and returns the copy (may block)
   virtual agent::ToolExecutor& tools() = 0;
-  virtual agent::PatchSource& patch() = 0;
+  virtual PatchSource& patch() = 0;
   // The path the agent sees for the repository root (e.g. "/repo").
   virtual std::string repo_root() const = 0;
   // The repository's test command (environment.test_command), "" when unset.
   virtual std::string test_command() const { return {}; }
 };
 
-class EnvironmentFactory {
+class WorkspaceFactory {
  public:
-  virtual ~EnvironmentFactory() = default;
+  virtual ~WorkspaceFactory() = default;
   // Blocking (copy creation or reset, sandbox start): call on a worker.
   // `slot` is the task's concurrency slot (it picks the sandbox uid).
   // Errors are infrastructure failures.
-  virtual Result<std::unique_ptr<RolloutEnvironment>> Acquire(const Task& task, int slot) = 0;
+  virtual Result<std::unique_ptr<Workspace>> Acquire(const callgraph::PlannedTask& task, int slot) = 0;
 };
 
 }  // namespace seragen::pipeline

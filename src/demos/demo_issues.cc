@@ -1,4 +1,4 @@
-#include "seragen/pipeline/demo_issues.h"
+#include "seragen/demos/demo_issues.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -11,7 +11,7 @@
 #include "seragen/base/strings.h"
 #include "seragen/base/utf8.h"
 
-namespace seragen::pipeline {
+namespace seragen::demos {
 namespace {
 
 // An object's string member, or "" when absent or not a string.
@@ -137,4 +137,4 @@ const DemoIssue& DemoIssuePool::Pick(Rng& rng) const {
   return issues_[static_cast<std::size_t>(rng.Uniform(issues_.size()))];
 }
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::demos

@@ -1,4 +1,4 @@
-// The real EnvironmentFactory: a working-copy pool per repository, a
+// The real WorkspaceFactory: a working-copy pool per repository, a
 // sandboxed command runner per rollout (bubblewrap, or unconfined when the
 // user opted in), and the agent's tools bound to the copy.
 #pragma once
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "seragen/env/environment.h"
-#include "seragen/pipeline/environment.h"
+#include "seragen/pipeline/workspace.h"
 #include "seragen/repo/repository.h"
 #include "seragen/repo/working_copy_pool.h"
 #include "seragen/sandbox/sandbox_options.h"
@@ -18,7 +18,7 @@
 
 namespace seragen::pipeline {
 
-struct EnvironmentOptions {
+struct WorkspaceOptions {
   std::string sandbox_mode = "bwrap";  // bwrap | none
   sandbox::SandboxOptions sandbox;     // uid is set per slot from uid_base
   uid_t uid_base = 20000;
@@ -42,13 +42,13 @@ struct EnvironmentOptions {
 // (the sandbox's slot uids resolve working-copy and object paths as others).
 bool SearchableByOthers(const std::string& path);
 
-class RunEnvironmentFactory final : public EnvironmentFactory {
+class RunWorkspaceFactory final : public WorkspaceFactory {
  public:
   // `resources` must outlive the factory. Pools are created lazily (first
   // Acquire for a repository), from `repos` (name → open repository).
-  RunEnvironmentFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
-                        const tools::ToolResources* resources, EnvironmentOptions options);
-  Result<std::unique_ptr<RolloutEnvironment>> Acquire(const Task& task, int slot) override;
+  RunWorkspaceFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
+                      const tools::ToolResources* resources, WorkspaceOptions options);
+  Result<std::unique_ptr<Workspace>> Acquire(const callgraph::PlannedTask& task, int slot) override;
 
   // What `seragen env check` shows: the sandbox a rollout of `task` in `slot`
   // gets, and `command` run once in it, in a leased working copy.
@@ -58,33 +58,33 @@ class RunEnvironmentFactory final : public EnvironmentFactory {
     std::string system;   // PRETTY_NAME of the root's /etc/os-release; "" when unknown
     std::string root_id;  // "image:<manifest digest>", a rootfs path, or "" for the host root
   };
-  Result<CheckOutcome> RunCheck(const Task& task, int slot, const std::string& command);
+  Result<CheckOutcome> RunCheck(const callgraph::PlannedTask& task, int slot, const std::string& command);
 
   // "<repo>@<commit prefix>" of every environment whose setup failed so far
   // (each is also logged once, at ERROR, with its log and what to do).
   std::vector<std::string> FailedSetups();
 
  private:
-  Result<repo::WorkingCopyPool*> PoolFor(const Task& task);
+  Result<repo::WorkingCopyPool*> PoolFor(const callgraph::PlannedTask& task);
   // The prepared environment's root_id of `repo` ("" before preparation or without one).
   std::string RootIdentity(const std::string& repo);
   // The rollout sandbox of `task` in `slot` (uid, cgroup, environment).
-  Result<sandbox::SandboxOptions> SandboxFor(const Task& task, int slot, repo::WorkingCopyPool& pool);
+  Result<sandbox::SandboxOptions> SandboxFor(const callgraph::PlannedTask& task, int slot, repo::WorkingCopyPool& pool);
   // Applies the task's repository environment to `sb` (root, variables, the
   // prepared prefix read-only), running setup first when not yet done for
   // this (repository, commit). A setup failure is kept and returned to every
   // later task of that repository and commit without running setup again.
-  Status ApplyEnvironment(const Task& task, repo::WorkingCopyPool& pool, sandbox::SandboxOptions& sb);
+  Status ApplyEnvironment(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool, sandbox::SandboxOptions& sb);
   struct Prepared {
     env::EnvironmentSpec spec;  // with the image resolved to its rootfs
     std::string prefix_dir;     // "" when there are no setup commands
   };
-  Result<Prepared> PrepareFor(const Task& task, env::EnvironmentSpec spec, repo::WorkingCopyPool& pool,
-                              const sandbox::SandboxOptions& sb);
+  Result<Prepared> PrepareFor(const callgraph::PlannedTask& task, env::EnvironmentSpec spec,
+                              repo::WorkingCopyPool& pool, const sandbox::SandboxOptions& sb);
 
   std::map<std::string, std::shared_ptr<repo::Repository>> repos_;
   const tools::ToolResources* resources_;
-  EnvironmentOptions options_;
+  WorkspaceOptions options_;
   std::mutex mu_;
   std::mutex env_mu_;                                 // held while an environment is prepared (one setup at a time)
   std::map<std::string, Result<Prepared>> prepared_;  // repo@commit -> environment or setup error
