@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "seragen/base/enum_names.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/json_depth.h"
@@ -343,32 +344,19 @@ ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, 
 
 }  // namespace
 
-std::optional<Format> ParseFormat(std::string_view name) {
-  if (name == "hf") return Format::kHf;
-  if (name == "openai") return Format::kOpenAI;
-  if (name == "hermes") return Format::kHermes;
-  if (name == "xml") return Format::kXml;
-  if (name == "sera") return Format::kSera;
-  return std::nullopt;
-}
+constexpr std::pair<Format, std::string_view> kFormatNames[] = {{Format::kHf, "hf"},
+                                                                {Format::kOpenAI, "openai"},
+                                                                {Format::kHermes, "hermes"},
+                                                                {Format::kXml, "xml"},
+                                                                {Format::kSera, "sera"}};
+constexpr std::pair<ThinkMode, std::string_view> kThinkModeNames[] = {
+    {ThinkMode::kKeep, "keep"}, {ThinkMode::kDrop, "drop"}, {ThinkMode::kWrap, "wrap"}};
 
-std::optional<ThinkMode> ParseThinkMode(std::string_view name) {
-  if (name == "keep") return ThinkMode::kKeep;
-  if (name == "drop") return ThinkMode::kDrop;
-  if (name == "wrap") return ThinkMode::kWrap;
-  return std::nullopt;
-}
+std::optional<Format> ParseFormat(std::string_view name) { return ValueNamed<Format>(kFormatNames, name); }
 
-std::string_view FormatName(Format f) {
-  switch (f) {
-    case Format::kHf: return "hf";
-    case Format::kOpenAI: return "openai";
-    case Format::kHermes: return "hermes";
-    case Format::kXml: return "xml";
-    case Format::kSera: return "sera";
-  }
-  return "?";
-}
+std::optional<ThinkMode> ParseThinkMode(std::string_view name) { return ValueNamed<ThinkMode>(kThinkModeNames, name); }
+
+std::string_view FormatName(Format f) { return NameOf<Format>(kFormatNames, f, "?"); }
 
 Result<ExportTemplates> ExportTemplates::Load(const std::string& dir) {
   ExportTemplates t;
