@@ -4,14 +4,13 @@
 // Everything runs on one thread (inline executors), so steps/s is the cost of
 // the orchestrator itself: request building, validation, tool execution,
 // history and trajectory bookkeeping. Prints steps/s and CPU per step.
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "bench_util.h"
 #include "seragen/agent/rollout.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/executor.h"
@@ -23,12 +22,6 @@
 using namespace seragen;
 
 namespace {
-
-double CpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
 
 class NoPatch final : public PatchSource {
  public:
@@ -67,7 +60,7 @@ int main(int argc, char** argv) {
 
   std::int64_t total_steps = 0;
   auto start = std::chrono::steady_clock::now();
-  double cpu0 = CpuSeconds();
+  double cpu0 = bench::ReadUsage().cpu_seconds;
   for (int r = 0; r < rollouts; ++r) {
     tools::ToolBox box(&*resources, &runner, copy, &patch, topts);
     pipeline::ToolBoxExecutor tools(&box, &*resources);
@@ -109,7 +102,7 @@ int main(int argc, char** argv) {
     if (json.empty()) return 1;
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  double cpu = CpuSeconds() - cpu0;
+  double cpu = bench::ReadUsage().cpu_seconds - cpu0;
   std::printf("rollouts: %d x %d steps (view / str_replace / grep / undo, then submit)\n", rollouts, steps);
   std::printf("orchestrator steps per second (one core): %.0f  (target > 500)\n", total_steps / wall);
   std::printf("CPU per step: %.1f us;  wall %.3f s for %lld steps\n", 1e6 * cpu / total_steps, wall,

@@ -6,8 +6,6 @@
 //   bench_callgraph --dump DIR           print every node and edge of DIR's graph
 //   bench_callgraph --mb N [DIR]         generate N MB instead of 32 (written to DIR if given)
 //   --threads N (first argument)         parse with N threads (default 2)
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_util.h"
 #include "callgraph/python_tree_generator.h"
 #include "seragen/callgraph/graph.h"
 #include "seragen/callgraph/graph_io.h"
@@ -24,28 +23,15 @@ using namespace seragen::callgraph;
 
 namespace {
 
-long PeakRssMb() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss / 1024;
-}
-
-double CpuSeconds() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
 int Measure(const std::string& name, const FileSource& source, unsigned threads) {
   GraphOptions options;
   options.threads = threads;
   auto start = std::chrono::steady_clock::now();
-  double cpu_start = CpuSeconds();
+  double cpu_start = seragen::bench::ReadUsage().cpu_seconds;
   BuildTimings timings;
   auto graph = BuildGraph(source, options, &timings);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  double cpu = CpuSeconds() - cpu_start;
+  double cpu = seragen::bench::ReadUsage().cpu_seconds - cpu_start;
   if (!graph.ok()) {
     std::fprintf(stderr, "%s: %s\n", name.c_str(), graph.status().ToString().c_str());
     return 1;
@@ -59,7 +45,7 @@ int Measure(const std::string& name, const FileSource& source, unsigned threads)
       static_cast<unsigned long long>(s.lines_parsed), s.lines_parsed / seconds, s.bytes_parsed / 1e6,
       static_cast<unsigned long long>(s.functions), static_cast<unsigned long long>(s.call_sites),
       static_cast<unsigned long long>(s.edges), static_cast<unsigned long long>(s.ambiguous),
-      static_cast<unsigned long long>(s.unresolved), PeakRssMb(), threads);
+      static_cast<unsigned long long>(s.unresolved), seragen::bench::ReadUsage().peak_rss_kib / 1024, threads);
   std::printf(
       "%s: phases list %.3f s, extract %.3f s, resolve %.3f s; CPU %.2f s "
       "(= %.2f s wall on %u otherwise idle cores)\n",

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <future>
 
-#include "http/bench_util.h"
+#include "bench_util.h"
 #include "http/forked_server.h"
 #include "seragen/http/curl_client.h"
 #include "seragen/llm/http_chat_client.h"

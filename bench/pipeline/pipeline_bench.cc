@@ -7,7 +7,6 @@
 // step and peak RSS. With latency_ms=2000 and concurrency=1000 it is the
 // "1,000 rollouts in flight" memory check (target: peak RSS under 2 GB).
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include <string>
 #include <thread>
 
+#include "bench_util.h"
 #include "cli/run_command.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/file_util.h"
@@ -31,18 +31,6 @@
 using namespace seragen;
 
 namespace {
-
-double CpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-long PeakRssMb() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_maxrss / 1024;
-}
 
 // A Python package with `files` modules of 8 small functions that call each other.
 void MakeRepo(const std::string& dir, int files) {
@@ -135,10 +123,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto start = std::chrono::steady_clock::now();
-  double cpu0 = CpuSeconds();
+  double cpu0 = bench::ReadUsage().cpu_seconds;
   pipeline::RunResult result = cli::RunCommand(*loaded, {});
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  double cpu = CpuSeconds() - cpu0;
+  double cpu = bench::ReadUsage().cpu_seconds - cpu0;
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
 
@@ -157,7 +145,7 @@ int main(int argc, char** argv) {
   std::printf("agent steps per second:           %.0f\n", steps / wall);
   std::printf("orchestrator CPU per agent step:  %.2f ms (includes sandboxed-command spawning and git diffs)\n",
               1000.0 * cpu / std::max(1L, steps));
-  std::printf("peak RSS (orchestrator):          %ld MB\n", PeakRssMb());
+  std::printf("peak RSS (orchestrator):          %ld MB\n", bench::ReadUsage().peak_rss_kib / 1024);
   // The teacher's simulated prefix cache: what a vLLM-like server would serve from its KV cache.
   if (auto status = pipeline::ReadStatus(base + "/run"); status.ok()) {
     long long agent_prompt = 0, agent_cached = 0;

@@ -34,4 +34,18 @@ std::string AsciiLower(std::string_view s) {
   return out;
 }
 
+std::vector<std::string> SplitOn(std::string_view s, std::string_view separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = s.find(separator, start);
+    if (end == std::string_view::npos) {
+      parts.emplace_back(s.substr(start));
+      return parts;
+    }
+    parts.emplace_back(s.substr(start, end - start));
+    start = end + separator.size();
+  }
+}
+
 }  // namespace seragen

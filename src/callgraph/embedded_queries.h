@@ -1,5 +1,6 @@
 // The per-language tree-sitter query texts, compiled into the library from
-// src/callgraph/queries/<language>.scm (see CMakeLists.txt).
+// src/callgraph/queries/<language>.scm, JavaScript and TypeScript each after
+// the shared ecmascript.scm (see CMakeLists.txt).
 #pragma once
 
 #include <string_view>

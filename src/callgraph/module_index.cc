@@ -4,6 +4,7 @@
 #include <set>
 
 #include "callgraph/language_rules.h"
+#include "seragen/base/strings.h"
 
 namespace seragen::callgraph {
 namespace {
@@ -59,21 +60,6 @@ std::string_view TagFor(ModuleSystem system) {
     case ModuleSystem::kInclude: return "inc:";
   }
   return "?:";
-}
-
-std::vector<std::string> SplitOn(std::string_view text, std::string_view separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = text.find(separator, start);
-    if (end == std::string_view::npos) {
-      parts.emplace_back(text.substr(start));
-      break;
-    }
-    parts.emplace_back(text.substr(start, end - start));
-    start = end + separator.size();
-  }
-  return parts;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "callgraph/language_rules.h"
 #include "callgraph/module_index.h"
+#include "seragen/base/strings.h"
 
 namespace seragen::callgraph {
 namespace {
@@ -31,18 +32,6 @@ struct Found {
   Symbol symbol;
   Resolution how = Resolution::kScope;
 };
-
-std::vector<std::string> SplitDots(std::string_view text) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t dot = text.find('.', start);
-    parts.emplace_back(text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return parts;
-}
 
 std::string Container(const std::string& qualname) {
   std::size_t dot = qualname.rfind('.');
@@ -84,6 +73,8 @@ class Resolver {
   Symbol ResolveBinding(int file, const ImportFact& import, int depth);
   Symbol ComputeLookupMember(const Symbol& container, const std::string& name, int depth);
   Symbol ComputeResolveBinding(int file, const ImportFact& import, int depth);
+  // The module `key` names, or its `import.member` when the import names one.
+  Symbol ModuleOrMember(const std::string& key, const ImportFact& import, int depth);
   Symbol ResolveBase(int class_def, const std::string& base, int depth);
   Found ResolveHead(int file, int caller, const std::string& head, int depth);
   Found ResolvePath(int file, int caller, const std::vector<std::string>& segments, int depth);
@@ -267,6 +258,12 @@ Symbol Resolver::ResolveBinding(int file, const ImportFact& import, int depth) {
   return symbol;
 }
 
+Symbol Resolver::ModuleOrMember(const std::string& key, const ImportFact& import, int depth) {
+  Symbol module = ModuleSymbol(key);
+  if (import.member.empty()) return module;
+  return LookupMember(module, import.member, depth + 1);
+}
+
 Symbol Resolver::ComputeResolveBinding(int file, const ImportFact& import, int depth) {
   if (depth > kMaxDepth) return {};
   const FileFacts& facts = files_[file];
@@ -282,16 +279,12 @@ Symbol Resolver::ComputeResolveBinding(int file, const ImportFact& import, int d
         }
         return ModuleSymbol(trimmed);
       }
-      Symbol module = ModuleSymbol(*key);
-      if (import.member.empty()) return module;
-      return LookupMember(module, import.member, depth + 1);
+      return ModuleOrMember(*key, import, depth);
     }
     case ModuleSystem::kJavaScript: {
       std::optional<std::string> key = index_.ResolveImport(file, import.module);
       if (!key) return {};
-      Symbol module = ModuleSymbol(*key);
-      if (import.member.empty()) return module;
-      return LookupMember(module, import.member, depth + 1);
+      return ModuleOrMember(*key, import, depth);
     }
     case ModuleSystem::kGo: {
       std::optional<std::string> key = index_.ResolveImport(file, import.module);
@@ -305,7 +298,7 @@ Symbol Resolver::ComputeResolveBinding(int file, const ImportFact& import, int d
         std::string path = import.module;
         std::size_t pos;
         while ((pos = path.find("::")) != std::string::npos) path.replace(pos, 2, ".");
-        Found found = ResolvePath(file, -1, SplitDots(path), depth + 1);
+        Found found = ResolvePath(file, -1, SplitOn(path, "."), depth + 1);
         return found.symbol;
       }
       Symbol symbol = ModuleSymbol(resolved->first);
@@ -333,7 +326,7 @@ Symbol Resolver::ComputeResolveBinding(int file, const ImportFact& import, int d
 Symbol Resolver::ResolveBase(int class_def, const std::string& base, int depth) {
   if (depth > kMaxDepth) return {};
   const DefRef& ref = defs_[class_def];
-  Found found = ResolvePath(ref.file, ref.scope, SplitDots(base), depth + 1);
+  Found found = ResolvePath(ref.file, ref.scope, SplitOn(base, "."), depth + 1);
   if (found.symbol.kind == Symbol::Kind::kClass) return found.symbol;
   // C++/Rust/Go groups span files: a class key with that qualified name.
   std::string key = group_[ref.file] + "|" + base;
@@ -509,7 +502,7 @@ Found Resolver::TypedReceiver(int file, int caller, const std::string& class_key
     type_path = it->second.second;
   }
   if (type_path.empty()) return {};
-  Found type = ResolvePath(hint_file, hint_scope, SplitDots(type_path), 0);
+  Found type = ResolvePath(hint_file, hint_scope, SplitOn(type_path, "."), 0);
   if (type.symbol.kind != Symbol::Kind::kClass) return {};
   return type;
 }
@@ -560,7 +553,7 @@ std::vector<int> Resolver::UniqueCandidates(const FileFacts& file, const CallFac
 
 std::vector<int> Resolver::QualifiedCandidates(int file, const CallFact& call) const {
   const FileFacts& facts = files_[file];
-  std::vector<std::string> segments = SplitDots(call.receiver);
+  std::vector<std::string> segments = SplitOn(call.receiver, ".");
   const std::string key = std::to_string(LanguageFamily(facts.language)) + "|" + segments.back() + "." + call.name;
   const std::vector<int>* defs = FindIn(by_tail_, key);
   if (defs == nullptr) return {};
@@ -680,7 +673,7 @@ Found Resolver::ResolveReceiverCall(int file, int caller, const CallFact& call, 
                                     bool* settled) {
   const FileFacts& facts = files_[file];
   Found found;
-  std::vector<std::string> segments = SplitDots(call.receiver);
+  std::vector<std::string> segments = SplitOn(call.receiver, ".");
   bool typed_receiver = false;
   int inline_mods = 0;  // Rust: `super` inside an inline `mod` leaves that mod first
   for (int s = caller; s >= 0; s = facts.scopes[s].parent) inline_mods += facts.scopes[s].is_namespace;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "seragen/base/enum_names.h"
 #include "seragen/base/glob.h"
 #include "seragen/base/rng.h"
 
@@ -39,20 +40,15 @@ std::vector<std::string> DefaultAuxiliaryPatterns() {
           "asv_bench/**", "setup.py",       "conftest.py", "noxfile.py",    "fabfile.py"};
 }
 
+constexpr std::pair<EdgeRequirement, std::string_view> kEdgeRequirementNames[] = {
+    {EdgeRequirement::kNone, "none"}, {EdgeRequirement::kAny, "any"}, {EdgeRequirement::kCallees, "callees"}};
+
 std::optional<EdgeRequirement> EdgeRequirementFromName(std::string_view name) {
-  if (name == "none") return EdgeRequirement::kNone;
-  if (name == "any") return EdgeRequirement::kAny;
-  if (name == "callees") return EdgeRequirement::kCallees;
-  return std::nullopt;
+  return ValueNamed<EdgeRequirement>(kEdgeRequirementNames, name);
 }
 
 std::string_view EdgeRequirementName(EdgeRequirement requirement) {
-  switch (requirement) {
-    case EdgeRequirement::kNone: return "none";
-    case EdgeRequirement::kAny: return "any";
-    case EdgeRequirement::kCallees: return "callees";
-  }
-  return "any";
+  return NameOf<EdgeRequirement>(kEdgeRequirementNames, requirement, "any");
 }
 
 std::vector<std::string> DefaultTestNamePatterns() {

@@ -4,6 +4,7 @@
 
 #include "export/record_json.h"
 #include "export/sharegpt_record.h"
+#include "seragen/base/enum_names.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/json_depth.h"
@@ -369,39 +370,21 @@ Result<std::string> SharegptLine(const agent::Trajectory& t, const RecordMetadat
 
 }  // namespace
 
-std::optional<Format> ParseFormat(std::string_view name) {
-  if (name == "hf") return Format::kHf;
-  if (name == "openai") return Format::kOpenAI;
-  if (name == "hermes") return Format::kHermes;
-  if (name == "xml") return Format::kXml;
-  if (name == "sera") return Format::kSera;
-  if (name == "sharegpt") return Format::kSharegpt;
-  return std::nullopt;
-}
+constexpr std::pair<Format, std::string_view> kFormatNames[] = {
+    {Format::kHf, "hf"},   {Format::kOpenAI, "openai"}, {Format::kHermes, "hermes"},
+    {Format::kXml, "xml"}, {Format::kSera, "sera"},     {Format::kSharegpt, "sharegpt"}};
+constexpr std::pair<ThinkMode, std::string_view> kThinkModeNames[] = {
+    {ThinkMode::kKeep, "keep"}, {ThinkMode::kDrop, "drop"}, {ThinkMode::kWrap, "wrap"}};
 
-std::optional<ThinkMode> ParseThinkMode(std::string_view name) {
-  if (name == "keep") return ThinkMode::kKeep;
-  if (name == "drop") return ThinkMode::kDrop;
-  if (name == "wrap") return ThinkMode::kWrap;
-  return std::nullopt;
-}
+std::optional<Format> ParseFormat(std::string_view name) { return ValueNamed<Format>(kFormatNames, name); }
 
-std::string_view FormatName(Format f) {
-  switch (f) {
-    case Format::kHf: return "hf";
-    case Format::kOpenAI: return "openai";
-    case Format::kHermes: return "hermes";
-    case Format::kXml: return "xml";
-    case Format::kSera: return "sera";
-    case Format::kSharegpt: return "sharegpt";
-  }
-  return "?";
-}
+std::optional<ThinkMode> ParseThinkMode(std::string_view name) { return ValueNamed<ThinkMode>(kThinkModeNames, name); }
+
+std::string_view FormatName(Format f) { return NameOf<Format>(kFormatNames, f, "?"); }
 
 std::vector<std::string> FormatNames() {
   std::vector<std::string> out;
-  for (Format f : {Format::kHf, Format::kOpenAI, Format::kHermes, Format::kXml, Format::kSera, Format::kSharegpt})
-    out.emplace_back(FormatName(f));
+  for (const auto& [format, name] : kFormatNames) out.emplace_back(name);
   return out;
 }
 

@@ -311,13 +311,20 @@ struct CurlClient::Impl : std::enable_shared_from_this<CurlClient::Impl> {
   }
 
   // ---- curl callbacks (called from inside curl; never call curl here) ----
+  // Adds `bytes` to `*seen`; past a nonzero `cap`, records `error` as the
+  // transfer's cap hit and returns true (the callback then fails the write).
+  static bool PassesCap(Transfer* t, size_t bytes, size_t* seen, size_t cap, TransportError error) {
+    *seen += bytes;
+    if (cap == 0 || *seen <= cap) return false;
+    t->cap_hit = error;
+    return true;
+  }
+
   static size_t WriteCallback(char* data, size_t size, size_t n, void* user) {
     auto* t = static_cast<Transfer*>(user);
-    size_t bytes = size * n;
-    std::string_view chunk(data, bytes);
-    t->body_bytes += bytes;
-    if (t->request.max_body_bytes > 0 && t->body_bytes > t->request.max_body_bytes) {
-      t->cap_hit = TransportError::kBodyTooLarge;
+    const std::string_view chunk(data, size * n);
+    const size_t bytes = chunk.size();
+    if (PassesCap(t, bytes, &t->body_bytes, t->request.max_body_bytes, TransportError::kBodyTooLarge)) {
       return 0;  // CURLE_WRITE_ERROR
     }
     if (t->request.on_body_chunk) {
@@ -334,21 +341,18 @@ struct CurlClient::Impl : std::enable_shared_from_this<CurlClient::Impl> {
 
   static size_t HeaderCallback(char* data, size_t size, size_t n, void* user) {
     auto* t = static_cast<Transfer*>(user);
-    size_t bytes = size * n;
-    std::string_view line(data, bytes);
-    t->header_bytes += bytes;
-    if (t->request.max_header_bytes > 0 && t->header_bytes > t->request.max_header_bytes) {
-      t->cap_hit = TransportError::kHeadersTooLarge;
+    const std::string_view line(data, size * n);
+    if (PassesCap(t, line.size(), &t->header_bytes, t->request.max_header_bytes, TransportError::kHeadersTooLarge)) {
       return 0;  // CURLE_WRITE_ERROR
     }
     if (line.rfind("HTTP/", 0) == 0) {
       t->response.headers.clear();  // new status line (1xx, redirect)
-      return bytes;
+      return line.size();
     }
     auto colon = line.find(':');
-    if (colon == std::string_view::npos) return bytes;
+    if (colon == std::string_view::npos) return line.size();
     t->response.headers.emplace_back(Lower(Trim(line.substr(0, colon))), Trim(line.substr(colon + 1)));
-    return bytes;
+    return line.size();
   }
 
   static curl_socket_t OpenSocketCallback(void* user, curlsocktype, curl_sockaddr* address) {

@@ -6,6 +6,7 @@
 
 #include "llm/codec_internal.h"
 #include "llm/json_util.h"
+#include "seragen/base/enum_names.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/strings.h"
 #include "seragen/llm/error_classifier.h"
@@ -88,61 +89,51 @@ std::string ArgumentsText(const Json& arguments) {
   return Dump(arguments);  // some servers send an object instead of a string
 }
 
+using ReasoningField = WireOptions::ReasoningField;
+using MaxTokensField = WireOptions::MaxTokensField;
+using ParallelToolCalls = WireOptions::ParallelToolCalls;
+
+constexpr std::pair<ReasoningField, std::string_view> kReasoningFieldNames[] = {
+    {ReasoningField::kReasoning, "reasoning"},
+    {ReasoningField::kReasoningContent, "reasoning_content"},
+    {ReasoningField::kBoth, "both"},
+    {ReasoningField::kThinkTagInContent, "think_tag"},
+    {ReasoningField::kOmit, "omit"}};
+constexpr std::pair<MaxTokensField, std::string_view> kMaxTokensFieldNames[] = {
+    {MaxTokensField::kMaxTokens, "max_tokens"}, {MaxTokensField::kMaxCompletionTokens, "max_completion_tokens"}};
+constexpr std::pair<ParallelToolCalls, std::string_view> kParallelToolCallsNames[] = {
+    {ParallelToolCalls::kAsRequested, "as_requested"},
+    {ParallelToolCalls::kOmit, "omit"},
+    {ParallelToolCalls::kFalse, "false"},
+    {ParallelToolCalls::kTrue, "true"}};
+
 }  // namespace
 
-Result<WireOptions::ReasoningField> ParseReasoningField(std::string_view name) {
-  using F = WireOptions::ReasoningField;
-  if (name == "reasoning") return F::kReasoning;
-  if (name == "reasoning_content") return F::kReasoningContent;
-  if (name == "both") return F::kBoth;
-  if (name == "think_tag") return F::kThinkTagInContent;
-  if (name == "omit") return F::kOmit;
-  return InvalidArgumentError("unknown reasoning field '" + std::string(name) +
-                              "' (expected reasoning, reasoning_content, both, think_tag or omit)");
+Result<ReasoningField> ParseReasoningField(std::string_view name) {
+  return ParseNamed<ReasoningField>(kReasoningFieldNames, name, "reasoning field",
+                                    "reasoning, reasoning_content, both, think_tag or omit");
 }
 
-std::string_view MaxTokensFieldName(WireOptions::MaxTokensField field) {
-  return field == WireOptions::MaxTokensField::kMaxCompletionTokens ? "max_completion_tokens" : "max_tokens";
+std::string_view ReasoningFieldName(ReasoningField field) {
+  return NameOf<ReasoningField>(kReasoningFieldNames, field, "reasoning");
 }
 
-Result<WireOptions::MaxTokensField> ParseMaxTokensField(std::string_view name) {
-  if (name == "max_tokens") return WireOptions::MaxTokensField::kMaxTokens;
-  if (name == "max_completion_tokens") return WireOptions::MaxTokensField::kMaxCompletionTokens;
-  return InvalidArgumentError("unknown max tokens field '" + std::string(name) +
-                              "' (expected max_tokens or max_completion_tokens)");
+std::string_view MaxTokensFieldName(MaxTokensField field) {
+  return NameOf<MaxTokensField>(kMaxTokensFieldNames, field, "max_tokens");
 }
 
-std::string_view ParallelToolCallsName(WireOptions::ParallelToolCalls mode) {
-  using P = WireOptions::ParallelToolCalls;
-  switch (mode) {
-    case P::kAsRequested: return "as_requested";
-    case P::kOmit: return "omit";
-    case P::kFalse: return "false";
-    case P::kTrue: return "true";
-  }
-  return "as_requested";
+Result<MaxTokensField> ParseMaxTokensField(std::string_view name) {
+  return ParseNamed<MaxTokensField>(kMaxTokensFieldNames, name, "max tokens field",
+                                    "max_tokens or max_completion_tokens");
 }
 
-Result<WireOptions::ParallelToolCalls> ParseParallelToolCalls(std::string_view name) {
-  using P = WireOptions::ParallelToolCalls;
-  if (name == "as_requested") return P::kAsRequested;
-  if (name == "omit") return P::kOmit;
-  if (name == "false") return P::kFalse;
-  if (name == "true") return P::kTrue;
-  return InvalidArgumentError("unknown parallel_tool_calls mode '" + std::string(name) +
-                              "' (expected omit, false or true)");
+std::string_view ParallelToolCallsName(ParallelToolCalls mode) {
+  return NameOf<ParallelToolCalls>(kParallelToolCallsNames, mode, "as_requested");
 }
 
-std::string_view ReasoningFieldName(WireOptions::ReasoningField field) {
-  using F = WireOptions::ReasoningField;
-  switch (field) {
-    case F::kReasoning: return "reasoning";
-    case F::kReasoningContent: return "reasoning_content";
-    case F::kBoth: return "both";
-    case F::kThinkTagInContent: return "think_tag";
-    case F::kOmit: return "omit";
-  }
-  return "reasoning";
+Result<ParallelToolCalls> ParseParallelToolCalls(std::string_view name) {
+  return ParseNamed<ParallelToolCalls>(kParallelToolCallsNames, name, "parallel_tool_calls mode",
+                                       "omit, false or true");
 }
 
 Result<std::string> EncodeChatRequest(const ChatRequest& request, const WireOptions& options) {

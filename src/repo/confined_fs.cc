@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "seragen/base/strings.h"
+
 namespace seragen::repo::internal {
 
 namespace {
@@ -206,17 +208,12 @@ Result<ConfinedDir> ConfinedDir::Open(const std::string& path) {
 
 Result<UniqueFd> ConfinedDir::OpenParent(std::string_view relative, std::string* leaf) const {
   std::vector<std::string> parts;
-  std::size_t pos = 0;
-  while (pos <= relative.size()) {
-    std::size_t slash = relative.find('/', pos);
-    if (slash == std::string_view::npos) slash = relative.size();
-    std::string_view part = relative.substr(pos, slash - pos);
+  for (std::string& part : SplitOn(relative, "/")) {
     if (part == "." || part == "..") {
       return InvalidArgumentError("path '" + std::string(relative) + "' in " + path_ + " has a '" + std::string(part) +
                                   "' component");
     }
-    if (!part.empty()) parts.emplace_back(part);
-    pos = slash + 1;
+    if (!part.empty()) parts.push_back(std::move(part));
   }
   if (parts.empty()) return InvalidArgumentError("empty path inside " + path_);
   *leaf = parts.back();

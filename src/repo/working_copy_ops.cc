@@ -30,6 +30,13 @@ Status DetachHead(git_repository* repo, const std::string& copy_path, const git_
   return Status::Ok();
 }
 
+// `paths` as a libgit2 string array; it points into `paths` and `*storage`,
+// which must outlive it.
+git_strarray PathArray(const std::vector<std::string>& paths, std::vector<char*>* storage) {
+  for (const std::string& p : paths) storage->push_back(const_cast<char*>(p.c_str()));
+  return git_strarray{storage->data(), storage->size()};
+}
+
 // Forced checkout of the whole base tree, removing untracked and ignored files.
 // `paths` (optional) limits it to those exact paths.
 Status CheckoutBase(git_repository* repo, const std::string& copy_path, std::string_view base_commit,
@@ -43,9 +50,7 @@ Status CheckoutBase(git_repository* repo, const std::string& copy_path, std::str
   options.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED | GIT_CHECKOUT_REMOVE_IGNORED;
   std::vector<char*> raw_paths;
   if (paths != nullptr) {
-    for (const std::string& p : *paths) raw_paths.push_back(const_cast<char*>(p.c_str()));
-    options.paths.strings = raw_paths.data();
-    options.paths.count = raw_paths.size();
+    options.paths = PathArray(*paths, &raw_paths);
     options.checkout_strategy |= GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
   }
   int rc = git_checkout_tree(repo, reinterpret_cast<git_object*>(commit.get()), &options);
@@ -126,9 +131,7 @@ Result<StatusScan> ScanChanges(git_repository* repo, const std::string& copy_pat
   if (only_paths == nullptr) options.flags |= GIT_STATUS_OPT_UPDATE_INDEX;
   std::vector<char*> raw_paths;
   if (only_paths != nullptr) {
-    for (const std::string& p : *only_paths) raw_paths.push_back(const_cast<char*>(p.c_str()));
-    options.pathspec.strings = raw_paths.data();
-    options.pathspec.count = raw_paths.size();
+    options.pathspec = PathArray(*only_paths, &raw_paths);
     options.flags |= GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
   }
   git_status_list* raw = nullptr;

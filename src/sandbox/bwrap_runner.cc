@@ -1,6 +1,5 @@
 #include "seragen/sandbox/bwrap_runner.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,13 +11,7 @@ namespace seragen::sandbox {
 
 Result<std::unique_ptr<BwrapRunner>> BwrapRunner::Create(const SandboxOptions& options, const std::string& host_copy) {
   SG_RETURN_IF_ERROR(ValidateSandboxOptions(options));
-  struct stat st;
-  if (host_copy.empty() || host_copy[0] != '/' || ::stat(host_copy.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return InvalidArgumentError(
-        "working copy must be an existing directory given by an absolute "
-        "path, got \"" +
-        host_copy + "\"");
-  }
+  SG_RETURN_IF_ERROR(CheckHostCopy(host_copy));
   const char* path = std::getenv("PATH");
   auto exe = FindExecutable(options.bwrap_path, path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
   if (!exe.ok()) {
@@ -54,16 +47,8 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
   spec.fd4_input = std::move(invocation.args_data);
   spec.env.emplace_back("PATH=/usr/local/bin:/usr/bin:/bin");
   spec.cwd.assign(1, '/');  // (a plain `= "/"` trips GCC 12 bug 105329, -Wrestrict)
-  ApplyRunLimits(limits, &spec);
-  if (::geteuid() == 0) {
-    spec.credentials = std::make_pair(options_.uid, options_.gid);
-  } else if (spec.limits) {
-    // Without root we cannot switch to the slot uid; the process limit
-    // would count every process of the calling user, so leave it unset.
-    spec.limits->max_processes = 0;
-  }
-  spec.side_channel = request.capture_state;
-  spec.cgroup_procs = options_.cgroup_procs;
+  // Without root we cannot switch to the slot uid.
+  ApplyRunnerSettings(options_, request, limits, ::geteuid() == 0, &spec);
   SG_ASSIGN_OR_RETURN(ProcessOutcome outcome, RunProcess(spec));
   // bwrap reports its own setup failures with exit code 1 and "bwrap: ..."
   // before the command starts; surface them as infrastructure errors. Once

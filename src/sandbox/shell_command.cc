@@ -1,5 +1,7 @@
 #include "seragen/sandbox/shell_command.h"
 
+#include <sys/stat.h>
+
 #include "seragen/base/utf8.h"
 
 namespace seragen::sandbox {
@@ -78,6 +80,27 @@ void ApplyRunLimits(const RunLimits& limits, ProcessSpec* spec) {
   spec->head_bytes = cap - spec->tail_bytes;
   spec->kill_after_bytes = std::max<std::uint64_t>(limits.output_kill_bytes, cap);
   spec->limits = limits.resources;
+}
+
+void ApplyRunnerSettings(const SandboxOptions& options, const CommandRequest& request, const RunLimits& limits,
+                         bool switch_uid, ProcessSpec* spec) {
+  ApplyRunLimits(limits, spec);
+  if (switch_uid) {
+    spec->credentials = std::make_pair(options.uid, options.gid);
+  } else if (spec->limits) {
+    spec->limits->max_processes = 0;
+  }
+  spec->side_channel = request.capture_state;
+  spec->cgroup_procs = options.cgroup_procs;
+}
+
+Status CheckHostCopy(const std::string& host_copy) {
+  struct stat st;
+  if (host_copy.empty() || host_copy[0] != '/' || ::stat(host_copy.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return InvalidArgumentError("working copy must be an existing directory given by an absolute path, got \"" +
+                                host_copy + "\"");
+  }
+  return Status::Ok();
 }
 
 CommandResult ToCommandResult(ProcessOutcome outcome, bool capture_state) {

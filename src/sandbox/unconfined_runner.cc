@@ -1,6 +1,5 @@
 #include "seragen/sandbox/unconfined_runner.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <mutex>
@@ -20,13 +19,7 @@ std::string UnconfinedWarningText() {
 
 Result<std::unique_ptr<UnconfinedRunner>> UnconfinedRunner::Create(const SandboxOptions& options,
                                                                    const std::string& host_copy) {
-  struct stat st;
-  if (host_copy.empty() || host_copy[0] != '/' || ::stat(host_copy.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return InvalidArgumentError(
-        "working copy must be an existing directory given by an absolute "
-        "path, got \"" +
-        host_copy + "\"");
-  }
+  SG_RETURN_IF_ERROR(CheckHostCopy(host_copy));
   if (options.shell.empty() || options.shell[0] != '/') {
     return InvalidArgumentError("sandbox.shell must be an absolute path, got \"" + options.shell + "\"");
   }
@@ -43,14 +36,7 @@ Result<CommandResult> UnconfinedRunner::Run(const CommandRequest& request, const
   const auto env = options_.env.empty() ? DefaultSandboxEnv() : options_.env;
   for (const auto& [name, value] : env) spec.env.push_back(name + "=" + value);
   spec.cwd = host_copy_;
-  ApplyRunLimits(limits, &spec);
-  if (::geteuid() == 0 && options_.uid != 0) {
-    spec.credentials = std::make_pair(options_.uid, options_.gid);
-  } else if (spec.limits) {
-    spec.limits->max_processes = 0;  // would count the calling user's own processes
-  }
-  spec.side_channel = request.capture_state;
-  spec.cgroup_procs = options_.cgroup_procs;
+  ApplyRunnerSettings(options_, request, limits, ::geteuid() == 0 && options_.uid != 0, &spec);
   SG_ASSIGN_OR_RETURN(ProcessOutcome outcome, RunProcess(spec));
   return ToCommandResult(std::move(outcome), request.capture_state);
 }

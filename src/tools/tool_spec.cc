@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "seragen/base/enum_names.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/template.h"
 
@@ -65,14 +66,12 @@ Result<ParamType> ParseParamType(const json& schema, const std::string& where) {
 
 }  // namespace
 
-std::string_view ToolRoleName(ToolRole role) {
-  switch (role) {
-    case ToolRole::kBash: return "bash";
-    case ToolRole::kEditor: return "editor";
-    case ToolRole::kSubmit: return "submit";
-  }
-  return "?";
-}
+namespace {
+constexpr std::pair<ToolRole, std::string_view> kToolRoleNames[] = {
+    {ToolRole::kBash, "bash"}, {ToolRole::kEditor, "editor"}, {ToolRole::kSubmit, "submit"}};
+}  // namespace
+
+std::string_view ToolRoleName(ToolRole role) { return NameOf<ToolRole>(kToolRoleNames, role, "?"); }
 
 const ParamSpec* ToolSpec::FindParam(std::string_view param_name) const {
   for (const auto& p : params) {
@@ -136,10 +135,9 @@ Result<ToolSpecs> ParseToolSpecsUnchecked(std::string_view yaml_text, std::strin
     ToolSpec spec;
     try {
       const std::string role = node["role"] ? node["role"].as<std::string>() : "";
-      if (role == "bash") spec.role = ToolRole::kBash;
-      else if (role == "editor") spec.role = ToolRole::kEditor;
-      else if (role == "submit") spec.role = ToolRole::kSubmit;
-      else return ParseError(where + ": role must be bash, editor or submit, got \"" + role + "\"");
+      std::optional<ToolRole> known = ValueNamed<ToolRole>(kToolRoleNames, role);
+      if (!known) return ParseError(where + ": role must be bash, editor or submit, got \"" + role + "\"");
+      spec.role = *known;
       spec.name = node["name"] ? node["name"].as<std::string>() : "";
       spec.description = node["description"] ? node["description"].as<std::string>() : "";
     } catch (const YAML::Exception& e) {

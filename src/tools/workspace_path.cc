@@ -9,6 +9,8 @@
 #include <deque>
 #include <vector>
 
+#include "seragen/base/strings.h"
+
 namespace seragen::tools {
 namespace {
 
@@ -20,13 +22,8 @@ std::string StripTrailingSlashes(std::string p) {
 // Components of a relative path, in order ("" and "." dropped).
 std::deque<std::string> SplitComponents(std::string_view path) {
   std::deque<std::string> parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find('/', start);
-    if (end == std::string_view::npos) end = path.size();
-    std::string_view part = path.substr(start, end - start);
-    if (!part.empty() && part != ".") parts.emplace_back(part);
-    start = end + 1;
+  for (std::string& part : SplitOn(path, "/")) {
+    if (!part.empty() && part != ".") parts.push_back(std::move(part));
   }
   return parts;
 }

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "agent/agent_test_support.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/llm/fake_chat_client.h"
 
@@ -16,11 +17,7 @@ using llm::MakeToolCallResponse;
 
 class FakeTools final : public ToolExecutor {
  public:
-  std::vector<llm::ToolSpec> Specs() const override {
-    return {{"bash", "run a command", R"({"type":"object"})"},
-            {"editor", "edit files", R"({"type":"object"})"},
-            {"submit", "submit", R"({"type":"object"})"}};
-  }
+  std::vector<llm::ToolSpec> Specs() const override { return TestToolSpecs(); }
   ToolOutcome Execute(const llm::ToolCall& call) override {
     calls.push_back(call.name + " " + call.arguments_json);
     if (clock && advance.count() > 0) clock->Advance(advance);
@@ -62,19 +59,6 @@ class FakePatch final : public PatchSource {
   std::string patch = "diff --git a/x.py b/x.py\n";
 };
 
-AgentMessages TestMessages() {
-  AgentMessages m;
-  m.no_tool_call = "NO_TOOL {{tool_names}}";
-  m.multiple_tool_calls = "MULTI {{count}}";
-  m.tool_markup = "MARKUP {{detail}}";
-  m.invalid_arguments = "BADJSON {{detail}}";
-  m.truncated = "TRUNCATED {{max_tokens}}";
-  m.invalid_call = "INVALID {{detail}}";
-  m.empty_reply = "EMPTY";
-  m.answer_too_large = "TOO_LARGE {{detail}} > {{max_bytes}}";
-  return m;
-}
-
 struct Harness {
   llm::FakeChatClient chat;
   FakeTools tools;
@@ -94,8 +78,9 @@ struct Harness {
     tools.clock = &clock;
   }
 
-  Trajectory Run(std::function<void(Rollout&)> after_start = nullptr) {
-    RolloutDeps deps{&chat, &tools, &patch, &loop, &workers, &clock, &messages};
+  // `patch_source` stands in for `patch` when given.
+  Trajectory Run(std::function<void(Rollout&)> after_start = nullptr, PatchSource* patch_source = nullptr) {
+    RolloutDeps deps{&chat, &tools, patch_source ? patch_source : &patch, &loop, &workers, &clock, &messages};
     auto rollout = Rollout::Create(spec, deps);
     std::optional<Trajectory> result;
     loop.Post([&] {
@@ -428,13 +413,26 @@ TEST_CASE("model failures map to exit statuses, infrastructure is tagged", "[age
   }
 }
 
-TEST_CASE("a harness failure ends with exit_tool_error", "[agent]") {
-  Harness h;
-  h.chat.PushResponse(MakeToolCallResponse("broken", "{}"));
-  Trajectory t = h.Run();
-  CHECK(t.exit_status == ExitStatus::kToolError);
-  CHECK(t.exit_detail == "sandbox failed to start");
-  CHECK(IsInfrastructureExit(t.exit_status));
+TEST_CASE("a harness failure or an oversized patch at submit ends the rollout with its exit status", "[agent]") {
+  struct Case {
+    const char* tool;
+    ExitStatus exit;
+    const char* name;
+    const char* detail;
+    bool infrastructure;
+  };
+  const Case cases[] = {
+      {"broken", ExitStatus::kToolError, "exit_tool_error", "sandbox failed to start", true},
+      {"submit_huge", ExitStatus::kPatchTooLarge, "exit_patch_too_large", "patch exceeds 1048576 bytes", false}};
+  for (const Case& c : cases) {
+    Harness h;
+    h.chat.PushResponse(MakeToolCallResponse(c.tool, "{}"));
+    Trajectory t = h.Run();
+    CHECK(t.exit_status == c.exit);
+    CHECK(ExitStatusName(t.exit_status) == c.name);
+    CHECK(t.exit_detail == c.detail);
+    CHECK(IsInfrastructureExit(t.exit_status) == c.infrastructure);
+  }
 }
 
 TEST_CASE("a working copy over its disk limit ends with exit_disk_limit, a model outcome", "[agent]") {
@@ -468,26 +466,10 @@ TEST_CASE("a patch that cannot be computed is recorded, not fatal", "[agent]") {
   } bad;
   Harness h;
   h.chat.PushResponse(MakeToolCallResponse("submit", "{}"));
-  RolloutDeps deps{&h.chat, &h.tools, &bad, &h.loop, &h.workers, &h.clock, &h.messages};
-  auto rollout = Rollout::Create(h.spec, deps);
-  std::optional<Trajectory> out;
-  rollout->Start([&](Trajectory t) { out = std::move(t); });
-  while (!out && (h.loop.RunOne() || h.workers.RunOne())) {
-  }
-  REQUIRE(out);
-  CHECK(out->exit_status == ExitStatus::kSubmitted);
-  CHECK_FALSE(out->has_patch);
-  CHECK(out->patch_error == "IO_ERROR: copy vanished");
-}
-
-TEST_CASE("an oversized patch at submit ends with exit_patch_too_large, a model outcome", "[agent]") {
-  Harness h;
-  h.chat.PushResponse(MakeToolCallResponse("submit_huge", "{}"));
-  Trajectory t = h.Run();
-  CHECK(t.exit_status == ExitStatus::kPatchTooLarge);
-  CHECK(t.exit_detail == "patch exceeds 1048576 bytes");
-  CHECK_FALSE(IsInfrastructureExit(t.exit_status));
-  CHECK(ExitStatusName(t.exit_status) == "exit_patch_too_large");
+  Trajectory t = h.Run(nullptr, &bad);
+  CHECK(t.exit_status == ExitStatus::kSubmitted);
+  CHECK_FALSE(t.has_patch);
+  CHECK(t.patch_error == "IO_ERROR: copy vanished");
 }
 
 TEST_CASE("an oversized final patch turns any model outcome into exit_patch_too_large", "[agent]") {
@@ -497,18 +479,12 @@ TEST_CASE("an oversized final patch turns any model outcome into exit_patch_too_
   Harness h;
   h.spec.limits.max_steps = 1;
   h.chat.PushResponse(MakeToolCallResponse("bash", R"({"command":"ls"})"));
-  RolloutDeps deps{&h.chat, &h.tools, &huge, &h.loop, &h.workers, &h.clock, &h.messages};
-  auto rollout = Rollout::Create(h.spec, deps);
-  std::optional<Trajectory> out;
-  rollout->Start([&](Trajectory t) { out = std::move(t); });
-  while (!out && (h.loop.RunOne() || h.workers.RunOne())) {
-  }
-  REQUIRE(out);
-  CHECK(out->exit_status == ExitStatus::kPatchTooLarge);
-  CHECK(out->exit_detail.find("patch exceeds 1048576 bytes") == 0);
-  CHECK(out->exit_detail.find("exit_steps") != std::string::npos);
-  CHECK_FALSE(out->has_patch);
-  CHECK(out->patch.empty());
+  Trajectory t = h.Run(nullptr, &huge);
+  CHECK(t.exit_status == ExitStatus::kPatchTooLarge);
+  CHECK(t.exit_detail.find("patch exceeds 1048576 bytes") == 0);
+  CHECK(t.exit_detail.find("exit_steps") != std::string::npos);
+  CHECK_FALSE(t.has_patch);
+  CHECK(t.patch.empty());
 }
 
 TEST_CASE("the trajectory record is bounded: past the limit the rollout ends", "[agent]") {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 
+#include "agent/agent_test_support.h"
 #include "seragen/agent/rollout.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/llm/fake_chat_client.h"
@@ -22,11 +23,7 @@ using llm::MakeToolCallResponse;
 // is set (a command whose output is not deterministic).
 class TreeTools final : public ToolExecutor, public PatchSource {
  public:
-  std::vector<llm::ToolSpec> Specs() const override {
-    return {{"bash", "run", R"({"type":"object"})"},
-            {"editor", "edit", R"({"type":"object"})"},
-            {"submit", "submit", R"({"type":"object"})"}};
-  }
+  std::vector<llm::ToolSpec> Specs() const override { return TestToolSpecs(); }
   ToolOutcome Execute(const llm::ToolCall& call) override {
     executed.push_back(call.name);
     ToolOutcome out;
@@ -92,18 +89,6 @@ class RecordingSink final : public TurnSink {
   int appends = 0;
 };
 
-AgentMessages Messages() {
-  AgentMessages m;
-  m.no_tool_call = "NO_TOOL";
-  m.multiple_tool_calls = "MULTI";
-  m.tool_markup = "MARKUP";
-  m.invalid_arguments = "BADJSON";
-  m.truncated = "TRUNCATED";
-  m.invalid_call = "INVALID {{detail}}";
-  m.empty_reply = "EMPTY";
-  return m;
-}
-
 llm::ChatResponse Priced(llm::ChatResponse r, std::int64_t prompt) {
   r.usage.present = true;
   r.usage.prompt_tokens = prompt;
@@ -142,7 +127,7 @@ Run RunRollout(std::vector<RecordedTurn> replay, TurnSink* sink, int* drift = nu
   if (prepare) prepare(tools);
   QueueExecutor loop, workers;
   FakeClock clock;
-  AgentMessages messages = Messages();
+  AgentMessages messages = TestMessages();
   RolloutSpec spec;
   spec.task_id = "t";
   spec.system_prompt = "SYSTEM";

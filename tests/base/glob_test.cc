@@ -2,49 +2,50 @@
 
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 namespace seragen {
 
-TEST_CASE("basename patterns match anywhere", "[glob]") {
-  CHECK(GlobMatch("*.min.js", "static/js/app.min.js"));
-  CHECK(GlobMatch("*.py", "a.py"));
-  CHECK_FALSE(GlobMatch("*.py", "a.pyc"));
-  CHECK(GlobMatch("test_*.py", "pkg/tests/test_io.py"));
-  CHECK(GlobMatch("?.c", "src/x.c"));
-  CHECK_FALSE(GlobMatch("?.c", "src/xy.c"));
-}
+namespace {
 
-TEST_CASE("path patterns are anchored and * stops at slashes", "[glob]") {
-  CHECK(GlobMatch("src/*.py", "src/a.py"));
-  CHECK_FALSE(GlobMatch("src/*.py", "src/sub/a.py"));
-  CHECK_FALSE(GlobMatch("src/*.py", "lib/src/a.py"));
-  CHECK(GlobMatch("/src/*.py", "src/a.py"));
-}
+// One pattern, the paths it matches and the paths it does not.
+struct GlobCase {
+  const char* pattern;
+  std::vector<const char*> matches;
+  std::vector<const char*> misses;
+};
 
-TEST_CASE("double star spans zero or more directories", "[glob]") {
-  CHECK(GlobMatch("vendor/**", "vendor/a/b/c.go"));
-  CHECK(GlobMatch("vendor/**", "vendor/x"));
-  CHECK_FALSE(GlobMatch("vendor/**", "src/vendor.go"));
-  CHECK(GlobMatch("a/**/b", "a/b"));
-  CHECK(GlobMatch("a/**/b", "a/x/y/b"));
-  CHECK_FALSE(GlobMatch("a/**/b", "a/x/y/c"));
-  CHECK(GlobMatch("**/tests/**", "pkg/tests/unit/test_a.py"));
-  CHECK(GlobMatch("**/tests/**", "tests/test_a.py"));
-  CHECK(GlobMatch("**/*_test.go", "cmd/x/main_test.go"));
-  CHECK(GlobMatch("**/*_test.go", "main_test.go"));
-}
+const GlobCase kCases[] = {
+    // Basename patterns match anywhere.
+    {"*.min.js", {"static/js/app.min.js"}, {}},
+    {"*.py", {"a.py"}, {"a.pyc"}},
+    {"test_*.py", {"pkg/tests/test_io.py"}, {}},
+    {"?.c", {"src/x.c"}, {"src/xy.c"}},
+    // Path patterns are anchored and * stops at slashes.
+    {"src/*.py", {"src/a.py"}, {"src/sub/a.py", "lib/src/a.py"}},
+    {"/src/*.py", {"src/a.py"}, {}},
+    // Double star spans zero or more directories.
+    {"vendor/**", {"vendor/a/b/c.go", "vendor/x"}, {"src/vendor.go"}},
+    {"a/**/b", {"a/b", "a/x/y/b"}, {"a/x/y/c"}},
+    {"**/tests/**", {"pkg/tests/unit/test_a.py", "tests/test_a.py"}, {}},
+    {"**/*_test.go", {"cmd/x/main_test.go", "main_test.go"}, {}},
+    // A trailing slash means a directory anywhere.
+    {"node_modules/", {"web/node_modules/lib/index.js", "node_modules/x.js"}, {"src/node_modules.js"}},
+    // Character classes; an unclosed bracket is literal.
+    {"file[0-9].txt", {"file7.txt"}, {"fileA.txt"}},
+    {"file[!0-9].txt", {"fileA.txt"}, {}},
+    {"[ab]*", {"beta"}, {}},
+    {"a[", {"a["}, {}},
+};
 
-TEST_CASE("trailing slash means a directory anywhere", "[glob]") {
-  CHECK(GlobMatch("node_modules/", "web/node_modules/lib/index.js"));
-  CHECK(GlobMatch("node_modules/", "node_modules/x.js"));
-  CHECK_FALSE(GlobMatch("node_modules/", "src/node_modules.js"));
-}
+}  // namespace
 
-TEST_CASE("character classes", "[glob]") {
-  CHECK(GlobMatch("file[0-9].txt", "file7.txt"));
-  CHECK_FALSE(GlobMatch("file[0-9].txt", "fileA.txt"));
-  CHECK(GlobMatch("file[!0-9].txt", "fileA.txt"));
-  CHECK(GlobMatch("[ab]*", "beta"));
-  CHECK(GlobMatch("a[", "a["));
+TEST_CASE("basename, anchored path, double-star, directory and class patterns", "[glob]") {
+  for (const GlobCase& c : kCases) {
+    INFO(c.pattern);
+    for (const char* path : c.matches) CHECK(GlobMatch(c.pattern, path));
+    for (const char* path : c.misses) CHECK_FALSE(GlobMatch(c.pattern, path));
+  }
 }
 
 TEST_CASE("GlobMatchAny", "[glob]") {

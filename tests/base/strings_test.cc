@@ -18,12 +18,10 @@ TEST_CASE("IsAsciiSpace and IsAsciiIdentChar agree with the C locale on ASCII an
 }
 
 TEST_CASE("TrimAsciiSpace removes all six ASCII spaces at both ends only", "[base]") {
-  CHECK(TrimAsciiSpace("") == "");
-  CHECK(TrimAsciiSpace(" \t\n\v\f\r") == "");
-  CHECK(TrimAsciiSpace("\v a b \f") == "a b");
-  CHECK(TrimAsciiSpace("x") == "x");
-  // A UTF-8 no-break space (C2 A0) is not ASCII space.
-  CHECK(TrimAsciiSpace("\xC2\xA0x\xC2\xA0") == "\xC2\xA0x\xC2\xA0");
+  // (input, trimmed); a UTF-8 no-break space (C2 A0) is not ASCII space.
+  const std::pair<std::string_view, std::string_view> kCases[] = {
+      {"", ""}, {" \t\n\v\f\r", ""}, {"\v a b \f", "a b"}, {"x", "x"}, {"\xC2\xA0x\xC2\xA0", "\xC2\xA0x\xC2\xA0"}};
+  for (const auto& [input, trimmed] : kCases) CHECK(TrimAsciiSpace(input) == trimmed);
 }
 
 TEST_CASE("TrimLineSpace keeps vertical tab and form feed", "[base]") {
@@ -51,6 +49,14 @@ TEST_CASE("AsciiLower maps only A-Z", "[base]") {
     char expected = (i >= 'A' && i <= 'Z') ? static_cast<char>(i + 32) : static_cast<char>(i);
     CHECK(lowered[static_cast<std::size_t>(i)] == expected);
   }
+}
+
+TEST_CASE("SplitOn keeps empty parts: n separators give n + 1 parts", "[base]") {
+  using Parts = std::vector<std::string>;
+  CHECK(SplitOn("", "/") == Parts{""});
+  CHECK(SplitOn("a", "/") == Parts{"a"});
+  CHECK(SplitOn("/a//b/", "/") == Parts{"", "a", "", "b", ""});
+  CHECK(SplitOn("a::b:c::", "::") == Parts{"a", "b:c", ""});
 }
 
 }  // namespace seragen

@@ -10,6 +10,13 @@
 namespace seragen::callgraph {
 namespace {
 
+// A source holding `files` (path, content).
+InMemoryFileSource Files(std::initializer_list<std::pair<const char*, const char*>> files) {
+  InMemoryFileSource source;
+  for (const auto& [path, content] : files) source.Add(path, content);
+  return source;
+}
+
 CallGraph Build(const InMemoryFileSource& source, GraphOptions options = {}) {
   options.threads = options.threads == 0 ? 2 : options.threads;
   Result<CallGraph> graph = BuildGraph(source, options);
@@ -28,10 +35,8 @@ bool HasEdge(const CallGraph& graph, const std::string& caller, const std::strin
 }
 
 TEST_CASE("same-named modules in different folders keep distinct node ids", "[graph]") {
-  InMemoryFileSource source;
-  source.Add("a/util.py", "def load():\n    return 1\n");
-  source.Add("b/util.py", "def load():\n    return 2\n");
-  CallGraph graph = Build(source);
+  CallGraph graph =
+      Build(Files({{"a/util.py", "def load():\n    return 1\n"}, {"b/util.py", "def load():\n    return 2\n"}}));
   REQUIRE(graph.nodes.size() == 2);
   CHECK(graph.nodes[0].id == "a/util.py::load");
   CHECK(graph.nodes[1].id == "b/util.py::load");
@@ -110,10 +115,9 @@ TEST_CASE("a 50 MB source file costs bounded parser memory even with max_file_by
 }
 
 TEST_CASE("ambiguous calls produce no edge unless configured, and are counted", "[graph]") {
-  InMemoryFileSource source;
-  source.Add("a.py", "class A:\n    def run(self):\n        pass\n");
-  source.Add("b.py", "class B:\n    def run(self):\n        pass\n");
-  source.Add("c.py", "def go(x):\n    x.run()\n");
+  const InMemoryFileSource source = Files({{"a.py", "class A:\n    def run(self):\n        pass\n"},
+                                           {"b.py", "class B:\n    def run(self):\n        pass\n"},
+                                           {"c.py", "def go(x):\n    x.run()\n"}});
   CallGraph strict = Build(source);
   CHECK(strict.edges.empty());
   CHECK(strict.stats.ambiguous == 1);
@@ -142,11 +146,8 @@ TEST_CASE("graphs are identical whatever the thread count", "[graph]") {
 }
 
 TEST_CASE("header extension follows the repository's language mix", "[graph]") {
-  InMemoryFileSource c_repo;
-  c_repo.Add("x.h", "int f(void);\n");
-  c_repo.Add("x.c", "int f(void) { return 1; }\n");
-  c_repo.Add("y.c", "int g(void) { return f(); }\n");
-  CallGraph graph = Build(c_repo);
+  CallGraph graph = Build(Files(
+      {{"x.h", "int f(void);\n"}, {"x.c", "int f(void) { return 1; }\n"}, {"y.c", "int g(void) { return f(); }\n"}}));
   CHECK(graph.stats.files_by_language.count("c") == 1);
   CHECK(graph.stats.files_by_language.count("cpp") == 0);
 }

@@ -43,6 +43,13 @@ struct Task {
 
 using Counts = std::map<std::string, std::size_t>;
 
+// Every one of `reasons` counted once.
+Counts OnceEach(std::initializer_list<std::string> reasons) {
+  Counts counts;
+  for (const std::string& reason : reasons) counts[reason] = 1;
+  return counts;
+}
+
 }  // namespace
 
 TEST_CASE("export rules: a clean task gives one T1 and one T2 record", "[export]") {
@@ -91,12 +98,8 @@ TEST_CASE("export rules: each T2 exclusion is counted under its reason", "[expor
   for (Task* t : {&unverified, &missing, &unreadable, &unsubmitted, &low}) CHECK_FALSE(sel.Select(t->outcome).t2);
   CHECK(sel.Select(first.outcome).t2);
   CHECK_FALSE(sel.Select(dup.outcome).t2);
-  CHECK(sel.excluded() == Counts{{kT2NotVerified, 1},
-                                 {kT2Missing, 1},
-                                 {kT2ScoresUnreadable, 1},
-                                 {kT2NotSubmitted, 1},
-                                 {kT2BelowThreshold, 1},
-                                 {kT2DuplicatePatch, 1}});
+  CHECK(sel.excluded() == OnceEach({kT2NotVerified, kT2Missing, kT2ScoresUnreadable, kT2NotSubmitted, kT2BelowThreshold,
+                                    kT2DuplicatePatch}));
 }
 
 TEST_CASE("export rules: only_submitted off still never accepts an unsubmitted T2", "[export]") {
@@ -187,12 +190,8 @@ TEST_CASE("export filters: off by default, each counted under its reason", "[exp
   Selection s = sel.Select(fine.outcome);
   CHECK(s.t1);
   CHECK(s.t2);
-  CHECK(sel.excluded() == Counts{{kT1FilterTokens, 1},
-                                 {kT1FilterPatchLines, 1},
-                                 {kT1FilterToolOutput, 1},
-                                 {kT2FilterTokens, 1},
-                                 {kT2FilterPatchLines, 1},
-                                 {kT2FilterToolOutput, 1}});
+  CHECK(sel.excluded() == OnceEach({kT1FilterTokens, kT1FilterPatchLines, kT1FilterToolOutput, kT2FilterTokens,
+                                    kT2FilterPatchLines, kT2FilterToolOutput}));
   CHECK(EstimateRecordTokens(fine.r1) == 120);
   CHECK(EstimateAvgToolOutputTokens(fine.r1) == 10);
 }

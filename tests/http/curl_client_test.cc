@@ -27,6 +27,17 @@ Request Get(const std::string& url, milliseconds timeout = milliseconds(3000)) {
   return r;
 }
 
+// A replay server that answers every request with 200 "{}", and a client on
+// its own event loop.
+struct AnsweringServer {
+  AnsweringServer() {
+    server.SetHandler([](const testing::ReceivedRequest&) { return ScriptedReply::Json(200, "{}"); });
+  }
+  ReplayServer server;
+  loop::EventLoop loop;
+  CurlClient client{loop};
+};
+
 }  // namespace
 
 TEST_CASE("GET returns status, lower-cased headers, body and timings", "[http][curl]") {
@@ -101,16 +112,13 @@ TEST_CASE("a chunk callback returning false aborts the transfer", "[http][curl]"
 }
 
 TEST_CASE("sequential requests reuse one keep-alive connection", "[http][curl]") {
-  ReplayServer server;
-  server.SetHandler([](const testing::ReceivedRequest&) { return ScriptedReply::Json(200, "{}"); });
-  loop::EventLoop loop;
-  CurlClient client(loop);
+  AnsweringServer w;
   for (int i = 0; i < 5; ++i) {
-    Response r = SendAndWait(client, Get(server.base_url() + "/x"));
+    Response r = SendAndWait(w.client, Get(w.server.base_url() + "/x"));
     REQUIRE(r.status == 200);
   }
-  CHECK(server.accepted_connections() == 1);
-  CHECK(client.OpenSockets() == 1);
+  CHECK(w.server.accepted_connections() == 1);
+  CHECK(w.client.OpenSockets() == 1);
 }
 
 TEST_CASE("transport failures are classified", "[http][curl]") {
@@ -152,13 +160,10 @@ TEST_CASE("transport failures are classified", "[http][curl]") {
 }
 
 TEST_CASE("HTTPS is negotiated: a plain-HTTP peer fails the TLS handshake", "[http][curl]") {
-  ReplayServer server;
-  server.SetHandler([](const testing::ReceivedRequest&) { return ScriptedReply::Json(200, "{}"); });
-  loop::EventLoop loop;
-  CurlClient client(loop);
-  Response r = SendAndWait(client, Get("https://127.0.0.1:" + std::to_string(server.port()) + "/v1/models"));
+  AnsweringServer w;
+  Response r = SendAndWait(w.client, Get("https://127.0.0.1:" + std::to_string(w.server.port()) + "/v1/models"));
   CHECK(r.error == TransportError::kTls);
-  CHECK(server.request_count() == 0);
+  CHECK(w.server.request_count() == 0);
 }
 
 TEST_CASE("connection refused", "[http][curl]") {

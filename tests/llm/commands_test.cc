@@ -12,6 +12,20 @@ using testing::Fixture;
 using testing::ReplayServer;
 using testing::ScriptedReply;
 
+namespace {
+
+// Ping or chat options for o3-mini behind the OpenAI profile at `server`.
+template <typename Options>
+Options OpenAiO3Mini(const ReplayServer& server) {
+  Options options;
+  options.base_url = server.base_url();
+  options.server = "openai";
+  options.model = "o3-mini";
+  return options;
+}
+
+}  // namespace
+
 TEST_CASE("llm ping: models, context window, latency", "[llm][commands]") {
   ReplayServer server;
   server.Enqueue("/v1/models", ScriptedReply::Json(200, Fixture("models/f9b_vllm.json")));
@@ -35,11 +49,7 @@ TEST_CASE("llm ping: models, context window, latency", "[llm][commands]") {
 TEST_CASE("llm ping: a configured profile shows its settings for the model", "[llm][commands]") {
   ReplayServer server;
   server.Enqueue("/v1/models", ScriptedReply::Json(200, Fixture("models/f9a_openai.json")));
-  PingOptions options;
-  options.base_url = server.base_url();
-  options.server = "openai";
-  options.model = "o3-mini";
-  auto report = PingEndpoint(options);
+  auto report = PingEndpoint(OpenAiO3Mini<PingOptions>(server));
   REQUIRE(report.ok());
   std::string text = FormatPingReport(*report);
   CHECK(text.find("max_completion_tokens") != std::string::npos);
@@ -94,10 +104,7 @@ TEST_CASE("llm chat: picks the served model and prints the answer", "[llm][comma
 TEST_CASE("llm chat sends what the server profile accepts", "[llm][commands][profile]") {
   ReplayServer server;
   server.Enqueue("/v1/chat/completions", ScriptedReply::Json(200, Fixture("responses/f1a_openai_tool_call.json")));
-  ChatCommandOptions options;
-  options.base_url = server.base_url();
-  options.model = "o3-mini";
-  options.server = "openai";
+  auto options = OpenAiO3Mini<ChatCommandOptions>(server);
   options.prompt = "hi";
   auto report = RunChatCommand(options);
   REQUIRE(report.ok());

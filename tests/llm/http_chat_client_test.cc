@@ -38,6 +38,18 @@ ScriptedReply Stream(const std::string& fixture) {
 }
 
 nlohmann::json BodyOf(const testing::ReceivedRequest& r) { return nlohmann::json::parse(r.body); }
+// A pool that runs one call at a time (the others queue).
+ChatClientOptions OneCallAtATime() {
+  ChatClientOptions o;
+  o.pool.max_concurrency = 1;
+  return o;
+}
+
+// Every request is accepted and never answered.
+void NeverAnswer(testing::ReplayServer& server) {
+  server.SetHandler([](const testing::ReceivedRequest&) { return ScriptedReply::WithAction(Action::kNeverAnswer); });
+}
+
 }  // namespace
 
 TEST_CASE("the same configuration error on 3 consecutive calls stops the run, later calls are not sent",
@@ -293,20 +305,21 @@ TEST_CASE("tool problems of a 200 answer are not failures", "[llm][client][fixtu
 TEST_CASE("transport failures: reset, silence and stalls are retried, then fail tagged", "[llm][client]") {
   CallOptions quick;
   quick.attempt_timeout = milliseconds(100);
-  SECTION("connection reset, then success") {
+  // `first` fails the first attempt; the retry gets a good answer.
+  auto expect_one_retry = [&](const ScriptedReply& first) {
     ChatHarness h;
-    h.server().Enqueue(kPath, ScriptedReply::WithAction(Action::kReset));
+    h.server().Enqueue(kPath, first);
     h.server().Enqueue(kPath, Ok());
     auto r = h.Call(SimpleRequest(), quick);
     REQUIRE(r.ok());
     CHECK(r->timings.attempts == 2);
-  }
+  };
+  SECTION("connection reset, then success") { expect_one_retry(ScriptedReply::WithAction(Action::kReset)); }
   SECTION("server accepts and never answers: deadline per attempt, then give up") {
     ChatClientOptions o;
     o.retry.max_attempts = 2;
     ChatHarness h(o);
-    h.server().SetHandler(
-        [](const testing::ReceivedRequest&) { return ScriptedReply::WithAction(Action::kNeverAnswer); });
+    NeverAnswer(h.server());
     auto r = h.Call(SimpleRequest(), quick);
     REQUIRE_FALSE(r.ok());
     CHECK(FailureClassOf(r.status()) == FailureClass::kTransientNetwork);
@@ -315,14 +328,9 @@ TEST_CASE("transport failures: reset, silence and stalls are retried, then fail 
     CHECK(h.server().request_count() == 2);
   }
   SECTION("server stalls mid-body, then answers") {
-    ChatHarness h;
     ScriptedReply stall = Ok();
     stall.action = Action::kStallMidBody;
-    h.server().Enqueue(kPath, stall);
-    h.server().Enqueue(kPath, Ok());
-    auto r = h.Call(SimpleRequest(), quick);
-    REQUIRE(r.ok());
-    CHECK(r->timings.attempts == 2);
+    expect_one_retry(stall);
   }
   SECTION("stream stalls mid-body") {
     ChatClientOptions o;
@@ -390,11 +398,8 @@ TEST_CASE("call deadline bounds retries", "[llm][client]") {
 }
 
 TEST_CASE("cancellation in flight and queued, done runs exactly once", "[llm][client]") {
-  ChatClientOptions o;
-  o.pool.max_concurrency = 1;
-  ChatHarness h(o);
-  h.server().SetHandler(
-      [](const testing::ReceivedRequest&) { return ScriptedReply::WithAction(Action::kNeverAnswer); });
+  ChatHarness h(OneCallAtATime());
+  NeverAnswer(h.server());
   std::atomic<int> first_calls{0}, second_calls{0};
   std::promise<Result<ChatResponse>> first, second;
   auto handle1 = h.client->Complete(SimpleRequest(), {}, [&](Result<ChatResponse> r) {
@@ -419,11 +424,8 @@ TEST_CASE("cancellation in flight and queued, done runs exactly once", "[llm][cl
 }
 
 TEST_CASE("a queued call fails when its deadline passes", "[llm][client]") {
-  ChatClientOptions o;
-  o.pool.max_concurrency = 1;
-  ChatHarness h(o);
-  h.server().SetHandler(
-      [](const testing::ReceivedRequest&) { return ScriptedReply::WithAction(Action::kNeverAnswer); });
+  ChatHarness h(OneCallAtATime());
+  NeverAnswer(h.server());
   auto stuck = h.client->Complete(SimpleRequest(), {}, [](Result<ChatResponse>) {});
   REQUIRE(WaitUntil([&] { return h.server().request_count() == 1; }));
   CallOptions short_deadline;
@@ -436,8 +438,7 @@ TEST_CASE("a queued call fails when its deadline passes", "[llm][client]") {
 
 TEST_CASE("destroying the client completes open calls as cancelled", "[llm][client]") {
   ChatHarness h;
-  h.server().SetHandler(
-      [](const testing::ReceivedRequest&) { return ScriptedReply::WithAction(Action::kNeverAnswer); });
+  NeverAnswer(h.server());
   std::atomic<int> cancelled{0};
   for (int i = 0; i < 3; ++i) {
     h.client->Complete(SimpleRequest(), {}, [&](Result<ChatResponse> r) {

@@ -139,40 +139,30 @@ TEST_CASE("empty tool_calls are never sent in history", "[llm][codec]") {
 }
 
 TEST_CASE("detection from facts, in the documented order", "[llm][profile][detect]") {
-  DetectionFacts f;
-  CHECK(DetectFromFacts(f).kind == ServerKind::kGeneric);
-  f.server_header = "llama.cpp";
-  f.owned_by = "vllm";  // the header wins
-  CHECK(DetectFromFacts(f).kind == ServerKind::kLlamaCpp);
-  f = {};
-  f.props_ok = true;
-  CHECK(DetectFromFacts(f).kind == ServerKind::kLlamaCpp);
-  f = {};
-  f.owned_by = "vllm";
-  CHECK(DetectFromFacts(f).kind == ServerKind::kVllm);
-  f.owned_by = "sglang";
-  CHECK(DetectFromFacts(f).kind == ServerKind::kSglang);
-  f.owned_by = "llamacpp";
-  CHECK(DetectFromFacts(f).kind == ServerKind::kLlamaCpp);
-  f = {};
-  f.server_info_ok = true;
-  CHECK(DetectFromFacts(f).kind == ServerKind::kSglang);
-  f = {};
-  f.host = "openrouter.ai";
-  CHECK(DetectFromFacts(f).kind == ServerKind::kOpenRouter);
-  f.host = "api.openai.com";
-  f.owned_by = "system";
-  CHECK(DetectFromFacts(f).kind == ServerKind::kOpenAI);
-  f.host = "notapi.openai.com.evil";
-  CHECK(DetectFromFacts(f).kind == ServerKind::kGeneric);
-  f = {};
-  f.openrouter_shape = true;
-  CHECK(DetectFromFacts(f).kind == ServerKind::kOpenRouter);
-  f = {};
-  f.version_ok = true;
-  Detection d = DetectFromFacts(f);
-  CHECK(d.kind == ServerKind::kVllm);
-  CHECK_FALSE(d.evidence.empty());
+  struct Case {
+    DetectionFacts facts;
+    ServerKind kind;
+  };
+  const Case cases[] = {
+      {{}, ServerKind::kGeneric},
+      {{.server_header = "llama.cpp", .owned_by = "vllm"}, ServerKind::kLlamaCpp},  // the header wins
+      {{.props_ok = true}, ServerKind::kLlamaCpp},
+      {{.owned_by = "vllm"}, ServerKind::kVllm},
+      {{.owned_by = "sglang"}, ServerKind::kSglang},
+      {{.owned_by = "llamacpp"}, ServerKind::kLlamaCpp},
+      {{.server_info_ok = true}, ServerKind::kSglang},
+      {{.host = "openrouter.ai"}, ServerKind::kOpenRouter},
+      {{.host = "api.openai.com", .owned_by = "system"}, ServerKind::kOpenAI},
+      {{.host = "notapi.openai.com.evil", .owned_by = "system"}, ServerKind::kGeneric},
+      {{.openrouter_shape = true}, ServerKind::kOpenRouter},
+      {{.version_ok = true}, ServerKind::kVllm},
+  };
+  for (const Case& c : cases) {
+    INFO(c.facts.host << " | " << c.facts.server_header << " | " << c.facts.owned_by);
+    Detection d = DetectFromFacts(c.facts);
+    CHECK(d.kind == c.kind);
+    if (c.kind != ServerKind::kGeneric) CHECK_FALSE(d.evidence.empty());
+  }
 }
 
 TEST_CASE(

@@ -23,11 +23,7 @@
 namespace seragen::repo {
 namespace {
 
-using seragen::testing::TempDir;
-using testing::Git;
-using testing::MustRun;
-using testing::Quote;
-using testing::ReferenceDiff;
+using namespace testing;  // git_fixture.h
 
 const char* const kAttributeModes[] = {"", "* text=auto\n", "* eol=lf\n"};
 
@@ -58,19 +54,11 @@ struct Fixture {
 
   explicit Fixture(const std::string& attributes) {
     base = testing::MakeRepo(tmp.Sub("source"), BaseFiles(), attributes);
-    auto opened = Repository::Open(tmp.Sub("source"));
-    REQUIRE(opened.ok());
-    repo.emplace(std::move(opened).value());
-    auto created = WorkingCopyPool::Create(*repo, base, WorkingCopyPoolOptions{tmp.Sub("pool"), 2});
-    REQUIRE(created.ok());
-    pool.emplace(std::move(created).value());
+    repo.emplace(Must(Repository::Open(tmp.Sub("source"))));
+    pool.emplace(Must(WorkingCopyPool::Create(*repo, base, WorkingCopyPoolOptions{tmp.Sub("pool"), 2})));
   }
 
-  WorkingCopyLease Acquire() {
-    auto lease = pool->Acquire();
-    REQUIRE(lease.ok());
-    return std::move(lease).value();
-  }
+  WorkingCopyLease Acquire() { return Must(pool->Acquire()); }
 };
 
 // Applies `commands` (shell, run in the copy) under every attribute mode and

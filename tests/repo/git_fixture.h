@@ -5,9 +5,14 @@
 #include <map>
 #include <string>
 
+#include "testing/must.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::repo::testing {
+
+// The shared helpers too, so that `using namespace testing;` brings them all.
+using seragen::testing::Must;
+using seragen::testing::TempDir;
 
 // Shell prefix that runs git in `dir` with no system/global config, fixed
 // identity and dates: Git(dir) + " status --porcelain".

@@ -17,10 +17,7 @@
 namespace seragen::repo {
 namespace {
 
-using seragen::testing::TempDir;
-using testing::Git;
-using testing::MustRun;
-using testing::Quote;
+using namespace testing;  // git_fixture.h
 
 struct RepoFixture {
   TempDir tmp;
@@ -257,49 +254,28 @@ TEST_CASE("repository: URL detection and cache names") {
 TEST_CASE("repository: CheckPatchApplies accepts good patches and explains bad ones") {
   RepoFixture f;
   Repository repo = f.Open();
-  std::string good =
-      "diff --git a/README.md b/README.md\n"
-      "index ce01362..0cc6c3e 100644\n"
-      "--- a/README.md\n"
-      "+++ b/README.md\n"
-      "@@ -1 +1,2 @@\n"
-      " hello\n"
-      "+world\n";
+  const std::string good =
+      "diff --git a/README.md b/README.md\nindex ce01362..0cc6c3e 100644\n--- a/README.md\n+++ b/README.md\n"
+      "@@ -1 +1,2 @@\n hello\n+world\n";
   CHECK(repo.CheckPatchApplies(f.first, good).ok());
   // The same patch does not apply where README.md already changed that way.
-  std::string conflicting =
-      "diff --git a/README.md b/README.md\n"
-      "--- a/README.md\n"
-      "+++ b/README.md\n"
-      "@@ -1 +1 @@\n"
-      "-goodbye\n"
-      "+hello\n";
-  Status conflict = repo.CheckPatchApplies(f.first, conflicting);
+  Status conflict = repo.CheckPatchApplies(
+      f.first, "diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-goodbye\n+hello\n");
   REQUIRE_FALSE(conflict.ok());
   CHECK(conflict.code() == StatusCode::kFailedPrecondition);
   CHECK(conflict.message().find("does not apply") != std::string::npos);
 
-  std::string missing_file =
-      "diff --git a/nope.txt b/nope.txt\n"
-      "--- a/nope.txt\n"
-      "+++ b/nope.txt\n"
-      "@@ -1 +1 @@\n"
-      "-a\n"
-      "+b\n";
-  CHECK_FALSE(repo.CheckPatchApplies(f.first, missing_file).ok());
-  std::string new_existing =
-      "diff --git a/README.md b/README.md\n"
-      "new file mode 100644\n"
-      "--- /dev/null\n"
-      "+++ b/README.md\n"
-      "@@ -0,0 +1 @@\n"
-      "+again\n";
-  CHECK_FALSE(repo.CheckPatchApplies(f.first, new_existing).ok());
-  std::string binary_marker =
-      "diff --git a/assets/logo.png b/assets/logo.png\n"
-      "index 1111111..2222222 100644\n"
-      "Binary files a/assets/logo.png and b/assets/logo.png differ\n";
-  CHECK_FALSE(repo.CheckPatchApplies(f.first, binary_marker).ok());
+  const char* refused[] = {
+      // A file that does not exist.
+      "diff --git a/nope.txt b/nope.txt\n--- a/nope.txt\n+++ b/nope.txt\n@@ -1 +1 @@\n-a\n+b\n",
+      // A new file where one exists.
+      "diff --git a/README.md b/README.md\nnew file mode 100644\n--- /dev/null\n+++ "
+      "b/README.md\n@@ -0,0 +1 @@\n+again\n",
+      // A binary-change marker without the binary patch.
+      "diff --git a/assets/logo.png b/assets/logo.png\nindex 1111111..2222222 100644\n"
+      "Binary files a/assets/logo.png and b/assets/logo.png differ\n",
+  };
+  for (const char* patch : refused) CHECK_FALSE(repo.CheckPatchApplies(f.first, patch).ok());
 
   Status empty = repo.CheckPatchApplies(f.first, "");
   CHECK(empty.code() == StatusCode::kInvalidArgument);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -18,11 +19,7 @@
 namespace seragen::repo {
 namespace {
 
-using seragen::testing::TempDir;
-using testing::Git;
-using testing::MustRun;
-using testing::PorcelainStatus;
-using testing::Quote;
+using namespace testing;  // git_fixture.h
 
 constexpr const char* kSecret = "TOP-SECRET-HOST-CONTENT";
 
@@ -41,23 +38,15 @@ struct Fixture {
     tmp.Write("host/a.txt", "host copy of a\n");
     tmp.Write("host/sub/deep.txt", std::string(kSecret) + " deep\n");
     MustRun("chmod 600 " + Quote(outside + "/secret.txt"));
-    auto opened = Repository::Open(tmp.Sub("source"));
-    REQUIRE(opened.ok());
-    repo.emplace(std::move(opened).value());
-    auto created = WorkingCopyPool::Create(*repo, base, WorkingCopyPoolOptions{tmp.Sub("pool"), 1});
-    REQUIRE(created.ok());
-    pool.emplace(std::move(created).value());
+    repo.emplace(Must(Repository::Open(tmp.Sub("source"))));
+    pool.emplace(Must(WorkingCopyPool::Create(*repo, base, WorkingCopyPoolOptions{tmp.Sub("pool"), 1})));
   }
 
   std::string HostListing() const {
     return MustRun("cd " + Quote(outside) + " && find . | sort && find . -type f | sort | xargs md5sum");
   }
 
-  WorkingCopyLease Acquire() {
-    auto lease = pool->Acquire();
-    REQUIRE(lease.ok());
-    return std::move(lease).value();
-  }
+  WorkingCopyLease Acquire() { return Must(pool->Acquire()); }
 
   // After a hostile lease: the host directory is untouched, the next lease is
   // pristine and its patch shows exactly the next agent's change.
@@ -84,36 +73,49 @@ void ExpectOnlyTheAgentsChange(const Result<std::string>& diff) {
   CHECK(diff->find("diff --git a/new.py b/new.py") != std::string::npos);
 }
 
-TEST_CASE("isolation: core.worktree set with git config inside the copy is ignored by host-side git") {
-  Fixture f;
-  std::string before = f.HostListing();
+// The shape of most of these tests: in a fresh lease, runs the shell command
+// `command_for(copy path)` from the copy's directory, checks the diff against
+// the base with `check_diff` (when given) and releases the lease (REQUIRED to
+// succeed); then the host listing is still `host_before` and the next lease
+// exact.
+void ExpectContained(Fixture& f, const std::string& host_before,
+                     const std::function<std::string(const std::string&)>& command_for,
+                     const std::function<void(const Result<std::string>&)>& check_diff = nullptr) {
   {
     WorkingCopyLease lease = f.Acquire();
-    MustRun("cd " + Quote(lease.path()) + " && echo changed >> a.txt && echo 'x = 1' > new.py && " + Git(lease.path()) +
-            " config core.worktree " + Quote(f.outside));
-    ExpectOnlyTheAgentsChange(DiffAgainstBase(lease.paths(), f.base));
+    MustRun("cd " + Quote(lease.path()) + " && " + command_for(lease.path()));
+    if (check_diff) check_diff(DiffAgainstBase(lease.paths(), f.base));
     REQUIRE(lease.Release().ok());
   }
-  f.ExpectNextLeaseExact(before);
+  f.ExpectNextLeaseExact(host_before);
+}
+
+TEST_CASE("isolation: core.worktree set with git config inside the copy is ignored by host-side git") {
+  Fixture f;
+  ExpectContained(
+      f, f.HostListing(),
+      [&](const std::string& copy) {
+        return "echo changed >> a.txt && echo 'x = 1' > new.py && " + Git(copy) + " config core.worktree " +
+               Quote(f.outside);
+      },
+      ExpectOnlyTheAgentsChange);
 }
 
 TEST_CASE("isolation: a .git/config edited as a file (worktree, excludes, attributes) is ignored") {
   Fixture f;
-  std::string before = f.HostListing();
   f.tmp.Write("host/excludes", "*.py\n");
   f.tmp.Write("host/attributes", "* -diff\n");
-  before = f.HostListing();
-  {
-    WorkingCopyLease lease = f.Acquire();
-    MustRun("cd " + Quote(lease.path()) + " && echo changed >> a.txt && echo 'x = 1' > new.py && printf '" +
-            "[core]\\n\\tworktree = " + f.outside + "\\n\\tbare = false\\n\\texcludesFile = " + f.outside +
-            "/excludes\\n\\tattributesFile = " + f.outside + "/attributes\\n' >> .git/config");
-    auto diff = DiffAgainstBase(lease.paths(), f.base);
-    ExpectOnlyTheAgentsChange(diff);
-    CHECK(diff->find("Binary files") == std::string::npos);
-    REQUIRE(lease.Release().ok());
-  }
-  f.ExpectNextLeaseExact(before);
+  ExpectContained(
+      f, f.HostListing(),
+      [&](const std::string&) {
+        return "echo changed >> a.txt && echo 'x = 1' > new.py && printf '[core]\\n\\tworktree = " + f.outside +
+               "\\n\\tbare = false\\n\\texcludesFile = " + f.outside + "/excludes\\n\\tattributesFile = " + f.outside +
+               "/attributes\\n' >> .git/config";
+      },
+      [](const Result<std::string>& diff) {
+        ExpectOnlyTheAgentsChange(diff);
+        CHECK(diff->find("Binary files") == std::string::npos);
+      });
 }
 
 TEST_CASE("isolation: hooks, info/exclude and info/attributes planted in the copy's .git have no effect") {
@@ -193,34 +195,31 @@ TEST_CASE("isolation: an embedded repository is read as files, never followed to
   Fixture f;
   std::string host_repo = f.tmp.Sub("host/repo");
   std::string host_head = testing::MakeRepo(host_repo, {{"secret.txt", std::string(kSecret) + "\n"}});
-  std::string before = f.HostListing();
-  {
-    WorkingCopyLease lease = f.Acquire();
-    MustRun("cd " + Quote(lease.path()) + " && echo changed >> a.txt && echo 'x = 1' > new.py && mkdir viafile && " +
-            "echo 'gitdir: " + host_repo + "/.git' > viafile/.git && echo v > viafile/f && " + Git(lease.path()) +
-            " init -q viacommon && echo " + Quote(host_repo + "/.git") + " > viacommon/.git/commondir && " +
-            "printf '[include]\\n\\tpath = " + f.outside + "/secret.txt\\n' >> viacommon/.git/config");
-    auto diff = DiffAgainstBase(lease.paths(), f.base);
-    ExpectOnlyTheAgentsChange(diff);
-    CHECK(diff->find(host_head) == std::string::npos);
-    CHECK(diff->find("Subproject commit") == std::string::npos);
-    REQUIRE(lease.Release().ok());
-  }
-  f.ExpectNextLeaseExact(before);
+  ExpectContained(
+      f, f.HostListing(),
+      [&](const std::string& copy) {
+        return "echo changed >> a.txt && echo 'x = 1' > new.py && mkdir viafile && echo 'gitdir: " + host_repo +
+               "/.git' > viafile/.git && echo v > viafile/f && " + Git(copy) + " init -q viacommon && echo " +
+               Quote(host_repo + "/.git") +
+               " > viacommon/.git/commondir && printf '[include]\\n\\tpath = " + f.outside +
+               "/secret.txt\\n' >> viacommon/.git/config";
+      },
+      [&](const Result<std::string>& diff) {
+        ExpectOnlyTheAgentsChange(diff);
+        CHECK(diff->find(host_head) == std::string::npos);
+        CHECK(diff->find("Subproject commit") == std::string::npos);
+      });
 }
 
 TEST_CASE("isolation: FIFOs in place of tracked and new files neither block nor break diff and restore") {
   Fixture f;
-  std::string before = f.HostListing();
-  {
-    WorkingCopyLease lease = f.Acquire();
-    MustRun("cd " + Quote(lease.path()) + " && echo changed >> a.txt && echo 'x = 1' > new.py && rm dir/b.txt && " +
-            "mkfifo dir/b.txt new_fifo && mkdir -p deep && mkfifo deep/f");
-    auto diff = DiffAgainstBase(lease.paths(), f.base);
-    ExpectOnlyTheAgentsChange(diff);
-    REQUIRE(lease.Release().ok());
-  }
-  f.ExpectNextLeaseExact(before);
+  ExpectContained(
+      f, f.HostListing(),
+      [](const std::string&) {
+        return "echo changed >> a.txt && echo 'x = 1' > new.py && rm dir/b.txt && mkfifo dir/b.txt new_fifo && "
+               "mkdir -p deep && mkfifo deep/f";
+      },
+      ExpectOnlyTheAgentsChange);
 }
 
 TEST_CASE("isolation: a directory tree deeper than PATH_MAX is cleaned up by the release") {
@@ -242,15 +241,10 @@ TEST_CASE("isolation: a directory tree deeper than PATH_MAX is cleaned up by the
 
 TEST_CASE("isolation: symlinks planted inside the copy's .git are never written through") {
   Fixture f;
-  std::string before = f.HostListing();
-  {
-    WorkingCopyLease lease = f.Acquire();
-    MustRun("cd " + Quote(lease.path()) + " && rm -f .git/index && ln -s " + Quote(f.outside + "/a.txt") +
-            " .git/index && rm -rf .git/objects && ln -s " + Quote(f.outside) +
-            " .git/objects && echo changed >> a.txt");
-    REQUIRE(lease.Release().ok());
-  }
-  f.ExpectNextLeaseExact(before);
+  ExpectContained(f, f.HostListing(), [&](const std::string&) {
+    return "rm -f .git/index && ln -s " + Quote(f.outside + "/a.txt") + " .git/index && rm -rf .git/objects && ln -s " +
+           Quote(f.outside) + " .git/objects && echo changed >> a.txt";
+  });
 }
 
 }  // namespace

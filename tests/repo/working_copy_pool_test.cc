@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -24,11 +25,7 @@
 namespace seragen::repo {
 namespace {
 
-using seragen::testing::TempDir;
-using testing::Git;
-using testing::MustRun;
-using testing::PorcelainStatus;
-using testing::Quote;
+using namespace testing;  // git_fixture.h
 
 struct PoolFixture {
   TempDir tmp;
@@ -46,9 +43,7 @@ struct PoolFixture {
                              attributes);
     MustRun("cd " + Quote(tmp.Sub("source")) + " && rm link && ln -s a.txt link");
     base = testing::CommitAll(tmp.Sub("source"), "tracked symlink");
-    auto opened = Repository::Open(tmp.Sub("source"));
-    REQUIRE(opened.ok());
-    repo.emplace(std::move(opened).value());
+    repo.emplace(Must(Repository::Open(tmp.Sub("source"))));
   }
 
   WorkingCopyPool MakePool(std::size_t capacity, bool verify = true) {
@@ -56,9 +51,7 @@ struct PoolFixture {
     options.pool_dir = tmp.Sub("pool");
     options.capacity = capacity;
     options.verify_after_restore = verify;
-    auto pool = WorkingCopyPool::Create(*repo, base, options);
-    REQUIRE(pool.ok());
-    return std::move(pool).value();
+    return Must(WorkingCopyPool::Create(*repo, base, options));
   }
 };
 
@@ -73,6 +66,22 @@ bool RestoredInPlace(const std::string& copy) { return std::filesystem::exists(c
 void ExpectPristine(const std::string& copy, const std::string& base) {
   CHECK(PorcelainStatus(copy).empty());
   CHECK(Head(copy) == base + "\n");
+}
+
+void ExpectRestoredInPlace(const std::string& copy, const std::string& base) {
+  ExpectPristine(copy, base);
+  CHECK(RestoredInPlace(copy));
+}
+
+// Acquires a copy, marks it, runs the shell command `command_for(copy path)`
+// in it and releases it (REQUIRED to succeed); returns the copy's path.
+std::string ChangeAndRelease(WorkingCopyPool& pool, const std::function<std::string(const std::string&)>& command_for) {
+  WorkingCopyLease lease = Must(pool.Acquire());
+  const std::string path = lease.path();
+  MarkCopy(path);
+  MustRun(command_for(path));
+  REQUIRE(lease.Release().ok());
+  return path;
 }
 
 TEST_CASE("pool: acquire gives a clean copy at the base commit") {
@@ -92,22 +101,14 @@ TEST_CASE("pool: acquire gives a clean copy at the base commit") {
 TEST_CASE("pool: release restores every kind of change in place") {
   PoolFixture f("* text=auto\n");
   WorkingCopyPool pool = f.MakePool(1);
-  std::string path;
-  {
-    auto lease = pool.Acquire();
-    REQUIRE(lease.ok());
-    path = lease->path();
-    MarkCopy(path);
-    MustRun("cd " + Quote(path) +
-            " && echo changed >> a.txt && rm dir/b.txt && mkdir -p new/deep && echo n > new/deep/n.py && "
-            ": > empty.txt && : > dir/sub/c.txt && chmod +x a.txt && mkdir -p build && echo o > build/x.o && "
-            "echo o > top.o && printf 'x\\r\\n' > crlf.txt && rm link && echo notalink > link && " +
-            Git(path) + " checkout -q -b agent-branch && " + Git(path) + " add -A && " + Git(path) +
-            " commit -qm agent");
-    REQUIRE(lease->Release().ok());
-  }
-  ExpectPristine(path, f.base);
-  CHECK(RestoredInPlace(path));
+  const std::string path = ChangeAndRelease(pool, [&](const std::string& copy) {
+    return "cd " + Quote(copy) +
+           " && echo changed >> a.txt && rm dir/b.txt && mkdir -p new/deep && echo n > new/deep/n.py && "
+           ": > empty.txt && : > dir/sub/c.txt && chmod +x a.txt && mkdir -p build && echo o > build/x.o && "
+           "echo o > top.o && printf 'x\\r\\n' > crlf.txt && rm link && echo notalink > link && " +
+           Git(copy) + " checkout -q -b agent-branch && " + Git(copy) + " add -A && " + Git(copy) + " commit -qm agent";
+  });
+  ExpectRestoredInPlace(path, f.base);
   auto again = pool.Acquire();
   REQUIRE(again.ok());
   CHECK(again->path() == path);  // the same copy, reused
@@ -238,20 +239,13 @@ TEST_CASE("pool: restoring never writes through symlinks made inside the copy") 
           " && echo keep > " + Quote(outside + "/sub/c.txt"));
   std::string before = MustRun("cd " + Quote(outside) + " && find . -type f | sort | xargs md5sum");
   WorkingCopyPool pool = f.MakePool(1);
-  std::string path;
-  {
-    auto lease = pool.Acquire();
-    REQUIRE(lease.ok());
-    path = lease->path();
-    MarkCopy(path);
-    MustRun("cd " + Quote(path) + " && rm a.txt && ln -s " + Quote(outside + "/file.txt") + " a.txt && " +
-            "rm -r dir && ln -s " + Quote(outside) + " dir && ln -s " + Quote(outside) + " untracked_link && " +
-            "ln -s " + Quote(outside) + " build && rm link && ln -s " + Quote(outside + "/file.txt") + " link");
-    REQUIRE(lease->Release().ok());
-  }
+  const std::string path = ChangeAndRelease(pool, [&](const std::string& copy) {
+    return "cd " + Quote(copy) + " && rm a.txt && ln -s " + Quote(outside + "/file.txt") + " a.txt && " +
+           "rm -r dir && ln -s " + Quote(outside) + " dir && ln -s " + Quote(outside) + " untracked_link && " +
+           "ln -s " + Quote(outside) + " build && rm link && ln -s " + Quote(outside + "/file.txt") + " link";
+  });
   CHECK(MustRun("cd " + Quote(outside) + " && find . -type f | sort | xargs md5sum") == before);
-  ExpectPristine(path, f.base);
-  CHECK(RestoredInPlace(path));
+  ExpectRestoredInPlace(path, f.base);
   CHECK(std::filesystem::is_directory(std::filesystem::symlink_status(path + "/dir")));
 }
 
@@ -284,27 +278,19 @@ TEST_CASE("pool: symlinked metadata in the copy's .git is never written through,
 TEST_CASE("pool: nested repositories, unwritable directories and a deleted .git are repaired") {
   PoolFixture f;
   WorkingCopyPool pool = f.MakePool(1);
-  std::string path;
-  {
-    auto lease = pool.Acquire();
-    REQUIRE(lease.ok());
-    path = lease->path();
-    MarkCopy(path);
-    MustRun("cd " + Quote(path) +
-            " && git init -q nested && mkdir -p locked/inner && echo x > locked/inner/f && chmod 000 locked/inner && "
-            "chmod 500 locked");
-    REQUIRE(lease->Release().ok());
-  }
-  ExpectPristine(path, f.base);
-  CHECK(RestoredInPlace(path));
+  const std::string path = ChangeAndRelease(pool, [&](const std::string& copy) {
+    return "cd " + Quote(copy) +
+           " && git init -q nested && mkdir -p locked/inner && echo x > locked/inner/f && chmod 000 locked/inner && "
+           "chmod 500 locked";
+  });
+  ExpectRestoredInPlace(path, f.base);
   {
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
     MustRun("rm -rf " + Quote(lease->path() + "/.git") + " && echo x >> " + Quote(lease->path() + "/a.txt"));
     CHECK(lease->Release().ok());  // the agent's .git is recreated, the copy restored in place
   }
-  ExpectPristine(path, f.base);
-  CHECK(RestoredInPlace(path));
+  ExpectRestoredInPlace(path, f.base);
   {
     auto lease = pool.Acquire();
     REQUIRE(lease.ok());
@@ -312,26 +298,18 @@ TEST_CASE("pool: nested repositories, unwritable directories and a deleted .git 
     MustRun("rm " + Quote(lease->path() + "/.git/objects/info/alternates"));
     CHECK(lease->Release().ok());
   }
-  ExpectPristine(path, f.base);
-  CHECK(RestoredInPlace(path));
+  ExpectRestoredInPlace(path, f.base);
 }
 
 TEST_CASE("pool: staged, unstaged-from-index and committed changes are undone in place") {
   PoolFixture f;
   WorkingCopyPool pool = f.MakePool(1);
-  std::string path;
-  {
-    auto lease = pool.Acquire();
-    REQUIRE(lease.ok());
-    path = lease->path();
-    MarkCopy(path);
-    MustRun(Git(path) + " rm -q --cached dir/b.txt && echo s >> a.txt && " + Git(path) + " add a.txt && " + Git(path) +
-            " commit -qm inside && echo n > staged_new.txt && " + Git(path) +
-            " add staged_new.txt && rm staged_new.txt && " + Git(path) + " tag agent-tag");
-    REQUIRE(lease->Release().ok());
-  }
-  ExpectPristine(path, f.base);
-  CHECK(RestoredInPlace(path));
+  const std::string path = ChangeAndRelease(pool, [&](const std::string& copy) {
+    return Git(copy) + " rm -q --cached dir/b.txt && echo s >> a.txt && " + Git(copy) + " add a.txt && " + Git(copy) +
+           " commit -qm inside && echo n > staged_new.txt && " + Git(copy) +
+           " add staged_new.txt && rm staged_new.txt && " + Git(copy) + " tag agent-tag";
+  });
+  ExpectRestoredInPlace(path, f.base);
 }
 
 TEST_CASE("pool: AdoptOwnership hands a copy to another uid and keeps the stat cache valid") {

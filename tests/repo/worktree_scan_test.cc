@@ -23,6 +23,7 @@
 namespace seragen::repo {
 namespace {
 
+using testing::Must;
 using testing::MustRun;
 using testing::Quote;
 
@@ -37,13 +38,6 @@ std::string GitsPatch(const std::string& copy, const std::string& base) {
     pos = end;
   }
   return out;
-}
-
-template <typename T>
-T Must(Result<T> result) {
-  INFO(result.status().ToString());
-  REQUIRE(result.ok());
-  return std::move(result).value();
 }
 
 // A one-copy pool of a three-file repository, and a host directory.

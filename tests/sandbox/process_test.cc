@@ -21,6 +21,26 @@ ProcessSpec Shell(const std::string& script) {
   return spec;
 }
 
+// Shell(script) keeping the first 100 and the last 50 bytes of output.
+ProcessSpec CappedShell(const std::string& script) {
+  ProcessSpec spec = Shell(script);
+  spec.head_bytes = 100;
+  spec.tail_bytes = 50;
+  return spec;
+}
+
+// Runs `request` through the shell wrapper in bash (in `cwd` when given),
+// with the side channel open when it captures the state; REQUIREs it ran.
+ProcessOutcome RunWrapped(const CommandRequest& request, const std::string& cwd = "") {
+  ProcessSpec spec = Shell("");
+  if (!cwd.empty()) spec.cwd = cwd;
+  spec.argv = BuildShellArgv("/bin/bash", request);
+  spec.side_channel = request.capture_state;
+  auto r = RunProcess(spec);
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
 TEST_CASE("exit code and merged stdout/stderr", "[sandbox][process]") {
   auto r = RunProcess(Shell("echo out; echo err >&2; exit 3"));
   REQUIRE(r.ok());
@@ -48,10 +68,7 @@ TEST_CASE("the environment is exactly the given one and stdin is empty", "[sandb
 
 TEST_CASE("long output keeps head and tail on character boundaries", "[sandbox][process]") {
   // 3-byte characters, so a byte cap falls inside one.
-  auto spec = Shell("for i in $(seq 1 2000); do printf '\\xe2\\x82\\xac'; done; printf END");
-  spec.head_bytes = 100;
-  spec.tail_bytes = 50;
-  auto r = RunProcess(spec);
+  auto r = RunProcess(CappedShell("for i in $(seq 1 2000); do printf '\\xe2\\x82\\xac'; done; printf END"));
   REQUIRE(r.ok());
   CHECK(r->total_bytes == 6003);
   CHECK(r->head.size() == 99);  // 33 whole characters
@@ -63,10 +80,7 @@ TEST_CASE("long output keeps head and tail on character boundaries", "[sandbox][
 }
 
 TEST_CASE("output just at the cap is kept whole", "[sandbox][process]") {
-  auto spec = Shell("head -c 150 /dev/zero | tr '\\0' x");
-  spec.head_bytes = 100;
-  spec.tail_bytes = 50;
-  auto r = RunProcess(spec);
+  auto r = RunProcess(CappedShell("head -c 150 /dev/zero | tr '\\0' x"));
   REQUIRE(r.ok());
   CHECK(r->head == std::string(150, 'x'));
   CHECK(r->omitted_bytes == 0);
@@ -127,12 +141,7 @@ TEST_CASE("a missing working directory is an error naming it", "[sandbox][proces
 TEST_CASE("the side channel carries the shell state", "[sandbox][process]") {
   CommandRequest request("cd /usr; export FOO='a b'");
   request.capture_state = true;
-  ProcessSpec spec = Shell("");
-  spec.argv = BuildShellArgv("/bin/bash", request);
-  spec.side_channel = true;
-  auto r = RunProcess(spec);
-  REQUIRE(r.ok());
-  auto state = ParseShellState(r->side_channel);
+  auto state = ParseShellState(RunWrapped(request).side_channel);
   REQUIRE(state);
   CHECK(state->cwd == "/usr");
   CHECK(state->exported_env.find("declare -x FOO=\"a b\"") != std::string::npos);
@@ -140,25 +149,16 @@ TEST_CASE("the side channel carries the shell state", "[sandbox][process]") {
   // Restored in the next command, which sees no wrapper parameters.
   CommandRequest next("echo \"$PWD|$FOO|$#|$1\"");
   next.state = state;
-  ProcessSpec spec2 = Shell("");
-  spec2.argv = BuildShellArgv("/bin/bash", next);
-  auto r2 = RunProcess(spec2);
-  REQUIRE(r2.ok());
-  CHECK(r2->head == "/usr|a b|0|\n");
+  CHECK(RunWrapped(next).head == "/usr|a b|0|\n");
 }
 
 TEST_CASE("the wrapper keeps the command's exit status and ignores a bad directory", "[sandbox][process]") {
   CommandRequest request("exit 7");
   request.state = ShellState{"/nonexistent-dir", ""};
   request.capture_state = true;
-  ProcessSpec spec = Shell("");
-  spec.cwd = "/";
-  spec.argv = BuildShellArgv("/bin/bash", request);
-  spec.side_channel = true;
-  auto r = RunProcess(spec);
-  REQUIRE(r.ok());
-  CHECK(r->exit_code == 7);
-  auto state = ParseShellState(r->side_channel);
+  ProcessOutcome out = RunWrapped(request, "/");
+  CHECK(out.exit_code == 7);
+  auto state = ParseShellState(out.side_channel);
   REQUIRE(state);
   CHECK(state->cwd == "/");
 }
@@ -192,12 +192,8 @@ TEST_CASE("exported variables past the bounds are not carried, and are named", "
       "export BIG=$(head -c 200000 /dev/zero | tr '\\0' a); export SMALL=1; "
       "for ((i = 1; i <= 300; i++)); do export V$i=x; done");
   request.capture_state = true;
-  ProcessSpec spec = Shell("");
-  spec.argv = BuildShellArgv("/bin/bash", request);
-  spec.side_channel = true;
-  auto r = RunProcess(spec);
-  REQUIRE(r.ok());
-  auto state = ParseShellState(r->side_channel, r->side_channel_overflow);
+  ProcessOutcome out = RunWrapped(request);
+  auto state = ParseShellState(out.side_channel, out.side_channel_overflow);
   REQUIRE(state);
   CHECK(state->dropped_exports.rfind("BIG ", 0) == 0);
   CHECK(state->dropped_exports.find("V99") != std::string::npos);  // past the count bound
@@ -207,11 +203,7 @@ TEST_CASE("exported variables past the bounds are not carried, and are named", "
 
   CommandRequest next("echo \"${#BIG}|$SMALL|$V1\"");
   next.state = state;
-  ProcessSpec spec2 = Shell("");
-  spec2.argv = BuildShellArgv("/bin/bash", next);
-  auto r2 = RunProcess(spec2);
-  REQUIRE(r2.ok());
-  CHECK(r2->head == "0|1|x\n");
+  CHECK(RunWrapped(next).head == "0|1|x\n");
 }
 
 TEST_CASE("commands with NUL bytes or over the length limit are refused", "[sandbox][process]") {

@@ -13,26 +13,39 @@ namespace {
 using test::SandboxFixture;
 using test::SmallOptions;
 
+// Runs `command` in the shell state `state` (none: a fresh shell) and reports
+// the state it leaves; REQUIREs that the run succeeded.
+CommandResult RunCapturing(SandboxFixture& f, const std::string& command,
+                           const std::optional<ShellState>& state = std::nullopt) {
+  CommandRequest request(command);
+  request.state = state;
+  request.capture_state = true;
+  auto r = f.runner->Run(request, f.options.limits);
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
+// Makes `dir` readable by the sandbox uid and writes `file` into it, also
+// readable.
+void WriteReadable(const testing::TempDir& dir, const std::string& file, const std::string& content) {
+  ::chmod(dir.path().c_str(), 0755);
+  dir.Write(file, content);
+  ::chmod(dir.Sub(file).c_str(), 0644);
+}
+
 TEST_CASE("bwrap runner: cwd and exported variables carry over between commands", "[runner]") {
   SandboxFixture f(21101);
-  CommandRequest first("mkdir -p sub/dir && cd sub && export GREETING='hi there'");
-  first.capture_state = true;
-  auto r1 = f.runner->Run(first, f.options.limits);
-  REQUIRE(r1.ok());
-  REQUIRE(r1->final_state);
-  CHECK(r1->final_state->cwd == "/repo/sub");
+  CommandResult r1 = RunCapturing(f, "mkdir -p sub/dir && cd sub && export GREETING='hi there'");
+  REQUIRE(r1.final_state);
+  CHECK(r1.final_state->cwd == "/repo/sub");
 
-  CommandRequest second("pwd; echo \"$GREETING\"");
-  second.state = r1->final_state;
-  second.capture_state = true;
-  auto r2 = f.runner->Run(second, f.options.limits);
-  REQUIRE(r2.ok());
-  CHECK(r2->output == "/repo/sub\nhi there\n");
+  CommandResult r2 = RunCapturing(f, "pwd; echo \"$GREETING\"", r1.final_state);
+  CHECK(r2.output == "/repo/sub\nhi there\n");
 
   // A directory that disappeared falls back to the copy's root.
   std::filesystem::remove_all(f.copy + "/sub");
   CommandRequest third("pwd");
-  third.state = r2->final_state;
+  third.state = r2.final_state;
   auto r3 = f.runner->Run(third, f.options.limits);
   REQUIRE(r3.ok());
   CHECK(r3->output == "/repo\n");
@@ -40,33 +53,22 @@ TEST_CASE("bwrap runner: cwd and exported variables carry over between commands"
 
 TEST_CASE("bwrap runner: a huge exported variable does not break later commands", "[runner]") {
   SandboxFixture f(21105);
-  CommandRequest first("export BIG=$(head -c 200000 /dev/zero | tr '\\0' a); export KEEP=yes; echo set");
-  first.capture_state = true;
-  auto r1 = f.runner->Run(first, f.options.limits);
-  REQUIRE(r1.ok());
-  CHECK(r1->output == "set\n");
-  REQUIRE(r1->final_state);
-  CHECK(r1->final_state->dropped_exports == "BIG");
+  CommandResult r1 = RunCapturing(f, "export BIG=$(head -c 200000 /dev/zero | tr '\\0' a); export KEEP=yes; echo set");
+  CHECK(r1.output == "set\n");
+  REQUIRE(r1.final_state);
+  CHECK(r1.final_state->dropped_exports == "BIG");
 
   // Before the bound, this command could not even start (E2BIG), an
   // "infrastructure" failure caused by the agent.
-  CommandRequest second("echo \"${#BIG} $KEEP\"; /bin/true && echo exec-ok");
-  second.state = r1->final_state;
-  second.capture_state = true;
-  auto r2 = f.runner->Run(second, f.options.limits);
-  REQUIRE(r2.ok());
-  CHECK(r2->output == "0 yes\nexec-ok\n");
-  REQUIRE(r2->final_state);
-  CHECK(r2->final_state->dropped_exports.empty());
+  CommandResult r2 = RunCapturing(f, "echo \"${#BIG} $KEEP\"; /bin/true && echo exec-ok", r1.final_state);
+  CHECK(r2.output == "0 yes\nexec-ok\n");
+  REQUIRE(r2.final_state);
+  CHECK(r2.final_state->dropped_exports.empty());
 }
 
 TEST_CASE("bwrap runner: a command that prints like bwrap is not a sandbox failure", "[runner]") {
   SandboxFixture f(21106);
-  CommandRequest request("echo 'bwrap: Can not mount tmpfs'; exit 1");
-  request.capture_state = true;
-  auto r = f.runner->Run(request, f.options.limits);
-  REQUIRE(r.ok());
-  CHECK(r->exit_code == 1);
+  CHECK(RunCapturing(f, "echo 'bwrap: Can not mount tmpfs'; exit 1").exit_code == 1);
 }
 
 TEST_CASE("bwrap runner: no host path shows in the sandbox's process command lines", "[runner]") {
@@ -111,9 +113,7 @@ TEST_CASE("bwrap runner: a sandbox that cannot start is an infrastructure error"
 
 TEST_CASE("bwrap runner: extra read-only binds are visible at the same path", "[runner]") {
   testing::TempDir objects;
-  ::chmod(objects.path().c_str(), 0755);
-  objects.Write("pack.idx", "objects");
-  ::chmod(objects.Sub("pack.idx").c_str(), 0644);
+  WriteReadable(objects, "pack.idx", "objects");
   SandboxOptions o = SmallOptions(21104);
   o.extra_ro_binds = {objects.path()};
   SandboxFixture f(21104, o);
@@ -146,9 +146,7 @@ TEST_CASE("bwrap runner: git works in an alternates copy with the source objects
 
 TEST_CASE("bwrap runner: hidden paths show up empty", "[runner]") {
   testing::TempDir other_copy;
-  ::chmod(other_copy.path().c_str(), 0755);
-  other_copy.Write("answer.txt", "P1");
-  ::chmod(other_copy.Sub("answer.txt").c_str(), 0644);
+  WriteReadable(other_copy, "answer.txt", "P1");
   SandboxOptions o = SmallOptions(21105);
   o.hidden_paths = {other_copy.path()};
   SandboxFixture f(21105, o);

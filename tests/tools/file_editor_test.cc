@@ -29,6 +29,39 @@ struct EditorFixture {
   FileEditor editor;
 };
 
+// "<prefix>1\n" ... "<prefix><count>\n".
+std::string NumberedLines(const std::string& prefix, int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i) text += prefix + std::to_string(i) + "\n";
+  return text;
+}
+
+// The note that ends a view clipped after line `last` of `total`.
+std::string ClippedNote(int last, int total, int max_chars, int max_lines) {
+  return Expected("view_clipped", {{"last_line", std::to_string(last)},
+                                   {"total", std::to_string(total)},
+                                   {"next_line", std::to_string(last + 1)},
+                                   {"max_chars", std::to_string(max_chars)},
+                                   {"max_lines", std::to_string(max_lines)}});
+}
+
+// Views long.txt (50 lines "<prefix>N"; `range` when given) with `options`
+// and checks that the view ends at line `last` with the clip note.
+void ExpectClippedAt(const ToolOptions& options, const std::string& prefix, std::optional<std::vector<long long>> range,
+                     int last) {
+  EditorFixture f(options);
+  f.Write("long.txt", NumberedLines(prefix, 50));
+  auto out = f.View("long.txt", range);
+  auto numbered = [](int line) {
+    std::string n = std::to_string(line);
+    return std::string(6 - n.size(), ' ') + n + "\t";
+  };
+  CHECK(out.find(numbered(last) + prefix + std::to_string(last)) != std::string::npos);
+  CHECK(out.find(numbered(last + 1)) == std::string::npos);
+  CHECK(out.find(ClippedNote(last, 50, static_cast<int>(options.view_max_chars),
+                             static_cast<int>(options.view_max_lines))) != std::string::npos);
+}
+
 // ---------------------------------------------------------------- view
 
 TEST_CASE("view numbers lines and keeps tabs", "[tools][editor][view]") {
@@ -71,43 +104,15 @@ TEST_CASE("view ranges, including the ends of the file", "[tools][editor][view]"
 }
 
 TEST_CASE("long views are clipped at a line with a note", "[tools][editor][view]") {
-  ToolOptions options;
-  options.view_max_chars = 100;
-  EditorFixture f(options);
-  std::string text;
-  for (int i = 1; i <= 50; ++i) text += "line number " + std::to_string(i) + "\n";
-  f.Write("long.txt", text);
-  auto out = f.View("long.txt");
+  const ToolOptions options{.view_max_chars = 100};
   // Each numbered line is 22-23 characters: 4 lines fit in 100.
-  CHECK(out.find("     4\tline number 4") != std::string::npos);
-  CHECK(out.find("     5\t") == std::string::npos);
-  CHECK(out.find(Expected(
-            "view_clipped",
-            {{"last_line", "4"}, {"total", "50"}, {"next_line", "5"}, {"max_chars", "100"}, {"max_lines", "400"}})) !=
-        std::string::npos);
+  ExpectClippedAt(options, "line number ", std::nullopt, 4);
 }
 
 TEST_CASE("views are clipped at tools.view_max_lines lines, ranges included", "[tools][editor][view]") {
-  ToolOptions options;
-  options.view_max_lines = 3;
-  EditorFixture f(options);
-  std::string text;
-  for (int i = 1; i <= 50; ++i) text += "l" + std::to_string(i) + "\n";
-  f.Write("long.txt", text);
-  auto out = f.View("long.txt");
-  CHECK(out.find("     3\tl3") != std::string::npos);
-  CHECK(out.find("     4\t") == std::string::npos);
-  CHECK(out.find(Expected(
-            "view_clipped",
-            {{"last_line", "3"}, {"total", "50"}, {"next_line", "4"}, {"max_chars", "20000"}, {"max_lines", "3"}})) !=
-        std::string::npos);
-  auto range = f.View("long.txt", std::vector<long long>{10, -1});
-  CHECK(range.find("    12\tl12") != std::string::npos);
-  CHECK(range.find("    13\t") == std::string::npos);
-  CHECK(range.find(Expected(
-            "view_clipped",
-            {{"last_line", "12"}, {"total", "50"}, {"next_line", "13"}, {"max_chars", "20000"}, {"max_lines", "3"}})) !=
-        std::string::npos);
+  const ToolOptions options{.view_max_lines = 3};
+  ExpectClippedAt(options, "l", std::nullopt, 3);
+  ExpectClippedAt(options, "l", std::vector<long long>{10, -1}, 12);
 }
 
 TEST_CASE("view repairs invalid UTF-8 and says so, binary and empty files", "[tools][editor][view]") {
@@ -126,12 +131,10 @@ TEST_CASE("view repairs invalid UTF-8 and says so, binary and empty files", "[to
 
 TEST_CASE("view lists directories two levels deep without hidden entries", "[tools][editor][view]") {
   EditorFixture f;
-  f.Write("README.md", "r");
-  f.Write("pkg/__init__.py", "");
-  f.Write("pkg/sub/deep/too_deep.py", "");
-  f.Write("pkg/sub/mod.py", "");
-  f.Write(".git/HEAD", "ref");
-  f.Write("pkg/.hidden", "");
+  for (const char* file :
+       {"README.md", "pkg/__init__.py", "pkg/sub/deep/too_deep.py", "pkg/sub/mod.py", ".git/HEAD", "pkg/.hidden"}) {
+    f.Write(file, "x");
+  }
   CHECK(
       f.View("/repo") ==
       Expected("view_directory",
@@ -142,9 +145,7 @@ TEST_CASE("view lists directories two levels deep without hidden entries", "[too
 }
 
 TEST_CASE("directory listings are clipped with a note", "[tools][editor][view]") {
-  ToolOptions options;
-  options.directory_max_entries = 3;
-  EditorFixture f(options);
+  EditorFixture f(ToolOptions{.directory_max_entries = 3});
   for (int i = 0; i < 5; ++i) f.Write("f" + std::to_string(i), "");
   auto out = f.View("/repo");
   CHECK(out.find("/repo/f2") != std::string::npos);
@@ -290,9 +291,7 @@ TEST_CASE("str_replace with empty new_str deletes, a file without final newline 
 }
 
 TEST_CASE("editing refuses directories, binary and oversized files", "[tools][editor][replace]") {
-  ToolOptions options;
-  options.max_file_bytes = 64;
-  EditorFixture f(options);
+  EditorFixture f(ToolOptions{.max_file_bytes = 64});
   f.Write("dir/x", "");
   f.Write("b.bin", std::string("a\0b", 3));
   f.Write("big.txt", std::string(100, 'x'));
@@ -382,9 +381,7 @@ TEST_CASE("undo of a create removes the file and history is per file", "[tools][
 }
 
 TEST_CASE("undo history is bounded", "[tools][editor][undo]") {
-  ToolOptions options;
-  options.undo_depth = 2;
-  EditorFixture f(options);
+  EditorFixture f(ToolOptions{.undo_depth = 2});
   f.Write("h.txt", "0\n");
   for (int i = 1; i <= 4; ++i) {
     REQUIRE(f.editor.StrReplace("h.txt", std::to_string(i - 1) + "\n", std::to_string(i) + "\n").ok());
@@ -397,9 +394,7 @@ TEST_CASE("undo history is bounded", "[tools][editor][undo]") {
 }
 
 TEST_CASE("undo history is bounded in bytes across files, oldest edits forgotten first", "[tools][editor][undo]") {
-  ToolOptions options;
-  options.undo_max_bytes = 250;
-  EditorFixture f(options);
+  EditorFixture f(ToolOptions{.undo_max_bytes = 250});
   const std::string body(100, 'b');
   for (const char* name : {"a.txt", "b.txt", "c.txt"}) f.Write(name, body + "\n");
   for (const char* name : {"a.txt", "b.txt", "c.txt"}) REQUIRE(f.editor.StrReplace(name, "b\n", "c\n").ok());

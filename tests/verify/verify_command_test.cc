@@ -13,18 +13,28 @@ constexpr const char* kP1 =
     "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n-x = 1\n+x = 2\n-y = 1\n+y = 2\n";
 constexpr const char* kP2 =
     "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,1 +1,1 @@\n-x = 1\n+x = 2\n+z = 0\n";
+
+// P1 and P2 written to p1.diff and p2.diff in a fresh directory.
+struct PatchFiles {
+  PatchFiles(const std::string& p1, const std::string& p2) {
+    dir.Write("p1.diff", p1);
+    dir.Write("p2.diff", p2);
+  }
+  VerifyCommandOptions Options(double threshold, bool json = false) const {
+    return {dir.Sub("p1.diff"), dir.Sub("p2.diff"), threshold, json};
+  }
+  testing::TempDir dir;
+};
 }  // namespace
 
 TEST_CASE("verify command prints a human report with the verdict", "[verify][command]") {
-  testing::TempDir dir;
-  dir.Write("p1.diff", kP1);
-  dir.Write("p2.diff", kP2);
-  VerifyCommandOptions o{dir.Sub("p1.diff"), dir.Sub("p2.diff"), 0.5, false};
+  PatchFiles files(kP1, kP2);
+  VerifyCommandOptions o = files.Options(0.5);
   auto out = RunVerifyCommand(o);
   REQUIRE(out.ok());
   CHECK(out->scores.matched == 2);
   CHECK(out->accepted);
-  CHECK(out->text.find("P1: " + dir.Sub("p1.diff")) != std::string::npos);
+  CHECK(out->text.find("P1: " + files.dir.Sub("p1.diff")) != std::string::npos);
   CHECK(out->text.find("recall:           0.5000") != std::string::npos);
   CHECK(out->text.find("verdict:          accepted") != std::string::npos);
 
@@ -36,10 +46,8 @@ TEST_CASE("verify command prints a human report with the verdict", "[verify][com
 }
 
 TEST_CASE("verify command JSON output is one parseable object", "[verify][command]") {
-  testing::TempDir dir;
-  dir.Write("p1.diff", kP1);
-  dir.Write("p2.diff", kP2);
-  auto out = RunVerifyCommand({dir.Sub("p1.diff"), dir.Sub("p2.diff"), 0.5, true});
+  PatchFiles files(kP1, kP2);
+  auto out = RunVerifyCommand(files.Options(0.5, /*json=*/true));
   REQUIRE(out.ok());
   REQUIRE(out->text.back() == '\n');
   auto j = nlohmann::json::parse(out->text);
@@ -51,17 +59,15 @@ TEST_CASE("verify command JSON output is one parseable object", "[verify][comman
   CHECK(j["scorable"] == true);
   CHECK(j["threshold"].get<double>() == Approx(0.5));
   CHECK(j["accepted"] == true);
-  CHECK(j["p2"] == dir.Sub("p2.diff"));
+  CHECK(j["p2"] == files.dir.Sub("p2.diff"));
   CHECK(j["rule"] == "sera");  // the default rule
 }
 
 TEST_CASE("verify command scores under the chosen rule", "[verify][command]") {
-  testing::TempDir dir;
   // "-- old" removed and "-- new" added: shown as "--- old" / "+-- new".
   const char* p = "diff --git a/q.sql b/q.sql\n--- a/q.sql\n+++ b/q.sql\n@@ -1 +1 @@\n--- old\n+-- new\n";
-  dir.Write("p1.diff", p);
-  dir.Write("p2.diff", p);
-  VerifyCommandOptions o{dir.Sub("p1.diff"), dir.Sub("p2.diff"), 0.5, false};
+  PatchFiles files(p, p);
+  VerifyCommandOptions o = files.Options(0.5);
   auto sera = RunVerifyCommand(o);
   REQUIRE(sera.ok());
   CHECK(sera->scores.p1_lines == 1);  // "--- old" begins with ---: skipped
@@ -73,24 +79,19 @@ TEST_CASE("verify command scores under the chosen rule", "[verify][command]") {
   CHECK(structural->text.find("rule:             structural\n") != std::string::npos);
 }
 
-TEST_CASE("verify command: an empty P2 is not scorable under the sera rule", "[verify][command]") {
-  testing::TempDir dir;
-  dir.Write("p1.diff", kP1);
-  dir.Write("p2.diff", "");
-  auto out = RunVerifyCommand({dir.Sub("p1.diff"), dir.Sub("p2.diff"), 0.0, false});
-  REQUIRE(out.ok());
-  CHECK_FALSE(out->accepted);
-  CHECK(out->text.find("not scorable (P2 is empty") != std::string::npos);
-}
-
-TEST_CASE("verify command on an empty P1 reports not scorable", "[verify][command]") {
-  testing::TempDir dir;
-  dir.Write("p1.diff", "");
-  dir.Write("p2.diff", kP2);
-  auto out = RunVerifyCommand({dir.Sub("p1.diff"), dir.Sub("p2.diff"), 0.0, false});
-  REQUIRE(out.ok());
-  CHECK_FALSE(out->accepted);
-  CHECK(out->text.find("not scorable") != std::string::npos);
+TEST_CASE("verify command: an empty P1 or P2 is not scorable under the sera rule", "[verify][command]") {
+  struct Case {
+    const char* p1;
+    const char* p2;
+    const char* says;
+  };
+  for (const Case& c : {Case{kP1, "", "not scorable (P2 is empty"}, Case{"", kP2, "not scorable"}}) {
+    PatchFiles files(c.p1, c.p2);
+    auto out = RunVerifyCommand(files.Options(0.0));
+    REQUIRE(out.ok());
+    CHECK_FALSE(out->accepted);
+    CHECK(out->text.find(c.says) != std::string::npos);
+  }
 }
 
 TEST_CASE("verify command errors name the bad input", "[verify][command]") {

@@ -16,13 +16,11 @@ std::string Sha256Hex(std::string_view data);
 // First 8 bytes of SHA-256, big-endian. For seeds and partitioning.
 std::uint64_t StableHash64(std::string_view data);
 
-// Incremental SHA-256. Not thread-safe.
+// Incremental SHA-256. Not thread-safe; move-only (the state is owned).
 class Sha256 {
  public:
   Sha256();
   ~Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
   void Update(std::string_view data);
   // Appends a length-prefixed field so that ("ab","c") and ("a","bc") differ.
   void UpdateField(std::string_view field);

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace seragen {
 
@@ -32,5 +33,9 @@ std::string_view TrimRight(std::string_view s, std::string_view chars);
 
 // Copy with ASCII A-Z mapped to a-z; other bytes unchanged.
 std::string AsciiLower(std::string_view s);
+
+// The parts of `s` between occurrences of `separator` (not empty), empty
+// parts included: n separators give n + 1 parts ("" gives one empty part).
+std::vector<std::string> SplitOn(std::string_view s, std::string_view separator);
 
 }  // namespace seragen

@@ -9,6 +9,7 @@
 
 #include "seragen/sandbox/command_runner.h"
 #include "seragen/sandbox/process.h"
+#include "seragen/sandbox/sandbox_options.h"
 
 namespace seragen::sandbox {
 
@@ -33,6 +34,17 @@ std::optional<ShellState> ParseShellState(std::string_view report, bool overflow
 // ProcessSpec fields that come from RunLimits (timeout, output split, kill
 // threshold, rlimits).
 void ApplyRunLimits(const RunLimits& limits, ProcessSpec* spec);
+
+// What both real runners set alike: ApplyRunLimits, the fd-3 side channel
+// (request.capture_state), the slot cgroup and, when `switch_uid`, the slot's
+// uid and gid. Without the switch no process limit is set: it would count
+// every process of the calling user.
+void ApplyRunnerSettings(const SandboxOptions& options, const CommandRequest& request, const RunLimits& limits,
+                         bool switch_uid, ProcessSpec* spec);
+
+// kInvalidArgument unless `host_copy` is an absolute path to an existing
+// directory (the working copy a runner serves).
+Status CheckHostCopy(const std::string& host_copy);
 
 // Converts a finished process into a CommandResult (output repaired to
 // valid UTF-8, state parsed when requested).

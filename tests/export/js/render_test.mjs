@@ -204,6 +204,14 @@ function checkFiles(paths) {
   return rows.length;
 }
 
+// How both turn templates below end: tool turns and every other role.
+const OTHER_TURNS = `
+{%- elif message.role == "tool" -%}
+<tool_response>{{ "\n" }}{{ message.content }}{{ "\n" }}</tool_response>
+{%- else -%}
+{{ message.content }}
+{%- endif -%}`;
+
 // The text formats against templates of the same family: each hf record,
 // rendered turn by turn, must give the text the hermes export wrote.
 const HERMES_TURN = `
@@ -211,12 +219,8 @@ const HERMES_TURN = `
 {%- if message.content %}{{ message.content }}{{ "\n" }}{% endif -%}
 {%- for call in message.tool_calls -%}
 <tool_call>{{ "\n" }}{"name": {{ call.function.name | tojson }}, "arguments": {{ call.function.arguments | tojson }}}{{ "\n" }}</tool_call>
-{%- endfor -%}
-{%- elif message.role == "tool" -%}
-<tool_response>{{ "\n" }}{{ message.content }}{{ "\n" }}</tool_response>
-{%- else -%}
-{{ message.content }}
-{%- endif -%}`;
+{%- endfor -%}`
+  + OTHER_TURNS;
 const TOOL_LINES = `{%- for tool in tools -%}{% if not loop.first %}{{ "\n" }}{% endif %}{{ tool | tojson }}{%- endfor -%}`;
 
 function compareHermes(hfPath, hermesPath) {
@@ -272,12 +276,8 @@ const XML_TURN = `
 <parameter={{ key }}>{{ "\n" }}{% if value is string %}{{ value }}{% else %}{{ value | tojson }}{% endif %}{{ "\n" }}</parameter>{{ "\n" }}
 {%- endfor -%}
 </function>{{ "\n" }}</tool_call>
-{%- endfor -%}
-{%- elif message.role == "tool" -%}
-<tool_response>{{ "\n" }}{{ message.content }}{{ "\n" }}</tool_response>
-{%- else -%}
-{{ message.content }}
-{%- endif -%}`;
+{%- endfor -%}`
+  + OTHER_TURNS;
 
 // The tools of an hf record with their parameter schemas as objects.
 const parsedTools = (rec) =>

@@ -44,6 +44,12 @@ bool IsInfrastructure(const std::string& status) {
 
 std::string Nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 
+// An editor view of `path`, then a str_replace of `old_text` by `new_text` in it.
+std::string ViewThenReplace(const std::string& path, const std::string& old_text, const std::string& new_text) {
+  return Editor({{"command", "view"}, {"path", path}}) +
+         Editor({{"command", "str_replace"}, {"path", path}, {"old_str", old_text}, {"new_str", new_text}});
+}
+
 }  // namespace
 
 // ---- The endpoint itself.
@@ -72,14 +78,23 @@ TEST_CASE("finding 1: core.worktree set with git inside the sandbox points host-
 
 TEST_CASE("finding 1: core.worktree written into /repo/.git/config with the editor", "[hostile][finding1]") {
   HostileFixture f(23110);
-  RunOutcome o = f.Run(Editor({{"command", "view"}, {"path", "/repo/.git/config"}}) +
-                       Editor({{"command", "str_replace"},
-                               {"path", "/repo/.git/config"},
-                               {"old_str", "[core]\n"},
-                               {"new_str", "[core]\n\tworktree = " + f.canary() + "\n"}}) +
+  RunOutcome o = f.Run(ViewThenReplace("/repo/.git/config", "[core]\n", "[core]\n\tworktree = " + f.canary() + "\n") +
                        Submit() + Submit());
   f.CheckInvariants(o);
 }
+
+namespace {
+
+// Rollout 1 saved a trajectory and ended with a model outcome, not an
+// infrastructure one.
+void ExpectModelOutcome(HostileFixture& f) {
+  std::string status = ExitStatusOfRollout(f, 1);
+  INFO("rollout 1: " << status);
+  CHECK(status != "(no trajectory)");
+  CHECK_FALSE(IsInfrastructure(status));
+}
+
+}  // namespace
 
 // ---- Finding 2: deeply nested tool-call arguments.
 
@@ -89,21 +104,14 @@ TEST_CASE("finding 2: tool-call arguments nested 100,000 levels deep", "[hostile
   RunOutcome o = f.Run(RawCall("bash", raw) + RawCall("bash", raw) + RawCall("bash", raw) + Submit() + Submit());
   f.CheckInvariants(o);
   // The malformed turns are a model failure, recorded in a saved trajectory.
-  std::string status = ExitStatusOfRollout(f, 1);
-  INFO("rollout 1: " << status);
-  CHECK(status != "(no trajectory)");
-  CHECK_FALSE(IsInfrastructure(status));
+  ExpectModelOutcome(f);
 }
 
 // ---- Finding 3: invalid UTF-8 next to an edit.
 
 TEST_CASE("finding 3: a one-line edit next to a Latin-1 comment is stored and submitted", "[hostile][finding3]") {
   HostileFixture f(23130);
-  RunOutcome o = f.Run(Editor({{"command", "view"}, {"path", "/repo/calc/ops.py"}}) +
-                       Editor({{"command", "str_replace"},
-                               {"path", "/repo/calc/ops.py"},
-                               {"old_str", "    return value\n"},
-                               {"new_str", "    return min(value, high)\n"}}) +
+  RunOutcome o = f.Run(ViewThenReplace("/repo/calc/ops.py", "    return value\n", "    return min(value, high)\n") +
                        Submit() + Submit());
   f.CheckInvariants(o);
   std::string status = ExitStatusOfRollout(f, 1);
@@ -132,10 +140,7 @@ TEST_CASE("finding 6: a 200 KB exported variable carried into later commands", "
   RunOutcome o = f.Run(Bash("export BIG=$(head -c 200000 /dev/zero | tr '\\0' x); echo exported") +
                        Bash("echo still-working") + Bash("ls /repo") + Submit() + Submit());
   f.CheckInvariants(o);
-  std::string status = ExitStatusOfRollout(f, 1);
-  INFO("rollout 1: " << status);
-  CHECK(status != "(no trajectory)");
-  CHECK_FALSE(IsInfrastructure(status));
+  ExpectModelOutcome(f);
 }
 
 // ---- Finding 7: host paths in /proc/1/cmdline; a NUL in an editor path.
@@ -232,22 +237,29 @@ TEST_CASE("held: no network, not even the host's loopback", "[hostile][held]") {
   ::close(listener);
 }
 
+namespace {
+
+// The second command of rollout 1 ran and printed `marker`.
+void ExpectSecondCommandRan(HostileFixture& f, const std::string& marker) {
+  std::vector<std::string> seen = f.Rollout1Observations();
+  REQUIRE(seen.size() >= 2);
+  CHECK(seen[1].find(marker) != std::string::npos);
+}
+
+}  // namespace
+
 TEST_CASE("held: a fork bomb is bounded and the next command works", "[hostile][held]") {
   HostileFixture f(23240);
   RunOutcome o = f.Run(Bash(":(){ :|:& };:") + Bash("echo alive-after-bomb") + Submit() + Submit(), "", 3);
   f.CheckInvariants(o);
-  std::vector<std::string> seen = f.Rollout1Observations();
-  REQUIRE(seen.size() >= 2);
-  CHECK(seen[1].find("alive-after-bomb") != std::string::npos);
+  ExpectSecondCommandRan(f, "alive-after-bomb");
 }
 
 TEST_CASE("held: kill -9 -1 inside the sandbox kills nothing of the host", "[hostile][held]") {
   HostileFixture f(23250);
   RunOutcome o = f.Run(Bash("kill -9 -1; echo after-kill") + Bash("echo alive-after-kill") + Submit() + Submit());
   f.CheckInvariants(o);
-  std::vector<std::string> seen = f.Rollout1Observations();
-  REQUIRE(seen.size() >= 2);
-  CHECK(seen[1].find("alive-after-kill") != std::string::npos);
+  ExpectSecondCommandRan(f, "alive-after-kill");
 }
 
 TEST_CASE("held: a command sleeping past its timeout is stopped", "[hostile][held]") {
@@ -260,9 +272,7 @@ TEST_CASE("held: a command sleeping past its timeout is stopped", "[hostile][hel
     if (t.value("rollout", 0) == 1 && !t["turns"].empty()) timed_out = t["turns"][0].value("command_timed_out", false);
   }
   CHECK(timed_out);
-  std::vector<std::string> seen = f.Rollout1Observations();
-  REQUIRE(seen.size() >= 2);
-  CHECK(seen[1].find("alive-after-sleep") != std::string::npos);
+  ExpectSecondCommandRan(f, "alive-after-sleep");
 }
 
 }  // namespace seragen::hostile

@@ -126,10 +126,8 @@ void CheckRecipes(const std::string& run_dir) {
 
 TEST_CASE("python: the whole pipeline, every patch applies, scores follow the rule", "[e2e]") {
   testing::TempDir dir;
-  MakePythonRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
-  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
+  TeacherProcess teacher(dir, "--seed 3");
+  std::string cfg = WritePythonRepoConfig(dir, teacher.url());
   std::string out;
   int rc = testing::RunShell(Binary() + " run -c " + cfg, &out);
   INFO(out);  // captured here, after the run filled it
@@ -208,8 +206,7 @@ TEST_CASE("a teacher that never submits in rollout 1: the call budget autosubmit
   std::string script = "rollout1:\n  - tool: bash\n    arguments: '{\"command\": \"echo seen >> README.md\"}'\n";
   for (int i = 0; i < 30; ++i) script += "  - tool: bash\n    arguments: '{\"command\": \"ls\"}'\n";
   dir.Write("script.yaml", script);
-  TeacherProcess teacher(dir.path(), "--seed 3 --script " + dir.Sub("script.yaml"), dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
+  TeacherProcess teacher(dir, "--seed 3 --script " + dir.Sub("script.yaml"));
   std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(), "");
   std::string out;
   // One task is enough (the others would repeat its P1): exit code 3, the rest of the plan left undone.
@@ -244,8 +241,7 @@ TEST_CASE("a teacher that never submits in rollout 1: the call budget autosubmit
 TEST_CASE("javascript: the pipeline works on a second language", "[e2e]") {
   testing::TempDir dir;
   MakeJavaScriptRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 5", dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
+  TeacherProcess teacher(dir, "--seed 5");
   std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(), "");
   std::string out;
   // Half of the fixture's functions have no resolved call edge; keep them so
@@ -261,12 +257,9 @@ TEST_CASE("javascript: the pipeline works on a second language", "[e2e]") {
 
 TEST_CASE("the SWE-agent tool profile runs end to end and shapes the training records", "[e2e]") {
   testing::TempDir dir;
-  MakePythonRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
-  std::string cfg =
-      WriteConfig(dir, dir.Sub("repo"), teacher.url(),
-                  "tools: {file: '" + std::string(SERAGEN_SOURCE_DIR) + "/configs/tools-sweagent.yaml'}\n");
+  TeacherProcess teacher(dir, "--seed 3");
+  std::string cfg = WritePythonRepoConfig(
+      dir, teacher.url(), "tools: {file: '" + std::string(SERAGEN_SOURCE_DIR) + "/configs/tools-sweagent.yaml'}\n");
   std::string out;
   int rc = testing::RunShell(Binary() + " run -c " + cfg, &out);
   INFO(out);
@@ -299,10 +292,8 @@ TEST_CASE("the SWE-agent tool profile runs end to end and shapes the training re
 // previous one of its rollout; the teacher's simulated cache shows the effect.
 TEST_CASE("agent requests only ever append to their conversation, so the prefix cache serves them", "[e2e]") {
   testing::TempDir dir;
-  MakePythonRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 3 --body-log " + dir.Sub("bodies.jsonl"), dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
-  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
+  TeacherProcess teacher(dir, "--seed 3 --body-log " + dir.Sub("bodies.jsonl"));
+  std::string cfg = WritePythonRepoConfig(dir, teacher.url());
   std::string out;
   int rc = testing::RunShell(Binary() + " run -c " + cfg, &out);
   INFO(out);
@@ -476,9 +467,7 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
   // 100 ms per answer: many kills land while model calls are in flight.
-  TeacherProcess teacher(dir.path(), "--seed 4 --latency fixed:100 --body-log " + dir.Sub("bodies.jsonl"),
-                         dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
+  TeacherProcess teacher(dir, "--seed 4 --latency fixed:100 --body-log " + dir.Sub("bodies.jsonl"));
   std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
   // Twenty replicas per function (100 tasks, at least 24 s of answers at concurrency 3): every
   // round's run is still busy when killed, even on a fast machine.
@@ -585,10 +574,8 @@ namespace seragen::e2e {
 
 TEST_CASE("two shards run separately, then merge writes every task once", "[e2e]") {
   testing::TempDir dir;
-  MakePythonRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 6", dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
-  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
+  TeacherProcess teacher(dir, "--seed 6");
+  std::string cfg = WritePythonRepoConfig(dir, teacher.url());
   std::string out;
   REQUIRE(testing::RunShell(Binary() + " run -c " + cfg + " --shard 0/2", &out) == 0);
   json st = Status(dir.Sub("run"));

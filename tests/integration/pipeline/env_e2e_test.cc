@@ -173,8 +173,7 @@ const char* kRunEnvironment =
 TEST_CASE("run: reproduction scripts import the editable install from /repo and the tests run", "[e2e][env]") {
   testing::TempDir dir;
   MakeSrcLayoutPackage(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
+  TeacherProcess teacher(dir, "--seed 3");
   std::string out;
 
   // With the environment: the scripts import envdemo from the working copy and pytest runs.
@@ -216,8 +215,7 @@ TEST_CASE("run: a failing setup marks that repository's tasks, the other reposit
   testing::TempDir dir;
   MakeSrcLayoutPackage(dir.Sub("broken"));
   MakePythonRepo(dir.Sub("good"));
-  TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
+  TeacherProcess teacher(dir, "--seed 3");
   WriteConfig(dir, dir.Sub("good"), teacher.url());
   std::string yaml = *ReadFile(dir.Sub("config.yaml"));
   const std::string one_repo = "repos: [{name: sample, source: '" + dir.Sub("good") + "'}]\n";

@@ -1,5 +1,7 @@
 #include "integration/pipeline/harness.h"
 
+#include <catch2/catch.hpp>
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +38,11 @@ TeacherProcess::TeacherProcess(const std::string& work_dir, const std::string& e
   }
 }
 
+TeacherProcess::TeacherProcess(const testing::TempDir& dir, const std::string& extra_args)
+    : TeacherProcess(dir.path(), extra_args, dir.Sub("requests.jsonl")) {
+  REQUIRE_FALSE(url_.empty());
+}
+
 TeacherProcess::~TeacherProcess() {
   if (pid_ > 0) {
     ::kill(pid_, SIGTERM);
@@ -65,6 +72,11 @@ std::string WriteConfig(const testing::TempDir& dir, const std::string& repo_dir
       extra_yaml;
   dir.Write("config.yaml", yaml);
   return dir.Sub("config.yaml");
+}
+
+std::string WritePythonRepoConfig(const testing::TempDir& dir, const std::string& url, const std::string& extra_yaml) {
+  MakePythonRepo(dir.Sub("repo"));
+  return WriteConfig(dir, dir.Sub("repo"), url, extra_yaml);
 }
 
 void MakePythonRepo(const std::string& path) {

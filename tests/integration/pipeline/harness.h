@@ -16,6 +16,9 @@ class TeacherProcess {
  public:
   // extra_args e.g. "--latency fixed:20 --config FILE"; the request log goes to log_path.
   TeacherProcess(const std::string& work_dir, const std::string& extra_args, const std::string& log_path);
+  // Works in `dir`, logs requests to dir/requests.jsonl, and REQUIREs that it
+  // started.
+  TeacherProcess(const testing::TempDir& dir, const std::string& extra_args);
   ~TeacherProcess();
   const std::string& url() const { return url_; }  // http://127.0.0.1:PORT/v1, empty if it failed
 
@@ -30,6 +33,9 @@ std::string WriteConfig(const testing::TempDir& dir, const std::string& repo_dir
 
 // Makes the demo Python repository at `path`.
 void MakePythonRepo(const std::string& path);
+// Makes the demo Python repository at dir/repo and WriteConfig()s for it.
+std::string WritePythonRepoConfig(const testing::TempDir& dir, const std::string& url,
+                                  const std::string& extra_yaml = "");
 // Makes a small JavaScript repository at `path`.
 void MakeJavaScriptRepo(const std::string& path);
 

@@ -119,8 +119,7 @@ TEST_CASE("the demo pipeline runs inside a Debian image given as a docker-save a
   HostListener listener;
   const std::string probe = "seragen-image-probe-" + ContentId({dir.path()}, 12);
   dir.Write("script.yaml", RolloutScript(probe, listener.port));
-  TeacherProcess teacher(dir.path(), "--seed 3 --script " + dir.Sub("script.yaml"), dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
+  TeacherProcess teacher(dir, "--seed 3 --script " + dir.Sub("script.yaml"));
   dir.Write("config.yaml",
             "run: {dir: run, seed: 11, concurrency: 2, progress: never, grace_period_s: 2}\n"
             "repos: [{name: sample, source: '" +

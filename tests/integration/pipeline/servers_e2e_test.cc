@@ -60,6 +60,26 @@ json StatusOf(const std::string& run_dir) {
   return json::parse(out);
 }
 
+// A run on a small Python repository against a teacher started with
+// `teacher_flags`, configured with `llm_lines` (and `model`), must stop with
+// exit 2 (a configuration error), its output naming each of `says`, after at
+// most three chat requests. Returns the teacher's log of them.
+ChatLog ExpectConfigurationStop(const std::string& teacher_flags, const std::string& llm_lines,
+                                const std::string& model, std::initializer_list<const char*> says) {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  TeacherProcess teacher(dir, teacher_flags);
+  std::string cfg = Config(dir, teacher.url(), llm_lines, model);
+  std::string out;
+  int rc = Run(cfg, &out);
+  INFO(out);
+  CHECK(rc == 2);
+  for (const char* text : says) CHECK(out.find(text) != std::string::npos);
+  ChatLog log = ReadChatLog(dir.Sub("requests.jsonl"));
+  CHECK(log.chat <= 3);
+  return log;
+}
+
 }  // namespace
 
 TEST_CASE("each strict server mode with its profile: every task finishes, nothing is rejected", "[e2e][servers]") {
@@ -79,9 +99,7 @@ TEST_CASE("each strict server mode with its profile: every task finishes, nothin
     DYNAMIC_SECTION(m.validate) {
       testing::TempDir dir;
       MakePythonRepo(dir.Sub("repo"));
-      TeacherProcess teacher(dir.path(), std::string("--seed 3 --validate ") + m.validate + " " + m.teacher_args,
-                             dir.Sub("requests.jsonl"));
-      REQUIRE_FALSE(teacher.url().empty());
+      TeacherProcess teacher(dir, std::string("--seed 3 --validate ") + m.validate + " " + m.teacher_args);
       std::string cfg = Config(dir, teacher.url(), std::string("  server: ") + m.server + "\n", m.model);
       std::string out;
       int rc = Run(cfg, &out);
@@ -101,46 +119,25 @@ TEST_CASE("each strict server mode with its profile: every task finishes, nothin
 
 TEST_CASE("wrong profile on purpose: max_tokens against an OpenAI reasoning model stops the run with exit 2",
           "[e2e][servers]") {
-  testing::TempDir dir;
-  MakePythonRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 3 --validate openai --model-id o3-mini", dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
   // llm.max_tokens set: by default no completion cap is sent at all.
-  std::string cfg =
-      Config(dir, teacher.url(), "  server: openai\n  max_tokens: 1024\n  max_tokens_field: max_tokens\n", "o3-mini");
-  std::string out;
-  int rc = Run(cfg, &out);
-  INFO(out);
-  CHECK(rc == 2);
-  CHECK(out.find("'max_tokens' is not supported with this model") != std::string::npos);
-  CHECK(out.find("llm.max_tokens_field") != std::string::npos);
-  ChatLog log = ReadChatLog(dir.Sub("requests.jsonl"));
-  CHECK(log.chat <= 3);
+  ChatLog log =
+      ExpectConfigurationStop("--seed 3 --validate openai --model-id o3-mini",
+                              "  server: openai\n  max_tokens: 1024\n  max_tokens_field: max_tokens\n", "o3-mini",
+                              {"'max_tokens' is not supported with this model", "llm.max_tokens_field"});
   CHECK(log.rejected == log.chat);
 }
 
 TEST_CASE("wrong profile on purpose: tools against llama.cpp without --jinja stops the run with exit 2",
           "[e2e][servers]") {
-  testing::TempDir dir;
-  MakePythonRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--seed 3 --validate llamacpp --no-jinja", dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
-  std::string cfg = Config(dir, teacher.url(), "  server: llamacpp\n");
-  std::string out;
-  int rc = Run(cfg, &out);
-  INFO(out);
-  CHECK(rc == 2);
-  CHECK(out.find("tools param requires --jinja flag") != std::string::npos);
-  CHECK(out.find("--jinja (docs/SERVERS.md)") != std::string::npos);
-  ChatLog log = ReadChatLog(dir.Sub("requests.jsonl"));
-  CHECK(log.chat <= 3);  // a 500 that is a configuration error is not retried
+  // A 500 that is a configuration error is not retried either.
+  ExpectConfigurationStop("--seed 3 --validate llamacpp --no-jinja", "  server: llamacpp\n", "",
+                          {"tools param requires --jinja flag", "--jinja (docs/SERVERS.md)"});
 }
 
 TEST_CASE("llm ping prints the detected server and the settings a run will use", "[e2e][servers]") {
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
-  TeacherProcess teacher(dir.path(), "--validate llamacpp", dir.Sub("requests.jsonl"));
-  REQUIRE_FALSE(teacher.url().empty());
+  TeacherProcess teacher(dir, "--validate llamacpp");
   std::string cfg = Config(dir, teacher.url(), "  max_tokens_field: max_completion_tokens\n");
   std::string out;
   REQUIRE(testing::RunShell(Binary() + " llm ping -c " + cfg + " 2>&1", &out) == 0);
@@ -157,8 +154,7 @@ TEST_CASE("exit codes of seragen run: 3 when tasks remain, 1 when nothing succee
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
   SECTION("3: a budget stop leaves planned tasks for a rerun, which finishes them (0)") {
-    TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
-    REQUIRE_FALSE(teacher.url().empty());
+    TeacherProcess teacher(dir, "--seed 3");
     std::string cfg = Config(dir, teacher.url(), "", "", "budget: {max_tasks: 2}\n");
     std::string out;
     CHECK(Run(cfg, &out) == 3);
@@ -169,8 +165,7 @@ TEST_CASE("exit codes of seragen run: 3 when tasks remain, 1 when nothing succee
     CHECK(StatusOf(dir.Sub("run"))["result"] == "complete");
   }
   SECTION("1: every task fails as an infrastructure failure") {
-    TeacherProcess teacher(dir.path(), "--seed 3 --validate openai --model-id o3-mini", dir.Sub("requests.jsonl"));
-    REQUIRE_FALSE(teacher.url().empty());
+    TeacherProcess teacher(dir, "--seed 3 --validate openai --model-id o3-mini");
     // The configuration error never reaches the stop limit: each task fails.
     std::string cfg =
         Config(dir, teacher.url(), "  server: openai\n  max_tokens_field: max_tokens\n  config_error_limit: 1000\n",
@@ -184,8 +179,7 @@ TEST_CASE("exit codes of seragen run: 3 when tasks remain, 1 when nothing succee
     CHECK(st["finished"] == 0);
   }
   SECTION("75: SIGTERM") {
-    TeacherProcess teacher(dir.path(), "--seed 3 --latency fixed:400", dir.Sub("requests.jsonl"));
-    REQUIRE_FALSE(teacher.url().empty());
+    TeacherProcess teacher(dir, "--seed 3 --latency fixed:400");
     std::string cfg = Config(dir, teacher.url(), "");
     std::string out;
     CHECK(testing::RunShell("timeout --preserve-status -s TERM 2 " + Binary() + " run -c " + cfg + " 2>&1", &out) ==

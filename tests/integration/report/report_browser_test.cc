@@ -98,8 +98,7 @@ TEST_CASE("browser: the e2e run's index and a task page load from disk with no c
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
   {
-    TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
-    REQUIRE_FALSE(teacher.url().empty());
+    TeacherProcess teacher(dir, "--seed 3");
     std::string out;
     REQUIRE(testing::RunShell(Binary() + " run -c " + WriteConfig(dir, dir.Sub("repo"), teacher.url()), &out) == 0);
   }

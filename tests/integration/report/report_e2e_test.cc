@@ -28,8 +28,7 @@ struct Run {
   std::string run_dir;
   Run() {
     MakePythonRepo(dir.Sub("repo"));
-    TeacherProcess teacher(dir.path(), "--seed 3", dir.Sub("requests.jsonl"));
-    REQUIRE_FALSE(teacher.url().empty());
+    TeacherProcess teacher(dir, "--seed 3");
     std::string out;
     int rc = testing::RunShell(Binary() + " run -c " + WriteConfig(dir, dir.Sub("repo"), teacher.url()), &out);
     INFO(out);

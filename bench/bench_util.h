@@ -1,4 +1,4 @@
-// Small helpers shared by the http and llm benchmarks.
+// Small helpers shared by the benchmarks (bench/ is on their include path).
 #pragma once
 
 #include <sys/resource.h>
