@@ -82,7 +82,7 @@ bool FieldScanner::Allowed(std::string_view secret) const {
 }
 
 bool FieldScanner::Accepts(const SecretRule& rule, std::string_view secret) const {
-  if (secret.empty()) return false;
+  if (secret.empty() || secret.size() < static_cast<std::size_t>(rule.min_length)) return false;
   if (rule.mixed && !HasLetterAndDigit(secret)) return false;
   if (rule.min_entropy > 0 && ShannonBitsPerByte(secret) < rule.min_entropy) return false;
   return !Allowed(secret);

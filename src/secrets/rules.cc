@@ -42,7 +42,8 @@ Status CheckPattern(SecretRule& rule) {
 // Reads one entry; yaml-cpp conversion errors surface as exceptions caught by the caller.
 Result<SecretRule> ReadRule(const YAML::Node& entry) {
   if (!entry.IsMap()) return InvalidArgumentError("expected a mapping");
-  static const std::set<std::string> kKeys = {"name", "family", "pattern", "group", "keywords", "min_entropy", "mixed"};
+  static const std::set<std::string> kKeys = {"name",     "family",      "pattern", "group",
+                                              "keywords", "min_entropy", "mixed",   "min_length"};
   SecretRule rule;
   for (const auto& kv : entry) {
     auto key = kv.first.as<std::string>();
@@ -58,6 +59,8 @@ Result<SecretRule> ReadRule(const YAML::Node& entry) {
   if (entry["keywords"]) rule.keywords = entry["keywords"].as<std::vector<std::string>>();
   if (entry["min_entropy"]) rule.min_entropy = entry["min_entropy"].as<double>();
   if (entry["mixed"]) rule.mixed = entry["mixed"].as<bool>();
+  if (entry["min_length"]) rule.min_length = entry["min_length"].as<int>();
+  if (rule.min_length < 0) return InvalidArgumentError("min_length must not be negative");
   if (rule.min_entropy < 0 || rule.min_entropy > 8) return InvalidArgumentError("min_entropy must be in [0, 8]");
   SG_RETURN_IF_ERROR(CheckPattern(rule));
   return rule;

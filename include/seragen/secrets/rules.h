@@ -19,6 +19,8 @@ struct SecretRule {
   // When non-empty, a text is confirmed for this rule only if one of these
   // occurs in it (ASCII case-insensitive): a cheap guard for broad patterns.
   std::vector<std::string> keywords;
+  // Bytes the secret must have at least (0 = no check).
+  int min_length = 0;
   // Shannon entropy (bits per byte) the secret must reach (0 = no check).
   double min_entropy = 0;
   // The secret must hold both an ASCII letter and an ASCII digit.
