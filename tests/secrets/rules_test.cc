@@ -2,6 +2,7 @@
 #include <set>
 
 #include "secrets/shipped_scanner.h"
+#include "seragen/base/file_util.h"
 #include "seragen/secrets/action.h"
 #include "seragen/secrets/entropy.h"
 #include "seragen/secrets/rules.h"
@@ -77,6 +78,32 @@ TEST_CASE("entropy: uniform bytes score log2 of the alphabet", "[secrets]") {
   CHECK(HasLetterAndDigit("a1"));
   CHECK_FALSE(HasLetterAndDigit("abc"));
   CHECK_FALSE(HasLetterAndDigit("123"));
+}
+
+}  // namespace
+}  // namespace seragen::secrets
+
+namespace seragen::secrets {
+namespace {
+
+// A pattern as docs/SECRETS.md's table shows it: '|' escaped for Markdown.
+std::string TableCell(const std::string& pattern) {
+  std::string out;
+  for (char c : pattern) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+TEST_CASE("docs/SECRETS.md lists every shipped rule with its pattern", "[secrets]") {
+  auto doc = ReadFile(std::string(SERAGEN_SOURCE_DIR) + "/docs/SECRETS.md");
+  REQUIRE(doc.ok());
+  SecretScanner scanner = testing::ShippedScanner();
+  for (const SecretRule& r : scanner.rules()) {
+    INFO(r.name);
+    CHECK(doc->find("| `" + r.name + "` | " + r.family + " | `" + TableCell(r.pattern) + "` |") != std::string::npos);
+  }
 }
 
 }  // namespace
