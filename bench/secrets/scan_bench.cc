@@ -52,7 +52,7 @@ const char* kProse =
     "The failure comes from the boundary check in Stock.reserve: when the requested quantity equals the "
     "available amount the reservation is refused. I will change the comparison and run the tests again. ";
 
-// One row of about 12 KB: a few observations, arguments, prose and an issue.
+// One row of about 7 KB in 8 fields: observations, arguments, a patch, prose.
 std::vector<std::string> MakeRow(std::size_t i, const std::vector<testing::FakeSecret>& secrets) {
   std::vector<std::string> row;
   row.push_back(std::string(kProse) + kProse);

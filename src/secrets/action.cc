@@ -1,22 +1,27 @@
 #include "seragen/secrets/action.h"
 
 #include <string>
+#include <utility>
 
 namespace seragen::secrets {
+namespace {
+
+constexpr std::pair<std::string_view, SecretAction> kActions[] = {
+    {"redact", SecretAction::kRedact}, {"drop", SecretAction::kDrop}, {"report", SecretAction::kReport}};
+
+}  // namespace
 
 Result<SecretAction> ParseSecretAction(std::string_view name) {
-  if (name == "redact") return SecretAction::kRedact;
-  if (name == "drop") return SecretAction::kDrop;
-  if (name == "report") return SecretAction::kReport;
+  for (const auto& [text, action] : kActions) {
+    if (text == name) return action;
+  }
   return InvalidArgumentError("export.secrets.action: expected redact, drop or report, got '" + std::string(name) +
                               "'");
 }
 
 std::string_view SecretActionName(SecretAction action) {
-  switch (action) {
-    case SecretAction::kRedact: return "redact";
-    case SecretAction::kDrop: return "drop";
-    case SecretAction::kReport: return "report";
+  for (const auto& [text, value] : kActions) {
+    if (value == action) return text;
   }
   return "redact";
 }

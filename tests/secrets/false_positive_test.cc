@@ -1,6 +1,7 @@
 // Near-misses: strings that look random or sit next to secret-sounding names
 // but are not credentials. The scanner may flag at most 1 % of them.
 #include <catch2/catch.hpp>
+#include <iterator>
 
 #include "secrets/shipped_scanner.h"
 #include "seragen/base/hash.h"
@@ -34,57 +35,49 @@ void AddIdentifiersAndDigests(std::vector<std::string>& v) {
   }
 }
 
-void AddProse(std::vector<std::string>& v) {
-  const char* lorem[] = {
-      "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.",
-      "Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo.",
-      "Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla.",
-      "Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia deserunt mollit anim.",
-      "The password must be at least 12 characters long and include a digit.",
-      "Set the token in your environment; never commit it.",
-      "Rotate the secret key every 90 days (see SECURITY.md).",
-      "The API key is read from API_KEY at start-up.",
-      "Risk-free refactor: skip-list nodes are renamed, sk-learn is untouched.",
-      "xoxo, the team",
-  };
-  for (const char* s : lorem) v.push_back(s);
-}
-
-void AddCodeAndConfig(std::vector<std::string>& v) {
-  const char* code[] = {
-      "password = \"password\"",
-      "password = getpass.getpass()",
-      "token = get_token(user_id)",
-      "api_key = os.environ[\"API_KEY\"]",
-      "secret = None",
-      "PASSWORD = \"changeme\"",
-      "api_key: ${API_KEY}",
-      "token = self._token_cache.get(user_id)",
-      "password_hash = bcrypt.hashpw(password, salt)",
-      "secret_key = settings.SECRET_KEY",
-      "access_key = config.get('aws', 'access_key_id')",
-      "def rotate_secret(secret_id: str) -> None:",
-      "TOKEN_EXPIRY_SECONDS = 3600",
-      "assert token == 'test-token'",
-      "auth_token: \"<your token here>\"",
-      "password: \"********\"",
-      "export GITHUB_TOKEN=$(gh auth token)",
-      "client_secret = load_client_secret_from_vault()",
-      "private_key = serialization.load_pem_private_key(data, password=None)",
-      "postgres://localhost:5432/app",
-      "mongodb://db.internal:27017/test",
-      "https://example.com:8443/path",
-      "redis://cache:6379/0",
-      "api_key = 'test'",
-      "token = ''",
-      "-----BEGIN PUBLIC KEY-----",
-      "-----BEGIN CERTIFICATE-----\nMIIB",
-      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeFakeFake user@host",
-      "eyJ is how base64 of '{\"' starts",
-      "AKIA is the prefix of AWS access key ids",
-  };
-  for (const char* s : code) v.push_back(s);
-}
+// Prose about credentials, and code and config that name them without holding one.
+const char* const kFixedNearMisses[] = {
+    "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.",
+    "Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo.",
+    "Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla.",
+    "Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia deserunt mollit anim.",
+    "The password must be at least 12 characters long and include a digit.",
+    "Set the token in your environment; never commit it.",
+    "Rotate the secret key every 90 days (see SECURITY.md).",
+    "The API key is read from API_KEY at start-up.",
+    "Risk-free refactor: skip-list nodes are renamed, sk-learn is untouched.",
+    "xoxo, the team",
+    "password = \"password\"",
+    "password = getpass.getpass()",
+    "token = get_token(user_id)",
+    "api_key = os.environ[\"API_KEY\"]",
+    "secret = None",
+    "PASSWORD = \"changeme\"",
+    "api_key: ${API_KEY}",
+    "token = self._token_cache.get(user_id)",
+    "password_hash = bcrypt.hashpw(password, salt)",
+    "secret_key = settings.SECRET_KEY",
+    "access_key = config.get('aws', 'access_key_id')",
+    "def rotate_secret(secret_id: str) -> None:",
+    "TOKEN_EXPIRY_SECONDS = 3600",
+    "assert token == 'test-token'",
+    "auth_token: \"<your token here>\"",
+    "password: \"********\"",
+    "export GITHUB_TOKEN=$(gh auth token)",
+    "client_secret = load_client_secret_from_vault()",
+    "private_key = serialization.load_pem_private_key(data, password=None)",
+    "postgres://localhost:5432/app",
+    "mongodb://db.internal:27017/test",
+    "https://example.com:8443/path",
+    "redis://cache:6379/0",
+    "api_key = 'test'",
+    "token = ''",
+    "-----BEGIN PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----\nMIIB",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeFakeFake user@host",
+    "eyJ is how base64 of '{\"' starts",
+    "AKIA is the prefix of AWS access key ids",
+};
 
 void AddSmallThings(std::vector<std::string>& v) {
   for (int i = 0; i < 20; ++i) {
@@ -100,8 +93,7 @@ void AddSmallThings(std::vector<std::string>& v) {
 std::vector<std::string> NearMisses() {
   std::vector<std::string> v;
   AddIdentifiersAndDigests(v);
-  AddProse(v);
-  AddCodeAndConfig(v);
+  v.insert(v.end(), std::begin(kFixedNearMisses), std::end(kFixedNearMisses));
   AddSmallThings(v);
   return v;
 }
