@@ -12,6 +12,8 @@ namespace seragen::secrets {
 namespace {
 
 constexpr std::uint64_t kMaxRulesFileBytes = 1 << 20;
+// Keeps the keyword prefilter's naive search cheap per byte.
+constexpr std::size_t kMaxKeywordBytes = 64;
 
 bool IsRuleName(const std::string& name) {
   if (name.empty() || name.size() > 64) return false;
@@ -57,6 +59,9 @@ Result<SecretRule> ReadRule(const YAML::Node& entry) {
   if (rule.pattern.empty()) return InvalidArgumentError("pattern is missing or empty");
   if (entry["group"]) rule.secret_group = entry["group"].as<int>();
   if (entry["keywords"]) rule.keywords = entry["keywords"].as<std::vector<std::string>>();
+  for (const std::string& k : rule.keywords) {
+    if (k.empty() || k.size() > kMaxKeywordBytes) return InvalidArgumentError("keywords must be 1-64 bytes each");
+  }
   if (entry["min_entropy"]) rule.min_entropy = entry["min_entropy"].as<double>();
   if (entry["mixed"]) rule.mixed = entry["mixed"].as<bool>();
   if (entry["min_length"]) rule.min_length = entry["min_length"].as<int>();

@@ -38,19 +38,23 @@ struct RowSecrets {
 
 re2::StringPiece Piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
 
+// Bound on the sweep pattern: should RE2 fall back from its DFA to its NFA,
+// the pass costs the pattern's size per byte. Secrets beyond it (a row with
+// thousands of distinct keys) are replaced only where a rule found them.
+constexpr std::size_t kMaxSweepPatternBytes = 16 << 10;
+
 // One leftmost-longest alternation of the row's longer secrets, so that every
 // other occurrence of them is found in one linear pass per field.
 std::unique_ptr<RE2> SweepPattern(const RowSecrets& secrets) {
-  std::vector<std::string_view> swept;
-  for (std::string_view s : secrets.texts) {
-    if (s.size() >= kMinSweptSecretBytes) swept.push_back(s);
-  }
-  if (swept.empty()) return nullptr;
   std::string pattern;
-  for (std::string_view s : swept) {
+  for (std::string_view s : secrets.texts) {
+    if (s.size() < kMinSweptSecretBytes) continue;
+    std::string quoted = RE2::QuoteMeta(Piece(s));
+    if (pattern.size() + quoted.size() + 1 > kMaxSweepPatternBytes) break;
     if (!pattern.empty()) pattern += '|';
-    pattern += RE2::QuoteMeta(Piece(s));
+    pattern += quoted;
   }
+  if (pattern.empty()) return nullptr;
   RE2::Options options = ByteOptions();
   options.set_longest_match(true);
   options.set_max_mem(256 << 20);

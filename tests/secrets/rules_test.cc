@@ -42,6 +42,8 @@ TEST_CASE("rules file errors name the file, the rule and what is wrong", "[secre
         "rules.yaml: rule 0 (a): unknown key 'colour'");
   CHECK(Error("rules: [{name: a, family: f, pattern: x, min_entropy: lots}]").find("rule 0 (a): wrong type") !=
         std::string::npos);
+  CHECK(Error("rules: [{name: a, family: f, pattern: x, keywords: ['']}]") ==
+        "rules.yaml: rule 0 (a): keywords must be 1-64 bytes each");
   CHECK(Error("rules: 3") == "rules.yaml: expected a mapping with a list 'rules'");
   CHECK(Error("rules: [").find("rules.yaml: ") == 0);
 }

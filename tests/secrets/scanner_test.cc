@@ -132,6 +132,22 @@ TEST_CASE("a truncated private key loses its body too", "[secrets]") {
   CHECK(scan.redacted[0] == "$ head -4 id_rsa\n" + Placeholder("private-key-block", Hash8(head)));
 }
 
+TEST_CASE("a row with 1500 distinct keys: all redacted, echoes of the first ones too", "[secrets]") {
+  auto scanner = testing::ShippedScanner();
+  std::string config;
+  std::vector<std::string> keys;
+  for (std::uint64_t i = 0; i < 1500; ++i) {
+    keys.push_back(
+        seragen::testing::RandomChars(i, 40, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"));
+    config += "aws_secret_access_key = " + keys.back() + "\n";
+  }
+  // The bare echo has no assignment context: only the sweep of found secrets replaces it.
+  RowScan scan = Scan(scanner, {config, "the first key was " + keys[0] + "!"});
+  CHECK(scan.hits.size() == 1501);
+  for (const std::string& key : keys) REQUIRE(scan.redacted[0].find(key) == std::string::npos);
+  CHECK(scan.redacted[1] == "the first key was " + Placeholder("aws-secret-access-key", Hash8(keys[0])) + "!");
+}
+
 TEST_CASE("weak values in assignment context are not flagged", "[secrets]") {
   auto scanner = testing::ShippedScanner();
   CHECK(Scan(scanner, {"password = \"password\"", "token = get_token()", "api_key = os.environ['API_KEY']",

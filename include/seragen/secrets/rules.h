@@ -18,6 +18,7 @@ struct SecretRule {
   int secret_group = 0;
   // When non-empty, a text is confirmed for this rule only if one of these
   // occurs in it (ASCII case-insensitive): a cheap guard for broad patterns.
+  // 1-64 bytes each.
   std::vector<std::string> keywords;
   // Bytes the secret must have at least (0 = no check).
   int min_length = 0;
