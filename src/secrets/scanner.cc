@@ -143,6 +143,11 @@ Result<SecretScanner> SecretScanner::Create(std::vector<SecretRule> rules, const
   return SecretScanner(std::shared_ptr<const internal::FieldScanner>(std::move(fields)));
 }
 
+Result<SecretScanner> LoadSecretScanner(const std::string& rules_file, const std::vector<std::string>& allow) {
+  SG_ASSIGN_OR_RETURN(auto rules, LoadSecretRulesFile(rules_file));
+  return SecretScanner::Create(std::move(rules), allow);
+}
+
 const std::vector<SecretRule>& SecretScanner::rules() const { return fields_->rules(); }
 
 RowScan SecretScanner::ScanRow(std::span<const std::string_view> fields) const {

@@ -26,9 +26,7 @@ struct Input {
 
 const secrets::SecretScanner& Scanner() {
   static const secrets::SecretScanner* scanner = [] {
-    auto rules = secrets::LoadSecretRulesFile(std::string(SERAGEN_SOURCE_DIR) + "/configs/secret_rules.yaml");
-    SERAGEN_FUZZ_CHECK(rules.ok());
-    auto s = secrets::SecretScanner::Create(std::move(rules).value(), {});
+    auto s = secrets::LoadSecretScanner(std::string(SERAGEN_SOURCE_DIR) + "/configs/secret_rules.yaml", {});
     SERAGEN_FUZZ_CHECK(s.ok());
     return new secrets::SecretScanner(std::move(s).value());
   }();

@@ -82,12 +82,6 @@ TEST_CASE("entropy: uniform bytes score log2 of the alphabet", "[secrets]") {
   CHECK_FALSE(HasLetterAndDigit("123"));
 }
 
-}  // namespace
-}  // namespace seragen::secrets
-
-namespace seragen::secrets {
-namespace {
-
 // A pattern as docs/SECRETS.md's table shows it: '|' escaped for Markdown.
 std::string TableCell(const std::string& pattern) {
   std::string out;
@@ -106,6 +100,12 @@ TEST_CASE("docs/SECRETS.md lists every shipped rule with its pattern", "[secrets
     INFO(r.name);
     CHECK(doc->find("| `" + r.name + "` | " + r.family + " | `" + TableCell(r.pattern) + "` |") != std::string::npos);
   }
+}
+
+TEST_CASE("LoadSecretScanner names a missing rules file", "[secrets]") {
+  auto scanner = LoadSecretScanner("/nonexistent/secret_rules.yaml", {});
+  REQUIRE_FALSE(scanner.ok());
+  CHECK(scanner.status().message().find("/nonexistent/secret_rules.yaml") != std::string::npos);
 }
 
 }  // namespace

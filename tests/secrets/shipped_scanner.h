@@ -1,6 +1,7 @@
 // The scanner over the shipped rules (configs/secret_rules.yaml), for tests.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -9,9 +10,7 @@
 namespace seragen::secrets::testing {
 
 inline SecretScanner ShippedScanner(const std::vector<std::string>& allow = {}) {
-  auto rules = LoadSecretRulesFile(std::string(SERAGEN_SOURCE_DIR) + "/configs/secret_rules.yaml");
-  if (!rules.ok()) throw std::runtime_error(rules.status().ToString());
-  auto scanner = SecretScanner::Create(std::move(rules).value(), allow);
+  auto scanner = LoadSecretScanner(std::string(SERAGEN_SOURCE_DIR) + "/configs/secret_rules.yaml", allow);
   if (!scanner.ok()) throw std::runtime_error(scanner.status().ToString());
   return std::move(scanner).value();
 }

@@ -73,4 +73,9 @@ class SecretScanner {
   std::shared_ptr<const internal::FieldScanner> fields_;
 };
 
+// LoadSecretRulesFile(rules_file) + SecretScanner::Create: what export builds
+// from export.secrets.rules_file (the shipped configs/secret_rules.yaml when
+// that is empty) and export.secrets.allow.
+Result<SecretScanner> LoadSecretScanner(const std::string& rules_file, const std::vector<std::string>& allow);
+
 }  // namespace seragen::secrets
