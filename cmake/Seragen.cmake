@@ -6,11 +6,12 @@ if(SERAGEN_WERROR)
 endif()
 
 # Modules whose own CPU time users wait for (parsing whole repositories,
-# diffing and restoring working copies, scoring patches, hashing) build at -O2.
+# diffing and restoring working copies, scoring patches, hashing, scanning
+# exported text for secrets) build at -O2.
 # The rest orchestrate work that waits on model servers, sandboxes and disks;
 # they build at -O1, which compiles ~20% faster and changes their benchmarks by
 # a few percent (docs/BUILD.md has the figures).
-set(SERAGEN_COMPUTE_MODULES base repo callgraph verify)
+set(SERAGEN_COMPUTE_MODULES base repo callgraph verify secrets)
 
 # seragen_orchestration_flags(<target>): -O1 in optimised builds, for code
 # outside SERAGEN_COMPUTE_MODULES (modules, and the cli front end).

@@ -469,6 +469,28 @@ Section<OutputConfig> OutputSchema() {
   return s;
 }
 
+Section<ExportSecretsConfig> ExportSecretsSchema() {
+  Section<ExportSecretsConfig> s;
+  s.Add<Str<ExportSecretsConfig>>("action", &ExportSecretsConfig::action,
+      "What export does with a row holding a secret: redact (replace each with <REDACTED:rule:hash8>), drop "
+      "(leave the row out, counted) or report (keep it unchanged, counted and listed). See docs/SECRETS.md.", kOp)
+      .OneOf({"redact", "drop", "report"});
+  s.Add<StringListField<ExportSecretsConfig>>("allow", &ExportSecretsConfig::allow,
+      "Strings the secret scanner lets pass, e.g. test fixtures' dummy keys: an exact string, or re: followed by "
+      "an RE2 pattern matched anywhere in the found secret. Saved with the config: never list a real secret.", kOp);
+  s.Add<Str<ExportSecretsConfig>>("rules_file", &ExportSecretsConfig::rules_file,
+      "Secret rules (names, patterns, checks). Empty: configs/secret_rules.yaml shipped with seragen.",
+      kOp | Flag::kPath);
+  return s;
+}
+
+Section<ExportConfig> ExportSchema() {
+  Section<ExportConfig> s;
+  s.Add<SectionField<ExportConfig, ExportSecretsConfig>>("secrets", &ExportConfig::secrets,
+      "Credentials in exported rows.", ExportSecretsSchema(), kOp);
+  return s;
+}
+
 Section<BudgetConfig> BudgetSchema() {
   Section<BudgetConfig> s;
   s.Add<Int<BudgetConfig>>("max_tasks", &BudgetConfig::max_tasks,
@@ -504,6 +526,8 @@ Section<Config> BuildRoot() {
   s.Add<SectionField<Config, JudgeConfig>>("judge", &Config::judge, "Judge of rollout 1.", JudgeSchema());
   s.Add<SectionField<Config, VerifyConfig>>("verify", &Config::verify, "Soft verification.", VerifySchema());
   s.Add<SectionField<Config, OutputConfig>>("output", &Config::output, "Export defaults.", OutputSchema(), kOp);
+  s.Add<SectionField<Config, ExportConfig>>("export", &Config::export_, "What export checks in the rows it writes.",
+                                             ExportSchema(), kOp);
   s.Add<SectionField<Config, BudgetConfig>>("budget", &Config::budget, "Run-wide budgets, checked before each dispatch against the journals of every shard (docs/RUN.md, "
       "\"Budgets\"); `seragen status` shows how much of each is used.",
                                              BudgetSchema(), kOp);

@@ -435,4 +435,27 @@ TEST_CASE("the shipped demo config is valid", "[config]") {
   CHECK(r.ok());
 }
 
+TEST_CASE("export.secrets defaults to redact with no allow-list and the shipped rules", "[config]") {
+  LoadedConfig c = MustLoad(kMinimal);
+  CHECK(c.config.export_.secrets.action == "redact");
+  CHECK(c.config.export_.secrets.allow.empty());
+  CHECK(c.config.export_.secrets.rules_file.empty());
+}
+
+TEST_CASE("export.secrets keys are read, and leave the recipe hash alone", "[config]") {
+  LoadedConfig base = MustLoad(kMinimal);
+  LoadedConfig c = MustLoad(std::string(kMinimal) + R"(
+export:
+  secrets:
+    action: drop
+    allow: [dummy-key-for-tests, 're:^sk_test_']
+    rules_file: rules/secrets.yaml
+)");
+  CHECK(c.config.export_.secrets.action == "drop");
+  CHECK(c.config.export_.secrets.allow == std::vector<std::string>{"dummy-key-for-tests", "re:^sk_test_"});
+  CHECK(c.config.export_.secrets.rules_file == "/etc/seragen/rules/secrets.yaml");
+  CHECK(c.recipe_hash == base.recipe_hash);
+  CHECK(c.config_hash != base.config_hash);
+}
+
 }  // namespace seragen::config

@@ -15,7 +15,7 @@ std::span<const Target> AllTargets() {
       {"trajectory", FuzzTrajectory},          {"turn_log", FuzzTurnLog},
 #ifndef SERAGEN_FUZZ_PARSERS_ONLY
       {"patch_check", FuzzPatchCheck},         {"config_loader", FuzzConfigLoader},
-      {"tool_validation", FuzzToolValidation},
+      {"tool_validation", FuzzToolValidation}, {"secret_scanner", FuzzSecretScanner},
 #endif
   };
   return kTargets;

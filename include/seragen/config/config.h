@@ -251,6 +251,18 @@ struct OutputConfig {
   std::string sera_tools_file;        // sera format's tool-list framing; empty: the prompts dir's default
 };
 
+// What `seragen export` does about credentials in the rows it writes
+// (docs/SECRETS.md); read by the secrets module's scanner.
+struct ExportSecretsConfig {
+  std::string action = "redact";   // redact | drop | report
+  std::vector<std::string> allow;  // exact strings, or "re:" + RE2 pattern
+  std::string rules_file;          // empty: configs/secret_rules.yaml shipped with seragen
+};
+
+struct ExportConfig {
+  ExportSecretsConfig secrets;
+};
+
 struct BudgetConfig {
   std::int64_t max_tasks = 0;  // 0 = no limit
   std::int64_t max_tokens = 0;
@@ -272,6 +284,7 @@ struct Config {
   JudgeConfig judge;
   VerifyConfig verify;
   OutputConfig output;
+  ExportConfig export_;  // key "export" (a C++ keyword)
   BudgetConfig budget;
 };
 
