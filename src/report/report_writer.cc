@@ -12,6 +12,7 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/base/json_depth.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/report/task_detail.h"
 #include "seragen/report/task_page.h"
@@ -90,9 +91,11 @@ std::unordered_map<std::string, KeptPage> ReadState(const std::string& path) {
   while (start < text->size()) {
     std::size_t end = text->find('\n', start);
     if (end == std::string::npos) end = text->size();
-    auto j = nlohmann::json::parse(text->begin() + static_cast<std::ptrdiff_t>(start),
-                                   text->begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
+    std::string_view line(text->data() + start, end - start);
     start = end + 1;
+    // The report directory is outside input too: a line nested too deep is damaged.
+    if (!CheckJsonDepth(line, "page state").ok()) continue;
+    auto j = nlohmann::json::parse(line, nullptr, false);
     if (!j.is_object() || !j.contains("page") || !j.contains("stamp") || !j["page"].is_string() ||
         !j["stamp"].is_string())
       continue;

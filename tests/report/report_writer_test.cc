@@ -118,6 +118,29 @@ TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites chang
   CHECK(Read(dir.Sub("out/data/rows-0.js")).find("\"recall 1.00 >= 0.75\",3,4,") != std::string::npos);
 }
 
+TEST_CASE("a page state line nested too deep is ignored and its page made again", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 4;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  ReportOptions ro;
+  ro.run_dir = dir.Sub("run");
+  ro.out_dir = dir.Sub("out");
+  REQUIRE(WriteReport(ro).ok());
+  // The report directory is as hostile as the run: the first page's line
+  // gets a rollout summary nested a million levels deep.
+  std::string state = Read(dir.Sub("out/data/pages.jsonl"));
+  std::size_t r1 = state.find("\"r1\":");
+  REQUIRE(r1 != std::string::npos);
+  constexpr std::size_t kDepth = 1000000;
+  state.insert(r1 + 5, std::string(kDepth, '[') + "0" + std::string(kDepth, ']') + ",\"x\":");
+  std::ofstream(dir.Sub("out/data/pages.jsonl"), std::ios::trunc) << state;
+  auto again = WriteReport(ro);
+  REQUIRE(again.ok());
+  CHECK(again->pages_written == 1);
+  CHECK(again->pages_kept == 3);
+}
+
 TEST_CASE("WriteReport on a missing run fails with not found", "[report]") {
   seragen::testing::TempDir dir;
   ReportOptions ro;
