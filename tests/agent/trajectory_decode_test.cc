@@ -15,11 +15,7 @@ namespace {
 
 // Every optional field set, so a round trip checks each one.
 Trajectory Full() {
-  Trajectory t;
-  t.task_id = "t1";
-  t.rollout = 2;
-  t.model = "m";
-  t.prompts_hash = "ph";
+  Trajectory t{.task_id = "t1", .rollout = 2, .model = "m", .prompts_hash = "ph"};
   t.tools.push_back({"bash", "runs", R"({"properties":{"command":{"type":"string"}},"type":"object"})"});
   t.tools.push_back({"odd", "schema text that is not JSON", "not json {"});
   llm::Message m{llm::Role::kAssistant, "c", "r"};

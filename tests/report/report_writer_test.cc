@@ -86,15 +86,21 @@ TEST_CASE("the overview warns when the scripted teacher wrote the trajectories",
   CHECK(index.find("not training data") != std::string::npos);
 }
 
-TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites changed ones", "[report]") {
-  seragen::testing::TempDir dir;
+// A synthetic run of `tasks` tasks in DIR/run, reported once into DIR/out.
+ReportOptions ReportedRun(const seragen::testing::TempDir& dir, std::size_t tasks) {
   testing::SyntheticRunOptions o;
-  o.tasks = 10;
+  o.tasks = tasks;
   REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
   ReportOptions ro;
   ro.run_dir = dir.Sub("run");
   ro.out_dir = dir.Sub("out");
   REQUIRE(WriteReport(ro).ok());
+  return ro;
+}
+
+TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites changed ones", "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 10);
   auto again = WriteReport(ro);
   REQUIRE(again.ok());
   CHECK(again->pages_kept == 10);
@@ -120,13 +126,7 @@ TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites chang
 
 TEST_CASE("a page state line nested too deep is ignored and its page made again", "[report]") {
   seragen::testing::TempDir dir;
-  testing::SyntheticRunOptions o;
-  o.tasks = 4;
-  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
-  ReportOptions ro;
-  ro.run_dir = dir.Sub("run");
-  ro.out_dir = dir.Sub("out");
-  REQUIRE(WriteReport(ro).ok());
+  ReportOptions ro = ReportedRun(dir, 4);
   // The report directory is as hostile as the run: the first page's line
   // gets a rollout summary nested a million levels deep.
   std::string state = Read(dir.Sub("out/data/pages.jsonl"));
