@@ -13,6 +13,7 @@ find_package(yaml-cpp 0.7 REQUIRED)              # yaml-cpp                 (con
 find_package(CLI11 2 REQUIRED)                   # CLI11::CLI11             (cli)
 find_package(fmt 9 REQUIRED)                     # fmt::fmt (std::format stand-in; libstdc++ 12 has none)
 find_package(spdlog 1.10 REQUIRED)               # spdlog::spdlog           (base/log.cc only)
+find_package(simdjson 3 REQUIRED)               # simdjson::simdjson       (agent/trajectory_decode.cc only)
 find_package(OpenSSL 3 REQUIRED)                 # OpenSSL::Crypto          (base/hash.cc: SHA-256)
 find_package(Catch2 2.13 REQUIRED)               # Catch2::Catch2WithMain   (tests)
 include(Catch)

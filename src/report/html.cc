@@ -6,29 +6,44 @@
 
 namespace seragen::report {
 
-std::string Escape(std::string_view text) {
-  std::string repaired = IsValidUtf8(text) ? std::string(text) : RepairUtf8(text);
-  std::string out;
-  out.reserve(repaired.size() + repaired.size() / 8);
-  for (char c : repaired) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      case '\n':
-      case '\r':
-      case '\t': out += c; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += "\xef\xbf\xbd";  // U+FFFD: controls are not allowed in HTML text
-        } else {
-          out += c;
-        }
-    }
+namespace {
+
+// The entity (or replacement) for a byte that HTML text cannot hold as is;
+// empty for bytes copied unchanged.
+std::string_view Replacement(char c) {
+  switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return "&#39;";
+    case '\n':
+    case '\r':
+    case '\t': return {};
+    default:
+      // U+FFFD: controls are not allowed in HTML text.
+      return static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? "\xef\xbf\xbd" : std::string_view();
   }
-  return out;
+}
+
+}  // namespace
+
+std::string Escape(std::string_view text) {
+  std::string repaired;
+  if (!IsValidUtf8(text)) {
+    repaired = RepairUtf8(text);
+    text = repaired;
+  }
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  std::size_t plain = 0;  // start of the run of bytes copied unchanged
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    std::string_view r = Replacement(text[i]);
+    if (r.empty()) continue;
+    out.append(text.data() + plain, i - plain).append(r);
+    plain = i + 1;
+  }
+  return out.append(text.data() + plain, text.size() - plain);
 }
 
 std::string UrlComponent(std::string_view text) {

@@ -3,15 +3,21 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <unordered_map>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/base/json_depth.h"
+#include "seragen/base/thread_pool.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/report/task_detail.h"
 #include "seragen/report/task_page.h"
@@ -25,20 +31,38 @@ constexpr std::string_view kPageFormat = "report-page-2";
 constexpr std::string_view kStateFile = "data/pages.jsonl";
 constexpr std::uint64_t kMaxPageStateBytes = 256ull << 20;
 
-// Temp file + rename (a browser open on the report never reads half a file); no fsync.
-Status WriteOutput(const std::string& path, std::string_view bytes) {
-  static std::atomic<unsigned> counter{0};
-  std::string tmp = fmt::format("{}.tmp.{}.{}", path, ::getpid(), counter++);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return IoError("cannot write " + tmp);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) return IoError("cannot write " + tmp);
+// A file written under a temp name and renamed into place by Commit (a
+// browser open on the report never reads half a file); no fsync.
+class OutputFile {
+ public:
+  static Result<OutputFile> Open(const std::string& path) {
+    static std::atomic<unsigned> counter{0};
+    OutputFile f;
+    f.path_ = path;
+    f.tmp_ = fmt::format("{}.tmp.{}.{}", path, ::getpid(), counter++);
+    f.out_.open(f.tmp_, std::ios::binary | std::ios::trunc);
+    if (!f.out_) return IoError("cannot write " + f.tmp_);
+    return f;
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return IoError(fmt::format("cannot rename {} to {}: {}", tmp, path, ec.message()));
-  return Status::Ok();
+  void Append(std::string_view bytes) { out_.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); }
+  Status Commit() {
+    out_.close();
+    if (!out_) return IoError("cannot write " + tmp_);
+    std::error_code ec;
+    std::filesystem::rename(tmp_, path_, ec);
+    if (ec) return IoError(fmt::format("cannot rename {} to {}: {}", tmp_, path_, ec.message()));
+    return Status::Ok();
+  }
+
+ private:
+  std::string path_, tmp_;
+  std::ofstream out_;
+};
+
+Status WriteOutput(const std::string& path, std::string_view bytes) {
+  SG_ASSIGN_OR_RETURN(OutputFile f, OutputFile::Open(path));
+  f.Append(bytes);
+  return f.Commit();
 }
 
 // What a task page is made from, as far as the journal tells: a change of
@@ -90,9 +114,11 @@ std::unordered_map<std::string, KeptPage> ReadState(const std::string& path) {
   while (start < text->size()) {
     std::size_t end = text->find('\n', start);
     if (end == std::string::npos) end = text->size();
-    auto j = nlohmann::json::parse(text->begin() + static_cast<std::ptrdiff_t>(start),
-                                   text->begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
+    std::string_view line(text->data() + start, end - start);
     start = end + 1;
+    // The report directory is outside input too: a line nested too deep is damaged.
+    if (!CheckJsonDepth(line, "page state").ok()) continue;
+    auto j = nlohmann::json::parse(line, nullptr, false);
     if (!j.is_object() || !j.contains("page") || !j.contains("stamp") || !j["page"].is_string() ||
         !j["stamp"].is_string())
       continue;
@@ -108,38 +134,120 @@ bool Exists(const std::string& path) {
   return std::filesystem::exists(path, ec);
 }
 
+std::string StateLine(const TaskRow& row, const std::string& stamp) {
+  nlohmann::json line = {
+      {"page", row.page}, {"stamp", stamp}, {"r1", SummaryJson(row.r1)}, {"r2", SummaryJson(row.r2)}};
+  return line.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// Rows whose pages are decided, made and recorded together: pages are made
+// on the pool a window at a time, the state file and progress follow in row
+// order, and nothing of a window outlives it.
+constexpr std::size_t kWindowRows = 256;
+constexpr unsigned kMaxPageThreads = 4;
+
+// What one pool thread reads with: GraphIndex and DemoIndex are not
+// thread-safe, so each thread has its own.
+struct PageWorker {
+  explicit PageWorker(const RunView& view) : graphs(journal::GraphDir(view.run_dir)), demos(view) {}
+  GraphIndex graphs;
+  DemoIndex demos;
+};
+
+// Runs body(worker) once for each of `workers` workers on `pool`; returns when all have returned.
+void RunOnPool(ThreadPool& pool, std::size_t workers, const std::function<void(std::size_t)>& body) {
+  std::mutex mu;
+  std::condition_variable done;
+  std::size_t left = workers;
+  for (std::size_t w = 0; w < workers; ++w) {
+    pool.Post([&, w] {
+      body(w);
+      std::lock_guard<std::mutex> lock(mu);
+      if (--left == 0) done.notify_one();  // under the lock: the waiter owns `done`
+    });
+  }
+  std::unique_lock<std::mutex> lock(mu);
+  done.wait(lock, [&] { return left == 0; });
+}
+
 // Writes (or keeps) every task page, filling each row's rollout summaries.
-Status WritePages(RunView& view, const ReportOptions& o, const std::string& out_dir, const ReportProgress& progress,
-                  ReportResult* result) {
-  const std::string tasks_dir = out_dir + "/" + o.index.tasks_dir;
-  SG_RETURN_IF_ERROR(MakeDirs(tasks_dir));
-  auto kept = ReadState(out_dir + "/" + std::string(kStateFile));
-  GraphIndex graphs(journal::GraphDir(view.run_dir));
-  DemoIndex demos(view);
-  std::string state;
-  for (std::size_t i = 0; i < view.rows.size(); ++i) {
-    TaskRow& row = view.rows[i];
-    std::string stamp = Stamp(row);
-    std::string path = tasks_dir + "/" + row.page;
-    auto k = kept.find(row.page);
-    if (k != kept.end() && k->second.stamp == stamp && Exists(path)) {
-      row.r1 = k->second.r1;
-      row.r2 = k->second.r2;
-      result->pages_kept++;
-    } else {
-      TaskDetail detail = LoadTaskDetail(view, row, o.call_graph ? &graphs : nullptr, &demos);
+class PageWriter {
+ public:
+  PageWriter(RunView& view, const ReportOptions& o, const std::string& out_dir, ReportResult* result)
+      : view_(view),
+        o_(o),
+        tasks_dir_(out_dir + "/" + o.index.tasks_dir),
+        result_(result),
+        threads_(o.threads > 0 ? o.threads : std::clamp(std::thread::hardware_concurrency(), 1u, kMaxPageThreads)),
+        pool_(threads_) {
+    for (std::size_t w = 0; w < threads_; ++w) workers_.emplace_back(view);
+  }
+
+  Status Run(const std::string& state_path, const ReportProgress& progress) {
+    SG_RETURN_IF_ERROR(MakeDirs(tasks_dir_));
+    kept_ = ReadState(state_path);
+    SG_ASSIGN_OR_RETURN(OutputFile state, OutputFile::Open(state_path));
+    for (std::size_t start = 0; start < view_.rows.size(); start += kWindowRows) {
+      std::size_t end = std::min(view_.rows.size(), start + kWindowRows);
+      SG_RETURN_IF_ERROR(Window(start, end));
+      for (std::size_t i = start; i < end; ++i) {
+        state.Append(StateLine(view_.rows[i], stamps_[i - start]));
+        if (progress) progress(i + 1, view_.rows.size());
+      }
+    }
+    return state.Commit();
+  }
+
+ private:
+  // Keeps what can be kept from the journal alone (no file read), makes the
+  // rest on the pool; the first failure in row order is the result.
+  Status Window(std::size_t start, std::size_t end) {
+    stamps_.clear();
+    std::vector<std::size_t> todo;
+    for (std::size_t i = start; i < end; ++i) {
+      TaskRow& row = view_.rows[i];
+      stamps_.push_back(Stamp(row));
+      auto k = kept_.find(row.page);
+      if (k != kept_.end() && k->second.stamp == stamps_.back() && Exists(tasks_dir_ + "/" + row.page)) {
+        row.r1 = k->second.r1;
+        row.r2 = k->second.r2;
+        result_->pages_kept++;
+      } else {
+        todo.push_back(i);
+      }
+    }
+    std::vector<Status> status(todo.size());
+    std::atomic<std::size_t> next{0};
+    RunOnPool(pool_, std::min(threads_, todo.size()), [&](std::size_t w) {
+      for (std::size_t t = next++; t < todo.size(); t = next++) status[t] = WritePage(view_.rows[todo[t]], workers_[w]);
+    });
+    for (const Status& s : status) SG_RETURN_IF_ERROR(s);
+    result_->pages_written += todo.size();
+    return Status::Ok();
+  }
+
+  // On a pool thread: reads only the view and writes only `row` and its page.
+  Status WritePage(TaskRow& row, PageWorker& w) {
+    try {
+      TaskDetail detail = LoadTaskDetail(view_, row, o_.call_graph ? &w.graphs : nullptr, &w.demos);
       if (detail.r1) row.r1 = Summarize(*detail.r1);
       if (detail.r2) row.r2 = Summarize(*detail.r2);
-      SG_RETURN_IF_ERROR(WriteOutput(path, RenderTaskPage(view, row, detail)));
-      result->pages_written++;
+      return WriteOutput(tasks_dir_ + "/" + row.page, RenderTaskPage(view_, row, detail));
+    } catch (const std::exception& e) {  // e.g. bad_alloc: an error of this page, not of the pool thread
+      return IoError(fmt::format("cannot make the page of {}: {}", row.task_id, e.what()));
     }
-    nlohmann::json line = {
-        {"page", row.page}, {"stamp", stamp}, {"r1", SummaryJson(row.r1)}, {"r2", SummaryJson(row.r2)}};
-    state += line.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + "\n";
-    if (progress) progress(i + 1, view.rows.size());
   }
-  return WriteOutput(out_dir + "/" + std::string(kStateFile), state);
-}
+
+  RunView& view_;
+  const ReportOptions& o_;
+  const std::string tasks_dir_;
+  ReportResult* result_;
+  const std::size_t threads_;
+  std::vector<PageWorker> workers_;
+  ThreadPool pool_;  // after what its work uses: destroyed (joined) first
+  std::unordered_map<std::string, KeptPage> kept_;
+  std::vector<std::string> stamps_;  // of the current window
+};
 
 }  // namespace
 
@@ -151,7 +259,8 @@ Result<ReportResult> WriteReport(const ReportOptions& o, const ReportProgress& p
   result.out_dir = o.out_dir.empty() ? DefaultReportDir(o.run_dir) : o.out_dir;
   result.tasks = view.rows.size();
   SG_RETURN_IF_ERROR(MakeDirs(result.out_dir + "/data"));
-  SG_RETURN_IF_ERROR(WritePages(view, o, result.out_dir, progress, &result));
+  SG_RETURN_IF_ERROR(
+      PageWriter(view, o, result.out_dir, &result).Run(result.out_dir + "/" + std::string(kStateFile), progress));
   result.chunks = ChunkCount(view.rows.size(), o.index);
   std::size_t per = std::max<std::size_t>(1, o.index.rows_per_chunk);
   for (std::size_t k = 0; k < result.chunks; ++k) {

@@ -86,15 +86,21 @@ TEST_CASE("the overview warns when the scripted teacher wrote the trajectories",
   CHECK(index.find("not training data") != std::string::npos);
 }
 
-TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites changed ones", "[report]") {
-  seragen::testing::TempDir dir;
+// A synthetic run of `tasks` tasks in DIR/run, reported once into DIR/out.
+ReportOptions ReportedRun(const seragen::testing::TempDir& dir, std::size_t tasks) {
   testing::SyntheticRunOptions o;
-  o.tasks = 10;
+  o.tasks = tasks;
   REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
   ReportOptions ro;
   ro.run_dir = dir.Sub("run");
   ro.out_dir = dir.Sub("out");
   REQUIRE(WriteReport(ro).ok());
+  return ro;
+}
+
+TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites changed ones", "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 10);
   auto again = WriteReport(ro);
   REQUIRE(again.ok());
   CHECK(again->pages_kept == 10);
@@ -116,6 +122,23 @@ TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites chang
   // The kept pages still give the table their rollout figures.
   // Task 0: its detail (why it was accepted), then 3 and 4 steps.
   CHECK(Read(dir.Sub("out/data/rows-0.js")).find("\"recall 1.00 >= 0.75\",3,4,") != std::string::npos);
+}
+
+TEST_CASE("a page state line nested too deep is ignored and its page made again", "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 4);
+  // The report directory is as hostile as the run: the first page's line
+  // gets a rollout summary nested a million levels deep.
+  std::string state = Read(dir.Sub("out/data/pages.jsonl"));
+  std::size_t r1 = state.find("\"r1\":");
+  REQUIRE(r1 != std::string::npos);
+  constexpr std::size_t kDepth = 1000000;
+  state.insert(r1 + 5, std::string(kDepth, '[') + "0" + std::string(kDepth, ']') + ",\"x\":");
+  std::ofstream(dir.Sub("out/data/pages.jsonl"), std::ios::trunc) << state;
+  auto again = WriteReport(ro);
+  REQUIRE(again.ok());
+  CHECK(again->pages_written == 1);
+  CHECK(again->pages_kept == 3);
 }
 
 TEST_CASE("WriteReport on a missing run fails with not found", "[report]") {

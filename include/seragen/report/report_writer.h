@@ -8,11 +8,13 @@
 //   DIR/tasks/<id>.html     one page per task (task_page.h)
 //
 // Every file is self-contained or relative to DIR: it opens from disk, after
-// a copy elsewhere, with no server and no network. Task pages are written one
-// at a time as each task is read (memory holds the rows, not the pages), and a
-// page whose task has not changed since the last report of the same DIR is
-// kept instead of rewritten (its journal-derived stamp is unchanged), so
-// reporting a run in progress again costs little. Writes are plain (temp file
+// a copy elsewhere, with no server and no network. Task pages are made on a
+// few threads (ReportOptions::threads), a window of rows at a time, and each
+// is written as soon as it is rendered (memory holds the rows, not the
+// pages). A page whose task has not changed since the last report of the same
+// DIR is kept instead of rewritten: its journal-derived stamp is unchanged, so
+// it is decided before any file of the task is read, and reporting a run in
+// progress again costs little. Writes are plain (temp file
 // + rename, so a reader never sees half a page), not durable: the report can
 // always be made again.
 #pragma once
@@ -31,6 +33,9 @@ struct ReportOptions {
   std::string out_dir;  // default RUN_DIR/report
   IndexOptions index;
   bool call_graph = true;  // read RUN_DIR/graph for the start functions' neighbours
+  // Threads reading and rendering task pages; 0: one per core, at most 4.
+  // Each thread loads the call graphs it needs for itself.
+  std::size_t threads = 0;
 };
 
 struct ReportResult {
@@ -42,7 +47,8 @@ struct ReportResult {
   std::size_t chunks = 0;
 };
 
-// Progress: called after each task page with (done, total).
+// Progress: called after each task page with (done, total), in row order, on
+// the thread that called WriteReport.
 using ReportProgress = std::function<void(std::size_t done, std::size_t total)>;
 
 // Errors: what LoadRunView returns (kNotFound for a missing run or plan);
