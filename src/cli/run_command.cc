@@ -31,11 +31,12 @@
 #include "seragen/pipeline/shard_run.h"
 #include "seragen/repo/commit_messages.h"
 #include "seragen/repo/repository.h"
+#include "seragen/runview/run_state.h"
 
 namespace seragen::cli {
 namespace {
 
-using pipeline::RunResult;
+using runview::RunResult;
 
 int Fail(const std::string& what, const Status& s) {
   std::cerr << "seragen " << what << ": " << WithoutStatusCodeNames(s.message()) << "\n";
@@ -111,6 +112,7 @@ struct OpenedShard {
   std::string shard_dir;
   std::vector<pipeline::Task> tasks;
   std::unique_ptr<journal::Journal> journal;
+  runview::ShardState folded;  // the journal as opened, folded once for the whole run
 };
 
 // Picks the shard, prepares the run directory and plan, opens the shard's
@@ -139,8 +141,8 @@ Result<OpenedShard> OpenShard(const config::LoadedConfig& loaded, const RunFlags
     auto removed = journal::RemoveStaleTempFiles(out.shard_dir, subdir);
     if (!removed.ok()) logger.Warn("{} (left in place)", removed.status().message());
   }
-  auto stale_logs =
-      journal::RemoveFinishedTurnLogs(out.shard_dir, journal::ResumeState::Fold(out.journal->existing().records));
+  out.folded = runview::FoldShard(out.shard_dir, out.journal->existing());
+  auto stale_logs = journal::RemoveFinishedTurnLogs(out.shard_dir, out.folded.tasks);
   if (!stale_logs.ok()) logger.Warn("{} (left in place)", stale_logs.status().message());
   logger.Info("shard {}/{}: {} of {} planned tasks, run directory {}", out.shard.index, out.shard.count,
               out.tasks.size(), out.run.plan.size(), out.run.run_dir);
@@ -283,6 +285,7 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   in.context.chat = chat.get();
   in.context.environments = &environments;
   in.journal = shard.journal.get();
+  in.folded = std::move(shard.folded);
   in.run_dir = run.run_dir;
   in.shard_dir = shard.shard_dir;
   in.shard = shard.shard;

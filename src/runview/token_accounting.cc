@@ -1,8 +1,10 @@
-#include "seragen/pipeline/token_accounting.h"
+#include "seragen/runview/token_accounting.h"
 
 #include <fmt/format.h>
 
-namespace seragen::pipeline {
+#include "seragen/journal/outcomes.h"
+
+namespace seragen::runview {
 namespace {
 
 using journal::Stage;
@@ -19,52 +21,55 @@ const char* CacheStage(Stage s) {
   }
 }
 
-// Tokens of one task not yet counted as waste.
-struct Open {
-  std::int64_t task = 0;     // every record's tokens
-  std::int64_t attempt = 0;  // the current rollout-1 attempt's (rollout + judge)
-};
-
-void Waste(TokenAccounting* acc, const std::string& why, std::int64_t tokens) {
-  if (tokens <= 0) return;
-  acc->wasted[why] += tokens;
-  acc->wasted_total += tokens;
-}
-
 }  // namespace
 
-void AccountTokens(const std::vector<journal::JournalRecord>& records, TokenAccounting* acc) {
-  std::map<std::string, Open> open;
-  for (const journal::JournalRecord& r : records) {
-    if (const char* stage = CacheStage(r.stage)) {
-      StageCache& c = acc->cache_by_stage[stage];
-      c.prompt_tokens += r.tokens.prompt_tokens;
-      c.cached_tokens += r.tokens.cached_prompt_tokens;
-    }
-    if (const journal::RolloutResult* rr = r.rollout()) {
-      acc->rollout_replays += rr->replayed_calls > 0 ? 1 : 0;
-      acc->replayed_calls += static_cast<std::int64_t>(rr->replayed_calls);
-      acc->rollout_restarts += static_cast<std::int64_t>(rr->restarts);
-      Waste(acc, "restarted", static_cast<std::int64_t>(rr->discarded_tokens));
-    }
-    Open& o = open[r.task_id];
-    o.task += Spent(r.tokens);
-    if (r.stage == Stage::kRollout1Done) o.attempt = 0;
-    o.attempt += Spent(r.tokens);
-    if (r.stage == Stage::kJudgeDone && r.status != "yes") {
-      Waste(acc, "judged_no", o.attempt);
-      o.task -= o.attempt;
-      o.attempt = 0;
-    }
-    std::string why;
-    if (r.stage == Stage::kSkipped) why = "skipped";
-    if (r.stage == Stage::kVerified && r.status != "accepted") why = r.status;
-    if (r.stage == Stage::kFailed && r.error && !r.error->retryable) why = "failed";
-    if (!why.empty()) {
-      Waste(acc, why, o.task);
-      o = Open{};
-    }
+void TokenAccountant::Waste(const std::string& why, std::int64_t tokens) {
+  if (tokens <= 0) return;
+  acc_.wasted[why] += tokens;
+  acc_.wasted_total += tokens;
+}
+
+void TokenAccountant::Add(const journal::JournalRecord& r) {
+  if (const char* stage = CacheStage(r.stage)) {
+    StageCache& c = acc_.cache_by_stage[stage];
+    c.prompt_tokens += r.tokens.prompt_tokens;
+    c.cached_tokens += r.tokens.cached_prompt_tokens;
   }
+  if (const journal::RolloutResult* rr = r.rollout()) {
+    acc_.rollout_replays += rr->replayed_calls > 0 ? 1 : 0;
+    acc_.replayed_calls += static_cast<std::int64_t>(rr->replayed_calls);
+    acc_.rollout_restarts += static_cast<std::int64_t>(rr->restarts);
+    Waste("restarted", static_cast<std::int64_t>(rr->discarded_tokens));
+  }
+  Open& o = open_[r.task_id];
+  o.task += Spent(r.tokens);
+  if (r.stage == Stage::kRollout1Done) o.attempt = 0;
+  o.attempt += Spent(r.tokens);
+  if (journal::IsJudgeRejection(r)) {
+    Waste("judged_no", o.attempt);
+    o.task -= o.attempt;
+    o.attempt = 0;
+  }
+  std::string why;
+  if (r.stage == Stage::kSkipped) why = "skipped";
+  if (r.stage == Stage::kVerified && !journal::IsAccepted(r)) why = r.status;
+  if (r.stage == Stage::kFailed && r.error && !r.error->retryable) why = "failed";
+  if (!why.empty()) {
+    Waste(why, o.task);
+    open_.erase(r.task_id);  // settled: a later record of the task starts from nothing
+  }
+}
+
+void AddAccounting(const TokenAccounting& add, TokenAccounting* sum) {
+  for (const auto& [stage, c] : add.cache_by_stage) {
+    sum->cache_by_stage[stage].prompt_tokens += c.prompt_tokens;
+    sum->cache_by_stage[stage].cached_tokens += c.cached_tokens;
+  }
+  for (const auto& [why, n] : add.wasted) sum->wasted[why] += n;
+  sum->wasted_total += add.wasted_total;
+  sum->rollout_replays += add.rollout_replays;
+  sum->replayed_calls += add.replayed_calls;
+  sum->rollout_restarts += add.rollout_restarts;
 }
 
 std::string FormatTokenAccounting(const TokenAccounting& acc) {
@@ -90,18 +95,4 @@ std::string FormatTokenAccounting(const TokenAccounting& acc) {
   return out;
 }
 
-void AddTokenAccountingJson(const TokenAccounting& acc, nlohmann::ordered_json& j) {
-  nlohmann::ordered_json cache = nlohmann::ordered_json::object();
-  for (const auto& [stage, c] : acc.cache_by_stage) {
-    cache[stage] = {{"prompt_tokens", c.prompt_tokens}, {"cached_tokens", c.cached_tokens}, {"hit_rate", c.HitRate()}};
-  }
-  j["prompt_cache"] = cache;
-  nlohmann::ordered_json wasted = nlohmann::ordered_json::object();
-  for (const auto& [why, n] : acc.wasted) wasted[why] = n;
-  j["wasted_tokens"] = {{"total", acc.wasted_total}, {"by_reason", wasted}};
-  j["rollout_resume"] = {{"rollout_replays", acc.rollout_replays},
-                         {"replayed_calls", acc.replayed_calls},
-                         {"rollout_restarts", acc.rollout_restarts}};
-}
-
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

@@ -14,11 +14,14 @@
 #include <vector>
 
 #include "seragen/journal/resume_state.h"
-#include "seragen/pipeline/run_budget.h"
+#include "seragen/runview/run_budget.h"
 #include "seragen/pipeline/task.h"
 #include "seragen/pipeline/task_runner.h"
 
 namespace seragen::pipeline {
+
+using runview::BudgetLimits;
+using runview::BudgetUse;
 
 struct TaskSchedulerOptions {
   int concurrency = 8;
