@@ -87,8 +87,8 @@ Result<std::size_t> ScanLines(std::string_view bytes, std::uint64_t base, bool a
     const std::size_t end = terminated ? nl + 1 : bytes.size();
     // A line is known to be the last only when nothing can follow it.
     if (!at_end && (!terminated || end == bytes.size())) break;
-    SG_ASSIGN_OR_RETURN(bool go_on, scanner->Line(bytes.substr(offset, (terminated ? nl : end) - offset),
-                                                  base + end, terminated, at_end && end == bytes.size()));
+    SG_ASSIGN_OR_RETURN(bool go_on, scanner->Line(bytes.substr(offset, (terminated ? nl : end) - offset), base + end,
+                                                  terminated, at_end && end == bytes.size()));
     *stopped = !go_on;
     offset = end;
   }

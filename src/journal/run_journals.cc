@@ -19,7 +19,8 @@ Result<std::vector<ShardLocation>> ListShardDirs(const std::string& run_dir) {
     if (k && it->is_directory(ec)) shards.push_back(ShardLocation{*k, it->path().string()});
   }
   if (ec) return IoError(fmt::format("cannot list run directory {}: {}", run_dir, ec.message()));
-  std::sort(shards.begin(), shards.end(), [](const ShardLocation& a, const ShardLocation& b) { return a.index < b.index; });
+  std::sort(shards.begin(), shards.end(),
+            [](const ShardLocation& a, const ShardLocation& b) { return a.index < b.index; });
   return shards;
 }
 
@@ -27,12 +28,13 @@ Status CheckShardJournal(const std::string& run_dir, const ShardLocation& shard,
                          const ShardJournalRef* first) {
   if (journal.header.shard != shard.index) {
     return FailedPreconditionError(fmt::format("journal {} says it is shard {}, but its directory is {}",
-                                               JournalPath(shard.dir), journal.header.shard, ShardDirName(shard.index)));
+                                               JournalPath(shard.dir), journal.header.shard,
+                                               ShardDirName(shard.index)));
   }
   if (first != nullptr && first->journal->header.shards != journal.header.shards) {
-    return FailedPreconditionError(fmt::format("shard journals of {} disagree on the shard count: {} says {}, {} says {}",
-                                               run_dir, JournalPath(first->dir), first->journal->header.shards,
-                                               JournalPath(shard.dir), journal.header.shards));
+    return FailedPreconditionError(fmt::format(
+        "shard journals of {} disagree on the shard count: {} says {}, {} says {}", run_dir, JournalPath(first->dir),
+        first->journal->header.shards, JournalPath(shard.dir), journal.header.shards));
   }
   return Status::Ok();
 }

@@ -17,8 +17,8 @@
 #include "seragen/journal/run_paths.h"
 #include "seragen/llm/failure.h"
 #include "seragen/pipeline/journal_store.h"
-#include "seragen/runview/status_breakdown.h"
 #include "seragen/pipeline/usage_meter.h"
+#include "seragen/runview/status_breakdown.h"
 
 namespace seragen::pipeline {
 namespace {

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <map>
 
-#include "seragen/runview/status_breakdown.h"
 #include "seragen/report/charts.h"
 #include "seragen/report/html.h"
+#include "seragen/runview/status_breakdown.h"
 
 namespace seragen::report {
 namespace {

@@ -45,7 +45,6 @@ void ReadVerification(const journal::VerificationResult* v, exporter::RecordedTa
   if (scores.ok()) out->scores = *scores;
 }
 
-
 // One export: the records of every task, in ForEachTask order, into two texts.
 class RunExporter {
  public:
@@ -175,7 +174,8 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
   SG_RETURN_IF_ERROR(exporter.ExportAll());
   SG_RETURN_IF_ERROR(WriteFileAtomic(report.t1_path, exporter.t1_text()));
   SG_RETURN_IF_ERROR(WriteFileAtomic(report.t2_path, exporter.t2_text()));
-  SG_RETURN_IF_ERROR(WriteSummary(out_dir + "/" + journal::ExportSummaryName(fmt_name), fmt_name, req.run_name, report));
+  SG_RETURN_IF_ERROR(
+      WriteSummary(out_dir + "/" + journal::ExportSummaryName(fmt_name), fmt_name, req.run_name, report));
   return report;
 }
 

@@ -17,8 +17,8 @@ namespace {
 // yet (or only a torn header).
 Result<std::optional<ShardState>> StreamShard(const journal::ShardLocation& where) {
   ShardFolder folder(where.index, where.dir);
-  auto loaded = journal::StreamJournal(journal::JournalPath(where.dir),
-                                       [&folder](journal::JournalRecord&& r) { folder.Apply(r); });
+  auto loaded =
+      journal::StreamJournal(journal::JournalPath(where.dir), [&folder](journal::JournalRecord&& r) { folder.Add(r); });
   if (!loaded.ok() && loaded.status().code() == StatusCode::kNotFound) return std::optional<ShardState>();
   if (!loaded.ok()) return loaded.status();
   if (!loaded->has_header) return std::optional<ShardState>();

@@ -58,7 +58,7 @@ ShardFolder::ShardFolder(int index, std::string shard_dir) {
   state_.shard_dir = std::move(shard_dir);
 }
 
-void ShardFolder::Apply(const journal::JournalRecord& rec) {
+void ShardFolder::Add(const journal::JournalRecord& rec) {
   ShardTotals& t = state_.totals;
   t.tokens.prompt_tokens += rec.tokens.prompt_tokens;
   t.tokens.completion_tokens += rec.tokens.completion_tokens;
@@ -85,7 +85,7 @@ ShardState ShardFolder::Finish(journal::LoadedJournal journal) && {
 
 ShardState FoldShard(const std::string& shard_dir, const journal::LoadedJournal& journal) {
   ShardFolder folder(journal.header.shard, shard_dir);
-  for (const journal::JournalRecord& rec : journal.records) folder.Apply(rec);
+  for (const journal::JournalRecord& rec : journal.records) folder.Add(rec);
   journal::LoadedJournal summary;  // all but the records
   summary.has_header = journal.has_header;
   summary.header = journal.header;

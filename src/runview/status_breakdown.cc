@@ -45,9 +45,8 @@ void Line(std::string& out, const char* name, const std::map<std::string, Accept
 
 }  // namespace
 
-StatusBreakdown ComputeBreakdown(const RunState& run, const config::PricingConfig& pricing,
-                                 std::int64_t prompt_tokens, std::int64_t cached_tokens,
-                                 std::int64_t completion_tokens) {
+StatusBreakdown ComputeBreakdown(const RunState& run, const config::PricingConfig& pricing, std::int64_t prompt_tokens,
+                                 std::int64_t cached_tokens, std::int64_t completion_tokens) {
   StatusBreakdown b;
   std::unordered_map<std::string_view, const callgraph::PlannedTask*> by_id;
   for (const auto& t : run.plan) by_id.emplace(t.task_id, &t);

@@ -49,7 +49,7 @@ struct TaskProgress {
   // seed of that attempt; empty before one is recorded).
   RolloutResult rollout1, rollout2;
   std::size_t records = 0;
-  TokenUsage tokens;  // the sum over the task's records (what its finished stages spent)
+  TokenUsage tokens;         // the sum over the task's records (what its finished stages spent)
   std::int64_t wall_ms = 0;  // the sum of the records' stage timings
   Milestones reached;
   IssueResult issue;  // the extra of the latest issue_done (the demonstration it showed)

@@ -15,11 +15,11 @@
 #include "seragen/callgraph/plan.h"
 #include "seragen/journal/journal.h"
 #include "seragen/loop/event_loop.h"
-#include "seragen/runview/run_result.h"
-#include "seragen/runview/run_state.h"
 #include "seragen/pipeline/task.h"
 #include "seragen/pipeline/task_runner.h"
 #include "seragen/pipeline/task_scheduler.h"
+#include "seragen/runview/run_result.h"
+#include "seragen/runview/run_state.h"
 
 namespace seragen::pipeline {
 

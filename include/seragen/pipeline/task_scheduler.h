@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "seragen/journal/resume_state.h"
-#include "seragen/runview/run_budget.h"
 #include "seragen/pipeline/task.h"
 #include "seragen/pipeline/task_runner.h"
+#include "seragen/runview/run_budget.h"
 
 namespace seragen::pipeline {
 

@@ -74,10 +74,10 @@ struct RunState {
 };
 
 struct FoldOptions {
-  bool plan = true;                 // read tasks.jsonl
-  bool settings = true;             // read config.yaml and the category names (LoadRunSettings)
-  std::string prompts_dir;          // LoadRunSettings' override; empty: the saved config's
-  int skip_shard = -1;              // a shard K not to read (the caller's own)
+  bool plan = true;         // read tasks.jsonl
+  bool settings = true;     // read config.yaml and the category names (LoadRunSettings)
+  std::string prompts_dir;  // LoadRunSettings' override; empty: the saved config's
+  int skip_shard = -1;      // a shard K not to read (the caller's own)
 };
 
 // Reads and folds RUN_DIR: the shards two at a time on their own threads

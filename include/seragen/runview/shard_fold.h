@@ -14,8 +14,8 @@ namespace seragen::runview {
 class ShardFolder {
  public:
   ShardFolder(int index, std::string shard_dir);
-  // Applies the next record of the shard (journal order).
-  void Apply(const journal::JournalRecord& record);
+  // Applies the next record of the shard (journal order) to its state.
+  void Add(const journal::JournalRecord& record);
   // The state, with the journal's header, config changes and torn tail
   // (its records, if any, are dropped).
   ShardState Finish(journal::LoadedJournal journal) &&;

@@ -43,9 +43,8 @@ struct RunState;
 
 // Category names from the run's settings. Token totals are those summed from
 // the journals by the caller. A task in two shards counts once (ForEachTask).
-StatusBreakdown ComputeBreakdown(const RunState& run, const config::PricingConfig& pricing,
-                                 std::int64_t prompt_tokens, std::int64_t cached_tokens,
-                                 std::int64_t completion_tokens);
+StatusBreakdown ComputeBreakdown(const RunState& run, const config::PricingConfig& pricing, std::int64_t prompt_tokens,
+                                 std::int64_t cached_tokens, std::int64_t completion_tokens);
 
 // Minutes left for `remaining` tasks at `tasks_per_minute`; -1 when the rate
 // is not known yet (<= 0).
