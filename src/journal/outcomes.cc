@@ -1,15 +1,14 @@
 #include "seragen/journal/outcomes.h"
 
 namespace seragen::journal {
+namespace {
 
-std::string_view VerdictName(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kAccepted: return "accepted";
-    case Verdict::kRejected: return "rejected";
-    case Verdict::kNotScorable: return "not_scorable";
-  }
-  return "not_scorable";
-}
+// By Verdict's value.
+constexpr std::string_view kVerdictNames[] = {"accepted", "rejected", "not_scorable"};
+
+}  // namespace
+
+std::string_view VerdictName(Verdict verdict) { return kVerdictNames[static_cast<int>(verdict)]; }
 
 std::optional<Verdict> ParseVerdict(std::string_view status) {
   for (Verdict v : {Verdict::kAccepted, Verdict::kRejected, Verdict::kNotScorable}) {
