@@ -11,6 +11,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/journal/journal.h"
 #include "seragen/journal/resume_state.h"
+#include "seragen/runview/run_state.h"
 
 using namespace seragen;
 using namespace seragen::journal;
@@ -86,11 +87,12 @@ int main(int argc, char** argv) {
       return 1;
     }
     start = std::chrono::steady_clock::now();
-    ResumeState state = ResumeState::Fold(loaded->records);
+    runview::ShardState folded = runview::FoldShard(path, *loaded);
+    const journal::ResumeState& state = folded.tasks;
     double fold_secs = Seconds(std::chrono::steady_clock::now() - start);
     std::printf("journal load: %zu records (%.1f MB) in %.3f s = %.0f records/s, %.1f MB/s\n", loaded->records.size(),
                 text.size() / 1e6, load_secs, loaded->records.size() / load_secs, text.size() / 1e6 / load_secs);
-    std::printf("resume fold: %zu tasks in %.3f s\n", state.tasks().size(), fold_secs);
+    std::printf("shard fold: %zu tasks in %.3f s\n", state.tasks().size(), fold_secs);
   }
 
   std::error_code ec;

@@ -24,7 +24,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
 #include "seragen/config/loader.h"
-#include "seragen/pipeline/reports.h"
+#include "seragen/runview/status_report.h"
 #include "seragen/teacher/options.h"
 #include "teacher/server.h"
 
@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
   }
   auto start = std::chrono::steady_clock::now();
   double cpu0 = bench::ReadUsage().cpu_seconds;
-  pipeline::RunResult result = cli::RunCommand(*loaded, {});
+  runview::RunResult result = cli::RunCommand(*loaded, {});
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double cpu = bench::ReadUsage().cpu_seconds - cpu0;
   ::kill(child, SIGKILL);
@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("tasks: %d planned, concurrency %d, teacher latency %d ms, result %s\n", tasks, concurrency, latency_ms,
-              std::string(pipeline::RunResultName(result)).c_str());
+              std::string(runview::RunResultName(result)).c_str());
   std::printf("wall %.2f s; rollouts %ld; agent steps %ld\n", wall, rollouts, steps);
   std::printf("tasks per minute:                 %.0f\n", 60.0 * tasks / wall);
   std::printf("agent steps per second:           %.0f\n", steps / wall);
@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
               1000.0 * cpu / std::max(1L, steps));
   std::printf("peak RSS (orchestrator):          %ld MB\n", bench::ReadUsage().peak_rss_kib / 1024);
   // The teacher's simulated prefix cache: what a vLLM-like server would serve from its KV cache.
-  if (auto status = pipeline::ReadStatus(base + "/run"); status.ok()) {
+  if (auto status = runview::ReadStatus(base + "/run"); status.ok()) {
     long long agent_prompt = 0, agent_cached = 0;
     for (const auto& [stage, c] : status->tokens.cache_by_stage) {
       std::printf("prompt cache %-9s %5.1f%% of %lld prompt tokens\n", stage.c_str(), 100.0 * c.HitRate(),
@@ -162,5 +162,5 @@ int main(int argc, char** argv) {
                 agent_rate >= 90.0 ? "met" : "NOT met");
     std::printf("wasted tokens (no accepted trajectory): %lld\n", static_cast<long long>(status->tokens.wasted_total));
   }
-  return result == pipeline::RunResult::kComplete ? 0 : 1;
+  return result == runview::RunResult::kComplete ? 0 : 1;
 }

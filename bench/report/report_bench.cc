@@ -1,11 +1,14 @@
 // Report benchmark: generates a synthetic run (plan, journals, one small
 // trajectory per rollout and an issue per task; tests/report/synthetic_run.h)
-// and times `seragen report` on it (the binary next to this build's bench/
-// directory, run as a child process so its peak RSS from wait4 is its own),
-// first from scratch, then again with every page unchanged (the incremental
-// path of a report of a run in progress). Prints its figures; not part of ctest.
+// and times on it, each as a child process of the seragen binary next to this
+// build's bench/ directory (so its peak RSS from wait4 is its own): `status`,
+// `status --json`, `report` from scratch, `report` again with every page
+// unchanged (the incremental path of a report of a run in progress), and
+// `export`. Prints one line per command; not part of ctest.
 //
 //   bench_report [tasks=100000] [shards=4] [dir=$TMPDIR or /tmp]
+// With SERAGEN_BENCH_KEEP set, the run directory is kept (for profiling).
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "report/synthetic_run.h"
 
@@ -40,15 +44,20 @@ std::string SeragenBinary() {
   return (self.parent_path() / "../../seragen").lexically_normal().string();
 }
 
-// Runs `seragen report RUN -o OUT` as a child; prints its output, time and peak RSS.
-bool TimedReport(const char* label, const std::string& run_dir, const std::string& out_dir) {
+// Runs `seragen ARGS...` as a child with its output to /dev/null; prints
+// `<label>: <seconds> s, peak RSS <MB> MB` (peak RSS from wait4: the child's own).
+bool Timed(const char* label, const std::vector<std::string>& args) {
   std::string binary = SeragenBinary();
-  std::printf("%s: %s report %s -o %s\n", label, binary.c_str(), run_dir.c_str(), out_dir.c_str());
+  std::vector<char*> argv{const_cast<char*>("seragen")};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   std::fflush(stdout);
   auto start = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   if (pid == 0) {
-    ::execl(binary.c_str(), "seragen", "report", run_dir.c_str(), "-o", out_dir.c_str(), static_cast<char*>(nullptr));
+    int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) ::dup2(null, STDOUT_FILENO);
+    ::execv(binary.c_str(), argv.data());
     std::perror("exec seragen");
     ::_exit(127);
   }
@@ -56,7 +65,11 @@ bool TimedReport(const char* label, const std::string& run_dir, const std::strin
   struct rusage usage {};
   ::wait4(pid, &status, 0, &usage);  // this child's own resource use
   double secs = Seconds(std::chrono::steady_clock::now() - start);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return false;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::printf("%s: failed (%s exited with %d)\n", label, binary.c_str(),
+                WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return false;
+  }
   std::printf("%s: %.2f s, peak RSS %.1f MB\n", label, secs, static_cast<double>(usage.ru_maxrss) / 1024.0);
   return true;
 }
@@ -88,13 +101,19 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
 
   const std::string run_dir = dir + "/run", out_dir = dir + "/report";
-  bool ok = TimedReport("report (all pages)", run_dir, out_dir) &&
-            TimedReport("report again (nothing changed)", run_dir, out_dir);
+  bool ok = Timed("status", {"status", run_dir}) && Timed("status --json", {"status", "--json", run_dir}) &&
+            Timed("report (all pages)", {"report", run_dir, "-o", out_dir}) &&
+            Timed("report again (nothing changed)", {"report", run_dir, "-o", out_dir}) &&
+            Timed("export", {"export", run_dir, "--out", dir + "/data"});
   if (ok) {
     std::printf("report directory: %.1f MB; index.html %.1f KB\n", static_cast<double>(TreeBytes(out_dir)) / 1e6,
                 static_cast<double>(std::filesystem::file_size(out_dir + "/index.html")) / 1e3);
   }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
+  if (std::getenv("SERAGEN_BENCH_KEEP") != nullptr) {
+    std::printf("kept %s (SERAGEN_BENCH_KEEP)\n", dir.c_str());
+  } else {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
   return ok ? 0 : 1;
 }

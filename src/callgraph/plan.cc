@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -111,7 +112,8 @@ std::vector<PlannedTask> PlanTasks(const std::vector<RepoSelection>& repos, cons
 }
 
 std::string WriteTasksJsonl(const std::vector<PlannedTask>& tasks) {
-  std::string out;
+  nlohmann::json header = {{"format", kTasksFormat}, {"version", kTasksVersion}};
+  std::string out = header.dump() + "\n";
   for (const PlannedTask& task : tasks) {
     nlohmann::json line = {
         {"task_id", task.task_id},   {"repo", task.repo},
@@ -129,9 +131,8 @@ std::string WriteTasksJsonl(const std::vector<PlannedTask>& tasks) {
 
 namespace {
 
-// One line of tasks.jsonl; throws nlohmann's exceptions on a missing or mistyped field.
-PlannedTask ParsePlannedTask(std::string_view line) {
-  nlohmann::json item = nlohmann::json::parse(line);
+// One task line of tasks.jsonl; throws nlohmann's exceptions on a missing or mistyped field.
+PlannedTask ParsePlannedTask(const nlohmann::json& item) {
   PlannedTask task;
   task.task_id = item.at("task_id").get<std::string>();
   task.repo = item.at("repo").get<std::string>();
@@ -146,6 +147,37 @@ PlannedTask ParsePlannedTask(std::string_view line) {
   task.replica = item.at("replica").get<int>();
   task.seed = item.at("seed").get<std::uint64_t>();
   return task;
+}
+
+// Whether a parsed first line is the header (old plans start with a task),
+// and an error for a header this reader does not know.
+Result<bool> IsTasksHeader(const nlohmann::json& item, std::string_view where) {
+  auto format = item.find("format");
+  if (format == item.end()) return false;
+  if (!format->is_string() || format->get<std::string>() != kTasksFormat) {
+    return ParseError(
+        fmt::format("{}: not a seragen plan (format {}, expected {})", where, format->dump(), kTasksFormat));
+  }
+  auto version = item.find("version");
+  if (version == item.end() || !version->is_number_integer() || version->get<int>() != kTasksVersion) {
+    return FailedPreconditionError(fmt::format("{}: plan version {} is not the version {} this seragen reads", where,
+                                               version == item.end() ? "(none)" : version->dump(), kTasksVersion));
+  }
+  return true;
+}
+
+// One line of tasks.jsonl: its task, or nothing for the header (line 1 only).
+Result<std::optional<PlannedTask>> ParseLine(std::string_view line, int line_no, std::string_view where) {
+  try {
+    nlohmann::json item = nlohmann::json::parse(line);
+    if (line_no == 1 && item.is_object()) {
+      SG_ASSIGN_OR_RETURN(bool header, IsTasksHeader(item, where));
+      if (header) return std::optional<PlannedTask>();
+    }
+    return std::optional<PlannedTask>(ParsePlannedTask(item));
+  } catch (const std::exception& error) {
+    return ParseError(fmt::format("{}: {}", where, error.what()));
+  }
 }
 
 }  // namespace
@@ -168,11 +200,8 @@ Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text, std::stri
     if (line.empty()) continue;
     std::string where = fmt::format("{} line {}", name, line_no);
     if (Status depth = CheckJsonDepth(line, where); !depth.ok()) return depth;
-    try {
-      tasks.push_back(ParsePlannedTask(line));
-    } catch (const std::exception& error) {
-      return ParseError(fmt::format("{}: {}", where, error.what()));
-    }
+    SG_ASSIGN_OR_RETURN(std::optional<PlannedTask> task, ParseLine(line, line_no, where));
+    if (task) tasks.push_back(std::move(*task));
   }
   return tasks;
 }

@@ -6,31 +6,32 @@
 #include "cli/exit_codes.h"
 #include "seragen/config/loader.h"
 #include "seragen/export/record.h"
-#include "seragen/pipeline/reports.h"
+#include "seragen/runview/export_run.h"
+#include "seragen/runview/status_report.h"
 
 namespace seragen::cli {
 namespace {
 
-int RunExport(const pipeline::ExportOverrides& o) {
-  auto requests = pipeline::ExportRequestsFor(o);
+int RunExport(const runview::ExportOverrides& o) {
+  auto requests = runview::ExportRequestsFor(o);
   if (!requests.ok()) {
     std::cerr << "seragen export: " << requests.status().message() << "\n";
     return kExitUsage;
   }
-  for (pipeline::ExportRequest& req : *requests) {
+  for (runview::ExportRequest& req : *requests) {
     if (req.prompts_dir.empty()) req.prompts_dir = config::DataDir() + "/prompts";
-    auto report = pipeline::ExportRun(req);
+    auto report = runview::ExportRun(req);
     if (!report.ok()) {
       std::cerr << "seragen export: " << report.status().message() << "\n";
       return report.status().code() == StatusCode::kNotFound ? kExitUsage : kExitRuntimeFailure;
     }
-    std::cout << "[" << exporter::FormatName(req.options.format) << "]\n" << pipeline::FormatExport(*report);
+    std::cout << "[" << exporter::FormatName(req.options.format) << "]\n" << runview::FormatExport(*report);
   }
   return kExitOk;
 }
 
 // Options left unset take the run's output.* values (RUN_DIR/config.yaml).
-void AddExportOptions(CLI::App* cmd, pipeline::ExportOverrides* o) {
+void AddExportOptions(CLI::App* cmd, runview::ExportOverrides* o) {
   cmd->add_option("run_dir", o->run_dir, "Run directory")->required();
   cmd->add_option("--out", o->out_dir, "Output directory (default RUN_DIR/data)");
   cmd->add_option(
@@ -66,18 +67,18 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
     cmd->add_flag("--json", *json, "One JSON object");
     cmd->callback([run_dir, json, action] {
       *action = [run_dir, json] {
-        auto r = pipeline::ReadStatus(*run_dir);
+        auto r = runview::ReadStatus(*run_dir);
         if (!r.ok()) {
           std::cerr << "seragen status: " << r.status().message() << "\n";
           return kExitUsage;
         }
-        std::cout << (*json ? pipeline::StatusJson(*r) : pipeline::FormatStatus(*r));
+        std::cout << (*json ? runview::StatusJson(*r) : runview::FormatStatus(*r));
         return kExitOk;
       };
     });
   }
   {
-    auto o = std::make_shared<pipeline::ExportOverrides>();
+    auto o = std::make_shared<runview::ExportOverrides>();
     auto format = std::make_shared<std::string>();
     CLI::App* cmd =
         app.add_subcommand("export", "Training JSONL from a run's trajectories (rerun with other options at will)");
@@ -91,7 +92,7 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
     });
   }
   {
-    auto o = std::make_shared<pipeline::ExportOverrides>();
+    auto o = std::make_shared<runview::ExportOverrides>();
     CLI::App* cmd = app.add_subcommand(
         "merge",
         "Combine every shard of a run into one data set per format, dropping duplicate task ids and identical patches");

@@ -2,7 +2,7 @@
 // and --help).
 #pragma once
 
-#include "seragen/pipeline/run_result.h"
+#include "seragen/runview/run_result.h"
 
 namespace seragen::cli {
 
@@ -15,14 +15,14 @@ inline constexpr int kExitIncomplete = 3;      // `run` finished, but some tasks
 inline constexpr int kExitInterrupted = 75;    // SIGINT/SIGTERM (EX_TEMPFAIL); rerun to resume. A second
                                                // signal ends the process at once with it (process.h)
 
-constexpr int ExitCodeFor(pipeline::RunResult result) {
+constexpr int ExitCodeFor(runview::RunResult result) {
   switch (result) {
-    case pipeline::RunResult::kComplete: return kExitOk;
-    case pipeline::RunResult::kIncomplete: return kExitIncomplete;
-    case pipeline::RunResult::kNothingSucceeded: return kExitRuntimeFailure;
-    case pipeline::RunResult::kInterrupted: return kExitInterrupted;
-    case pipeline::RunResult::kConfigStop: return kExitUsage;
-    case pipeline::RunResult::kRuntimeError: return kExitRuntimeFailure;
+    case runview::RunResult::kComplete: return kExitOk;
+    case runview::RunResult::kIncomplete: return kExitIncomplete;
+    case runview::RunResult::kNothingSucceeded: return kExitRuntimeFailure;
+    case runview::RunResult::kInterrupted: return kExitInterrupted;
+    case runview::RunResult::kConfigStop: return kExitUsage;
+    case runview::RunResult::kRuntimeError: return kExitRuntimeFailure;
   }
   return kExitRuntimeFailure;
 }

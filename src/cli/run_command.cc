@@ -28,11 +28,12 @@
 #include "seragen/pipeline/run_workspace.h"
 #include "seragen/pipeline/shard_run.h"
 #include "seragen/repo/repository.h"
+#include "seragen/runview/run_state.h"
 
 namespace seragen::cli {
 namespace {
 
-using pipeline::RunResult;
+using runview::RunResult;
 
 int Fail(const std::string& what, const Status& s) {
   std::cerr << "seragen " << what << ": " << WithoutStatusCodeNames(s.message()) << "\n";
@@ -197,7 +198,7 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   in.context.chat = chat.get();
   in.context.workspaces = &workspaces;
   in.journal = shard.journal.get();
-  in.resume = std::move(shard.resume);
+  in.folded = std::move(shard.folded);
   in.run_dir = run.run_dir;
   in.shard_dir = shard.shard_dir;
   in.shard = shard.shard;

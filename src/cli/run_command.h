@@ -6,7 +6,7 @@
 #include <string>
 
 #include "seragen/config/loader.h"
-#include "seragen/pipeline/run_result.h"
+#include "seragen/runview/run_result.h"
 
 namespace seragen::cli {
 
@@ -18,7 +18,7 @@ struct RunFlags {
 // Runs one shard; ExitCodeFor (exit_codes.h) maps the result to the exit
 // code. Errors are printed to stderr, the final progress line to stdout.
 // Installs SIGINT/SIGTERM handlers while the shard runs (StopSignals).
-pipeline::RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags);
+runview::RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags);
 
 // Builds (or reuses) RUN_DIR/tasks.jsonl and prints a summary; no model
 // calls. Returns the exit code.

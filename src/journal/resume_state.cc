@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "seragen/journal/outcomes.h"
+
 namespace seragen::journal {
 
 void ForgetRejectedAttempt(TaskProgress* progress) {
@@ -18,6 +20,34 @@ bool Rollout1JudgedYes(const TaskProgress& progress) {
 int AttemptCategory(const TaskProgress& progress, int planned) {
   return progress.rollout1.category_index ? static_cast<int>(*progress.rollout1.category_index) : planned;
 }
+
+namespace {
+
+void AddTokens(const TokenUsage& add, TokenUsage* sum) {
+  sum->prompt_tokens += add.prompt_tokens;
+  sum->completion_tokens += add.completion_tokens;
+  sum->reasoning_tokens += add.reasoning_tokens;
+  sum->calls += add.calls;
+  sum->cached_prompt_tokens += add.cached_prompt_tokens;
+}
+
+constexpr std::string_view kSubmitted = "submitted";
+
+void NoteMilestones(const JournalRecord& record, TaskProgress* t) {
+  switch (record.stage) {
+    case Stage::kRollout1Done: t->reached.rollout1_submitted |= record.status == kSubmitted; break;
+    case Stage::kJudgeDone: t->reached.judged_yes |= !IsJudgeRejection(record); break;
+    case Stage::kIssueDone:
+      t->reached.issue_written = true;
+      t->reached.judged_yes = true;  // without a judge, every issue follows an unjudged rollout 1
+      if (const IssueResult* issue = record.issue()) t->issue = *issue;
+      break;
+    case Stage::kRollout2Done: t->reached.rollout2_submitted |= record.status == kSubmitted; break;
+    default: break;
+  }
+}
+
+}  // namespace
 
 ResumeState ResumeState::Fold(const std::vector<JournalRecord>& records) {
   ResumeState state;
@@ -42,14 +72,14 @@ void ResumeState::Apply(const JournalRecord& record) {
   t.stages_done.insert(record.stage);
   for (const auto& [role, path] : record.refs) t.refs[role] = path;
   t.max_attempt = std::max(t.max_attempt, record.attempt);
-  if (record.stage == Stage::kJudgeDone && record.status != "yes") ForgetRejectedAttempt(&t);
+  if (IsJudgeRejection(record)) ForgetRejectedAttempt(&t);
   ++t.records;
-  t.tokens.prompt_tokens += record.tokens.prompt_tokens;
-  t.tokens.completion_tokens += record.tokens.completion_tokens;
-  t.tokens.reasoning_tokens += record.tokens.reasoning_tokens;
-  t.tokens.calls += record.tokens.calls;
-  t.tokens.cached_prompt_tokens += record.tokens.cached_prompt_tokens;
+  AddTokens(record.tokens, &t.tokens);
+  for (const auto& [name, ms] : record.timings_ms) t.wall_ms += ms;
+  NoteMilestones(record, &t);
   t.last = record;
+  t.last.refs.clear();  // folded into t.refs and t.wall_ms: one copy per task is enough
+  t.last.timings_ms.clear();
   t.finished =
       IsTerminalStage(record.stage) && !(record.stage == Stage::kFailed && record.error && record.error->retryable);
   if (t.finished) ++finished_;

@@ -6,7 +6,7 @@
 #include "seragen/base/log.h"
 #include "seragen/journal/config_diff.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/pipeline/reports.h"
+#include "seragen/runview/run_settings.h"
 
 namespace seragen::pipeline {
 namespace {
@@ -31,7 +31,7 @@ std::string StoredDescription(int history) {
 }
 
 Status CopyFile(const std::string& from, const std::string& to) {
-  SG_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(from, kMaxSavedConfigBytes));
+  SG_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(from, runview::kMaxSavedConfigBytes));
   return WriteFileAtomic(to, text);
 }
 
@@ -45,7 +45,7 @@ Result<ConfigClaim> CheckRecordedConfig(const config::LoadedConfig& loaded, cons
   claim.resolved_yaml = config::RenderResolvedYaml(loaded);
   // The run directory may be damaged: a FIFO or link in place of the saved
   // config is an error, only a missing one means "not claimed yet".
-  Result<std::string> stored = ReadRegularFile(journal::ConfigJsonPath(run_dir), kMaxSavedConfigBytes);
+  Result<std::string> stored = ReadRegularFile(journal::ConfigJsonPath(run_dir), runview::kMaxSavedConfigBytes);
   if (!stored.ok() && stored.status().code() != StatusCode::kNotFound) return stored.status();
   if (!stored.ok()) return claim;
   claim.stored = true;

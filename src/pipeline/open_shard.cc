@@ -16,7 +16,7 @@ void RemoveLeftovers(const OpenedShard& out, const log::Logger& logger) {
     auto removed = journal::RemoveStaleTempFiles(out.shard_dir, subdir);
     if (!removed.ok()) logger.Warn("{} (left in place)", removed.status().message());
   }
-  auto stale_logs = journal::RemoveFinishedTurnLogs(out.shard_dir, out.resume);
+  auto stale_logs = journal::RemoveFinishedTurnLogs(out.shard_dir, out.folded.tasks);
   if (!stale_logs.ok()) logger.Warn("{} (left in place)", stale_logs.status().message());
 }
 
@@ -35,7 +35,7 @@ Result<OpenedShard> OpenShard(PreparedRun run, const ShardSpec& shard, const Ope
                                                            .allow_config_change = options.allow_config_change,
                                                            .previous_config = run.previous_config}));
   if (options.journal_opened) options.journal_opened(out.shard_dir);
-  out.resume = journal::ResumeState::Fold(out.journal->existing().records);
+  out.folded = runview::FoldShard(out.shard_dir, out.journal->existing());
   RemoveLeftovers(out, logger);
   logger.Info("shard {}/{}: {} of {} planned tasks, run directory {}", shard.index, shard.count, out.tasks.size(),
               run.plan.size(), run.run_dir);

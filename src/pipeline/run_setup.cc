@@ -9,7 +9,6 @@
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/config_record.h"
 #include "seragen/pipeline/repo_source.h"
-#include "seragen/pipeline/reports.h"
 #include "seragen/repo/checkout_check.h"
 
 namespace seragen::pipeline {

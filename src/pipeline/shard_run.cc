@@ -12,12 +12,13 @@
 #include "seragen/base/json_depth.h"
 #include "seragen/base/log.h"
 #include "seragen/base/thread_pool.h"
+#include "seragen/journal/outcomes.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/llm/failure.h"
 #include "seragen/pipeline/journal_store.h"
-#include "seragen/pipeline/status_breakdown.h"
 #include "seragen/pipeline/usage_meter.h"
+#include "seragen/runview/status_breakdown.h"
 
 namespace seragen::pipeline {
 namespace {
@@ -64,7 +65,7 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
 
   // Blocking; a journal that does not read keeps the last reading (logged once).
   void Refresh() {
-    auto use = OtherShardsUse(run_dir_, shard_, pricing_);
+    auto use = runview::OtherShardsUse(run_dir_, shard_, pricing_);
     std::lock_guard<std::mutex> lock(mu_);
     refreshing_ = false;
     last_ = std::chrono::steady_clock::now();
@@ -170,7 +171,7 @@ std::string ProgressLine(const RunSummary& s, double elapsed_s) {
     double rate = 60.0 * static_cast<double>(done) / elapsed_s;
     std::size_t left = s.planned - std::min(s.planned, done + s.already_finished);
     line += fmt::format(", {:.1f} tasks/min", rate);
-    if (left > 0) line += ", " + FormatEta(EtaMinutes(left, rate));
+    if (left > 0) line += ", " + runview::FormatEta(runview::EtaMinutes(left, rate));
   }
   return line;
 }
@@ -223,7 +224,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   log::Logger logger("run");
   const std::string& shard_dir = in.shard_dir;
   journal::Journal* journal = in.journal;
-  journal::ResumeState state = std::move(in.resume);
+  journal::ResumeState state = std::move(in.folded.tasks);
   std::vector<callgraph::PlannedTask> tasks = std::move(in.tasks);
 
   auto workers = std::make_unique<ThreadPool>(in.worker_threads);
@@ -234,15 +235,12 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   ctx.loop = &pipeline_loop;
   ctx.workers = workers.get();
   ctx.clock = &SystemClock();
-  for (const auto& rec : journal->existing().records) {
-    const journal::RolloutResult* r1 = rec.stage == journal::Stage::kRollout1Done ? rec.rollout() : nullptr;
-    if (r1 != nullptr && !r1->patch_sha256.empty()) ctx.p1_hashes.insert(r1->patch_sha256);
-  }
+  ctx.p1_hashes.insert(in.folded.p1_hashes.begin(), in.folded.p1_hashes.end());
 
   std::size_t accepted_before = 0;
   for (const callgraph::PlannedTask& t : tasks) {
     const journal::TaskProgress* p = state.Find(t.task_id);
-    if (p != nullptr && p->finished && p->last.stage == journal::Stage::kVerified && p->last.status == "accepted") {
+    if (p != nullptr && p->finished && journal::IsAccepted(p->last)) {
       ++accepted_before;
     }
   }

@@ -9,7 +9,7 @@ TaskScheduler::TaskScheduler(PipelineContext* context, std::vector<callgraph::Pl
     : ctx_(context), tasks_(std::move(tasks)), state_(std::move(state)), options_(std::move(options)) {
   slots_.resize(static_cast<std::size_t>(std::max(1, options_.concurrency)));
   summary_.planned = tasks_.size();
-  journal_use_ = UseOf(state_, options_.pricing);
+  journal_use_ = runview::UseOf(state_, options_.pricing);
   for (const callgraph::PlannedTask& t : tasks_) {
     if (state_.IsFinished(t.task_id)) summary_.already_finished++;
   }
@@ -31,7 +31,7 @@ std::string TaskScheduler::BudgetStop(const callgraph::PlannedTask& task) {
   summary_.run_budget_used = used;
   BudgetLimits limits = options_.budget;
   if (state_.Find(task.task_id) != nullptr) limits.max_tasks = 0;  // counted when it started
-  return BudgetExhausted(used, limits);
+  return runview::BudgetExhausted(used, limits);
 }
 
 void TaskScheduler::Pump() {
@@ -66,7 +66,7 @@ void TaskScheduler::OnTaskDone(std::size_t slot, const callgraph::PlannedTask& t
   summary_.model_calls += outcome.model_calls;
   summary_.agent_steps += outcome.agent_steps;
   summary_.cost_usd +=
-      CostUsd(outcome.prompt_tokens, outcome.cached_tokens, outcome.completion_tokens, options_.pricing);
+      runview::CostUsd(outcome.prompt_tokens, outcome.cached_tokens, outcome.completion_tokens, options_.pricing);
   log::Logger("pipeline", task.task_id).Info("task {}: {}", TaskOutcomeKindName(outcome.kind), outcome.detail);
   if (outcome.kind == TaskOutcome::Kind::kAbortRun && !summary_.aborted) {
     summary_.aborted = true;

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <map>
 
-#include "seragen/pipeline/status_breakdown.h"
 #include "seragen/report/charts.h"
 #include "seragen/report/html.h"
+#include "seragen/runview/status_breakdown.h"
 
 namespace seragen::report {
 namespace {
@@ -63,7 +63,7 @@ std::string Wall(const RunView& view) {
   return Escape(Clip(view.first_record_at, 40)) + " → " + Escape(Clip(view.last_record_at, 40));
 }
 
-std::string TokensTable(const pipeline::StatusReport& s) {
+std::string TokensTable(const runview::StatusReport& s) {
   std::string t = "<table class=\"kv\" id=\"tokens\">";
   t += Kv("prompt tokens", Thousands(s.prompt_tokens) + " (" + Thousands(s.cached_tokens) + " cached)");
   t += Kv("completion tokens", Thousands(s.completion_tokens));
@@ -113,7 +113,7 @@ std::string TeacherRows(const RunView& view) {
 }  // namespace
 
 std::string OverviewSection(const RunView& view) {
-  const pipeline::StatusReport& s = view.status;
+  const runview::StatusReport& s = view.status;
   std::string out = "<h2 id=\"overview\">Overview</h2><table class=\"kv\" id=\"headline\">";
   out += Kv("tasks", fmt::format("<span id=\"n-planned\">{}</span> planned, <span id=\"n-started\">{}</span> started, "
                                  "<span id=\"n-finished\">{}</span> finished",
@@ -126,7 +126,7 @@ std::string OverviewSection(const RunView& view) {
   out += Kv("records", Wall(view));
   if (s.tasks_per_minute > 0) {
     out += Kv("throughput", fmt::format("{:.2f} tasks/min{}", s.tasks_per_minute,
-                                        s.finished < s.planned ? " · " + pipeline::FormatEta(s.eta_minutes) : ""));
+                                        s.finished < s.planned ? " · " + runview::FormatEta(s.eta_minutes) : ""));
   }
   out += Kv("shards", fmt::format("{}{}", s.shards,
                                   s.torn_tails ? fmt::format(" ({} journals end in a torn line)", s.torn_tails) : ""));
@@ -140,8 +140,8 @@ std::string OverviewSection(const RunView& view) {
 
 namespace {
 
-std::vector<Bar> AcceptanceBars(const std::map<std::string, pipeline::Acceptance>& m) {
-  std::vector<std::pair<std::string, pipeline::Acceptance>> sorted(m.begin(), m.end());
+std::vector<Bar> AcceptanceBars(const std::map<std::string, runview::Acceptance>& m) {
+  std::vector<std::pair<std::string, runview::Acceptance>> sorted(m.begin(), m.end());
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto& a, const auto& b) { return a.second.verified > b.second.verified; });
   std::vector<Bar> bars;
@@ -174,7 +174,7 @@ struct Side {
 }  // namespace
 
 std::string ChartsSection(const RunView& view) {
-  std::map<std::string, pipeline::Acceptance> by_dir;
+  std::map<std::string, runview::Acceptance> by_dir;
   std::vector<double> steps1, steps2, tokens1, tokens2, recall;
   std::map<std::string, std::size_t> format_errors;
   for (const TaskRow& r : view.rows) {

@@ -10,12 +10,10 @@
 #include "seragen/base/strings.h"
 #include "seragen/base/utf8.h"
 #include "seragen/callgraph/plan.h"
-#include "seragen/config/data_dir.h"
-#include "seragen/config/loader.h"
-#include "seragen/config/prompt_files.h"
+#include "seragen/journal/outcomes.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/journal/run_journals.h"
-#include "seragen/journal/run_paths.h"
+#include "seragen/runview/run_state.h"
 
 namespace seragen::report {
 namespace {
@@ -26,26 +24,7 @@ constexpr std::size_t kMaxConfigBytes = 64 * 1024;
 
 enum FunnelStep { kPlanned, kR1Submitted, kJudged, kIssue, kR2Submitted, kAccepted };
 
-// The prompts directory, demonstration settings and category names (by
-// index, as `seragen status` names them) of the run's saved config.
-void ReadRunConfig(const std::string& run_dir, RunView* view) {
-  view->prompts_dir = config::DataDir() + "/prompts";
-  if (auto loaded = pipeline::LoadSavedConfig(run_dir); loaded.ok()) {
-    if (!loaded->config.prompts.dir.empty()) view->prompts_dir = loaded->config.prompts.dir;
-    view->demos_file = loaded->config.issue.demos.file;
-    view->demos_repo = loaded->config.issue.demos.repo;
-  }
-  if (auto c = config::LoadCategoryPrompts(view->prompts_dir + "/categories.yaml"); c.ok()) {
-    for (const auto& cat : *c) view->categories.push_back(cat.topic);
-  }
-}
-
-std::string CategoryName(int index, const std::vector<std::string>& names) {
-  if (index >= 0 && static_cast<std::size_t>(index) < names.size()) return names[static_cast<std::size_t>(index)];
-  return "category " + std::to_string(index);
-}
-
-void FillFromPlan(const callgraph::PlannedTask& t, const std::vector<std::string>& categories, TaskRow* row) {
+void FillFromPlan(const callgraph::PlannedTask& t, const runview::RunSettings& settings, TaskRow* row) {
   row->task_id = t.task_id;
   row->repo = t.repo;
   row->commit = t.commit;
@@ -56,44 +35,24 @@ void FillFromPlan(const callgraph::PlannedTask& t, const std::vector<std::string
   row->start_line = t.start_line;
   row->end_line = t.end_line;
   row->category = row->planned_category = t.category;
-  row->category_name = CategoryName(t.category, categories);
+  row->category_name = settings.CategoryName(t.category);
   row->directory = DirectoryOf(t.repo, t.file);
 }
 
-// Adds what one record says to its task's row (records in journal order).
-void AddRecord(const journal::JournalRecord& rec, TaskRow* row) {
-  row->tokens.prompt_tokens += rec.tokens.prompt_tokens;
-  row->tokens.completion_tokens += rec.tokens.completion_tokens;
-  row->tokens.reasoning_tokens += rec.tokens.reasoning_tokens;
-  row->tokens.cached_prompt_tokens += rec.tokens.cached_prompt_tokens;
-  row->tokens.calls += rec.tokens.calls;
-  for (const auto& [name, ms] : rec.timings_ms) row->wall_ms += ms;
-  switch (rec.stage) {
-    case Stage::kRollout1Done:
-      if (rec.status == "submitted") row->funnel[kR1Submitted] = true;
-      break;
-    case Stage::kJudgeDone:
-      if (AsciiLower(rec.status) == "yes") row->funnel[kJudged] = true;
-      break;
-    case Stage::kIssueDone:
-      row->funnel[kIssue] = true;
-      row->funnel[kJudged] = true;  // without a judge, every issue follows an unjudged rollout 1
-      if (const auto* issue = rec.issue()) {
-        row->demo_issue = issue->demo_issue;
-        row->demo_source = issue->demo_source;
-      }
-      break;
-    case Stage::kRollout2Done:
-      if (rec.status == "submitted") row->funnel[kR2Submitted] = true;
-      break;
-    case Stage::kVerified:
-      if (const auto* v = rec.verification()) {
-        row->scores = v->scores;
-        row->threshold = v->threshold;
-      }
-      break;
-    default: break;
+// What the fold says about the task beyond its latest record.
+void FillFromFold(const journal::TaskProgress& p, TaskRow* row) {
+  row->tokens = p.tokens;
+  row->wall_ms = p.wall_ms;
+  if (const journal::VerificationResult* v = p.last.verification()) {
+    row->scores = v->scores;
+    row->threshold = v->threshold;
   }
+  row->demo_issue = p.issue.demo_issue;
+  row->demo_source = p.issue.demo_source;
+  row->funnel[kR1Submitted] = p.reached.rollout1_submitted;
+  row->funnel[kJudged] = p.reached.judged_yes;
+  row->funnel[kIssue] = p.reached.issue_written;
+  row->funnel[kR2Submitted] = p.reached.rollout2_submitted;
 }
 
 // Why a verified task has its verdict: "recall 0.00 < 0.50" (rejected),
@@ -131,13 +90,7 @@ void FillProgress(const journal::TaskProgress& p, TaskRow* row) {
     row->detail = p.last.error->error_class;
     row->error_message = ClipEcho(p.last.error->message, 2000);
   }
-  row->funnel[kAccepted] = p.last.stage == Stage::kVerified && p.last.status == "accepted";
-}
-
-void SetSpan(const std::string& at, RunView* view) {
-  if (at.empty()) return;
-  if (view->first_record_at.empty() || at < view->first_record_at) view->first_record_at = at;
-  if (at > view->last_record_at) view->last_record_at = at;
+  row->funnel[kAccepted] = journal::IsAccepted(p.last);
 }
 
 }  // namespace
@@ -157,69 +110,81 @@ std::string PageName(std::string_view task_id) {
   return "t-" + Sha256Hex(task_id).substr(0, 32) + ".html";
 }
 
-Result<RunView> LoadRunView(const std::string& run_dir) {
-  RunView view;
-  view.run_dir = run_dir;
-  SG_ASSIGN_OR_RETURN(auto plan, callgraph::ReadTasksFile(journal::TasksPath(run_dir)));
-  SG_ASSIGN_OR_RETURN(auto shards, journal::LoadRunJournals(run_dir));
-  view.status = pipeline::StatusFromJournals(run_dir, plan, shards);  // the numbers of `seragen status`
-  ReadRunConfig(run_dir, &view);
-  if (auto yaml = ReadRegularFile(journal::ConfigYamlPath(run_dir), pipeline::kMaxSavedConfigBytes); yaml.ok())
-    view.config_yaml = ClipEcho(*yaml, kMaxConfigBytes);
-  int shard_count = shards.empty() ? 1 : std::max(1, shards.front().journal.header.shards);
-  if (!shards.empty()) view.recipe_hash = shards.front().journal.effective_config_hash;
+namespace {
 
-  std::unordered_map<std::string, std::size_t> index;
-  view.rows.reserve(plan.size());
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    if (!index.emplace(plan[i].task_id, view.rows.size()).second) continue;
+// One row per planned task, in plan order, not started yet.
+void AddPlannedRows(const runview::RunState& run, RunView* view, std::unordered_map<std::string, std::size_t>* index) {
+  view->rows.reserve(run.plan.size());
+  for (std::size_t i = 0; i < run.plan.size(); ++i) {
+    if (!index->emplace(run.plan[i].task_id, view->rows.size()).second) continue;
     TaskRow row;
-    FillFromPlan(plan[i], view.categories, &row);
-    row.shard = static_cast<int>(i % static_cast<std::size_t>(shard_count));
+    FillFromPlan(run.plan[i], run.settings, &row);
+    row.shard = static_cast<int>(journal::ShardOf(i, run.shard_count()));
     row.outcome = "planned";
     row.funnel[kPlanned] = true;
     row.page = PageName(row.task_id);
-    view.rows.push_back(std::move(row));
+    view->rows.push_back(std::move(row));
   }
-  for (const auto& shard : shards) {
-    int k = shard.journal.header.shard;
-    view.shard_dirs[k] = shard.shard_dir;
-    std::unordered_map<std::string, TaskRow> seen;  // this shard's tasks
-    for (const auto& rec : shard.journal.records) {
-      SetSpan(rec.at, &view);
-      AddRecord(rec, &seen[rec.task_id]);
-    }
-    journal::ResumeState state = journal::ResumeState::Fold(shard.journal.records);
-    for (const auto& [id, p] : state.tasks()) {
-      TaskRow& from_journal = seen[id];
-      auto it = index.find(id);
-      if (it == index.end()) {  // not in the plan: shown with what the journal says
-        it = index.emplace(id, view.rows.size()).first;
-        TaskRow row;
-        row.task_id = id;
-        row.category_name = "not in plan";
-        row.funnel[kPlanned] = true;
-        row.page = PageName(id);
-        view.rows.push_back(std::move(row));
-      }
-      TaskRow& row = view.rows[it->second];
-      if (row.started) continue;  // a task in two shards: the first shard's record wins (as export)
-      row.shard = k;
-      row.tokens = from_journal.tokens;
-      row.wall_ms = from_journal.wall_ms;
-      row.scores = from_journal.scores;
-      row.threshold = from_journal.threshold;
-      row.demo_issue = from_journal.demo_issue;
-      row.demo_source = from_journal.demo_source;
-      for (int s = kR1Submitted; s < kAccepted; ++s) row.funnel[s] = from_journal.funnel[s];
-      FillProgress(p, &row);
-      if (int category = journal::AttemptCategory(p, row.category); category != row.category) {
-        row.category = category;
-        row.category_name = CategoryName(category, view.categories);
-      }
-    }
+}
+
+// The row of a task the journals hold, added at the end when not in the plan.
+TaskRow& RowOf(const std::string& id, RunView* view, std::unordered_map<std::string, std::size_t>* index) {
+  auto it = index->find(id);
+  if (it == index->end()) {  // not in the plan: shown with what the journal says
+    it = index->emplace(id, view->rows.size()).first;
+    TaskRow row;
+    row.task_id = id;
+    row.category_name = "not in plan";
+    row.funnel[kPlanned] = true;
+    row.page = PageName(id);
+    view->rows.push_back(std::move(row));
   }
+  return view->rows[it->second];
+}
+
+void SettingsOf(const runview::RunState& run, RunView* view) {
+  view->categories = run.settings.categories;
+  view->prompts_dir = run.settings.prompts_dir;
+  if (run.settings.saved) {
+    view->demos_file = run.settings.saved->issue.demos.file;
+    view->demos_repo = run.settings.saved->issue.demos.repo;
+  }
+  view->config_yaml = ClipEcho(run.settings.config_yaml, kMaxConfigBytes);
+  if (!run.shards.empty()) view->recipe_hash = run.shards.front().journal.effective_config_hash;
+  for (const runview::ShardState& s : run.shards) {
+    view->shard_dirs[s.index] = s.shard_dir;
+    const runview::ShardTotals& t = s.totals;
+    if (!t.first_at.empty() && (view->first_record_at.empty() || t.first_at < view->first_record_at))
+      view->first_record_at = t.first_at;
+    if (t.last_at > view->last_record_at) view->last_record_at = t.last_at;
+  }
+}
+
+}  // namespace
+
+RunView RunViewOf(const runview::RunState& run) {
+  RunView view;
+  view.run_dir = run.run_dir;
+  view.status = runview::StatusOf(run);  // the numbers of `seragen status`
+  SettingsOf(run, &view);
+  std::unordered_map<std::string, std::size_t> index;
+  AddPlannedRows(run, &view, &index);
+  run.ForEachTask([&](const runview::ShardState& shard, const journal::TaskProgress& p) {
+    TaskRow& row = RowOf(p.task_id, &view, &index);
+    row.shard = shard.index;
+    FillFromFold(p, &row);
+    FillProgress(p, &row);
+    if (int category = journal::AttemptCategory(p, row.category); category != row.category) {
+      row.category = category;
+      row.category_name = run.settings.CategoryName(category);
+    }
+  });
   return view;
+}
+
+Result<RunView> LoadRunView(const std::string& run_dir) {
+  SG_ASSIGN_OR_RETURN(runview::RunState run, runview::FoldRun(run_dir));
+  return RunViewOf(run);
 }
 
 std::string TaskRow::CategoryNote() const {

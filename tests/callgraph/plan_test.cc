@@ -360,7 +360,25 @@ TEST_CASE("tasks.jsonl round-trips and rejects broken lines by number", "[plan]"
   CHECK(WriteTasksJsonl(*back) == text);
   auto broken = ReadTasksJsonl(text + "{\"task_id\": 1}\n");
   REQUIRE_FALSE(broken.ok());
-  CHECK_THAT(broken.status().message(), Catch::Contains("line " + std::to_string(tasks.size() + 1)));
+  CHECK_THAT(broken.status().message(), Catch::Contains("line " + std::to_string(tasks.size() + 2)));
+}
+
+TEST_CASE("tasks.jsonl starts with a version header; a plan written before it still reads", "[plan]") {
+  auto tasks = Plan(Graph(), 5, CategoryMode::kSample, 1, 1);
+  std::string text = WriteTasksJsonl(tasks);
+  REQUIRE(text.starts_with("{\"format\":\"seragen-tasks\",\"version\":1}\n"));
+  std::string headerless = text.substr(text.find('\n') + 1);
+  auto old = ReadTasksJsonl(headerless);
+  REQUIRE(old.ok());
+  CHECK(WriteTasksJsonl(*old) == text);
+  auto newer = ReadTasksJsonl("{\"format\":\"seragen-tasks\",\"version\":2}\n" + headerless);
+  REQUIRE_FALSE(newer.ok());
+  CHECK(newer.status().code() == StatusCode::kFailedPrecondition);
+  auto other = ReadTasksJsonl("{\"format\":\"seragen-journal\",\"version\":1}\n" + headerless);
+  REQUIRE_FALSE(other.ok());
+  CHECK(other.status().code() == StatusCode::kParseError);
+  // A header anywhere but line 1 is a broken task line.
+  CHECK_FALSE(ReadTasksJsonl(headerless + "{\"format\":\"seragen-tasks\",\"version\":1}\n").ok());
 }
 
 TEST_CASE("a tasks.jsonl cut anywhere in its last line is an error naming the file and line, never a shorter plan",
@@ -372,7 +390,7 @@ TEST_CASE("a tasks.jsonl cut anywhere in its last line is an error naming the fi
   const std::string text = WriteTasksJsonl(tasks);
   REQUIRE(WriteTasksFile(path, tasks).ok());
   REQUIRE(ReadTasksFile(path).ok());
-  const std::string last_line = std::to_string(tasks.size());
+  const std::string last_line = std::to_string(tasks.size() + 1);  // after the header
   for (std::size_t cut : {text.size() - 1, text.size() - 2, text.size() - 30}) {
     INFO("cut at byte " << cut << " of " << text.size());
     dir.Write("tasks.jsonl", text.substr(0, cut));

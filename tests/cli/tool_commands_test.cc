@@ -28,7 +28,7 @@ TEST_CASE("verify: 0 accepted, 1 rejected, 2 errors", "[cli]") {
 }
 
 TEST_CASE("exit codes of seragen run, as documented", "[cli][exit]") {
-  using pipeline::RunResult;
+  using runview::RunResult;
   static_assert(cli::ExitCodeFor(RunResult::kComplete) == 0);
   static_assert(cli::ExitCodeFor(RunResult::kIncomplete) == 3);
   static_assert(cli::ExitCodeFor(RunResult::kNothingSucceeded) == 1);

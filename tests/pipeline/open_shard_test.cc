@@ -45,7 +45,7 @@ TEST_CASE("open shard: its tasks, its directory, its journal locked", "[shard]")
   CHECK(shard->shard_dir == dir.Sub("shard-1"));
   CHECK(opened_dir == shard->shard_dir);
   CHECK(shard->run.plan.size() == 5);
-  CHECK(shard->resume.tasks().empty());
+  CHECK(shard->folded.tasks.tasks().empty());
   // A second writer of the same shard is refused while the first holds it.
   auto second = OpenShard(FiveTaskRun(dir), ShardSpec{1, 2}, {}, log::Logger("test"));
   REQUIRE_FALSE(second.ok());
@@ -65,8 +65,8 @@ TEST_CASE("open shard: the journal folded once, crash leftovers and finished tur
   dir.Write("shard-0/" + journal::TurnLogRef("t3", 1, 1), "{}\n");
   auto again = OpenShard(FiveTaskRun(dir), ShardSpec{0, 1}, {}, log::Logger("test"));
   REQUIRE(again.ok());
-  CHECK(again->resume.IsFinished("t2"));
-  CHECK(again->resume.finished_count() == 1);
+  CHECK(again->folded.tasks.IsFinished("t2"));
+  CHECK(again->folded.tasks.finished_count() == 1);
   CHECK_FALSE(std::filesystem::exists(shard_dir + "/trajectories/t1.r1.json.tmp.123"));
   CHECK_FALSE(std::filesystem::exists(shard_dir + "/" + journal::TurnLogRef("t2", 1, 1)));
   CHECK(std::filesystem::exists(shard_dir + "/" + journal::TurnLogRef("t3", 1, 1)));  // t3 may still resume

@@ -71,11 +71,20 @@ std::vector<PlannedTask> PlanTasks(const std::vector<RepoSelection>& repos, cons
 // for files at the top of the repository). Works on a reused plan too.
 std::map<std::string, std::size_t> PickedPerDirectory(const std::vector<PlannedTask>& tasks);
 
-// One JSON object per line (keys sorted), '\n'-terminated.
+// The first line of tasks.jsonl, as the journal has one:
+//   {"format":"seragen-tasks","version":1}
+inline constexpr std::string_view kTasksFormat = "seragen-tasks";
+inline constexpr int kTasksVersion = 1;
+
+// The header line, then one JSON object per task (keys sorted), each line
+// '\n'-terminated.
 std::string WriteTasksJsonl(const std::vector<PlannedTask>& tasks);
 // Parses WriteTasksJsonl output; errors name `name` (the file), the line
 // number and the field. The plan is written atomically, so a last line
 // without its newline means the file was cut: kDataLoss, never a shorter plan.
+// A file without the header (written before it existed) is read as tasks
+// from line 1; a header of another format is kParseError, of another
+// version kFailedPrecondition.
 Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text, std::string_view name = "tasks.jsonl");
 // The largest plan file ReadTasksFile reads.
 inline constexpr std::uint64_t kMaxTasksFileBytes = 4ull << 30;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,8 +43,13 @@ struct LoadedJournal {
   std::size_t dropped_tail_line = 0;     // 1-based line number of the torn line; 0 if none
 };
 
+// Receives each task record of a journal, in file order.
+using RecordSink = std::function<void(JournalRecord&&)>;
+
 // `name` is used in error messages (normally the file path).
 Result<LoadedJournal> ParseJournal(std::string_view bytes, const std::string& name);
+// As ParseJournal, but each record goes to `sink` instead of `records`.
+Result<LoadedJournal> ScanJournal(std::string_view bytes, const std::string& name, const RecordSink& sink);
 
 // The largest journal LoadJournal reads.
 inline constexpr std::uint64_t kMaxJournalBytes = 4ull << 30;
@@ -51,5 +57,9 @@ inline constexpr std::uint64_t kMaxJournalBytes = 4ull << 30;
 // Reads and parses `path`; kNotFound when the file does not exist. Only a
 // regular file (ReadRegularFile: no symbolic link, no FIFO or device).
 Result<LoadedJournal> LoadJournal(const std::string& path);
+// As LoadJournal, but reads the file in pieces and hands each record to
+// `sink` as it is decoded (`records` stays empty): memory stays bounded by
+// the longest line, not the journal. Reads to the end of file as it finds it.
+Result<LoadedJournal> StreamJournal(const std::string& path, const RecordSink& sink);
 
 }  // namespace seragen::journal

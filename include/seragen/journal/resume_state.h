@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -21,13 +22,25 @@
 
 namespace seragen::journal {
 
+// How far a task got in any of its rollout-1 attempts (the report's funnel).
+struct Milestones {
+  bool rollout1_submitted = false;  // a rollout1_done with status "submitted"
+  bool judged_yes = false;          // a judge yes, or an issue written (no judge)
+  bool issue_written = false;
+  bool rollout2_submitted = false;
+
+  friend bool operator==(const Milestones&, const Milestones&) = default;
+};
+
 struct TaskProgress {
   std::string task_id;
   // Every stage that has a record (incl. failed/skipped) in the current
   // rollout-1 attempt: a judge "no" starts a new attempt, so it clears
   // rollout1_done, judge_done and the rollout-1 ref.
   std::set<Stage> stages_done;
-  JournalRecord last;  // the latest record of this task
+  // The latest record of this task, without its refs and timings (those are
+  // in `refs` and `wall_ms`).
+  JournalRecord last;
   // Union of the refs of all records, a later record winning per role.
   std::map<std::string, std::string> refs;
   int max_attempt = 0;
@@ -36,7 +49,10 @@ struct TaskProgress {
   // seed of that attempt; empty before one is recorded).
   RolloutResult rollout1, rollout2;
   std::size_t records = 0;
-  TokenUsage tokens;  // the sum over the task's records (what its finished stages spent)
+  TokenUsage tokens;         // the sum over the task's records (what its finished stages spent)
+  std::int64_t wall_ms = 0;  // the sum of the records' stage timings
+  Milestones reached;
+  IssueResult issue;  // the extra of the latest issue_done (the demonstration it showed)
   bool finished = false;
 
   bool Done(Stage stage) const { return stages_done.count(stage) > 0; }
@@ -57,12 +73,14 @@ bool Rollout1JudgedYes(const TaskProgress& progress);
 // `planned` (journals written before attempts recorded it).
 int AttemptCategory(const TaskProgress& progress, int planned);
 
+// Only runview's fold (src/runview/shard_fold.cc) applies records: every
+// reader of a run gets its state from there (scripts/check-fold enforces it).
 class ResumeState {
  public:
   ResumeState() = default;
   static ResumeState Fold(const std::vector<JournalRecord>& records);
 
-  // Folds one more record in (e.g. while the pipeline appends).
+  // Folds one more record in, in journal order.
   void Apply(const JournalRecord& record);
 
   // nullptr when the journal has nothing about the task.

@@ -2,6 +2,7 @@
 // `merge` and `export`, which read without taking the shard locks).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,30 @@ struct ShardJournal {
   std::string shard_dir;  // RUN_DIR/shard-K
   LoadedJournal journal;
 };
+
+// A shard directory RUN_DIR/shard-K and its K.
+struct ShardLocation {
+  int index = 0;  // K
+  std::string dir;
+};
+
+// RUN_DIR's directories named "shard-<digits>", sorted by K; kNotFound when
+// RUN_DIR does not exist.
+Result<std::vector<ShardLocation>> ListShardDirs(const std::string& run_dir);
+
+struct ShardJournalRef {
+  std::string dir;
+  const LoadedJournal* journal = nullptr;
+};
+
+// The rules a run's journals keep, checked for each shard with a header in K
+// order: its header names its directory's K, and the same N as the first
+// shard's (`first`; nullptr for the first). kFailedPrecondition naming both.
+Status CheckShardJournal(const std::string& run_dir, const ShardLocation& shard, const LoadedJournal& journal,
+                         const ShardJournalRef* first);
+
+// The shard K of N that runs plan position `plan_index` (round robin).
+std::size_t ShardOf(std::size_t plan_index, int shards);
 
 // Loads RUN_DIR/shard-*/journal.jsonl for every directory named "shard-<digits>"
 // that has a journal, sorted by K. Torn tails are dropped as in LoadJournal

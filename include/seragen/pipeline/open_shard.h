@@ -12,7 +12,7 @@
 #include "seragen/base/result.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/journal/journal.h"
-#include "seragen/journal/resume_state.h"
+#include "seragen/runview/run_state.h"
 #include "seragen/pipeline/run_setup.h"
 #include "seragen/pipeline/shard_run.h"
 
@@ -24,7 +24,7 @@ struct OpenedShard {
   std::string shard_dir;
   std::vector<callgraph::PlannedTask> tasks;  // this shard's part of the plan
   std::unique_ptr<journal::Journal> journal;  // open: the shard's lock is held
-  journal::ResumeState resume;                // the journal's records as found, folded
+  runview::ShardState folded;                 // the journal's records as found, folded once (runview::FoldShard)
 };
 
 struct OpenShardOptions {

@@ -16,11 +16,16 @@
 #include "seragen/journal/journal.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/loop/event_loop.h"
-#include "seragen/pipeline/run_result.h"
 #include "seragen/pipeline/task_runner.h"
 #include "seragen/pipeline/task_scheduler.h"
+#include "seragen/runview/run_result.h"
+#include "seragen/runview/run_state.h"
 
 namespace seragen::pipeline {
+
+// How a shard run ends is the read side's vocabulary too (`status` reports it).
+using runview::RunResult;
+using runview::TaskTally;
 
 struct ShardSpec {
   int index = 0;
@@ -44,7 +49,7 @@ struct ShardRunInputs {
   // the rest (store, loop, workers, clock, p1_hashes).
   PipelineContext context;
   journal::Journal* journal = nullptr;  // opened for this shard
-  journal::ResumeState resume;          // `journal`'s existing records, folded (OpenedShard::resume)
+  runview::ShardState folded;           // its records as opened (OpenedShard::folded, runview::FoldShard)
   std::string run_dir;                  // for the other shards' journals (run-wide budgets); empty: not read
   std::string shard_dir;
   ShardSpec shard;

@@ -15,10 +15,13 @@
 
 #include "seragen/callgraph/plan.h"
 #include "seragen/journal/resume_state.h"
-#include "seragen/pipeline/run_budget.h"
 #include "seragen/pipeline/task_runner.h"
+#include "seragen/runview/run_budget.h"
 
 namespace seragen::pipeline {
+
+using runview::BudgetLimits;
+using runview::BudgetUse;
 
 struct TaskSchedulerOptions {
   int concurrency = 8;

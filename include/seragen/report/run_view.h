@@ -1,7 +1,6 @@
 // A run directory read into one row per task, for `seragen report` and
-// `seragen show`. Read-only, through the same readers as `seragen status`
-// (pipeline::ReadStatus, journal::LoadRunJournals, ResumeState), so it works
-// while shards are still running. Trajectory files are not read here (see
+// `seragen show`: a function of the folded run (runview::FoldRun), the same
+// state `seragen status` reads, so it works while shards are still running. Trajectory files are not read here (see
 // task_detail.h); a row holds only what the plan and the journals say.
 #pragma once
 
@@ -15,7 +14,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/journal/record.h"
-#include "seragen/pipeline/reports.h"
+#include "seragen/runview/status_report.h"
 
 namespace seragen::report {
 
@@ -81,7 +80,7 @@ struct Funnel {
 
 struct RunView {
   std::string run_dir;
-  pipeline::StatusReport status;
+  runview::StatusReport status;
   std::vector<TaskRow> rows;  // plan order; tasks found only in journals at the end
   std::map<int, std::string> shard_dirs;
   std::vector<std::string> categories;  // topic by category index
@@ -94,9 +93,11 @@ struct RunView {
   std::string demos_file, demos_repo;
 };
 
-// Reads the plan, the journals and the status of `run_dir` (each once).
-// Errors as pipeline::ReadStatus (kNotFound without a plan).
+// Folds `run_dir` once (runview::FoldRun) and makes its rows and status.
+// Errors as runview::FoldRun (kNotFound without a plan).
 Result<RunView> LoadRunView(const std::string& run_dir);
+// The view of a run already folded.
+RunView RunViewOf(const runview::RunState& run);
 
 // The funnel of the rows.
 Funnel ComputeFunnel(const std::vector<TaskRow>& rows);

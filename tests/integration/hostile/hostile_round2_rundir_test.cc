@@ -50,7 +50,8 @@ void WriteAll(const std::string& path, const std::string& bytes) {
 // The one task of the fixture's run.
 std::string TaskId(const HostileFixture& f) {
   std::string plan = ReadAll(f.run_dir() + "/tasks.jsonl");
-  return json::parse(plan.substr(0, plan.find('\n'))).at("task_id").get<std::string>();
+  std::string lines = plan.substr(0, plan.size() - 1);  // line 1 is the header, the task is the last line
+  return json::parse(lines.substr(lines.rfind('\n') + 1)).at("task_id").get<std::string>();
 }
 
 // A finished one-task run whose rollout 1 only submits.
@@ -168,12 +169,12 @@ TEST_CASE("r2 finding 12: a tasks.jsonl cut in its last line is an error naming 
       Ran r = Seragen(command);
       INFO(command << ": exit " << r.code << "\n" << r.out);
       CHECK(r.code == (command.starts_with("status") ? 2 : 1));
-      CHECK(r.out.find(plan + " line 1") != std::string::npos);
+      CHECK(r.out.find(plan + " line 2") != std::string::npos);  // the task's line, after the header
     }
     RunOutcome resumed = f.Run(Submit() + Submit());
     INFO(resumed.stderr_text);
     CHECK(resumed.exit_code == 1);
-    CHECK(resumed.stderr_text.find(plan + " line 1") != std::string::npos);
+    CHECK(resumed.stderr_text.find(plan + " line 2") != std::string::npos);
     CHECK(ReadAll(plan) == text.substr(0, cut));  // not replaced by a new plan
   }
 }

@@ -1,17 +1,18 @@
 // Where a run's teacher tokens went: the prompt-cache hit rate per stage and
 // the tokens spent on work that produced no accepted trajectory. Read from
-// journal records only (works on a run in progress). Pure functions.
+// journal records only (works on a run in progress), as the fold applies
+// them (shard_fold.h).
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "seragen/journal/record.h"
 
-namespace seragen::pipeline {
+namespace seragen::runview {
 
 struct StageCache {
   std::int64_t prompt_tokens = 0;
@@ -41,13 +42,28 @@ struct TokenAccounting {
   std::int64_t rollout_restarts = 0;
 };
 
-// Adds one shard's records (in journal order) to `acc`.
-void AccountTokens(const std::vector<journal::JournalRecord>& records, TokenAccounting* acc);
+// Accounts one shard's records, added one at a time in journal order.
+class TokenAccountant {
+ public:
+  void Add(const journal::JournalRecord& record);
+  TokenAccounting Result() && { return std::move(acc_); }
+
+ private:
+  // Tokens of one task not yet counted as waste.
+  struct Open {
+    std::int64_t task = 0;     // every record's tokens
+    std::int64_t attempt = 0;  // the current rollout-1 attempt's (rollout + judge)
+  };
+  void Waste(const std::string& why, std::int64_t tokens);
+
+  TokenAccounting acc_;
+  std::unordered_map<std::string, Open> open_;
+};
+
+// Adds another shard's accounting to `sum`.
+void AddAccounting(const TokenAccounting& add, TokenAccounting* sum);
 
 // "prompt cache  rollout1 93.2% · …" and "wasted …" lines for `seragen status`.
 std::string FormatTokenAccounting(const TokenAccounting& acc);
-// Adds "prompt_cache", "wasted_tokens" and "rollout_resume" ({"rollout_replays",
-// "replayed_calls", "rollout_restarts"}) to a status JSON object.
-void AddTokenAccountingJson(const TokenAccounting& acc, nlohmann::ordered_json& j);
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

@@ -1,8 +1,11 @@
-#include "seragen/pipeline/token_accounting.h"
+#include "seragen/runview/token_accounting.h"
 
 #include <catch2/catch.hpp>
 
-namespace seragen::pipeline {
+#include "seragen/runview/run_state.h"
+#include "seragen/runview/status_report.h"
+
+namespace seragen::runview {
 namespace {
 
 using journal::JournalRecord;
@@ -17,6 +20,20 @@ JournalRecord Rec(const std::string& task, Stage stage, const std::string& statu
   return r;
 }
 
+// What the fold accounts for one shard holding these records.
+void AccountTokens(std::vector<JournalRecord> records, TokenAccounting* acc) {
+  journal::LoadedJournal journal;
+  journal.records = std::move(records);
+  *acc = FoldShard("", journal).totals.accounting;
+}
+
+// The status JSON of a run whose only figures are these.
+nlohmann::json StatusJsonOf(const TokenAccounting& acc) {
+  StatusReport r;
+  r.tokens = acc;
+  return nlohmann::json::parse(StatusJson(r));
+}
+
 }  // namespace
 
 TEST_CASE("cache hit rate per stage from the stage records", "[status][tokens]") {
@@ -29,8 +46,7 @@ TEST_CASE("cache hit rate per stage from the stage records", "[status][tokens]")
   CHECK(acc.cache_by_stage["rollout2"].HitRate() == 0.8);
   CHECK(acc.cache_by_stage["issue"].HitRate() == 0);
   CHECK(acc.wasted_total == 0);  // accepted: nothing wasted
-  nlohmann::ordered_json j;
-  AddTokenAccountingJson(acc, j);
+  nlohmann::json j = StatusJsonOf(acc);
   CHECK(j["prompt_cache"]["rollout1"]["hit_rate"] == 0.9);
   CHECK(FormatTokenAccounting(acc).find("rollout1 90.0%") != std::string::npos);
 }
@@ -69,8 +85,7 @@ TEST_CASE("resumed rollouts are counted and the answers of discarded turn logs a
   CHECK(acc.rollout_restarts == 1);
   CHECK(acc.wasted["restarted"] == 220);
   CHECK(acc.wasted_total == 220);  // the accepted task's own tokens are not waste
-  nlohmann::ordered_json j;
-  AddTokenAccountingJson(acc, j);
+  nlohmann::json j = StatusJsonOf(acc);
   CHECK(j["rollout_resume"]["rollout_replays"] == 1);
   CHECK(j["rollout_resume"]["replayed_calls"] == 2);
   CHECK(j["rollout_resume"]["rollout_restarts"] == 1);
@@ -81,4 +96,4 @@ TEST_CASE("resumed rollouts are counted and the answers of discarded turn logs a
   CHECK(FormatTokenAccounting(none).find("resumed") == std::string::npos);
 }
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

@@ -17,7 +17,7 @@
 #include "seragen/base/result.h"
 #include "seragen/journal/resume_state.h"
 
-namespace seragen::pipeline {
+namespace seragen::runview {
 
 struct BudgetUse {
   std::int64_t tasks = 0;   // tasks started: with a journal record, or dispatched by this process
@@ -33,7 +33,8 @@ double CostUsd(std::int64_t prompt, std::int64_t cached, std::int64_t completion
 // The use recorded in one folded journal.
 BudgetUse UseOf(const journal::ResumeState& state, const agent::Pricing& pricing);
 
-// The use recorded in every shard journal of RUN_DIR except shard `shard`'s.
+// The use recorded in every shard journal of RUN_DIR except shard `shard`'s
+// (FoldRun without the plan and the settings).
 Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const agent::Pricing& pricing);
 
 struct BudgetLimits {
@@ -51,4 +52,4 @@ std::string BudgetExhausted(const BudgetUse& used, const BudgetLimits& limits);
 // the limits that are set; empty when none is.
 std::string FormatBudgetUse(const BudgetUse& used, const BudgetLimits& limits);
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

@@ -1,8 +1,8 @@
-#include "seragen/pipeline/run_result.h"
+#include "seragen/runview/run_result.h"
 
 #include <catch2/catch.hpp>
 
-namespace seragen::pipeline {
+namespace seragen::runview {
 
 TEST_CASE("run result from the task tally", "[pipeline][exit]") {
   CHECK(ClassifyTally({5, 5, 0}) == RunResult::kComplete);
@@ -15,4 +15,4 @@ TEST_CASE("run result from the task tally", "[pipeline][exit]") {
   CHECK(RunResultName(RunResult::kConfigStop) == "config_error");
 }
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

@@ -12,10 +12,11 @@
 #include "seragen/callgraph/plan.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/pipeline/reports.h"
+#include "seragen/runview/export_run.h"
+#include "seragen/runview/status_report.h"
 #include "testing/temp_dir.h"
 
-namespace seragen::pipeline {
+namespace seragen::runview {
 namespace {
 
 using journal::JournalRecord;
@@ -169,4 +170,4 @@ TEST_CASE("export: records name the category their attempt was given, and the pl
   CHECK(old["seed"].is_null());
 }
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

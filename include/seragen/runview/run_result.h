@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace seragen::pipeline {
+namespace seragen::runview {
 
 enum class RunResult {
   kComplete,          // every planned task reached a final state that is not an infrastructure failure
@@ -31,4 +31,4 @@ struct TaskTally {
 // when nothing is done; else kIncomplete.
 RunResult ClassifyTally(const TaskTally& tally);
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

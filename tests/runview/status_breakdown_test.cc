@@ -1,8 +1,11 @@
-#include "seragen/pipeline/status_breakdown.h"
+#include "seragen/runview/status_breakdown.h"
 
 #include <catch2/catch.hpp>
 
-namespace seragen::pipeline {
+#include "seragen/journal/run_journals.h"
+#include "seragen/runview/run_state.h"
+
+namespace seragen::runview {
 namespace {
 
 using journal::Stage;
@@ -39,6 +42,16 @@ std::vector<callgraph::PlannedTask> Plan() {
           Planned("d", "web", 1),  Planned("e", "core", 0), Planned("f", "web", 0)};
 }
 
+// The run these shards and this plan make, folded as FoldRun folds it.
+RunState RunOf(std::vector<callgraph::PlannedTask> plan, const std::vector<journal::ShardJournal>& shards,
+               std::vector<std::string> categories = {}) {
+  RunState run;
+  run.plan = std::move(plan);
+  for (const auto& s : shards) run.shards.push_back(FoldShard(s.shard_dir, s.journal));
+  run.settings.categories = std::move(categories);
+  return run;
+}
+
 }  // namespace
 
 TEST_CASE("breakdown: acceptance per category and repository, cost and tokens per accepted", "[status]") {
@@ -49,7 +62,7 @@ TEST_CASE("breakdown: acceptance per category and repository, cost and tokens pe
       Shard(2, 3, {Rec("c", Stage::kVerified, "accepted"), Rec("f", Stage::kSkipped, "judge_no")})};
   config::PricingConfig pricing{2.0, 8.0, 0.5};
   StatusBreakdown b =
-      ComputeBreakdown(Plan(), shards, {"off-by-one", "null-check"}, pricing, 1'000'000, 200'000, 100'000);
+      ComputeBreakdown(RunOf(Plan(), shards, {"off-by-one", "null-check"}), pricing, 1'000'000, 200'000, 100'000);
   CHECK(b.by_category.at("off-by-one").verified == 2);
   CHECK(b.by_category.at("off-by-one").accepted == 2);
   CHECK(b.by_category.at("null-check").verified == 1);
@@ -76,7 +89,7 @@ TEST_CASE("breakdown: a task counts under the category its accepted attempt was 
       Shard(0, 1,
             {Rec("a", Stage::kRollout1Done, "submitted"), Rec("a", Stage::kJudgeDone, "no"), retried,
              Rec("a", Stage::kVerified, "accepted")})};
-  StatusBreakdown b = ComputeBreakdown(Plan(), shards, {"off-by-one", "null-check"}, {}, 0, 0, 0);
+  StatusBreakdown b = ComputeBreakdown(RunOf(Plan(), shards, {"off-by-one", "null-check"}), {}, 0, 0, 0);
   CHECK(b.by_category.count("off-by-one") == 0);
   CHECK(b.by_category.at("null-check").accepted == 1);
 }
@@ -85,7 +98,7 @@ TEST_CASE("breakdown: every shard of N is listed, and the incomplete ones are na
   std::vector<journal::ShardJournal> shards = {
       Shard(0, 3, {Rec("a", Stage::kVerified, "accepted"), Rec("d", Stage::kVerified, "rejected")}),
       Shard(2, 3, {Rec("c", Stage::kVerified, "accepted"), Rec("f", Stage::kRollout1Done, "submitted")})};
-  StatusBreakdown b = ComputeBreakdown(Plan(), shards, {}, {}, 0, 0, 0);
+  StatusBreakdown b = ComputeBreakdown(RunOf(Plan(), shards), {}, 0, 0, 0);
   REQUIRE(b.shards.size() == 3);
   CHECK(b.shards[0].complete());
   CHECK_FALSE(b.shards[1].has_journal);
@@ -100,9 +113,9 @@ TEST_CASE("breakdown: every shard of N is listed, and the incomplete ones are na
   std::vector<journal::ShardJournal> done = {
       shards[0], Shard(1, 3, {Rec("b", Stage::kSkipped, "judge_no"), Rec("e", Stage::kSkipped, "judge_no")}),
       Shard(2, 3, {Rec("c", Stage::kVerified, "accepted"), Rec("f", Stage::kVerified, "accepted")})};
-  CHECK(FormatBreakdown(ComputeBreakdown(Plan(), done, {}, {}, 0, 0, 0)).find("incomplete") == std::string::npos);
+  CHECK(FormatBreakdown(ComputeBreakdown(RunOf(Plan(), done), {}, 0, 0, 0)).find("incomplete") == std::string::npos);
   // Before any shard ran, N is unknown: nothing to list.
-  CHECK(ComputeBreakdown(Plan(), {}, {}, {}, 0, 0, 0).shards.empty());
+  CHECK(ComputeBreakdown(RunOf(Plan(), {}), {}, 0, 0, 0).shards.empty());
 }
 
 TEST_CASE("ETA from the remaining tasks and the rate", "[status]") {
@@ -114,4 +127,4 @@ TEST_CASE("ETA from the remaining tasks and the rate", "[status]") {
   CHECK(FormatEta(185) == "ETA 3h 05m");
 }
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

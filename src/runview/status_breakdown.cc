@@ -1,37 +1,32 @@
-#include "seragen/pipeline/status_breakdown.h"
+#include "seragen/runview/status_breakdown.h"
 
 #include <fmt/format.h>
 
-#include "seragen/journal/resume_state.h"
+#include <unordered_map>
 
-namespace seragen::pipeline {
+#include "seragen/journal/outcomes.h"
+#include "seragen/journal/run_journals.h"
+#include "seragen/runview/run_state.h"
+
+namespace seragen::runview {
 namespace {
 
-std::string CategoryName(int index, const std::vector<std::string>& categories) {
-  if (index >= 0 && static_cast<std::size_t>(index) < categories.size()) return categories[index];
-  return "category " + std::to_string(index);
-}
-
-std::vector<ShardProgress> ShardsOf(const std::vector<callgraph::PlannedTask>& plan,
-                                    const std::vector<journal::ShardJournal>& shards,
-                                    const std::map<int, std::size_t>& done_by_shard) {
-  int n = 0;
-  for (const auto& s : shards) {
-    if (s.journal.has_header) n = std::max(n, s.journal.header.shards);
-  }
+std::vector<ShardProgress> ShardsOf(const RunState& run) {
   std::vector<ShardProgress> out;
+  int n = 0;
+  for (const ShardState& s : run.shards) n = std::max(n, s.journal.header.shards);
   if (n < 1) return out;
   out.resize(static_cast<std::size_t>(n));
   for (int k = 0; k < n; ++k) {
     out[k].index = k;
     out[k].count = n;
   }
-  for (std::size_t i = 0; i < plan.size(); ++i) out[i % static_cast<std::size_t>(n)].planned++;
-  for (const auto& s : shards) {
+  for (std::size_t i = 0; i < run.plan.size(); ++i) out[journal::ShardOf(i, n)].planned++;
+  for (const ShardState& s : run.shards) {
     int k = s.journal.header.shard;
-    if (!s.journal.has_header || k < 0 || k >= n) continue;
+    if (k < 0 || k >= n) continue;
     out[k].has_journal = true;
-    if (auto it = done_by_shard.find(k); it != done_by_shard.end()) out[k].done = it->second;
+    out[k].done = s.tasks.finished_count();
   }
   return out;
 }
@@ -50,32 +45,24 @@ void Line(std::string& out, const char* name, const std::map<std::string, Accept
 
 }  // namespace
 
-StatusBreakdown ComputeBreakdown(const std::vector<callgraph::PlannedTask>& plan,
-                                 const std::vector<journal::ShardJournal>& shards,
-                                 const std::vector<std::string>& categories, const config::PricingConfig& pricing,
-                                 std::int64_t prompt_tokens, std::int64_t cached_tokens,
-                                 std::int64_t completion_tokens) {
+StatusBreakdown ComputeBreakdown(const RunState& run, const config::PricingConfig& pricing, std::int64_t prompt_tokens,
+                                 std::int64_t cached_tokens, std::int64_t completion_tokens) {
   StatusBreakdown b;
-  std::map<std::string, const callgraph::PlannedTask*> by_id;
-  for (const auto& t : plan) by_id[t.task_id] = &t;
-  std::map<int, std::size_t> done_by_shard;
-  for (const auto& shard : shards) {
-    journal::ResumeState state = journal::ResumeState::Fold(shard.journal.records);
-    for (const auto& [id, p] : state.tasks()) {
-      if (p.finished) done_by_shard[shard.journal.header.shard]++;
-      if (p.last.stage != journal::Stage::kVerified) continue;
-      auto t = by_id.find(id);
-      if (t == by_id.end()) continue;
-      bool accepted = p.last.status == "accepted";
-      for (Acceptance* a : {&b.by_category[CategoryName(journal::AttemptCategory(p, t->second->category), categories)],
-                            &b.by_repo[t->second->repo]}) {
-        a->verified++;
-        if (accepted) a->accepted++;
-      }
-      if (accepted) b.accepted++;
+  std::unordered_map<std::string_view, const callgraph::PlannedTask*> by_id;
+  for (const auto& t : run.plan) by_id.emplace(t.task_id, &t);
+  run.ForEachTask([&](const ShardState&, const journal::TaskProgress& p) {
+    if (p.last.stage != journal::Stage::kVerified) return;
+    auto t = by_id.find(p.task_id);
+    if (t == by_id.end()) return;
+    const bool accepted = journal::IsAccepted(p.last);
+    const std::string category = run.settings.CategoryName(journal::AttemptCategory(p, t->second->category));
+    for (Acceptance* a : {&b.by_category[category], &b.by_repo[t->second->repo]}) {
+      a->verified++;
+      if (accepted) a->accepted++;
     }
-  }
-  b.shards = ShardsOf(plan, shards, done_by_shard);
+    if (accepted) b.accepted++;
+  });
+  b.shards = ShardsOf(run);
   b.priced = pricing.prompt_per_mtok > 0 || pricing.completion_per_mtok > 0 || pricing.cached_per_mtok > 0;
   b.cost_usd = (static_cast<double>(prompt_tokens - cached_tokens) * pricing.prompt_per_mtok +
                 static_cast<double>(cached_tokens) * pricing.cached_per_mtok +
@@ -116,4 +103,4 @@ std::string FormatBreakdown(const StatusBreakdown& b) {
   return out;
 }
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

@@ -1,7 +1,7 @@
 // The parts of `seragen status` that cluster runs need beyond the totals:
 // per-shard completeness (for the merge step), acceptance per category and
 // per repository, cost from llm.pricing and tokens per accepted trajectory.
-// Computed from the plan and the folded journals only (read-only).
+// Computed from the folded run (run_state.h) only.
 #pragma once
 
 #include <cstdint>
@@ -9,17 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "seragen/callgraph/plan.h"
 #include "seragen/config/config.h"
-#include "seragen/journal/run_journals.h"
 
-namespace seragen::pipeline {
+namespace seragen::runview {
 
 struct ShardProgress {
   int index = 0;             // K
   int count = 1;             // N
-  std::size_t planned = 0;   // plan positions i with i % N == K
-  std::size_t done = 0;      // of those, tasks in a final state (ResumeState finished)
+  std::size_t planned = 0;   // plan positions of shard K (journal::ShardOf)
+  std::size_t done = 0;      // tasks in a final state in shard K's journal (ResumeState finished)
   bool has_journal = false;  // the shard has run at least once
   bool complete() const { return done >= planned; }
 };
@@ -41,13 +39,12 @@ struct StatusBreakdown {
   double tokens_per_accepted = 0;  // (prompt + completion) / accepted; 0 when none accepted
 };
 
-// `categories`: topic names by category index (may be empty: "category N").
-// Token totals are those summed from the journals by the caller.
-StatusBreakdown ComputeBreakdown(const std::vector<callgraph::PlannedTask>& plan,
-                                 const std::vector<journal::ShardJournal>& shards,
-                                 const std::vector<std::string>& categories, const config::PricingConfig& pricing,
-                                 std::int64_t prompt_tokens, std::int64_t cached_tokens,
-                                 std::int64_t completion_tokens);
+struct RunState;
+
+// Category names from the run's settings. Token totals are those summed from
+// the journals by the caller. A task in two shards counts once (ForEachTask).
+StatusBreakdown ComputeBreakdown(const RunState& run, const config::PricingConfig& pricing, std::int64_t prompt_tokens,
+                                 std::int64_t cached_tokens, std::int64_t completion_tokens);
 
 // Minutes left for `remaining` tasks at `tasks_per_minute`; -1 when the rate
 // is not known yet (<= 0).
@@ -59,4 +56,4 @@ std::string FormatEta(double minutes);
 // Slurm merge step looks for); empty parts are left out.
 std::string FormatBreakdown(const StatusBreakdown& b);
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

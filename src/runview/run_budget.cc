@@ -1,10 +1,10 @@
-#include "seragen/pipeline/run_budget.h"
+#include "seragen/runview/run_budget.h"
 
 #include <fmt/format.h>
 
-#include "seragen/journal/run_journals.h"
+#include "seragen/runview/run_state.h"
 
-namespace seragen::pipeline {
+namespace seragen::runview {
 namespace {
 
 double Percent(double used, double limit) { return limit > 0 ? 100.0 * used / limit : 0; }
@@ -35,12 +35,13 @@ BudgetUse UseOf(const journal::ResumeState& state, const agent::Pricing& pricing
 }
 
 Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const agent::Pricing& pricing) {
-  SG_ASSIGN_OR_RETURN(auto journals, journal::LoadRunJournals(run_dir));
+  FoldOptions options;
+  options.plan = false;
+  options.settings = false;
+  options.skip_shard = shard;
+  SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir, options));
   BudgetUse use;
-  for (const journal::ShardJournal& j : journals) {
-    if (j.journal.header.shard == shard) continue;
-    use += UseOf(journal::ResumeState::Fold(j.journal.records), pricing);
-  }
+  for (const ShardState& s : run.shards) use += UseOf(s.tasks, pricing);
   return use;
 }
 
@@ -76,4 +77,4 @@ std::string FormatBudgetUse(const BudgetUse& used, const BudgetLimits& limits) {
   return out;
 }
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

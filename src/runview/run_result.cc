@@ -1,6 +1,6 @@
-#include "seragen/pipeline/run_result.h"
+#include "seragen/runview/run_result.h"
 
-namespace seragen::pipeline {
+namespace seragen::runview {
 
 std::string_view RunResultName(RunResult result) {
   switch (result) {
@@ -20,4 +20,4 @@ RunResult ClassifyTally(const TaskTally& t) {
   return RunResult::kIncomplete;
 }
 
-}  // namespace seragen::pipeline
+}  // namespace seragen::runview

@@ -1,0 +1,64 @@
+// `seragen export` and `seragen merge`: training JSONL from a run's folded
+// state (run_state.h) and its trajectory files. Read-only over the journals.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "seragen/base/result.h"
+#include "seragen/export/export_rules.h"
+#include "seragen/export/record.h"
+
+namespace seragen::runview {
+
+struct ExportRequest {
+  std::string run_dir;
+  std::string out_dir;  // default RUN_DIR/data
+  exporter::ExportOptions options;
+  exporter::ExportRules rules;
+  std::string run_name;                              // metadata.run of every record
+  std::string prompts_dir;                           // for prompts/export templates and category names
+  std::map<std::string, std::string> test_commands;  // repository -> its environment.test_command
+  // The sera format's tool-list framing file; empty: prompts_dir/export/ default.
+  std::string sera_tools_file;
+};
+
+// Flags of `seragen export` / `merge`; unset ones take the run's output.* value.
+struct ExportOverrides {
+  std::string run_dir, out_dir, prompts_dir;
+  std::vector<std::string> formats;          // empty: output.formats
+  std::optional<std::string> think;          // keep | drop | wrap
+  std::optional<std::string> rollouts;       // t1 | t2 | both
+  std::optional<std::string> tool_call_ids;  // keep | short9
+  bool train_keys = false;
+  bool no_tools = false;
+  bool include_unsubmitted = false;
+  bool require_tests_passed = false;
+  std::optional<double> threshold;
+};
+
+// One request per format, from RUN_DIR/config.yaml (the resolved config the
+// run saved; defaults when a run predates it) with the overrides applied.
+// Fails with kInvalidArgument naming the file when it does not load.
+Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& overrides);
+
+struct ExportReport {
+  std::size_t t1_written = 0;
+  std::size_t t2_written = 0;
+  std::map<std::string, std::size_t> excluded;  // reason -> count
+  std::size_t invalid = 0;                      // failed validation (not written)
+  std::size_t duplicates = 0;                   // same task id or same patch seen before
+  std::string t1_path, t2_path;
+  bool scripted_teacher = false;
+};
+
+// Writes OUT/t1.<format>.jsonl and OUT/t2.<format>.jsonl (+ OUT/summary.json)
+// from every shard of the run. Each task id is exported once, and a patch
+// already exported (same P1 for T1 / same P2 for T2) is not repeated, so the
+// output of several shards — or of a re-sharded rerun — merges cleanly.
+Result<ExportReport> ExportRun(const ExportRequest& request);
+std::string FormatExport(const ExportReport& report);
+
+}  // namespace seragen::runview

@@ -1,0 +1,59 @@
+// `seragen status`: what a run has done so far, as a function of its folded
+// state (run_state.h).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "seragen/base/result.h"
+#include "seragen/runview/run_budget.h"
+#include "seragen/runview/run_state.h"
+#include "seragen/runview/status_breakdown.h"
+#include "seragen/runview/token_accounting.h"
+
+namespace seragen::runview {
+
+struct StatusReport {
+  std::size_t planned = 0;   // tasks.jsonl
+  std::size_t started = 0;   // tasks with at least one record (a task in two shards once)
+  std::size_t finished = 0;  // terminal (verified, skipped, failed non-retryable)
+  // The exit-code classification of `seragen run` over the whole plan
+  // (RunResultName): complete, incomplete or nothing_succeeded.
+  std::string result;
+  std::map<std::string, std::size_t> by_stage;        // latest stage of each started task
+  std::map<std::string, std::size_t> verified;        // accepted / rejected / not_scorable
+  std::map<std::string, std::size_t> skipped;         // reason -> count
+  std::map<std::string, std::size_t> infra_failures;  // error class -> count (latest record)
+  std::map<std::string, std::size_t> model_failures;
+  // rollout exit status -> count; "autosubmitted:<status>" for rollouts that
+  // submitted their diff after that limit (agent::OutcomeName)
+  std::map<std::string, std::size_t> rollout_exits;
+  std::size_t autosubmitted = 0;  // rollouts (1 and 2) that ended autosubmitted
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  std::int64_t cached_tokens = 0;
+  std::int64_t model_calls = 0;
+  double acceptance_rate = 0;   // accepted / verified
+  double tasks_per_minute = 0;  // finished over the span of record timestamps
+  double eta_minutes = -1;      // remaining at that rate; -1 unknown
+  std::size_t shards = 0;
+  std::size_t torn_tails = 0;  // journals that ended in a torn line (a crash)
+  StatusBreakdown breakdown;   // per shard, category, repository; cost (status_breakdown.h)
+  TokenAccounting tokens;      // cache hit rate per stage, wasted tokens (token_accounting.h)
+  // budget.* of the run's saved config.yaml (the latest invocation's) and the
+  // run-wide use they are checked against: started tasks, tokens, cost.
+  BudgetLimits budget;
+  BudgetUse budget_used;
+};
+
+// FoldRun and StatusOf; FoldRun's errors.
+Result<StatusReport> ReadStatus(const std::string& run_dir);
+// Pricing, budget and category names come from the run's saved settings
+// (defaults when it has none).
+StatusReport StatusOf(const RunState& run);
+std::string FormatStatus(const StatusReport& report);
+std::string StatusJson(const StatusReport& report);
+
+}  // namespace seragen::runview

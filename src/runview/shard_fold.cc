@@ -1,0 +1,100 @@
+#include "seragen/runview/shard_fold.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <optional>
+
+#include "seragen/agent/exit_status.h"
+#include "seragen/runview/run_state.h"
+
+// The one place journal records are applied (scripts/check-fold): each
+// record of a shard, in journal order, into its task's progress
+// (journal::ResumeState) and the shard's totals.
+
+namespace seragen::runview {
+namespace {
+
+using journal::Stage;
+
+// Seconds since the epoch of an ISO-8601 "YYYY-MM-DDTHH:MM:SS.mmmZ" stamp (0 if malformed).
+double ParseIso(const std::string& s) {
+  std::tm tm{};
+  int ms = 0;
+  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                  &tm.tm_sec, &ms) < 6) {
+    return 0;
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<double>(timegm(&tm)) + ms / 1000.0;
+}
+
+// Autosubmitted rollouts are counted apart from plain exits of the same limit.
+void CountRolloutExit(const journal::JournalRecord& rec, ShardTotals* t) {
+  const journal::RolloutResult* rr = rec.rollout();
+  const bool autosubmitted = rr != nullptr && rr->autosubmitted;
+  std::optional<agent::ExitStatus> exit = agent::ParseExitStatus(rec.status);
+  t->rollout_exits[exit ? agent::OutcomeName(*exit, autosubmitted) : rec.status]++;
+  if (autosubmitted) t->autosubmitted++;
+}
+
+void AddSpan(const std::string& at, ShardTotals* t) {
+  if (!at.empty()) {
+    if (t->first_at.empty() || at < t->first_at) t->first_at = at;
+    if (at > t->last_at) t->last_at = at;
+  }
+  double s = ParseIso(at);
+  if (s > 0) {
+    t->first_seconds = t->first_seconds == 0 ? s : std::min(t->first_seconds, s);
+    t->last_seconds = std::max(t->last_seconds, s);
+  }
+}
+
+}  // namespace
+
+ShardFolder::ShardFolder(int index, std::string shard_dir) {
+  state_.index = index;
+  state_.shard_dir = std::move(shard_dir);
+}
+
+void ShardFolder::Add(const journal::JournalRecord& rec) {
+  ShardTotals& t = state_.totals;
+  t.tokens.prompt_tokens += rec.tokens.prompt_tokens;
+  t.tokens.completion_tokens += rec.tokens.completion_tokens;
+  t.tokens.reasoning_tokens += rec.tokens.reasoning_tokens;
+  t.tokens.cached_prompt_tokens += rec.tokens.cached_prompt_tokens;
+  t.tokens.calls += rec.tokens.calls;
+  if (rec.stage == Stage::kRollout1Done || rec.stage == Stage::kRollout2Done) CountRolloutExit(rec, &t);
+  if (const journal::RolloutResult* r1 = rec.stage == Stage::kRollout1Done ? rec.rollout() : nullptr;
+      r1 != nullptr && !r1->patch_sha256.empty()) {
+    state_.p1_hashes.insert(r1->patch_sha256);
+  }
+  AddSpan(rec.at, &t);
+  accountant_.Add(rec);
+  state_.tasks.Apply(rec);
+}
+
+ShardState ShardFolder::Finish(journal::LoadedJournal journal) && {
+  journal.records.clear();
+  journal.records.shrink_to_fit();
+  state_.journal = std::move(journal);
+  state_.totals.accounting = std::move(accountant_).Result();
+  return std::move(state_);
+}
+
+ShardState FoldShard(const std::string& shard_dir, const journal::LoadedJournal& journal) {
+  ShardFolder folder(journal.header.shard, shard_dir);
+  for (const journal::JournalRecord& rec : journal.records) folder.Add(rec);
+  journal::LoadedJournal summary;  // all but the records
+  summary.has_header = journal.has_header;
+  summary.header = journal.header;
+  summary.config_changes = journal.config_changes;
+  summary.effective_config_hash = journal.effective_config_hash;
+  summary.valid_bytes = journal.valid_bytes;
+  summary.dropped_tail_bytes = journal.dropped_tail_bytes;
+  summary.dropped_tail_line = journal.dropped_tail_line;
+  return std::move(folder).Finish(std::move(summary));
+}
+
+}  // namespace seragen::runview

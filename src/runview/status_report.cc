@@ -1,0 +1,220 @@
+#include "seragen/runview/status_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "seragen/journal/outcomes.h"
+#include "seragen/journal/run_paths.h"
+#include "seragen/runview/run_result.h"
+
+namespace seragen::runview {
+namespace {
+
+using journal::Stage;
+
+// One task's latest record, counted once (the owner's copy).
+void CountTask(const journal::TaskProgress& p, StatusReport* r) {
+  r->started++;
+  if (p.finished) r->finished++;
+  r->by_stage[std::string(journal::StageName(p.last.stage))]++;
+  if (p.last.stage == Stage::kVerified) r->verified[p.last.status]++;
+  if (p.last.stage == Stage::kSkipped) r->skipped[p.last.status]++;
+  if (p.last.stage == Stage::kFailed && p.last.error) {
+    const std::string& cls = p.last.error->error_class;
+    (journal::ErrorFamilyOf(cls) == journal::ErrorFamily::kInfra ? r->infra_failures : r->model_failures)[cls]++;
+  }
+}
+
+// Totals of every shard's records, and the span of their timestamps.
+void AddShardTotals(const RunState& run, StatusReport* r, double* first, double* last) {
+  for (const ShardState& shard : run.shards) {
+    const ShardTotals& t = shard.totals;
+    if (shard.journal.dropped_tail_bytes > 0) r->torn_tails++;
+    r->prompt_tokens += t.tokens.prompt_tokens;
+    r->completion_tokens += t.tokens.completion_tokens;
+    r->cached_tokens += t.tokens.cached_prompt_tokens;
+    r->model_calls += t.tokens.calls;
+    for (const auto& [exit, n] : t.rollout_exits) r->rollout_exits[exit] += n;
+    r->autosubmitted += t.autosubmitted;
+    AddAccounting(t.accounting, &r->tokens);
+    if (t.first_seconds > 0) *first = *first == 0 ? t.first_seconds : std::min(*first, t.first_seconds);
+    *last = std::max(*last, t.last_seconds);
+  }
+}
+
+void AddRates(double first, double last, StatusReport* r) {
+  TaskTally tally;
+  tally.planned = r->planned;
+  tally.done = r->finished;
+  for (const auto& [k, n] : r->infra_failures) tally.infra_failed += n;
+  r->result = std::string(RunResultName(ClassifyTally(tally)));
+  std::size_t verified = 0;
+  for (const auto& [k, n] : r->verified) verified += n;
+  const std::string accepted(journal::VerdictName(journal::Verdict::kAccepted));
+  auto acc = r->verified.find(accepted);
+  r->acceptance_rate =
+      verified && acc != r->verified.end() ? static_cast<double>(acc->second) / static_cast<double>(verified) : 0;
+  if (last > first && r->finished > 0) {
+    r->tasks_per_minute = 60.0 * static_cast<double>(r->finished) / (last - first);
+    if (r->tasks_per_minute > 0)
+      r->eta_minutes = static_cast<double>(r->planned - std::min(r->planned, r->finished)) / r->tasks_per_minute;
+  }
+}
+
+// Pricing, budget and category names come from the run's saved config
+// (defaults when it is missing or does not load: status still reports
+// everything else).
+void AddBreakdown(const RunState& run, StatusReport* r) {
+  config::PricingConfig pricing;
+  if (const auto& saved = run.settings.saved) {
+    pricing = saved->llm.pricing;
+    r->budget = {saved->budget.max_tasks, saved->budget.max_tokens, saved->budget.max_cost_usd};
+  }
+  r->breakdown = ComputeBreakdown(run, pricing, r->prompt_tokens, r->cached_tokens, r->completion_tokens);
+  r->budget_used = {static_cast<std::int64_t>(r->started), r->prompt_tokens + r->completion_tokens,
+                    r->breakdown.cost_usd};
+}
+
+}  // namespace
+
+Result<StatusReport> ReadStatus(const std::string& run_dir) {
+  SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir));
+  return StatusOf(run);
+}
+
+StatusReport StatusOf(const RunState& run) {
+  StatusReport r;
+  r.planned = run.plan.size();
+  r.shards = run.shards.size();
+  double first = 0, last = 0;
+  AddShardTotals(run, &r, &first, &last);
+  run.ForEachTask([&r](const ShardState&, const journal::TaskProgress& p) { CountTask(p, &r); });
+  AddRates(first, last, &r);
+  AddBreakdown(run, &r);
+  return r;
+}
+
+std::string FormatStatus(const StatusReport& r) {
+  std::string out = fmt::format("tasks      {} planned, {} started, {} finished ({:.1f}%), {} shard(s)\n", r.planned,
+                                r.started, r.finished, r.planned ? 100.0 * r.finished / r.planned : 0.0, r.shards);
+  out += fmt::format("result     {}\n", r.result);
+  auto line = [&](const char* name, const std::map<std::string, std::size_t>& m) {
+    if (m.empty()) return;
+    out += fmt::format("{:<11}", name);
+    bool firstk = true;
+    for (const auto& [k, n] : m) {
+      out += fmt::format("{}{} {}", firstk ? "" : ", ", n, k);
+      firstk = false;
+    }
+    out += "\n";
+  };
+  line("stages", r.by_stage);
+  line("verified", r.verified);
+  out += fmt::format("acceptance {:.1f}% of verified tasks\n", 100.0 * r.acceptance_rate);
+  line("skipped", r.skipped);
+  line("rollouts", r.rollout_exits);
+  if (r.autosubmitted > 0)
+    out += fmt::format("autosubmit {} rollout(s) submitted their diff after a limit\n", r.autosubmitted);
+  out += fmt::format(
+      "failures   {} infrastructure, {} model\n",
+      [&] {
+        std::size_t n = 0;
+        for (auto& [k, v] : r.infra_failures) n += v;
+        return n;
+      }(),
+      [&] {
+        std::size_t n = 0;
+        for (auto& [k, v] : r.model_failures) n += v;
+        return n;
+      }());
+  line("  infra", r.infra_failures);
+  line("  model", r.model_failures);
+  out += fmt::format("tokens     {} in ({} cached), {} out, {} model calls\n", r.prompt_tokens, r.cached_tokens,
+                     r.completion_tokens, r.model_calls);
+  out += FormatTokenAccounting(r.tokens);
+  if (r.tasks_per_minute > 0) {
+    out += fmt::format("throughput {:.1f} tasks/min", r.tasks_per_minute);
+    if (r.eta_minutes >= 0 && r.finished < r.planned) out += ", " + FormatEta(r.eta_minutes);
+    out += "\n";
+  }
+  out += FormatBreakdown(r.breakdown);
+  if (r.budget.any()) out += "budget     " + FormatBudgetUse(r.budget_used, r.budget) + " used (run-wide)\n";
+  if (r.torn_tails)
+    out += fmt::format("note       {} journal(s) end in a torn line (a crash); it is ignored\n", r.torn_tails);
+  return out;
+}
+
+namespace {
+
+// "prompt_cache", "wasted_tokens" and "rollout_resume" of the status JSON.
+void AddTokenAccountingJson(const TokenAccounting& acc, nlohmann::ordered_json& j) {
+  nlohmann::ordered_json cache = nlohmann::ordered_json::object();
+  for (const auto& [stage, c] : acc.cache_by_stage) {
+    cache[stage] = {{"prompt_tokens", c.prompt_tokens}, {"cached_tokens", c.cached_tokens}, {"hit_rate", c.HitRate()}};
+  }
+  j["prompt_cache"] = cache;
+  nlohmann::ordered_json wasted = nlohmann::ordered_json::object();
+  for (const auto& [why, n] : acc.wasted) wasted[why] = n;
+  j["wasted_tokens"] = {{"total", acc.wasted_total}, {"by_reason", wasted}};
+  j["rollout_resume"] = {{"rollout_replays", acc.rollout_replays},
+                         {"replayed_calls", acc.replayed_calls},
+                         {"rollout_restarts", acc.rollout_restarts}};
+}
+
+void AddBreakdownJson(const StatusBreakdown& b, nlohmann::ordered_json& j) {
+  auto acceptance = [](const std::map<std::string, Acceptance>& m) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& [k, a] : m) out[k] = {{"verified", a.verified}, {"accepted", a.accepted}};
+    return out;
+  };
+  j["acceptance_by_category"] = acceptance(b.by_category);
+  j["acceptance_by_repo"] = acceptance(b.by_repo);
+  j["accepted"] = b.accepted;
+  j["cost_usd"] = b.cost_usd;
+  j["tokens_per_accepted"] = b.tokens_per_accepted;
+  nlohmann::ordered_json shards = nlohmann::ordered_json::array();
+  for (const ShardProgress& s : b.shards) {
+    shards.push_back({{"shard", s.index},
+                      {"shards", s.count},
+                      {"planned", s.planned},
+                      {"done", s.done},
+                      {"has_journal", s.has_journal},
+                      {"complete", s.complete()}});
+  }
+  j["shard_progress"] = shards;
+}
+
+}  // namespace
+
+std::string StatusJson(const StatusReport& r) {
+  nlohmann::ordered_json j = {{"planned", r.planned},
+                              {"started", r.started},
+                              {"finished", r.finished},
+                              {"result", r.result},
+                              {"shards", r.shards},
+                              {"by_stage", r.by_stage},
+                              {"verified", r.verified},
+                              {"acceptance_rate", r.acceptance_rate},
+                              {"skipped", r.skipped},
+                              {"rollout_exits", r.rollout_exits},
+                              {"autosubmitted", r.autosubmitted},
+                              {"infra_failures", r.infra_failures},
+                              {"model_failures", r.model_failures},
+                              {"prompt_tokens", r.prompt_tokens},
+                              {"completion_tokens", r.completion_tokens},
+                              {"cached_prompt_tokens", r.cached_tokens},
+                              {"model_calls", r.model_calls},
+                              {"tasks_per_minute", r.tasks_per_minute},
+                              {"eta_minutes", r.eta_minutes},
+                              {"torn_journals", r.torn_tails}};
+  AddBreakdownJson(r.breakdown, j);
+  AddTokenAccountingJson(r.tokens, j);
+  j["budget"] = {{"max_tasks", r.budget.max_tasks},       {"max_tokens", r.budget.max_tokens},
+                 {"max_cost_usd", r.budget.max_cost_usd}, {"tasks_used", r.budget_used.tasks},
+                 {"tokens_used", r.budget_used.tokens},   {"cost_usd_used", r.budget_used.cost_usd}};
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace seragen::runview

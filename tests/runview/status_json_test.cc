@@ -1,0 +1,103 @@
+// `seragen status --json` over fixture runs: byte-identical to what it was
+// before the read side became one fold (the golden file was written by the
+// status of that time), and a task found in two shards counted once.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "report/synthetic_run.h"
+#include "seragen/base/file_util.h"
+#include "seragen/journal/record.h"
+#include "seragen/journal/run_paths.h"
+#include "seragen/runview/run_settings.h"
+#include "seragen/runview/status_report.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::runview {
+namespace {
+
+using testing::TempDir;
+
+// 40 synthetic tasks over 2 shards, with a saved config that names the
+// source tree's prompts (category names), prices tokens and sets a budget.
+std::string MakeFixtureRun(const std::string& run_dir) {
+  report::testing::SyntheticRunOptions o;
+  o.tasks = 40;
+  o.shards = 2;
+  o.trajectories = false;
+  REQUIRE(report::testing::MakeSyntheticRun(run_dir, o).ok());
+  const std::string config = std::string("prompts:\n  dir: ") + SERAGEN_SOURCE_DIR +
+                             "/prompts\n"
+                             "repos:\n  - name: repo0\n    source: /nonexistent/repo0\n"
+                             "llm:\n  endpoints:\n    - base_url: http://127.0.0.1:9/v1\n"
+                             "  pricing:\n    prompt_per_mtok: 2.0\n    completion_per_mtok: 8.0\n"
+                             "budget:\n  max_tasks: 100\n";
+  REQUIRE(WriteFileAtomic(journal::ConfigYamlPath(run_dir), config).ok());
+  REQUIRE(LoadSavedConfig(run_dir).ok());
+  return run_dir;
+}
+
+std::string Golden() {
+  auto text = ReadFile(std::string(SERAGEN_SOURCE_DIR) + "/tests/runview/golden/status_synthetic.json");
+  REQUIRE(text.ok());
+  return *text;
+}
+
+// Appends task `id`'s records again, as shard K's: a re-sharded rerun that
+// ran a task another shard had already run.
+void AppendToShard(const std::string& run_dir, int k, const std::string& id) {
+  std::string path = journal::JournalPath(journal::ShardDir(run_dir, k));
+  auto text = ReadFile(path);
+  REQUIRE(text.ok());
+  std::string more = *text;
+  for (journal::Stage stage : {journal::Stage::kRollout1Done, journal::Stage::kVerified}) {
+    journal::JournalRecord r{id, stage, stage == journal::Stage::kVerified ? "accepted" : "submitted", 1};
+    r.at = "2026-11-20T10:00:30.000Z";
+    auto line = journal::EncodeRecord(r);
+    REQUIRE(line.ok());
+    more += *line + "\n";
+  }
+  REQUIRE(WriteFileAtomic(path, more).ok());
+}
+
+}  // namespace
+
+TEST_CASE("status --json of the fixture run is what it was before the one fold", "[status]") {
+  TempDir dir;
+  std::string run_dir = MakeFixtureRun(dir.path() + "/run");
+  auto status = ReadStatus(run_dir);
+  REQUIRE(status.ok());
+  CHECK(StatusJson(*status) == Golden());
+}
+
+TEST_CASE("a task found in two shards counts once in status, as in export and report rows", "[status]") {
+  TempDir dir;
+  std::string run_dir = MakeFixtureRun(dir.path() + "/run");
+  auto before = ReadStatus(run_dir);
+  REQUIRE(before.ok());
+  // Task 0 ran in shard 0; shard 1 runs it again (and accepts it).
+  AppendToShard(run_dir, 1, "0000000000005eed0000");
+  auto after = ReadStatus(run_dir);
+  REQUIRE(after.ok());
+  CHECK(after->started == before->started);
+  CHECK(after->finished == before->finished);
+  CHECK(after->by_stage == before->by_stage);
+  CHECK(after->verified == before->verified);
+  CHECK(after->breakdown.accepted == before->breakdown.accepted);
+  CHECK(after->budget_used.tasks == before->budget_used.tasks);
+  // Its records were written: their tokens and rollout exits still count.
+  CHECK(after->rollout_exits.at("submitted") == before->rollout_exits.at("submitted") + 1);
+  // Each shard's own progress counts the tasks in its journal.
+  CHECK(after->breakdown.shards[1].done == before->breakdown.shards[1].done + 1);
+}
+
+// Writes the fixture run to $SERAGEN_FIXTURE_RUN_DIR, for making the golden
+// file with a seragen binary of another version (hidden: run by name only).
+TEST_CASE("make the status fixture run", "[.make-fixture]") {
+  const char* where = std::getenv("SERAGEN_FIXTURE_RUN_DIR");
+  REQUIRE(where != nullptr);
+  MakeFixtureRun(where);
+}
+
+}  // namespace seragen::runview
