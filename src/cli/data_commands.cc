@@ -6,6 +6,7 @@
 #include "cli/exit_codes.h"
 #include "seragen/config/loader.h"
 #include "seragen/export/record.h"
+#include "seragen/runview/export_dataset.h"
 #include "seragen/runview/export_run.h"
 #include "seragen/runview/status_report.h"
 
@@ -27,6 +28,31 @@ int RunExport(const runview::ExportOverrides& o) {
     }
     std::cout << "[" << exporter::FormatName(req.options.format) << "]\n" << runview::FormatExport(*report);
   }
+  return kExitOk;
+}
+
+#ifndef SERAGEN_VERSION
+#define SERAGEN_VERSION "0.0.0"
+#endif
+
+// `export --dataset DIR`: every requested format plus sharegpt into DIR/data,
+// the dataset card and LLaMA-Factory's dataset_info.json.
+int RunDataset(const runview::ExportOverrides& o, const std::string& dir) {
+  auto requests = runview::ExportRequestsFor(o);
+  if (!requests.ok()) {
+    std::cerr << "seragen export: " << requests.status().message() << "\n";
+    return kExitUsage;
+  }
+  for (runview::ExportRequest& req : *requests) {
+    if (req.prompts_dir.empty()) req.prompts_dir = config::DataDir() + "/prompts";
+  }
+  auto report = runview::ExportDataset(std::move(*requests), dir, SERAGEN_VERSION);
+  if (!report.ok()) {
+    std::cerr << "seragen export: " << report.status().message() << "\n";
+    return report.status().code() == StatusCode::kNotFound ? kExitUsage : kExitRuntimeFailure;
+  }
+  for (const auto& [format, r] : report->exports) std::cout << "[" << format << "]\n" << runview::FormatExport(r);
+  std::cout << "dataset card: " << report->card_path << "\nLLaMA-Factory: " << report->info_path << "\n";
   return kExitOk;
 }
 
@@ -85,10 +111,15 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
     cmd->add_option("--format", *format,
                     "hf, openai, hermes, xml, sera or sharegpt (default: output.formats of the run, hf unless set)")
         ->check(CLI::IsMember(exporter::FormatNames()));
+    auto dataset = std::make_shared<std::string>();
     AddExportOptions(cmd, o.get());
-    cmd->callback([o, format, action] {
+    cmd->add_option("--dataset", *dataset,
+                    "Write a directory a dataset hub can host: DIR/data (the formats and sharegpt), README.md "
+                    "(dataset card) and dataset_info.json (LLaMA-Factory)")
+        ->excludes(cmd->get_option("--out"));
+    cmd->callback([o, format, dataset, action] {
       if (!format->empty()) o->formats = {*format};
-      *action = [o] { return RunExport(*o); };
+      *action = [o, dataset] { return dataset->empty() ? RunExport(*o) : RunDataset(*o, *dataset); };
     });
   }
   {

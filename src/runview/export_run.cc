@@ -130,6 +130,7 @@ class RunExporter {
     }
     *text += *rec + "\n";
     ++*n;
+    report_->models.insert(traj.model);
   }
 
   const ExportRequest& req_;

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,7 @@ struct ExportReport {
   std::size_t duplicates = 0;                   // same task id or same patch seen before
   std::string t1_path, t2_path;
   bool scripted_teacher = false;
+  std::set<std::string> models;  // the teacher model ids the written rows' trajectories record
 };
 
 // Writes OUT/t1.<format>.jsonl and OUT/t2.<format>.jsonl (+ OUT/summary.json)

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <yaml-cpp/yaml.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -122,6 +123,47 @@ void CheckRecipes(const std::string& run_dir) {
   }
 }
 
+// The integer in the card's table row "| <label> | N ... |".
+long long CardNumber(const std::string& card, const std::string& label) {
+  std::size_t at = card.find("| " + label + " | ");
+  if (at == std::string::npos) return -1;
+  return std::stoll(card.substr(at + label.size() + 5));
+}
+
+// export --dataset: the card's header parses as YAML, its counts are those of
+// `seragen status --json`, every data file it names exists, and a rerun
+// writes the same bytes.
+void CheckDataset(const std::string& run_dir, const std::string& dir) {
+  std::string out;
+  REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --dataset " + dir, &out) == 0);
+  const std::string card = ReadFile(dir + "/README.md").value();
+  REQUIRE(card.rfind("---\n", 0) == 0);
+  YAML::Node header = YAML::Load(card.substr(4, card.find("\n---\n", 4) - 4));
+  REQUIRE(header["configs"].size() >= 4);
+  for (const auto& config : header["configs"]) {
+    std::string path = config["data_files"][0]["path"].as<std::string>();
+    INFO(path);
+    CHECK(std::filesystem::is_regular_file(dir + "/" + path));
+  }
+  json st = Status(run_dir);
+  CHECK(CardNumber(card, "tasks planned") == st["planned"].get<long long>());
+  CHECK(CardNumber(card, "tasks finished") == st["finished"].get<long long>());
+  CHECK(CardNumber(card, "accepted") == st["accepted"].get<long long>());
+  CHECK(CardNumber(card, "prompt tokens") == st["prompt_tokens"].get<long long>());
+  CHECK(card.find("Not training data") != std::string::npos);  // the scripted teacher wrote these rows
+  json info = json::parse(ReadFile(dir + "/dataset_info.json").value());
+  CHECK(std::filesystem::is_regular_file(dir + "/" + info["seragen_t2"]["file_name"].get<std::string>()));
+  std::map<std::string, std::string> first;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) first[e.path().string()] = ReadFile(e.path().string()).value();
+  }
+  REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --dataset " + dir, &out) == 0);
+  for (const auto& [path, bytes] : first) {
+    INFO(path);
+    CHECK(ReadFile(path).value() == bytes);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("python: the whole pipeline, every patch applies, scores follow the rule", "[e2e]") {
@@ -145,6 +187,7 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   CheckExport(dir.Sub("run"), "sera", true);
   CheckRenders(dir.Sub("run"), "sera_chatml_test.mjs", "sera");
   CheckRecipes(dir.Sub("run"));
+  CheckDataset(dir.Sub("run"), dir.Sub("dataset"));
 
   auto repo = repo::Repository::Open(dir.Sub("repo"));
   REQUIRE(repo.ok());

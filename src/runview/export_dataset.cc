@@ -1,0 +1,73 @@
+#include "seragen/runview/export_dataset.h"
+
+#include <algorithm>
+#include <set>
+
+#include "seragen/base/file_util.h"
+#include "seragen/export/dataset_card.h"
+#include "seragen/journal/run_paths.h"
+#include "seragen/runview/run_state.h"
+#include "seragen/runview/status_report.h"
+
+namespace seragen::runview {
+namespace {
+
+// The card's facts: the counts of `seragen status` (one fold of the run), the
+// run's saved name and seed, the recipe hash of its first journal.
+Result<exporter::DatasetFacts> FactsOf(const std::string& run_dir) {
+  SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir));
+  StatusReport st = StatusOf(run);
+  exporter::DatasetFacts f;
+  if (run.settings.saved) {
+    f.run_name = run.settings.saved->run.name;
+    f.run_seed = run.settings.saved->run.seed;
+  }
+  if (!run.shards.empty()) f.recipe_hash = run.shards.front().journal.effective_config_hash;
+  f.planned = st.planned;
+  f.finished = st.finished;
+  for (const auto& [verdict, n] : st.verified) f.verified += n;
+  f.accepted = st.breakdown.accepted;
+  f.prompt_tokens = st.prompt_tokens;
+  f.completion_tokens = st.completion_tokens;
+  f.model_calls = st.model_calls;
+  return f;
+}
+
+// "data/t1.hf.jsonl" and its row count, for each split of one export.
+void AddFiles(exporter::Format format, const ExportReport& r, std::vector<exporter::DatasetFile>* files) {
+  const std::string name(exporter::FormatName(format));
+  files->push_back({"t1", format, "data/" + journal::ExportDataName("t1", name), r.t1_written});
+  files->push_back({"t2", format, "data/" + journal::ExportDataName("t2", name), r.t2_written});
+}
+
+}  // namespace
+
+Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const std::string& dir,
+                                    const std::string& seragen_version) {
+  if (requests.empty()) return InvalidArgumentError("no export format to write into " + dir);
+  auto has_sharegpt = [](const ExportRequest& r) { return r.options.format == exporter::Format::kSharegpt; };
+  if (std::none_of(requests.begin(), requests.end(), has_sharegpt)) {
+    requests.push_back(requests.front());
+    requests.back().options.format = exporter::Format::kSharegpt;
+  }
+  SG_ASSIGN_OR_RETURN(exporter::DatasetFacts facts, FactsOf(requests.front().run_dir));
+  facts.seragen_version = seragen_version;
+  DatasetReport out;
+  std::set<std::string> models;
+  for (ExportRequest& req : requests) {
+    req.out_dir = dir + "/data";
+    SG_ASSIGN_OR_RETURN(ExportReport r, ExportRun(req));
+    facts.scripted_teacher = facts.scripted_teacher || r.scripted_teacher;
+    models.insert(r.models.begin(), r.models.end());
+    AddFiles(req.options.format, r, &facts.files);
+    out.exports.emplace_back(std::string(exporter::FormatName(req.options.format)), std::move(r));
+  }
+  facts.teacher_models.assign(models.begin(), models.end());
+  out.card_path = dir + "/README.md";
+  out.info_path = dir + "/" + std::string(journal::kDatasetInfoName);
+  SG_RETURN_IF_ERROR(WriteFileAtomic(out.card_path, exporter::DatasetCard(facts)));
+  SG_RETURN_IF_ERROR(WriteFileAtomic(out.info_path, exporter::LlamaFactoryDatasetInfo(facts.files)));
+  return out;
+}
+
+}  // namespace seragen::runview
