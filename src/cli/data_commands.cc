@@ -2,6 +2,8 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "cli/exit_codes.h"
 #include "seragen/config/loader.h"
@@ -13,44 +15,48 @@
 namespace seragen::cli {
 namespace {
 
-int RunExport(const runview::ExportOverrides& o) {
+#ifndef SERAGEN_VERSION
+#define SERAGEN_VERSION "0.0.0"
+#endif
+
+// The export requests of `o`, each with its prompts directory; an error
+// message on stderr (and nullopt) when the run's settings do not load.
+std::optional<std::vector<runview::ExportRequest>> RequestsFor(const runview::ExportOverrides& o) {
   auto requests = runview::ExportRequestsFor(o);
   if (!requests.ok()) {
     std::cerr << "seragen export: " << requests.status().message() << "\n";
-    return kExitUsage;
+    return std::nullopt;
   }
   for (runview::ExportRequest& req : *requests) {
     if (req.prompts_dir.empty()) req.prompts_dir = config::DataDir() + "/prompts";
+  }
+  return std::move(*requests);
+}
+
+// The exit code of a failed export, its message on stderr.
+int ExportFailed(const Status& s) {
+  std::cerr << "seragen export: " << s.message() << "\n";
+  return s.code() == StatusCode::kNotFound ? kExitUsage : kExitRuntimeFailure;
+}
+
+int RunExport(const runview::ExportOverrides& o) {
+  auto requests = RequestsFor(o);
+  if (!requests) return kExitUsage;
+  for (const runview::ExportRequest& req : *requests) {
     auto report = runview::ExportRun(req);
-    if (!report.ok()) {
-      std::cerr << "seragen export: " << report.status().message() << "\n";
-      return report.status().code() == StatusCode::kNotFound ? kExitUsage : kExitRuntimeFailure;
-    }
+    if (!report.ok()) return ExportFailed(report.status());
     std::cout << "[" << exporter::FormatName(req.options.format) << "]\n" << runview::FormatExport(*report);
   }
   return kExitOk;
 }
 
-#ifndef SERAGEN_VERSION
-#define SERAGEN_VERSION "0.0.0"
-#endif
-
 // `export --dataset DIR`: every requested format plus sharegpt into DIR/data,
 // the dataset card and LLaMA-Factory's dataset_info.json.
 int RunDataset(const runview::ExportOverrides& o, const std::string& dir) {
-  auto requests = runview::ExportRequestsFor(o);
-  if (!requests.ok()) {
-    std::cerr << "seragen export: " << requests.status().message() << "\n";
-    return kExitUsage;
-  }
-  for (runview::ExportRequest& req : *requests) {
-    if (req.prompts_dir.empty()) req.prompts_dir = config::DataDir() + "/prompts";
-  }
+  auto requests = RequestsFor(o);
+  if (!requests) return kExitUsage;
   auto report = runview::ExportDataset(std::move(*requests), dir, SERAGEN_VERSION);
-  if (!report.ok()) {
-    std::cerr << "seragen export: " << report.status().message() << "\n";
-    return report.status().code() == StatusCode::kNotFound ? kExitUsage : kExitRuntimeFailure;
-  }
+  if (!report.ok()) return ExportFailed(report.status());
   for (const auto& [format, r] : report->exports) std::cout << "[" << format << "]\n" << runview::FormatExport(r);
   std::cout << "dataset card: " << report->card_path << "\nLLaMA-Factory: " << report->info_path << "\n";
   return kExitOk;
