@@ -10,6 +10,9 @@
 #include "seragen/base/result.h"
 #include "seragen/export/export_rules.h"
 #include "seragen/export/record.h"
+#include "seragen/secrets/action.h"
+#include "seragen/secrets/scanner.h"
+#include "seragen/secrets/summary.h"
 
 namespace seragen::runview {
 
@@ -23,6 +26,10 @@ struct ExportRequest {
   std::map<std::string, std::string> test_commands;  // repository -> its environment.test_command
   // The sera format's tool-list framing file; empty: prompts_dir/export/ default.
   std::string sera_tools_file;
+  // export.secrets.*: nullopt scans nothing (docs/SECRETS.md).
+  std::optional<secrets::SecretScanner> secret_scanner;
+  secrets::SecretAction secret_action = secrets::SecretAction::kRedact;
+  std::string secrets_report;  // one JSON line per hit; empty: not written
 };
 
 // Flags of `seragen export` / `merge`; unset ones take the run's output.* value.
@@ -37,6 +44,7 @@ struct ExportOverrides {
   bool include_unsubmitted = false;
   bool require_tests_passed = false;
   std::optional<double> threshold;
+  std::string secrets_report;  // --secrets-report FILE
 };
 
 // One request per format, from RUN_DIR/config.yaml (the resolved config the
@@ -52,7 +60,14 @@ struct ExportReport {
   std::size_t duplicates = 0;                   // same task id or same patch seen before
   std::string t1_path, t2_path;
   bool scripted_teacher = false;
+  bool secrets_scanned = false;
+  secrets::SecretSummary secrets;
 };
+
+// Exclusion reasons of a rollout left out for a secret (export.secrets.action:
+// drop, or a redaction that broke its tool-call arguments).
+inline constexpr const char* kT1Secret = "t1_secret";
+inline constexpr const char* kT2Secret = "t2_secret";
 
 // Writes OUT/t1.<format>.jsonl and OUT/t2.<format>.jsonl (+ OUT/summary.json)
 // from every shard of the run. Each task id is exported once, and a patch
@@ -60,5 +75,8 @@ struct ExportReport {
 // output of several shards — or of a re-sharded rerun — merges cleanly.
 Result<ExportReport> ExportRun(const ExportRequest& request);
 std::string FormatExport(const ExportReport& report);
+// The secret lines of FormatExport and `status`: rows scanned, with hits and
+// what happened to them, hits by rule.
+std::string FormatSecretSummary(const secrets::SecretSummary& summary);
 
 }  // namespace seragen::runview
