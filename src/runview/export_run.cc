@@ -12,6 +12,7 @@
 #include "seragen/export/dataset_card.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_settings.h"
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/trajectory_secrets.h"
@@ -307,13 +308,6 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.secrets_report = secret_settings.secrets_report;
     out.push_back(std::move(req));
   }
-  return out;
-}
-
-std::string FormatSecretSummary(const secrets::SecretSummary& s) {
-  std::string out = fmt::format("Secrets: {} rows scanned, {} with hits ({} redacted, {} dropped, {} reported)\n",
-                                s.rows_scanned, s.rows_with_hits, s.rows_redacted, s.rows_dropped, s.rows_reported);
-  for (const auto& [rule, n] : s.hits_by_rule) out += fmt::format("  secret {}: {}\n", rule, n);
   return out;
 }
 

@@ -202,6 +202,11 @@ TEST_CASE("export: drop leaves a row with a secret out, counted; an allow-listed
   CHECK(report.excluded.at(kT1Secret) == 1);
   CHECK(report.secrets.rows_dropped == 1);
   CHECK(FormatExport(report).find("1 dropped") != std::string::npos);
+  Result<StatusReport> status = ReadStatus(run.dir.path());  // reads the export's summary, does not scan
+  REQUIRE(status.ok());
+  CHECK(status->export_secrets.at("hf").rows_dropped == 1);
+  CHECK(nlohmann::json::parse(StatusJson(*status))["export_secrets"]["hf"]["rows_dropped"] == 1);
+  CHECK(FormatStatus(*status).find("export     hf secrets: 1 rows scanned") != std::string::npos);
 
   std::vector<std::string> allow;
   for (const testing::FakeSecret& f : run.fakes) allow.push_back(f.secret);

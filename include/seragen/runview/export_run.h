@@ -75,8 +75,5 @@ inline constexpr const char* kT2Secret = "t2_secret";
 // output of several shards — or of a re-sharded rerun — merges cleanly.
 Result<ExportReport> ExportRun(const ExportRequest& request);
 std::string FormatExport(const ExportReport& report);
-// The secret lines of FormatExport and `status`: rows scanned, with hits and
-// what happened to them, hits by rule.
-std::string FormatSecretSummary(const secrets::SecretSummary& summary);
 
 }  // namespace seragen::runview
