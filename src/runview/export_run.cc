@@ -224,17 +224,17 @@ std::map<std::string, std::string> TestCommandsOf(const config::Config& cfg) {
   return out;
 }
 
-// The scanner, action and report path of export.secrets.* (the shipped
-// configs/secret_rules.yaml when rules_file is empty).
-Status ApplySecretSettings(const config::ExportSecretsConfig& cfg, const std::string& report_path, ExportRequest* req) {
-  auto action = secrets::ParseSecretAction(cfg.action);
+// The scanner, action and report path of export.secrets.* and the flags (the
+// shipped configs/secret_rules.yaml when rules_file is empty).
+Status ApplySecretSettings(const config::ExportSecretsConfig& cfg, const ExportOverrides& o, ExportRequest* req) {
+  auto action = secrets::ParseSecretAction(o.secrets_action.value_or(cfg.action));
   if (!action.ok()) return InvalidArgumentError("export.secrets.action: " + action.status().message());
   std::string rules = cfg.rules_file.empty() ? config::DataDir() + "/configs/secret_rules.yaml" : cfg.rules_file;
   auto scanner = secrets::LoadSecretScanner(rules, cfg.allow);
   if (!scanner.ok()) return InvalidArgumentError(scanner.status().message());
   req->secret_scanner = std::move(*scanner);
   req->secret_action = *action;
-  req->secrets_report = report_path;
+  req->secrets_report = o.secrets_report;
   return Status::Ok();
 }
 
@@ -275,7 +275,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   std::optional<verify::VerifyRule> line_rule = verify::VerifyRuleFromName(verify_rule);
   if (!line_rule) return InvalidArgumentError("verify.rule '" + verify_rule + "' is not sera or structural");
   ExportRequest secret_settings;
-  SG_RETURN_IF_ERROR(ApplySecretSettings(secret_cfg, o.secrets_report, &secret_settings));
+  SG_RETURN_IF_ERROR(ApplySecretSettings(secret_cfg, o, &secret_settings));
   std::vector<ExportRequest> out;
   for (const std::string& name : o.formats.empty() ? output.formats : o.formats) {
     auto format = exporter::ParseFormat(name);

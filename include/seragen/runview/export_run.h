@@ -44,7 +44,8 @@ struct ExportOverrides {
   bool include_unsubmitted = false;
   bool require_tests_passed = false;
   std::optional<double> threshold;
-  std::string secrets_report;  // --secrets-report FILE
+  std::string secrets_report;                 // --secrets-report FILE
+  std::optional<std::string> secrets_action;  // redact | drop | report; default export.secrets.action
 };
 
 // One request per format, from RUN_DIR/config.yaml (the resolved config the
