@@ -85,6 +85,11 @@ void AddExportOptions(CLI::App* cmd, runview::ExportOverrides* o) {
   cmd->add_option("--threshold", o->threshold, "Soft-verification threshold for T2 (default: the one used by the run)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--prompts", o->prompts_dir, "Prompt directory (default: the prompts/ shipped with seragen)");
+  cmd->add_option("--secrets", o->secrets_action,
+                  "A row holding a secret: redact, drop or report (docs/SECRETS.md); default export.secrets.action")
+      ->check(CLI::IsMember({"redact", "drop", "report"}));
+  cmd->add_option("--secrets-report", o->secrets_report,
+                  "Write one JSON line per secret found (task, rollout, message, rule, hash, masked context) to FILE");
 }
 
 }  // namespace

@@ -110,6 +110,22 @@ std::string TeacherRows(const RunView& view) {
   return out;
 }
 
+// One line per exported format: the secret scan's counts and hits by rule
+// (names and counts only; docs/SECRETS.md).
+std::string ExportSecretsRows(const runview::StatusReport& s) {
+  std::string out;
+  for (const auto& [format, c] : s.export_secrets) {
+    std::string line = fmt::format("{} rows scanned, {} with hits ({} redacted, {} dropped, {} reported)",
+                                   c.rows_scanned, c.rows_with_hits, c.rows_redacted, c.rows_dropped, c.rows_reported);
+    std::string rules;
+    for (const auto& [rule, n] : c.hits_by_rule) rules += (rules.empty() ? "" : ", ") + fmt::format("{} {}", n, rule);
+    if (!rules.empty()) line += "; hits: " + rules;
+    out += Kv("secrets (" + Escape(Clip(format, 20)) + " export)",
+              "<span class=\"export-secrets\">" + Escape(Clip(line, 4000)) + "</span>");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string OverviewSection(const RunView& view) {
@@ -124,6 +140,7 @@ std::string OverviewSection(const RunView& view) {
   out += Kv("skipped", MapLine(s.skipped));
   out += Kv("failures", "infrastructure: " + MapLine(s.infra_failures) + "; model: " + MapLine(s.model_failures));
   out += Kv("records", Wall(view));
+  out += ExportSecretsRows(s);
   if (s.tasks_per_minute > 0) {
     out += Kv("throughput", fmt::format("{:.2f} tasks/min{}", s.tasks_per_minute,
                                         s.finished < s.planned ? " · " + runview::FormatEta(s.eta_minutes) : ""));

@@ -13,6 +13,7 @@
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/journal/run_journals.h"
+#include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_state.h"
 
 namespace seragen::report {
@@ -184,7 +185,9 @@ RunView RunViewOf(const runview::RunState& run) {
 
 Result<RunView> LoadRunView(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(runview::RunState run, runview::FoldRun(run_dir));
-  return RunViewOf(run);
+  RunView view = RunViewOf(run);
+  view.status.export_secrets = runview::ReadExportSecrets(run_dir);  // as `status` shows them
+  return view;
 }
 
 std::string TaskRow::CategoryNote() const {

@@ -8,11 +8,14 @@
 
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/file_util.h"
+#include "seragen/config/data_dir.h"
 #include "seragen/export/dataset_card.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_settings.h"
 #include "seragen/runview/run_state.h"
+#include "seragen/runview/trajectory_secrets.h"
 #include "seragen/verify/scores.h"
 
 namespace seragen::runview {
@@ -66,6 +69,7 @@ class RunExporter {
   }
   const std::string& t1_text() const { return t1_text_; }
   const std::string& t2_text() const { return t2_text_; }
+  const std::string& secrets_report() const { return secrets_report_; }
 
  private:
   exporter::RecordMetadata MetadataOf(const ShardState& shard, const journal::TaskProgress& p,
@@ -109,18 +113,35 @@ class RunExporter {
       md.rollout = 1;
       md.seed = p.rollout1.seed;
       md.scores.reset();
-      Write(*r1, md, &t1_text_, &report_->t1_written);
+      Write(std::move(*r1), md, &t1_text_, &report_->t1_written);
     }
     if (sel.t2) {
       md.rollout = 2;
       md.seed = p.rollout2.seed;
       md.scores = sel.t2_scores;
-      Write(*r2, md, &t2_text_, &report_->t2_written);
+      Write(std::move(*r2), md, &t2_text_, &report_->t2_written);
     }
     return Status::Ok();
   }
 
-  void Write(const agent::Trajectory& traj, exporter::RecordMetadata& md, std::string* text, std::size_t* n) {
+  // The one place rows meet the secret scanner: false when the row must not
+  // ship (a hit under drop, or arguments a redaction broke).
+  bool PassesSecretScan(agent::Trajectory* traj, const exporter::RecordMetadata& md) {
+    if (!req_.secret_scanner) return true;
+    const bool redact = req_.secret_action == secrets::SecretAction::kRedact;
+    TrajectoryScan scan = ScanTrajectory(*req_.secret_scanner, redact, traj);
+    report_->secrets.Add(scan.scan, req_.secret_action);
+    if (scan.scan.clean()) return true;
+    if (!req_.secrets_report.empty()) secrets_report_ += SecretsReportLines(scan, md.task_id, md.rollout);
+    if (req_.secret_action == secrets::SecretAction::kDrop || !scan.arguments_valid) {
+      selector_.Exclude(md.rollout == 1 ? kT1Secret : kT2Secret);
+      return false;
+    }
+    return true;
+  }
+
+  void Write(agent::Trajectory traj, exporter::RecordMetadata& md, std::string* text, std::size_t* n) {
+    if (!PassesSecretScan(&traj, md)) return;
     md.scripted_teacher = exporter::FromScriptedTeacher(traj);
     report_->scripted_teacher = report_->scripted_teacher || md.scripted_teacher;
     auto rec = exporter::BuildRecord(traj, md, req_.options, templates_);
@@ -139,7 +160,7 @@ class RunExporter {
   ExportReport* report_;
   exporter::ExportSelector selector_;
   std::unordered_map<std::string_view, const callgraph::PlannedTask*> by_id_;
-  std::string t1_text_, t2_text_;
+  std::string t1_text_, t2_text_, secrets_report_;
 };
 
 Status WriteSummary(const std::string& path, const std::string& fmt_name, const std::string& run_name,
@@ -152,6 +173,7 @@ Status WriteSummary(const std::string& path, const std::string& fmt_name, const 
                                     {"invalid", report.invalid},
                                     {"duplicate_task_ids", report.duplicates},
                                     {"scripted_teacher", report.scripted_teacher}};
+  if (report.secrets_scanned) summary["secrets"] = nlohmann::json::parse(secrets::EncodeSecretSummary(report.secrets));
   return WriteFileAtomic(path, summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
@@ -172,8 +194,10 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
   ExportReport report;
   report.t1_path = out_dir + "/" + journal::ExportDataName("t1", fmt_name);
   report.t2_path = out_dir + "/" + journal::ExportDataName("t2", fmt_name);
+  report.secrets_scanned = req.secret_scanner.has_value();
   RunExporter exporter(req, run, templates, &report);
   SG_RETURN_IF_ERROR(exporter.ExportAll());
+  if (!req.secrets_report.empty()) SG_RETURN_IF_ERROR(WriteFileAtomic(req.secrets_report, exporter.secrets_report()));
   SG_RETURN_IF_ERROR(WriteFileAtomic(report.t1_path, exporter.t1_text()));
   SG_RETURN_IF_ERROR(WriteFileAtomic(report.t2_path, exporter.t2_text()));
   SG_RETURN_IF_ERROR(
@@ -201,11 +225,26 @@ std::map<std::string, std::string> TestCommandsOf(const config::Config& cfg) {
   return out;
 }
 
+// The scanner, action and report path of export.secrets.* and the flags (the
+// shipped configs/secret_rules.yaml when rules_file is empty).
+Status ApplySecretSettings(const config::ExportSecretsConfig& cfg, const ExportOverrides& o, ExportRequest* req) {
+  auto action = secrets::ParseSecretAction(o.secrets_action.value_or(cfg.action));
+  if (!action.ok()) return InvalidArgumentError("export.secrets.action: " + action.status().message());
+  std::string rules = cfg.rules_file.empty() ? config::DataDir() + "/configs/secret_rules.yaml" : cfg.rules_file;
+  auto scanner = secrets::LoadSecretScanner(rules, cfg.allow);
+  if (!scanner.ok()) return InvalidArgumentError(scanner.status().message());
+  req->secret_scanner = std::move(*scanner);
+  req->secret_action = *action;
+  req->secrets_report = o.secrets_report;
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   std::map<std::string, std::string> test_commands;
   config::OutputConfig output;
+  config::ExportSecretsConfig secret_cfg;
   std::string verify_rule = config::VerifyConfig{}.rule;
   std::string run_name;
   bool judge_enabled = config::JudgeConfig{}.enabled;
@@ -217,6 +256,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   }
   if (loaded.ok()) {
     output = loaded->config.output;
+    secret_cfg = loaded->config.export_.secrets;
     verify_rule = loaded->config.verify.rule;
     judge_enabled = loaded->config.judge.enabled;
     run_name = loaded->config.run.name;
@@ -235,6 +275,8 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   }
   std::optional<verify::VerifyRule> line_rule = verify::VerifyRuleFromName(verify_rule);
   if (!line_rule) return InvalidArgumentError("verify.rule '" + verify_rule + "' is not sera or structural");
+  ExportRequest secret_settings;
+  SG_RETURN_IF_ERROR(ApplySecretSettings(secret_cfg, o, &secret_settings));
   std::vector<ExportRequest> out;
   for (const std::string& name : o.formats.empty() ? output.formats : o.formats) {
     auto format = exporter::ParseFormat(name);
@@ -262,6 +304,9 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.rules.max_avg_tool_output_tokens = static_cast<std::size_t>(output.max_avg_tool_output_tokens);
     req.rules.require_tests_passed = o.require_tests_passed;
     req.test_commands = test_commands;
+    req.secret_scanner = secret_settings.secret_scanner;  // shares the compiled rules
+    req.secret_action = secret_settings.secret_action;
+    req.secrets_report = secret_settings.secrets_report;
     out.push_back(std::move(req));
   }
   return out;
@@ -273,6 +318,7 @@ std::string FormatExport(const ExportReport& r) {
   for (const auto& [why, n] : r.excluded) out += fmt::format("  excluded {}: {}\n", why, n);
   if (r.invalid) out += fmt::format("  {} record(s) failed validation and were not written\n", r.invalid);
   if (r.duplicates) out += fmt::format("  {} duplicate task id(s) across shards dropped\n", r.duplicates);
+  if (r.secrets_scanned) out += FormatSecretSummary(r.secrets);
   if (r.scripted_teacher) {
     out +=
         "NOTE: these trajectories come from seragen's built-in scripted teacher, a stand-in for a model.\n"

@@ -7,6 +7,7 @@
 
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_result.h"
 
 namespace seragen::runview {
@@ -81,7 +82,9 @@ void AddBreakdown(const RunState& run, StatusReport* r) {
 
 Result<StatusReport> ReadStatus(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir));
-  return StatusOf(run);
+  StatusReport report = StatusOf(run);
+  report.export_secrets = ReadExportSecrets(run_dir);
+  return report;
 }
 
 StatusReport StatusOf(const RunState& run) {
@@ -141,6 +144,9 @@ std::string FormatStatus(const StatusReport& r) {
   }
   out += FormatBreakdown(r.breakdown);
   if (r.budget.any()) out += "budget     " + FormatBudgetUse(r.budget_used, r.budget) + " used (run-wide)\n";
+  for (const auto& [format, secrets] : r.export_secrets) {
+    out += fmt::format("export     {} ", format) + FormatSecretSummary(secrets);
+  }
   if (r.torn_tails)
     out += fmt::format("note       {} journal(s) end in a torn line (a crash); it is ignored\n", r.torn_tails);
   return out;
@@ -211,6 +217,9 @@ std::string StatusJson(const StatusReport& r) {
                               {"torn_journals", r.torn_tails}};
   AddBreakdownJson(r.breakdown, j);
   AddTokenAccountingJson(r.tokens, j);
+  for (const auto& [format, secrets] : r.export_secrets) {  // no key before an export with a scan
+    j["export_secrets"][format] = nlohmann::ordered_json::parse(secrets::EncodeSecretSummary(secrets));
+  }
   j["budget"] = {{"max_tasks", r.budget.max_tasks},       {"max_tokens", r.budget.max_tokens},
                  {"max_cost_usd", r.budget.max_cost_usd}, {"tasks_used", r.budget_used.tasks},
                  {"tokens_used", r.budget_used.tokens},   {"cost_usd_used", r.budget_used.cost_usd}};

@@ -5,7 +5,9 @@
 #include <fstream>
 #include <map>
 
+#include "report/index_charts.h"
 #include "report/synthetic_run.h"
+#include "seragen/base/file_util.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::report {
@@ -44,6 +46,23 @@ TEST_CASE("LoadRunView gives one row per planned task with its outcome from the 
   CHECK(accepted.demo_issue == "tidepool-short");
   CHECK(accepted.directory == "repo0/pkg/sub0");
   CHECK(accepted.tokens.calls == 2 * 6);  // six records of two calls each
+}
+
+TEST_CASE("the overview shows the secret counts of the latest export of each format", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 3;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  REQUIRE(MakeDirs(dir.Sub("run/data")).ok());
+  REQUIRE(WriteFileAtomic(dir.Sub("run/data/summary.hf.json"),
+                          R"({"format":"hf","secrets":{"rows_scanned":5,"rows_with_hits":2,"rows_redacted":2,)"
+                          R"("rows_dropped":0,"rows_reported":0,"hits_by_rule":{"jwt":3}}})")
+              .ok());
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  REQUIRE(view->status.export_secrets.count("hf") == 1);
+  std::string html = OverviewSection(*view);
+  CHECK(html.find("5 rows scanned, 2 with hits (2 redacted, 0 dropped, 0 reported); hits: 3 jwt") != std::string::npos);
 }
 
 TEST_CASE("the funnel counts each step and says why tasks dropped out", "[report]") {

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "seragen/journal/run_paths.h"
 #include "seragen/runview/export_run.h"
 #include "seragen/runview/status_report.h"
+#include "testing/fake_secrets.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::runview {
@@ -32,15 +34,17 @@ llm::Message Call(const std::string& id, const std::string& name, const std::str
   return {llm::Role::kAssistant, "", "thinking", {c}, "", ""};
 }
 
-// A submitted rollout 1 whose patch is `patch`, in a shape export accepts.
-agent::Trajectory Rollout1(const std::string& id, const std::string& patch) {
+// A submitted rollout 1 whose patch is `patch`, in a shape export accepts:
+// it runs `command` in bash and sees `observation`.
+agent::Trajectory Rollout1(const std::string& id, const std::string& patch, const std::string& command,
+                           const std::string& observation) {
   agent::Trajectory t;
   t.task_id = id;
   t.model = "teacher";
   t.history = {{llm::Role::kSystem, "system", "", {}, "", ""},
                {llm::Role::kUser, "task", "", {}, "", ""},
-               Call("c1", "bash", R"({"command":"ls"})"),
-               {llm::Role::kTool, "a.py", "", {}, "c1", ""},
+               Call("c1", "bash", nlohmann::json{{"command", command}}.dump()),
+               {llm::Role::kTool, observation, "", {}, "c1", ""},
                Call("c2", "submit", "{}"),
                {llm::Role::kTool, "done", "", {}, "c2", ""}};
   t.patch = patch;
@@ -55,6 +59,8 @@ struct TaskScript {
   std::string patch;
   std::vector<std::pair<Stage, std::string>> after_rollout1;  // (stage, status)
   std::optional<std::uint64_t> category;                      // recorded on rollout1_done
+  std::string command = "ls";                                 // rollout 1's one bash call
+  std::string observation = "a.py";                           // and what it printed
 };
 
 constexpr int kPlannedCategory = 3;
@@ -85,9 +91,9 @@ void WriteRun(const std::string& run_dir, const std::vector<TaskScript>& tasks) 
     r1.refs[journal::kRefRollout1] = journal::TrajectoryRef(s.id, 1);
     if (s.category) r1.extra = journal::RolloutResult{true, "", 0, 0, 0, s.category, 42};
     add(r1);
-    REQUIRE(
-        WriteFileAtomic(shard + "/" + r1.refs[journal::kRefRollout1], agent::TrajectoryToJson(Rollout1(s.id, s.patch)))
-            .ok());
+    REQUIRE(WriteFileAtomic(shard + "/" + r1.refs[journal::kRefRollout1],
+                            agent::TrajectoryToJson(Rollout1(s.id, s.patch, s.command, s.observation)))
+                .ok());
     for (const auto& [stage, status] : s.after_rollout1) {
       JournalRecord r{s.id, stage, status, 1};
       if (stage == Stage::kFailed) r.error = journal::ErrorInfo{"model.judge", "judge call failed", false};
@@ -123,7 +129,109 @@ std::vector<std::string> ExportedT1(const std::string& run_dir, exporter::Export
   return ids;
 }
 
+// A run of one task whose rollout 1 greps for every fake secret, sees them
+// all and patches a file holding the first one.
+struct SecretRun {
+  std::vector<testing::FakeSecret> fakes = testing::FakeSecrets();
+  testing::TempDir dir;
+
+  SecretRun() {
+    std::string seen;
+    for (const testing::FakeSecret& f : fakes) seen += f.text + "\n";
+    TaskScript task{"leaky", "+" + fakes[0].text + "\n", {}};
+    task.command = "grep -r '" + fakes[1].secret + "' .";
+    task.observation = seen;
+    WriteRun(dir.path(), {task});
+  }
+
+  // Exports `format` with the shipped rules; the T1 text and the summary.
+  std::pair<std::string, ExportReport> Export(exporter::Format format, secrets::SecretAction action,
+                                              const std::vector<std::string>& allow = {},
+                                              const std::string& report_path = "") const {
+    ExportRequest req;
+    req.run_dir = dir.path();
+    req.prompts_dir = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
+    req.options.format = format;
+    req.rules.judge_enabled = false;
+    req.rules.t2 = false;
+    auto scanner = secrets::LoadSecretScanner(std::string(SERAGEN_SOURCE_DIR) + "/configs/secret_rules.yaml", allow);
+    REQUIRE(scanner.ok());
+    req.secret_scanner = *scanner;
+    req.secret_action = action;
+    req.secrets_report = report_path;
+    Result<ExportReport> report = ExportRun(req);
+    INFO(report.status().ToString());
+    REQUIRE(report.ok());
+    Result<std::string> text = ReadFile(report->t1_path);
+    REQUIRE(text.ok());
+    return {*text, *report};
+  }
+};
+
 }  // namespace
+
+TEST_CASE("export: every format carries no seeded secret under redact, one placeholder per secret", "[export]") {
+  SecretRun run;
+  for (const std::string& name : exporter::FormatNames()) {
+    INFO(name);
+    auto [text, report] = run.Export(*exporter::ParseFormat(name), secrets::SecretAction::kRedact);
+    CHECK(report.t1_written == 1);
+    for (const testing::FakeSecret& f : run.fakes) CHECK(text.find(f.secret) == std::string::npos);
+    // The secret in the patch and in the observation: the same placeholder.
+    std::size_t at = text.find("<REDACTED:" + run.fakes[0].rule + ":");
+    REQUIRE(at != std::string::npos);
+    std::string placeholder = text.substr(at, text.find('>', at) + 1 - at);
+    std::size_t count = 0;
+    for (std::size_t p = text.find(placeholder); p != std::string::npos; p = text.find(placeholder, p + 1)) ++count;
+    CHECK(count >= 2);
+    CHECK(report.secrets.rows_scanned == 1);
+    CHECK(report.secrets.rows_redacted == 1);
+    std::set<std::string> rules;
+    for (const testing::FakeSecret& f : run.fakes) rules.insert(f.rule);
+    CHECK(report.secrets.hits_by_rule.size() == rules.size());
+    Result<std::string> summary = ReadFile(journal::DataDir(run.dir.path()) + "/" + journal::ExportSummaryName(name));
+    REQUIRE(summary.ok());
+    CHECK(nlohmann::json::parse(*summary)["secrets"]["rows_redacted"] == 1);
+  }
+}
+
+TEST_CASE("export: drop leaves a row with a secret out, counted; an allow-listed secret passes", "[export]") {
+  SecretRun run;
+  auto [dropped, report] = run.Export(exporter::Format::kHf, secrets::SecretAction::kDrop);
+  CHECK(dropped.empty());
+  CHECK(report.excluded.at(kT1Secret) == 1);
+  CHECK(report.secrets.rows_dropped == 1);
+  CHECK(FormatExport(report).find("1 dropped") != std::string::npos);
+  Result<StatusReport> status = ReadStatus(run.dir.path());  // reads the export's summary, does not scan
+  REQUIRE(status.ok());
+  CHECK(status->export_secrets.at("hf").rows_dropped == 1);
+  CHECK(nlohmann::json::parse(StatusJson(*status))["export_secrets"]["hf"]["rows_dropped"] == 1);
+  CHECK(FormatStatus(*status).find("export     hf secrets: 1 rows scanned") != std::string::npos);
+
+  std::vector<std::string> allow;
+  for (const testing::FakeSecret& f : run.fakes) allow.push_back(f.secret);
+  auto [kept, clean] = run.Export(exporter::Format::kHf, secrets::SecretAction::kDrop, allow);
+  CHECK(clean.t1_written == 1);
+  CHECK(kept.find(run.fakes[1].secret) != std::string::npos);
+  CHECK(clean.secrets.rows_with_hits == 0);
+}
+
+TEST_CASE("export: the secrets report names task, message, rule and hash, never the secret", "[export]") {
+  SecretRun run;
+  std::string path = run.dir.path() + "/secrets.jsonl";
+  auto [text, report] = run.Export(exporter::Format::kHf, secrets::SecretAction::kReport, {}, path);
+  CHECK(report.secrets.rows_reported == 1);
+  CHECK(text.find(run.fakes[1].secret) != std::string::npos);  // report keeps the row unchanged
+  Result<std::string> lines = ReadFile(path);
+  REQUIRE(lines.ok());
+  for (const testing::FakeSecret& f : run.fakes) CHECK(lines->find(f.secret) == std::string::npos);
+  auto first = nlohmann::json::parse(lines->substr(0, lines->find('\n')));
+  CHECK(first["task_id"] == "leaky");
+  CHECK(first["rollout"] == 1);
+  CHECK(first["message"] == 2);  // the bash call's arguments
+  CHECK(first["part"] == "arguments");
+  CHECK(first["hash8"].get<std::string>().size() == 8);
+}
 
 TEST_CASE("export: a T1 ships only with a judge yes for that attempt", "[export]") {
   testing::TempDir dir;

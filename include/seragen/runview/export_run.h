@@ -11,6 +11,9 @@
 #include "seragen/base/result.h"
 #include "seragen/export/export_rules.h"
 #include "seragen/export/record.h"
+#include "seragen/secrets/action.h"
+#include "seragen/secrets/scanner.h"
+#include "seragen/secrets/summary.h"
 
 namespace seragen::runview {
 
@@ -24,6 +27,10 @@ struct ExportRequest {
   std::map<std::string, std::string> test_commands;  // repository -> its environment.test_command
   // The sera format's tool-list framing file; empty: prompts_dir/export/ default.
   std::string sera_tools_file;
+  // export.secrets.*: nullopt scans nothing (docs/SECRETS.md).
+  std::optional<secrets::SecretScanner> secret_scanner;
+  secrets::SecretAction secret_action = secrets::SecretAction::kRedact;
+  std::string secrets_report;  // one JSON line per hit; empty: not written
 };
 
 // Flags of `seragen export` / `merge`; unset ones take the run's output.* value.
@@ -38,6 +45,8 @@ struct ExportOverrides {
   bool include_unsubmitted = false;
   bool require_tests_passed = false;
   std::optional<double> threshold;
+  std::string secrets_report;                 // --secrets-report FILE
+  std::optional<std::string> secrets_action;  // redact | drop | report; default export.secrets.action
 };
 
 // One request per format, from RUN_DIR/config.yaml (the resolved config the
@@ -54,7 +63,14 @@ struct ExportReport {
   std::string t1_path, t2_path;
   bool scripted_teacher = false;
   std::set<std::string> models;  // the teacher model ids the written rows' trajectories record
+  bool secrets_scanned = false;
+  secrets::SecretSummary secrets;
 };
+
+// Exclusion reasons of a rollout left out for a secret (export.secrets.action:
+// drop, or a redaction that broke its tool-call arguments).
+inline constexpr const char* kT1Secret = "t1_secret";
+inline constexpr const char* kT2Secret = "t2_secret";
 
 // Writes OUT/t1.<format>.jsonl and OUT/t2.<format>.jsonl (+ OUT/summary.json)
 // from every shard of the run. Each task id is exported once, and a patch

@@ -12,6 +12,7 @@
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/status_breakdown.h"
 #include "seragen/runview/token_accounting.h"
+#include "seragen/secrets/summary.h"
 
 namespace seragen::runview {
 
@@ -46,6 +47,9 @@ struct StatusReport {
   // run-wide use they are checked against: started tasks, tokens, cost.
   BudgetLimits budget;
   BudgetUse budget_used;
+  // Format -> the secret counts of its latest export (export_secrets_status.h);
+  // filled by ReadStatus, which reads the data directory; status itself does not scan.
+  std::map<std::string, secrets::SecretSummary> export_secrets;
 };
 
 // FoldRun and StatusOf; FoldRun's errors.
