@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <span>
+#include <string_view>
 
 #include "seragen/base/file_util.h"
 #include "seragen/export/dataset_card.h"
@@ -40,6 +42,16 @@ void AddFiles(exporter::Format format, const ExportReport& r, std::vector<export
   files->push_back({"t2", format, "data/" + journal::ExportDataName("t2", name), r.t2_written});
 }
 
+// The card with every secret the scanner finds in it (the run name and the
+// model ids are the user's and the server's words) replaced by its
+// placeholder, whatever export.secrets.action says: a card is never dropped.
+std::string ScrubbedCard(const std::string& card, const ExportRequest& req) {
+  if (!req.secret_scanner) return card;
+  std::string_view field = card;
+  secrets::RowScan scan = req.secret_scanner->ScanRow(std::span<const std::string_view>(&field, 1));
+  return scan.clean() ? card : scan.redacted.front();
+}
+
 }  // namespace
 
 Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const std::string& dir,
@@ -65,7 +77,7 @@ Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const s
   facts.teacher_models.assign(models.begin(), models.end());
   out.card_path = dir + "/README.md";
   out.info_path = dir + "/" + std::string(journal::kDatasetInfoName);
-  SG_RETURN_IF_ERROR(WriteFileAtomic(out.card_path, exporter::DatasetCard(facts)));
+  SG_RETURN_IF_ERROR(WriteFileAtomic(out.card_path, ScrubbedCard(exporter::DatasetCard(facts), requests.front())));
   SG_RETURN_IF_ERROR(WriteFileAtomic(out.info_path, exporter::LlamaFactoryDatasetInfo(facts.files)));
   return out;
 }

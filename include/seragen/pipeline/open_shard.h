@@ -12,9 +12,9 @@
 #include "seragen/base/result.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/journal/journal.h"
-#include "seragen/runview/run_state.h"
 #include "seragen/pipeline/run_setup.h"
 #include "seragen/pipeline/shard_run.h"
+#include "seragen/runview/run_state.h"
 
 namespace seragen::pipeline {
 
