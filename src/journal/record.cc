@@ -7,7 +7,7 @@
 
 #include "journal/json_fields.h"
 #include "journal/record_extra_json.h"
-#include "seragen/base/json_depth.h"
+#include "journal/simd_fields.h"
 #include "seragen/base/utf8.h"
 
 namespace seragen::journal {
@@ -17,9 +17,12 @@ using internal::Dump;
 using internal::FieldError;
 using internal::Json;
 using internal::PutText;
+using internal::FindObject;
+using internal::ParseLineObject;
 using internal::ReadBool;
 using internal::ReadInt;
 using internal::ReadText;
+using internal::SimdObject;
 
 constexpr std::array<std::pair<Stage, std::string_view>, 8> kStageNames = {{
     {Stage::kPlanned, "planned"},
@@ -31,15 +34,6 @@ constexpr std::array<std::pair<Stage, std::string_view>, 8> kStageNames = {{
     {Stage::kFailed, "failed"},
     {Stage::kSkipped, "skipped"},
 }};
-
-// Parses one line into a JSON object; kDataLoss when it is not one.
-Result<Json> ParseObject(std::string_view line) {
-  if (Status depth = CheckJsonDepth(line, "journal line"); !depth.ok()) return DataLossError(depth.message());
-  Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return DataLossError("not a complete JSON object");
-  if (!j.is_object()) return DataLossError("not a JSON object");
-  return j;
-}
 
 // Names inside a record (timing names, ref roles and paths) are ours; they
 // must be UTF-8 so that they can be JSON keys and paths without a second form.
@@ -67,7 +61,52 @@ Status ValidateRef(const std::string& role, const std::string& path) {
   return Status::Ok();
 }
 
-Result<JournalRecord> DecodeTask(const Json& j) {
+// "timings_ms" and "tokens".
+Status DecodeCounts(SimdObject j, JournalRecord* r) {
+  SimdObject o;
+  SG_ASSIGN_OR_RETURN(bool has_timings, FindObject(j, "timings_ms", "", &o));
+  if (has_timings) {
+    for (auto field : o) {
+      std::string key(field.key);
+      SG_RETURN_IF_ERROR(ReadInt(o, key, true, &r->timings_ms[key], "timings_ms."));
+    }
+  }
+  SG_ASSIGN_OR_RETURN(bool has_tokens, FindObject(j, "tokens", "", &o));
+  if (has_tokens) {
+    SG_RETURN_IF_ERROR(ReadInt(o, "prompt", false, &r->tokens.prompt_tokens, "tokens."));
+    SG_RETURN_IF_ERROR(ReadInt(o, "completion", false, &r->tokens.completion_tokens, "tokens."));
+    SG_RETURN_IF_ERROR(ReadInt(o, "reasoning", false, &r->tokens.reasoning_tokens, "tokens."));
+    SG_RETURN_IF_ERROR(ReadInt(o, "cached", false, &r->tokens.cached_prompt_tokens, "tokens."));
+    SG_RETURN_IF_ERROR(ReadInt(o, "calls", false, &r->tokens.calls, "tokens."));
+  }
+  return Status::Ok();
+}
+
+// "refs" and "error".
+Status DecodeRefsAndError(SimdObject j, JournalRecord* r) {
+  SimdObject o;
+  SG_ASSIGN_OR_RETURN(bool has_refs, FindObject(j, "refs", "", &o));
+  if (has_refs) {
+    for (auto field : o) {
+      std::string_view path;
+      if (field.value.get_string().get(path) != simdjson::SUCCESS) {
+        return FieldError("refs." + std::string(field.key), "must be a string");
+      }
+      r->refs[std::string(field.key)] = std::string(path);
+    }
+  }
+  SG_ASSIGN_OR_RETURN(bool has_error, FindObject(j, "error", "", &o));
+  if (has_error) {
+    ErrorInfo e;
+    SG_RETURN_IF_ERROR(ReadText(o, "class", false, &e.error_class, "error."));
+    SG_RETURN_IF_ERROR(ReadText(o, "message", false, &e.message, "error."));
+    SG_RETURN_IF_ERROR(ReadBool(o, "retryable", false, &e.retryable, "error."));
+    r->error = std::move(e);
+  }
+  return Status::Ok();
+}
+
+Result<JournalRecord> DecodeTask(SimdObject j) {
   JournalRecord r;
   SG_RETURN_IF_ERROR(ReadText(j, "task_id", true, &r.task_id));
   if (r.task_id.empty()) return FieldError("task_id", "must not be empty");
@@ -79,38 +118,12 @@ Result<JournalRecord> DecodeTask(const Json& j) {
   SG_RETURN_IF_ERROR(ReadText(j, "status", false, &r.status));
   SG_RETURN_IF_ERROR(ReadInt(j, "attempt", false, &r.attempt));
   SG_RETURN_IF_ERROR(ReadText(j, "at", false, &r.at));
-  if (auto it = j.find("timings_ms"); it != j.end()) {
-    if (!it->is_object()) return FieldError("timings_ms", "must be an object");
-    for (const auto& [key, value] : it->items()) {
-      SG_RETURN_IF_ERROR(ReadInt(*it, key, true, &r.timings_ms[key], "timings_ms."));
-    }
-  }
-  if (auto it = j.find("tokens"); it != j.end()) {
-    if (!it->is_object()) return FieldError("tokens", "must be an object");
-    SG_RETURN_IF_ERROR(ReadInt(*it, "prompt", false, &r.tokens.prompt_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(*it, "completion", false, &r.tokens.completion_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(*it, "reasoning", false, &r.tokens.reasoning_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(*it, "cached", false, &r.tokens.cached_prompt_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(*it, "calls", false, &r.tokens.calls, "tokens."));
-  }
-  if (auto it = j.find("refs"); it != j.end()) {
-    if (!it->is_object()) return FieldError("refs", "must be an object");
-    for (const auto& [key, value] : it->items()) {
-      if (!value.is_string()) return FieldError("refs." + key, "must be a string");
-      r.refs[key] = value.get<std::string>();
-    }
-  }
-  if (auto it = j.find("error"); it != j.end()) {
-    if (!it->is_object()) return FieldError("error", "must be an object");
-    ErrorInfo e;
-    SG_RETURN_IF_ERROR(ReadText(*it, "class", false, &e.error_class, "error."));
-    SG_RETURN_IF_ERROR(ReadText(*it, "message", false, &e.message, "error."));
-    SG_RETURN_IF_ERROR(ReadBool(*it, "retryable", false, &e.retryable, "error."));
-    r.error = std::move(e);
-  }
-  if (auto it = j.find("extra"); it != j.end()) {
-    if (!it->is_object()) return FieldError("extra", "must be an object");
-    SG_ASSIGN_OR_RETURN(r.extra, internal::ExtraFromJson(r.stage, *it));
+  SG_RETURN_IF_ERROR(DecodeCounts(j, &r));
+  SG_RETURN_IF_ERROR(DecodeRefsAndError(j, &r));
+  SimdObject extra;
+  SG_ASSIGN_OR_RETURN(bool has_extra, FindObject(j, "extra", "", &extra));
+  if (has_extra) {
+    SG_ASSIGN_OR_RETURN(r.extra, internal::ExtraFromJson(r.stage, extra));
   }
   return r;
 }
@@ -205,7 +218,7 @@ std::string EncodeConfigHashChange(const ConfigHashChange& c) {
 }
 
 Result<JournalHeader> DecodeHeader(std::string_view line) {
-  SG_ASSIGN_OR_RETURN(Json j, ParseObject(line));
+  SG_ASSIGN_OR_RETURN(SimdObject j, ParseLineObject(line));
   JournalHeader h;
   SG_RETURN_IF_ERROR(ReadText(j, "format", true, &h.format));
   if (h.format != kJournalFormat) {
@@ -229,7 +242,7 @@ Result<JournalHeader> DecodeHeader(std::string_view line) {
 }
 
 Result<JournalEntry> DecodeEntry(std::string_view line) {
-  SG_ASSIGN_OR_RETURN(Json j, ParseObject(line));
+  SG_ASSIGN_OR_RETURN(SimdObject j, ParseLineObject(line));
   std::string type;
   SG_RETURN_IF_ERROR(ReadText(j, "type", true, &type));
   JournalEntry entry;
