@@ -15,10 +15,10 @@ namespace {
 
 using internal::Dump;
 using internal::FieldError;
-using internal::Json;
-using internal::PutText;
 using internal::FindObject;
+using internal::Json;
 using internal::ParseLineObject;
+using internal::PutText;
 using internal::ReadBool;
 using internal::ReadInt;
 using internal::ReadText;

@@ -39,8 +39,7 @@ Result<bool> FindObject(SimdObject j, std::string_view field, std::string_view p
 Status ReadText(SimdObject j, std::string_view field, bool required, std::string* out, std::string_view prefix = "");
 Status ReadInt(SimdObject j, std::string_view field, bool required, std::int64_t* out, std::string_view prefix = "");
 Status ReadInt(SimdObject j, std::string_view field, bool required, int* out, std::string_view prefix = "");
-Status ReadCount(SimdObject j, std::string_view field, bool required, std::uint64_t* out,
-                 std::string_view prefix = "");
+Status ReadCount(SimdObject j, std::string_view field, bool required, std::uint64_t* out, std::string_view prefix = "");
 Status ReadNumber(SimdObject j, std::string_view field, bool required, double* out, std::string_view prefix = "");
 Status ReadBool(SimdObject j, std::string_view field, bool required, bool* out, std::string_view prefix = "");
 

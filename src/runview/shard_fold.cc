@@ -35,7 +35,7 @@ bool ParseExactIso(std::string_view s, std::tm* tm, int* ms) {
       s[23] != 'Z') {
     return false;
   }
-  const int f[] = {Digits(s, 0, 4), Digits(s, 5, 2),  Digits(s, 8, 2), Digits(s, 11, 2),
+  const int f[] = {Digits(s, 0, 4),  Digits(s, 5, 2),  Digits(s, 8, 2), Digits(s, 11, 2),
                    Digits(s, 14, 2), Digits(s, 17, 2), Digits(s, 20, 3)};
   for (int v : f) {
     if (v < 0) return false;
@@ -49,9 +49,8 @@ bool ParseExactIso(std::string_view s, std::tm* tm, int* ms) {
 double ParseIso(const std::string& s) {
   std::tm tm{};
   int ms = 0;
-  if (!ParseExactIso(s, &tm, &ms) &&
-      std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-                  &tm.tm_sec, &ms) < 6) {
+  if (!ParseExactIso(s, &tm, &ms) && std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon,
+                                                 &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) < 6) {
     return 0;
   }
   tm.tm_year -= 1900;
