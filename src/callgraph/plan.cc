@@ -170,17 +170,16 @@ class TaskFields {
 Result<PlannedTask> ParsePlannedTask(dom::object item, std::string_view where) {
   PlannedTask task;
   TaskFields f(item);
-  f.Text("task_id", &task.task_id);
-  f.Text("repo", &task.repo);
-  f.Text("commit", &task.commit);
-  f.Text("function_id", &task.function_id);
-  f.Text("file", &task.file);
-  f.Text("qualname", &task.qualname);
-  f.Text("language", &task.language);
-  f.Int("start_line", &task.start_line);
-  f.Int("end_line", &task.end_line);
-  f.Int("category", &task.category);
-  f.Int("replica", &task.replica);
+  for (auto [name, text] :
+       {std::pair{"task_id", &task.task_id}, std::pair{"repo", &task.repo}, std::pair{"commit", &task.commit},
+        std::pair{"function_id", &task.function_id}, std::pair{"file", &task.file},
+        std::pair{"qualname", &task.qualname}, std::pair{"language", &task.language}}) {
+    f.Text(name, text);
+  }
+  for (auto [name, number] : {std::pair{"start_line", &task.start_line}, std::pair{"end_line", &task.end_line},
+                              std::pair{"category", &task.category}, std::pair{"replica", &task.replica}}) {
+    f.Int(name, number);
+  }
   f.Count("seed", &task.seed);
   if (!f.error().empty()) return ParseError(fmt::format("{}: {}", where, f.error()));
   return task;

@@ -61,40 +61,43 @@ Status ValidateRef(const std::string& role, const std::string& path) {
   return Status::Ok();
 }
 
+// Calls visit(object, key, value) for each member of the object `field` of
+// `j` (none when absent); a FieldError when it is not an object.
+template <typename Visit>
+Status ForEachMember(SimdObject j, std::string_view field, Visit visit) {
+  SimdObject o;
+  SG_ASSIGN_OR_RETURN(bool present, FindObject(j, field, "", &o));
+  if (!present) return Status::Ok();
+  for (auto member : o) SG_RETURN_IF_ERROR(visit(o, std::string(member.key), member.value));
+  return Status::Ok();
+}
+
 // "timings_ms" and "tokens".
 Status DecodeCounts(SimdObject j, JournalRecord* r) {
+  SG_RETURN_IF_ERROR(ForEachMember(j, "timings_ms", [r](SimdObject o, const std::string& key, auto) {
+    return ReadInt(o, key, true, &r->timings_ms[key], "timings_ms.");
+  }));
   SimdObject o;
-  SG_ASSIGN_OR_RETURN(bool has_timings, FindObject(j, "timings_ms", "", &o));
-  if (has_timings) {
-    for (auto field : o) {
-      std::string key(field.key);
-      SG_RETURN_IF_ERROR(ReadInt(o, key, true, &r->timings_ms[key], "timings_ms."));
-    }
-  }
   SG_ASSIGN_OR_RETURN(bool has_tokens, FindObject(j, "tokens", "", &o));
-  if (has_tokens) {
-    SG_RETURN_IF_ERROR(ReadInt(o, "prompt", false, &r->tokens.prompt_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(o, "completion", false, &r->tokens.completion_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(o, "reasoning", false, &r->tokens.reasoning_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(o, "cached", false, &r->tokens.cached_prompt_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(o, "calls", false, &r->tokens.calls, "tokens."));
+  if (!has_tokens) return Status::Ok();
+  TokenUsage& t = r->tokens;
+  for (auto [name, count] : {std::pair{"prompt", &t.prompt_tokens}, std::pair{"completion", &t.completion_tokens},
+                             std::pair{"reasoning", &t.reasoning_tokens}, std::pair{"cached", &t.cached_prompt_tokens},
+                             std::pair{"calls", &t.calls}}) {
+    SG_RETURN_IF_ERROR(ReadInt(o, name, false, count, "tokens."));
   }
   return Status::Ok();
 }
 
 // "refs" and "error".
 Status DecodeRefsAndError(SimdObject j, JournalRecord* r) {
+  SG_RETURN_IF_ERROR(ForEachMember(j, "refs", [r](SimdObject, const std::string& key, simdjson::dom::element value) {
+    std::string_view path;
+    if (value.get_string().get(path) != simdjson::SUCCESS) return FieldError("refs." + key, "must be a string");
+    r->refs[key] = std::string(path);
+    return Status::Ok();
+  }));
   SimdObject o;
-  SG_ASSIGN_OR_RETURN(bool has_refs, FindObject(j, "refs", "", &o));
-  if (has_refs) {
-    for (auto field : o) {
-      std::string_view path;
-      if (field.value.get_string().get(path) != simdjson::SUCCESS) {
-        return FieldError("refs." + std::string(field.key), "must be a string");
-      }
-      r->refs[std::string(field.key)] = std::string(path);
-    }
-  }
   SG_ASSIGN_OR_RETURN(bool has_error, FindObject(j, "error", "", &o));
   if (has_error) {
     ErrorInfo e;

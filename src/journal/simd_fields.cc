@@ -44,6 +44,16 @@ std::optional<dom::element> Find(SimdObject j, std::string_view field) {
   return e;
 }
 
+// Reads the present `field` with read(element), which is false when the
+// element is not of the wanted kind; absent: Missing when `required`.
+template <typename Read>
+Status ReadField(SimdObject j, std::string_view field, bool required, std::string_view prefix, std::string_view want,
+                 Read read) {
+  std::optional<dom::element> v = Find(j, field);
+  if (!v) return required ? Missing(prefix, field) : Status::Ok();
+  return read(*v) ? Status::Ok() : Wrong(prefix, field, want);
+}
+
 }  // namespace
 
 Result<SimdObject> ParseLineObject(std::string_view line) {
@@ -78,27 +88,26 @@ Result<bool> FindObject(SimdObject j, std::string_view field, std::string_view p
 
 Status ReadText(SimdObject j, std::string_view field, bool required, std::string* out, std::string_view prefix) {
   std::string exact_name = std::string(field) + std::string(kBase64Suffix);
-  std::string_view text;
   if (std::optional<dom::element> exact = Find(j, exact_name)) {
     std::optional<std::string> bytes;
+    std::string_view text;
     if (exact->get_string().get(text) == simdjson::SUCCESS) bytes = Base64Decode(text);
     if (!bytes) return Wrong(prefix, exact_name, "must be base64 text");
     *out = std::move(*bytes);
     return Status::Ok();
   }
-  std::optional<dom::element> v = Find(j, field);
-  if (!v) return required ? Missing(prefix, field) : Status::Ok();
-  if (v->get_string().get(text) != simdjson::SUCCESS) return Wrong(prefix, field, "must be a string");
-  out->assign(text);
-  return Status::Ok();
+  return ReadField(j, field, required, prefix, "must be a string", [out](dom::element e) {
+    std::string_view text;
+    if (e.get_string().get(text) != simdjson::SUCCESS) return false;
+    out->assign(text);
+    return true;
+  });
 }
 
 Status ReadInt(SimdObject j, std::string_view field, bool required, std::int64_t* out, std::string_view prefix) {
-  std::optional<dom::element> v = Find(j, field);
-  if (!v) return required ? Missing(prefix, field) : Status::Ok();
   // An unsigned value above INT64_MAX is not an int64 (get_int64 refuses it).
-  if (v->get_int64().get(*out) != simdjson::SUCCESS) return Wrong(prefix, field, "must be an integer");
-  return Status::Ok();
+  return ReadField(j, field, required, prefix, "must be an integer",
+                   [out](dom::element e) { return e.get_int64().get(*out) == simdjson::SUCCESS; });
 }
 
 Status ReadInt(SimdObject j, std::string_view field, bool required, int* out, std::string_view prefix) {
@@ -110,28 +119,22 @@ Status ReadInt(SimdObject j, std::string_view field, bool required, int* out, st
 }
 
 Status ReadCount(SimdObject j, std::string_view field, bool required, std::uint64_t* out, std::string_view prefix) {
-  std::optional<dom::element> v = Find(j, field);
-  if (!v) return required ? Missing(prefix, field) : Status::Ok();
-  if (v->get_uint64().get(*out) != simdjson::SUCCESS) return Wrong(prefix, field, "must be a non-negative integer");
-  return Status::Ok();
+  return ReadField(j, field, required, prefix, "must be a non-negative integer",
+                   [out](dom::element e) { return e.get_uint64().get(*out) == simdjson::SUCCESS; });
 }
 
 Status ReadNumber(SimdObject j, std::string_view field, bool required, double* out, std::string_view prefix) {
-  std::optional<dom::element> v = Find(j, field);
-  if (!v) return required ? Missing(prefix, field) : Status::Ok();
-  double value = 0;
-  if (v->get_double().get(value) != simdjson::SUCCESS || !std::isfinite(value)) {
-    return Wrong(prefix, field, "must be a finite number");
-  }
-  *out = value;
-  return Status::Ok();
+  return ReadField(j, field, required, prefix, "must be a finite number", [out](dom::element e) {
+    double value = 0;
+    if (e.get_double().get(value) != simdjson::SUCCESS || !std::isfinite(value)) return false;
+    *out = value;
+    return true;
+  });
 }
 
 Status ReadBool(SimdObject j, std::string_view field, bool required, bool* out, std::string_view prefix) {
-  std::optional<dom::element> v = Find(j, field);
-  if (!v) return required ? Missing(prefix, field) : Status::Ok();
-  if (v->get_bool().get(*out) != simdjson::SUCCESS) return Wrong(prefix, field, "must be true or false");
-  return Status::Ok();
+  return ReadField(j, field, required, prefix, "must be true or false",
+                   [out](dom::element e) { return e.get_bool().get(*out) == simdjson::SUCCESS; });
 }
 
 }  // namespace seragen::journal::internal
