@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <simdjson.h>
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -131,59 +132,120 @@ std::string WriteTasksJsonl(const std::vector<PlannedTask>& tasks) {
 
 namespace {
 
-// One task line of tasks.jsonl; throws nlohmann's exceptions on a missing or mistyped field.
-PlannedTask ParsePlannedTask(const nlohmann::json& item) {
+namespace dom = simdjson::dom;
+
+// Reads the members of one parsed task line; the first missing or mistyped
+// member is kept as the error (read them all, then check error()).
+class TaskFields {
+ public:
+  explicit TaskFields(dom::object o) : o_(o) {}
+
+  void Text(std::string_view name, std::string* out) {
+    std::string_view v;
+    if (Get(name).get_string().get(v) == simdjson::SUCCESS) out->assign(v);
+    else Fail(name, "a string");
+  }
+  void Int(std::string_view name, int* out) {
+    std::int64_t v = 0;
+    if (Get(name).get_int64().get(v) == simdjson::SUCCESS && v >= INT32_MIN && v <= INT32_MAX)
+      *out = static_cast<int>(v);
+    else Fail(name, "an integer");
+  }
+  void Count(std::string_view name, std::uint64_t* out) {
+    if (Get(name).get_uint64().get(*out) != simdjson::SUCCESS) Fail(name, "a non-negative integer");
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  simdjson::simdjson_result<dom::element> Get(std::string_view name) { return o_.at_key(name); }
+  void Fail(std::string_view name, std::string_view want) {
+    if (error_.empty()) error_ = fmt::format("field '{}' is missing or not {}", name, want);
+  }
+
+  dom::object o_;
+  std::string error_;
+};
+
+// One task line of tasks.jsonl.
+Result<PlannedTask> ParsePlannedTask(dom::object item, std::string_view where) {
   PlannedTask task;
-  task.task_id = item.at("task_id").get<std::string>();
-  task.repo = item.at("repo").get<std::string>();
-  task.commit = item.at("commit").get<std::string>();
-  task.function_id = item.at("function_id").get<std::string>();
-  task.file = item.at("file").get<std::string>();
-  task.qualname = item.at("qualname").get<std::string>();
-  task.language = item.at("language").get<std::string>();
-  task.start_line = item.at("start_line").get<int>();
-  task.end_line = item.at("end_line").get<int>();
-  task.category = item.at("category").get<int>();
-  task.replica = item.at("replica").get<int>();
-  task.seed = item.at("seed").get<std::uint64_t>();
+  TaskFields f(item);
+  for (auto [name, text] :
+       {std::pair{"task_id", &task.task_id}, std::pair{"repo", &task.repo}, std::pair{"commit", &task.commit},
+        std::pair{"function_id", &task.function_id}, std::pair{"file", &task.file},
+        std::pair{"qualname", &task.qualname}, std::pair{"language", &task.language}}) {
+    f.Text(name, text);
+  }
+  for (auto [name, number] : {std::pair{"start_line", &task.start_line}, std::pair{"end_line", &task.end_line},
+                              std::pair{"category", &task.category}, std::pair{"replica", &task.replica}}) {
+    f.Int(name, number);
+  }
+  f.Count("seed", &task.seed);
+  if (!f.error().empty()) return ParseError(fmt::format("{}: {}", where, f.error()));
   return task;
 }
 
 // Whether a parsed first line is the header (old plans start with a task),
 // and an error for a header this reader does not know.
-Result<bool> IsTasksHeader(const nlohmann::json& item, std::string_view where) {
-  auto format = item.find("format");
-  if (format == item.end()) return false;
-  if (!format->is_string() || format->get<std::string>() != kTasksFormat) {
+Result<bool> IsTasksHeader(dom::object item, std::string_view where) {
+  dom::element format;
+  if (item.at_key("format").get(format) != simdjson::SUCCESS) return false;
+  std::string_view name;
+  if (format.get_string().get(name) != simdjson::SUCCESS || name != kTasksFormat) {
     return ParseError(
-        fmt::format("{}: not a seragen plan (format {}, expected {})", where, format->dump(), kTasksFormat));
+        fmt::format("{}: not a seragen plan (format {}, expected {})", where, simdjson::minify(format), kTasksFormat));
   }
-  auto version = item.find("version");
-  if (version == item.end() || !version->is_number_integer() || version->get<int>() != kTasksVersion) {
+  dom::element version;
+  std::int64_t number = 0;
+  const bool has_version = item.at_key("version").get(version) == simdjson::SUCCESS;
+  if (!has_version || version.get_int64().get(number) != simdjson::SUCCESS || number != kTasksVersion) {
     return FailedPreconditionError(fmt::format("{}: plan version {} is not the version {} this seragen reads", where,
-                                               version == item.end() ? "(none)" : version->dump(), kTasksVersion));
+                                               has_version ? simdjson::minify(version) : "(none)", kTasksVersion));
   }
   return true;
 }
 
-// One line of tasks.jsonl: its task, or nothing for the header (line 1 only).
-Result<std::optional<PlannedTask>> ParseLine(std::string_view line, int line_no, std::string_view where) {
-  try {
-    nlohmann::json item = nlohmann::json::parse(line);
-    if (line_no == 1 && item.is_object()) {
+// The lines of tasks.jsonl, parsed with one parser (bounded nesting, UTF-8
+// checked, error codes only: never throws).
+class TaskLineParser {
+ public:
+  Status Init() {
+    if (parser_.allocate(1 << 16, kMaxJsonDepth) != simdjson::SUCCESS) {
+      return ResourceExhaustedError("cannot allocate the plan parser");
+    }
+    return Status::Ok();
+  }
+
+  // One line: its task, or nothing for the header (line 1 only).
+  Result<std::optional<PlannedTask>> Parse(std::string_view line, int line_no, std::string_view where) {
+    padded_.assign(line);
+    padded_.append(simdjson::SIMDJSON_PADDING, '\0');
+    dom::element doc;
+    if (auto err = parser_.parse(padded_.data(), line.size(), false).get(doc); err != simdjson::SUCCESS) {
+      SG_RETURN_IF_ERROR(CheckJsonDepth(line, where));
+      return ParseError(fmt::format("{}: {}", where, simdjson::error_message(err)));
+    }
+    dom::object item;
+    if (doc.get_object().get(item) != simdjson::SUCCESS) return ParseError(fmt::format("{}: not a JSON object", where));
+    if (line_no == 1) {
       SG_ASSIGN_OR_RETURN(bool header, IsTasksHeader(item, where));
       if (header) return std::optional<PlannedTask>();
     }
-    return std::optional<PlannedTask>(ParsePlannedTask(item));
-  } catch (const std::exception& error) {
-    return ParseError(fmt::format("{}: {}", where, error.what()));
+    SG_ASSIGN_OR_RETURN(PlannedTask task, ParsePlannedTask(item, where));
+    return std::optional<PlannedTask>(std::move(task));
   }
-}
+
+ private:
+  dom::parser parser_;
+  std::string padded_;
+};
 
 }  // namespace
 
 Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text, std::string_view name) {
   std::vector<PlannedTask> tasks;
+  TaskLineParser parser;
+  SG_RETURN_IF_ERROR(parser.Init());
   std::size_t start = 0;
   int line_no = 0;
   while (start < text.size()) {
@@ -198,9 +260,8 @@ Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text, std::stri
     std::string_view line = text.substr(start, end - start);
     start = end + 1;
     if (line.empty()) continue;
-    std::string where = fmt::format("{} line {}", name, line_no);
-    if (Status depth = CheckJsonDepth(line, where); !depth.ok()) return depth;
-    SG_ASSIGN_OR_RETURN(std::optional<PlannedTask> task, ParseLine(line, line_no, where));
+    SG_ASSIGN_OR_RETURN(std::optional<PlannedTask> task,
+                        parser.Parse(line, line_no, fmt::format("{} line {}", name, line_no)));
     if (task) tasks.push_back(std::move(*task));
   }
   return tasks;

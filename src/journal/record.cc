@@ -7,7 +7,7 @@
 
 #include "journal/json_fields.h"
 #include "journal/record_extra_json.h"
-#include "seragen/base/json_depth.h"
+#include "journal/simd_fields.h"
 #include "seragen/base/utf8.h"
 
 namespace seragen::journal {
@@ -15,11 +15,14 @@ namespace {
 
 using internal::Dump;
 using internal::FieldError;
+using internal::FindObject;
 using internal::Json;
+using internal::ParseLineObject;
 using internal::PutText;
 using internal::ReadBool;
 using internal::ReadInt;
 using internal::ReadText;
+using internal::SimdObject;
 
 constexpr std::array<std::pair<Stage, std::string_view>, 8> kStageNames = {{
     {Stage::kPlanned, "planned"},
@@ -31,15 +34,6 @@ constexpr std::array<std::pair<Stage, std::string_view>, 8> kStageNames = {{
     {Stage::kFailed, "failed"},
     {Stage::kSkipped, "skipped"},
 }};
-
-// Parses one line into a JSON object; kDataLoss when it is not one.
-Result<Json> ParseObject(std::string_view line) {
-  if (Status depth = CheckJsonDepth(line, "journal line"); !depth.ok()) return DataLossError(depth.message());
-  Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return DataLossError("not a complete JSON object");
-  if (!j.is_object()) return DataLossError("not a JSON object");
-  return j;
-}
 
 // Names inside a record (timing names, ref roles and paths) are ours; they
 // must be UTF-8 so that they can be JSON keys and paths without a second form.
@@ -67,7 +61,55 @@ Status ValidateRef(const std::string& role, const std::string& path) {
   return Status::Ok();
 }
 
-Result<JournalRecord> DecodeTask(const Json& j) {
+// Calls visit(object, key, value) for each member of the object `field` of
+// `j` (none when absent); a FieldError when it is not an object.
+template <typename Visit>
+Status ForEachMember(SimdObject j, std::string_view field, Visit visit) {
+  SimdObject o;
+  SG_ASSIGN_OR_RETURN(bool present, FindObject(j, field, "", &o));
+  if (!present) return Status::Ok();
+  for (auto member : o) SG_RETURN_IF_ERROR(visit(o, std::string(member.key), member.value));
+  return Status::Ok();
+}
+
+// "timings_ms" and "tokens".
+Status DecodeCounts(SimdObject j, JournalRecord* r) {
+  SG_RETURN_IF_ERROR(ForEachMember(j, "timings_ms", [r](SimdObject o, const std::string& key, auto) {
+    return ReadInt(o, key, true, &r->timings_ms[key], "timings_ms.");
+  }));
+  SimdObject o;
+  SG_ASSIGN_OR_RETURN(bool has_tokens, FindObject(j, "tokens", "", &o));
+  if (!has_tokens) return Status::Ok();
+  TokenUsage& t = r->tokens;
+  for (auto [name, count] : {std::pair{"prompt", &t.prompt_tokens}, std::pair{"completion", &t.completion_tokens},
+                             std::pair{"reasoning", &t.reasoning_tokens}, std::pair{"cached", &t.cached_prompt_tokens},
+                             std::pair{"calls", &t.calls}}) {
+    SG_RETURN_IF_ERROR(ReadInt(o, name, false, count, "tokens."));
+  }
+  return Status::Ok();
+}
+
+// "refs" and "error".
+Status DecodeRefsAndError(SimdObject j, JournalRecord* r) {
+  SG_RETURN_IF_ERROR(ForEachMember(j, "refs", [r](SimdObject, const std::string& key, simdjson::dom::element value) {
+    std::string_view path;
+    if (value.get_string().get(path) != simdjson::SUCCESS) return FieldError("refs." + key, "must be a string");
+    r->refs[key] = std::string(path);
+    return Status::Ok();
+  }));
+  SimdObject o;
+  SG_ASSIGN_OR_RETURN(bool has_error, FindObject(j, "error", "", &o));
+  if (has_error) {
+    ErrorInfo e;
+    SG_RETURN_IF_ERROR(ReadText(o, "class", false, &e.error_class, "error."));
+    SG_RETURN_IF_ERROR(ReadText(o, "message", false, &e.message, "error."));
+    SG_RETURN_IF_ERROR(ReadBool(o, "retryable", false, &e.retryable, "error."));
+    r->error = std::move(e);
+  }
+  return Status::Ok();
+}
+
+Result<JournalRecord> DecodeTask(SimdObject j) {
   JournalRecord r;
   SG_RETURN_IF_ERROR(ReadText(j, "task_id", true, &r.task_id));
   if (r.task_id.empty()) return FieldError("task_id", "must not be empty");
@@ -79,38 +121,12 @@ Result<JournalRecord> DecodeTask(const Json& j) {
   SG_RETURN_IF_ERROR(ReadText(j, "status", false, &r.status));
   SG_RETURN_IF_ERROR(ReadInt(j, "attempt", false, &r.attempt));
   SG_RETURN_IF_ERROR(ReadText(j, "at", false, &r.at));
-  if (auto it = j.find("timings_ms"); it != j.end()) {
-    if (!it->is_object()) return FieldError("timings_ms", "must be an object");
-    for (const auto& [key, value] : it->items()) {
-      SG_RETURN_IF_ERROR(ReadInt(*it, key, true, &r.timings_ms[key], "timings_ms."));
-    }
-  }
-  if (auto it = j.find("tokens"); it != j.end()) {
-    if (!it->is_object()) return FieldError("tokens", "must be an object");
-    SG_RETURN_IF_ERROR(ReadInt(*it, "prompt", false, &r.tokens.prompt_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(*it, "completion", false, &r.tokens.completion_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(*it, "reasoning", false, &r.tokens.reasoning_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(*it, "cached", false, &r.tokens.cached_prompt_tokens, "tokens."));
-    SG_RETURN_IF_ERROR(ReadInt(*it, "calls", false, &r.tokens.calls, "tokens."));
-  }
-  if (auto it = j.find("refs"); it != j.end()) {
-    if (!it->is_object()) return FieldError("refs", "must be an object");
-    for (const auto& [key, value] : it->items()) {
-      if (!value.is_string()) return FieldError("refs." + key, "must be a string");
-      r.refs[key] = value.get<std::string>();
-    }
-  }
-  if (auto it = j.find("error"); it != j.end()) {
-    if (!it->is_object()) return FieldError("error", "must be an object");
-    ErrorInfo e;
-    SG_RETURN_IF_ERROR(ReadText(*it, "class", false, &e.error_class, "error."));
-    SG_RETURN_IF_ERROR(ReadText(*it, "message", false, &e.message, "error."));
-    SG_RETURN_IF_ERROR(ReadBool(*it, "retryable", false, &e.retryable, "error."));
-    r.error = std::move(e);
-  }
-  if (auto it = j.find("extra"); it != j.end()) {
-    if (!it->is_object()) return FieldError("extra", "must be an object");
-    SG_ASSIGN_OR_RETURN(r.extra, internal::ExtraFromJson(r.stage, *it));
+  SG_RETURN_IF_ERROR(DecodeCounts(j, &r));
+  SG_RETURN_IF_ERROR(DecodeRefsAndError(j, &r));
+  SimdObject extra;
+  SG_ASSIGN_OR_RETURN(bool has_extra, FindObject(j, "extra", "", &extra));
+  if (has_extra) {
+    SG_ASSIGN_OR_RETURN(r.extra, internal::ExtraFromJson(r.stage, extra));
   }
   return r;
 }
@@ -205,7 +221,7 @@ std::string EncodeConfigHashChange(const ConfigHashChange& c) {
 }
 
 Result<JournalHeader> DecodeHeader(std::string_view line) {
-  SG_ASSIGN_OR_RETURN(Json j, ParseObject(line));
+  SG_ASSIGN_OR_RETURN(SimdObject j, ParseLineObject(line));
   JournalHeader h;
   SG_RETURN_IF_ERROR(ReadText(j, "format", true, &h.format));
   if (h.format != kJournalFormat) {
@@ -229,7 +245,7 @@ Result<JournalHeader> DecodeHeader(std::string_view line) {
 }
 
 Result<JournalEntry> DecodeEntry(std::string_view line) {
-  SG_ASSIGN_OR_RETURN(Json j, ParseObject(line));
+  SG_ASSIGN_OR_RETURN(SimdObject j, ParseLineObject(line));
   std::string type;
   SG_RETURN_IF_ERROR(ReadText(j, "type", true, &type));
   JournalEntry entry;

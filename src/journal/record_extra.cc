@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "journal/record_extra_json.h"
+#include "journal/simd_fields.h"
 #include "seragen/journal/record_extra.h"
 
 namespace seragen::journal::internal {
@@ -54,7 +55,7 @@ struct ToJson {
   }
 };
 
-Result<RecordExtra> RolloutFrom(const Json& j) {
+Result<RecordExtra> RolloutFrom(SimdObject j) {
   RolloutResult r;
   SG_RETURN_IF_ERROR(ReadBool(j, "has_patch", false, &r.has_patch, "extra."));
   SG_RETURN_IF_ERROR(ReadText(j, "patch_sha256", false, &r.patch_sha256, "extra."));
@@ -62,7 +63,7 @@ Result<RecordExtra> RolloutFrom(const Json& j) {
   SG_RETURN_IF_ERROR(ReadCount(j, "restarts", false, &r.restarts, "extra."));
   SG_RETURN_IF_ERROR(ReadCount(j, "discarded_tokens", false, &r.discarded_tokens, "extra."));
   for (auto [key, field] : {std::pair{"category_index", &r.category_index}, std::pair{"seed", &r.seed}}) {
-    if (!j.contains(key)) continue;
+    if (!Has(j, key)) continue;
     std::uint64_t value = 0;
     SG_RETURN_IF_ERROR(ReadCount(j, key, true, &value, "extra."));
     *field = value;
@@ -71,7 +72,7 @@ Result<RecordExtra> RolloutFrom(const Json& j) {
   return RecordExtra(std::move(r));
 }
 
-Result<RecordExtra> IssueFrom(const Json& j) {
+Result<RecordExtra> IssueFrom(SimdObject j) {
   IssueResult r;
   SG_RETURN_IF_ERROR(ReadText(j, "demo_issue", false, &r.demo_issue, "extra."));
   SG_RETURN_IF_ERROR(ReadCount(j, "retries", false, &r.retries, "extra."));
@@ -79,24 +80,25 @@ Result<RecordExtra> IssueFrom(const Json& j) {
   return RecordExtra(std::move(r));
 }
 
-Result<RecordExtra> VerificationFrom(const Json& j) {
+Result<RecordExtra> VerificationFrom(SimdObject j) {
   VerificationResult r;
-  if (auto it = j.find("scores"); it != j.end()) {
-    if (!it->is_object()) return FieldError("extra.scores", "must be an object");
+  SimdObject scores;
+  SG_ASSIGN_OR_RETURN(bool has_scores, FindObject(j, "scores", "extra.", &scores));
+  if (has_scores) {
     VerificationScores s;
     constexpr std::string_view kPrefix = "extra.scores.";
-    SG_RETURN_IF_ERROR(ReadText(*it, "rule", false, &s.rule, kPrefix));
-    SG_RETURN_IF_ERROR(ReadCount(*it, "p1_lines", true, &s.p1_lines, kPrefix));
-    SG_RETURN_IF_ERROR(ReadCount(*it, "p2_lines", true, &s.p2_lines, kPrefix));
-    SG_RETURN_IF_ERROR(ReadCount(*it, "matched", true, &s.matched, kPrefix));
-    SG_RETURN_IF_ERROR(ReadBool(*it, "p2_blank", false, &s.p2_blank, kPrefix));
-    SG_RETURN_IF_ERROR(ReadNumber(*it, "recall", false, &s.recall, kPrefix));
-    SG_RETURN_IF_ERROR(ReadNumber(*it, "precision", false, &s.precision, kPrefix));
-    SG_RETURN_IF_ERROR(ReadNumber(*it, "f1", false, &s.f1, kPrefix));
-    SG_RETURN_IF_ERROR(ReadBool(*it, "scorable", false, &s.scorable, kPrefix));
+    SG_RETURN_IF_ERROR(ReadText(scores, "rule", false, &s.rule, kPrefix));
+    SG_RETURN_IF_ERROR(ReadCount(scores, "p1_lines", true, &s.p1_lines, kPrefix));
+    SG_RETURN_IF_ERROR(ReadCount(scores, "p2_lines", true, &s.p2_lines, kPrefix));
+    SG_RETURN_IF_ERROR(ReadCount(scores, "matched", true, &s.matched, kPrefix));
+    SG_RETURN_IF_ERROR(ReadBool(scores, "p2_blank", false, &s.p2_blank, kPrefix));
+    SG_RETURN_IF_ERROR(ReadNumber(scores, "recall", false, &s.recall, kPrefix));
+    SG_RETURN_IF_ERROR(ReadNumber(scores, "precision", false, &s.precision, kPrefix));
+    SG_RETURN_IF_ERROR(ReadNumber(scores, "f1", false, &s.f1, kPrefix));
+    SG_RETURN_IF_ERROR(ReadBool(scores, "scorable", false, &s.scorable, kPrefix));
     r.scores = s;
   }
-  if (j.contains("threshold")) {
+  if (Has(j, "threshold")) {
     double threshold = 0;
     SG_RETURN_IF_ERROR(ReadNumber(j, "threshold", true, &threshold, "extra."));
     r.threshold = threshold;
@@ -122,7 +124,7 @@ bool ExtraFitsStage(const RecordExtra& extra, Stage stage) {
 
 Json ExtraToJson(const RecordExtra& extra) { return std::visit(ToJson{}, extra); }
 
-Result<RecordExtra> ExtraFromJson(Stage stage, const Json& extra) {
+Result<RecordExtra> ExtraFromJson(Stage stage, SimdObject extra) {
   switch (stage) {
     case Stage::kRollout1Done:
     case Stage::kRollout2Done: return RolloutFrom(extra);

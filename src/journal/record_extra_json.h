@@ -3,6 +3,7 @@
 #pragma once
 
 #include "journal/json_fields.h"
+#include "journal/simd_fields.h"
 #include "seragen/base/result.h"
 #include "seragen/journal/record.h"
 
@@ -18,6 +19,6 @@ Json ExtraToJson(const RecordExtra& extra);
 // into the stage's struct; std::monostate for stages without one. Unknown
 // members are ignored (a newer writer may add some); a known member of the
 // wrong type is a kParseError naming "extra.<member>".
-Result<RecordExtra> ExtraFromJson(Stage stage, const Json& extra);
+Result<RecordExtra> ExtraFromJson(Stage stage, SimdObject extra);
 
 }  // namespace seragen::journal::internal

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <simdjson.h>
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -81,22 +82,28 @@ nlohmann::json SummaryJson(const RolloutSummary& s) {
   return {s.present, s.exit_status, s.steps, s.model_calls, s.format_errors, s.tokens, s.wall_seconds, s.model};
 }
 
-RolloutSummary SummaryFromJson(const nlohmann::json& j) {
-  RolloutSummary s;
+// The summary array of a state line; a default summary for any other value.
+RolloutSummary SummaryFromState(simdjson::simdjson_result<simdjson::dom::element> value) {
+  simdjson::dom::array a;
   // 7 entries: written before the model was kept.
-  if (!j.is_array() || (j.size() != 7 && j.size() != 8)) return s;
-  try {
-    s.present = j[0].get<bool>();
-    s.exit_status = j[1].get<std::string>();
-    s.steps = j[2].get<int>();
-    s.model_calls = j[3].get<int>();
-    s.format_errors = j[4].get<int>();
-    s.tokens = j[5].get<std::int64_t>();
-    s.wall_seconds = j[6].get<double>();
-    if (j.size() == 8) s.model = j[7].get<std::string>();
-  } catch (const nlohmann::json::exception&) {
-    return RolloutSummary{};
-  }
+  if (value.get_array().get(a) != simdjson::SUCCESS || (a.size() != 7 && a.size() != 8)) return {};
+  RolloutSummary s;
+  std::string_view exit_status, model;
+  std::int64_t steps = 0, calls = 0, errors = 0;
+  bool ok =
+      a.at(0).get_bool().get(s.present) == simdjson::SUCCESS &&
+      a.at(1).get_string().get(exit_status) == simdjson::SUCCESS &&
+      a.at(2).get_int64().get(steps) == simdjson::SUCCESS && a.at(3).get_int64().get(calls) == simdjson::SUCCESS &&
+      a.at(4).get_int64().get(errors) == simdjson::SUCCESS && a.at(5).get_int64().get(s.tokens) == simdjson::SUCCESS &&
+      a.at(6).get_double().get(s.wall_seconds) == simdjson::SUCCESS &&
+      (a.size() == 7 || a.at(7).get_string().get(model) == simdjson::SUCCESS);
+  auto fits = [](std::int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+  if (!ok || !fits(steps) || !fits(calls) || !fits(errors)) return {};
+  s.exit_status = exit_status;
+  s.model = model;
+  s.steps = static_cast<int>(steps);
+  s.model_calls = static_cast<int>(calls);
+  s.format_errors = static_cast<int>(errors);
   return s;
 }
 
@@ -105,26 +112,31 @@ struct KeptPage {
   RolloutSummary r1, r2;
 };
 
-// The previous report's page stamps (a damaged or missing file: none).
+// The previous report's page stamps (a damaged or missing file: none; a
+// damaged line: no stamp for its page). Parsed with simdjson: UTF-8 checked,
+// nesting bounded by the parser, error codes only.
 std::unordered_map<std::string, KeptPage> ReadState(const std::string& path) {
   std::unordered_map<std::string, KeptPage> out;
   auto text = ReadRegularFile(path, kMaxPageStateBytes);
-  if (!text.ok()) return out;
+  simdjson::dom::parser parser;
+  if (!text.ok() || parser.allocate(1 << 16, kMaxJsonDepth) != simdjson::SUCCESS) return out;
+  std::string padded;
   std::size_t start = 0;
   while (start < text->size()) {
     std::size_t end = text->find('\n', start);
     if (end == std::string::npos) end = text->size();
-    std::string_view line(text->data() + start, end - start);
+    padded.assign(text->data() + start, end - start);
+    const std::size_t size = padded.size();
     start = end + 1;
-    // The report directory is outside input too: a line nested too deep is damaged.
-    if (!CheckJsonDepth(line, "page state").ok()) continue;
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_object() || !j.contains("page") || !j.contains("stamp") || !j["page"].is_string() ||
-        !j["stamp"].is_string())
+    padded.append(simdjson::SIMDJSON_PADDING, '\0');
+    simdjson::dom::object j;
+    std::string_view page, stamp;
+    if (parser.parse(padded.data(), size, false).get_object().get(j) != simdjson::SUCCESS ||
+        j.at_key("page").get_string().get(page) != simdjson::SUCCESS ||
+        j.at_key("stamp").get_string().get(stamp) != simdjson::SUCCESS) {
       continue;
-    out[j["page"].get<std::string>()] = {j["stamp"].get<std::string>(),
-                                         SummaryFromJson(j.value("r1", nlohmann::json())),
-                                         SummaryFromJson(j.value("r2", nlohmann::json()))};
+    }
+    out[std::string(page)] = {std::string(stamp), SummaryFromState(j.at_key("r1")), SummaryFromState(j.at_key("r2"))};
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <optional>
+#include <string_view>
 
 #include "seragen/agent/exit_status.h"
 #include "seragen/runview/run_state.h"
@@ -17,12 +18,39 @@ namespace {
 
 using journal::Stage;
 
+// The digits s[at, at + n) as a number, or -1 when one is not a digit.
+int Digits(std::string_view s, std::size_t at, std::size_t n) {
+  int v = 0;
+  for (std::size_t i = at; i < at + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    v = v * 10 + (s[i] - '0');
+  }
+  return v;
+}
+
+// The fields of a stamp exactly as our writers make it ("YYYY-MM-DDTHH:MM:SS.mmmZ");
+// false for any other shape (ParseIso then takes the lenient path).
+bool ParseExactIso(std::string_view s, std::tm* tm, int* ms) {
+  if (s.size() != 24 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' ||
+      s[23] != 'Z') {
+    return false;
+  }
+  const int f[] = {Digits(s, 0, 4),  Digits(s, 5, 2),  Digits(s, 8, 2), Digits(s, 11, 2),
+                   Digits(s, 14, 2), Digits(s, 17, 2), Digits(s, 20, 3)};
+  for (int v : f) {
+    if (v < 0) return false;
+  }
+  tm->tm_year = f[0], tm->tm_mon = f[1], tm->tm_mday = f[2], tm->tm_hour = f[3], tm->tm_min = f[4], tm->tm_sec = f[5];
+  *ms = f[6];
+  return true;
+}
+
 // Seconds since the epoch of an ISO-8601 "YYYY-MM-DDTHH:MM:SS.mmmZ" stamp (0 if malformed).
 double ParseIso(const std::string& s) {
   std::tm tm{};
   int ms = 0;
-  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-                  &tm.tm_sec, &ms) < 6) {
+  if (!ParseExactIso(s, &tm, &ms) && std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon,
+                                                 &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) < 6) {
     return 0;
   }
   tm.tm_year -= 1900;

@@ -3,6 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "seragen/base/glob.h"
 #include "seragen/base/rng.h"
@@ -400,6 +403,40 @@ TEST_CASE("a tasks.jsonl cut anywhere in its last line is an error naming the fi
   }
   dir.Write("tasks.jsonl", text.substr(0, text.size() - 1));
   CHECK(ReadTasksFile(path).status().code() == StatusCode::kDataLoss);
+}
+
+TEST_CASE("a tasks.jsonl line of the wrong kind names the field; cuts and deep nesting are errors, never exceptions",
+          "[plan]") {
+  auto tasks = Plan(Graph(), 2, CategoryMode::kSample, 1, 1);
+  REQUIRE_FALSE(tasks.empty());
+  const std::string text = WriteTasksJsonl(tasks);
+  const std::string header = text.substr(0, text.find('\n') + 1);
+  const std::string line = text.substr(header.size(), text.find('\n', header.size()) - header.size());
+  for (const auto& [from, to, field] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\"start_line\":", "\"start_line\":\"7\",\"x\":", "start_line"},
+           {"\"seed\":", "\"seed\":-1,\"x\":", "seed"},
+           {"\"repo\":", "\"repo\":[],\"x\":", "repo"},
+           {"\"category\":", "\"category\":1.5,\"x\":", "category"},
+       }) {
+    std::string bad = line;
+    bad.replace(bad.find(from), from.size(), to);
+    auto read = ReadTasksJsonl(header + bad + "\n");
+    INFO(bad);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.status().code() == StatusCode::kParseError);
+    CHECK_THAT(read.status().message(), Catch::Contains("'" + field + "'"));
+    CHECK_THAT(read.status().message(), Catch::Contains("line 2"));
+  }
+  for (std::size_t n = 0; n < line.size(); ++n) {
+    auto cut = ReadTasksJsonl(header + line.substr(0, n) + "\n");
+    if (n == 0) continue;  // an empty line is skipped
+    REQUIRE_FALSE(cut.ok());
+    CHECK(cut.status().code() == StatusCode::kParseError);
+  }
+  auto deep = ReadTasksJsonl(header + std::string(300, '[') + std::string(300, ']') + "\n");
+  REQUIRE_FALSE(deep.ok());
+  CHECK_THAT(deep.status().message(), Catch::Contains("nests deeper"));
+  CHECK_FALSE(ReadTasksJsonl(header + "{\"task_id\":\"\xff\"}\n").ok());
 }
 
 TEST_CASE("category modes parse from their config names", "[plan]") {

@@ -2,7 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace seragen::journal {
@@ -159,6 +161,102 @@ TEST_CASE("config change lines round-trip", "[journal][record]") {
   REQUIRE(entry.ok());
   REQUIRE(entry->config_change.has_value());
   CHECK(*entry->config_change == c);
+}
+
+}  // namespace seragen::journal
+
+namespace seragen::journal {
+namespace {
+
+// A decode that fails says whether the bytes were torn (kDataLoss) or broke
+// the schema (kParseError); one that succeeds re-encodes to a line that
+// decodes to the same record.
+void CheckDecodeTotal(const std::string& line) {
+  Result<JournalEntry> e = DecodeEntry(line);
+  if (!e.ok()) {
+    CHECK((e.status().code() == StatusCode::kDataLoss || e.status().code() == StatusCode::kParseError));
+    return;
+  }
+  if (!e->record) return;
+  Result<std::string> again = EncodeRecord(*e->record);
+  if (!again.ok()) return;  // e.g. a decoded ref that the writer refuses
+  Result<JournalEntry> back = DecodeEntry(*again);
+  REQUIRE(back.ok());
+  CHECK(back->record == e->record);
+}
+
+// Lines of every stage kind with typed extras, base64 text and an error.
+std::vector<std::string> RichLines() {
+  JournalRecord rollout = FullRecord();
+  rollout.status = std::string("bad \xff bytes", 11);
+  JournalRecord issue = FullRecord();
+  issue.stage = Stage::kIssueDone;
+  issue.extra = IssueResult{"the issue text", 2, "pool"};
+  JournalRecord verified = FullRecord();
+  verified.stage = Stage::kVerified;
+  verified.extra = VerificationResult{VerificationScores{"lines", 4, 3, 2, false, 0.5, 0.66, 0.57, true}, 0.5, true};
+  std::vector<std::string> lines;
+  for (const JournalRecord& r : {rollout, issue, verified}) {
+    Result<std::string> line = EncodeRecord(r);
+    REQUIRE(line.ok());
+    lines.push_back(*line);
+  }
+  lines.push_back(EncodeConfigHashChange({"a", "b", "2026-11-21T12:00:00.000Z", "config.1.yaml"}));
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("every cut and byte mutation of a journal line decodes or is a typed error, never an exception",
+          "[journal][record]") {
+  std::mt19937_64 rng(29);  // fixed: the same mutants every run
+  for (const std::string& good : RichLines()) {
+    INFO(good);
+    REQUIRE(DecodeEntry(good).ok());
+    for (std::size_t n = 0; n < good.size(); ++n) {
+      Result<JournalEntry> cut = DecodeEntry(good.substr(0, n));
+      REQUIRE_FALSE(cut.ok());
+      CHECK(cut.status().code() == StatusCode::kDataLoss);
+    }
+    for (int i = 0; i < 1500; ++i) {
+      std::string mutant = good;
+      for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k) {
+        mutant[rng() % mutant.size()] = static_cast<char>(rng() % 256);
+      }
+      CheckDecodeTotal(mutant);
+    }
+  }
+}
+
+TEST_CASE("hostile journal lines: deep nesting, huge numbers and wrong kinds are named", "[journal][record]") {
+  const std::string deep = std::string(200, '[') + std::string(200, ']');
+  auto nested = DecodeEntry(R"({"type":"task","task_id":"a","stage":"planned","x":)" + deep + "}");
+  REQUIRE_FALSE(nested.ok());
+  CHECK(nested.status().code() == StatusCode::kDataLoss);
+  CHECK_THAT(nested.status().message(), Catch::Contains("nests deeper"));
+  // Unknown members are ignored, however they nest within the bound.
+  const std::string shallow = std::string(60, '[') + std::string(60, ']');
+  CHECK(DecodeEntry(R"({"type":"task","task_id":"a","stage":"planned","x":)" + shallow + "}").ok());
+  for (const auto& [line, field] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"type":"task","task_id":"a","stage":"planned","attempt":9223372036854775808})", "attempt"},
+           {R"({"type":"task","task_id":"a","stage":"planned","attempt":4294967296})", "attempt"},
+           {R"({"type":"task","task_id":"a","stage":"planned","tokens":{"prompt":1.5}})", "tokens.prompt"},
+           {R"({"type":"task","task_id":"a","stage":"planned","timings_ms":{"q":"1"}})", "timings_ms.q"},
+           {R"({"type":"task","task_id":"a","stage":"planned","error":[]})", "error"},
+           {R"({"type":"task","task_id":"a","stage":"issue_done","extra":{"retries":-1}})", "extra.retries"},
+           {R"({"type":"task","task_id":"a","stage":"verified","extra":{"scores":3}})", "extra.scores"},
+           {R"({"type":"task","task_id":"a","stage":"verified","extra":{"threshold":true}})", "extra.threshold"},
+           {R"({"type":"task","task_id":"a","stage":"planned","status_base64":"@@"})", "status_base64"},
+       }) {
+    INFO(line);
+    auto e = DecodeEntry(line);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.status().code() == StatusCode::kParseError);
+    CHECK_THAT(e.status().message(), Catch::Contains("'" + field + "'"));
+  }
+  // Text that is not UTF-8 inside a JSON string is damage, not a record.
+  CHECK(DecodeEntry(std::string("{\"type\":\"task\",\"task_id\":\"\xff\",\"stage\":\"planned\"}")).status().code() ==
+        StatusCode::kDataLoss);
 }
 
 }  // namespace seragen::journal

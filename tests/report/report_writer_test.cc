@@ -141,6 +141,30 @@ TEST_CASE("a page state line nested too deep is ignored and its page made again"
   CHECK(again->pages_kept == 3);
 }
 
+TEST_CASE("a page state file cut anywhere keeps exactly its whole lines; bytes that are not UTF-8 lose their line",
+          "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 4);
+  const std::string path = dir.Sub("out/data/pages.jsonl");
+  const std::string state = Read(path);
+  for (std::size_t cut = 0; cut <= state.size(); cut += 29) {
+    INFO("cut at byte " << cut << " of " << state.size());
+    std::size_t whole = 0;  // lines complete before the cut (a last line may lack its newline)
+    for (std::size_t at = 0, nl; (nl = state.find('\n', at)) != std::string::npos && nl <= cut; at = nl + 1) ++whole;
+    std::ofstream(path, std::ios::trunc) << state.substr(0, cut);
+    auto again = WriteReport(ro);
+    REQUIRE(again.ok());
+    CHECK(again->pages_kept == whole);
+    CHECK(again->pages_written == 4 - whole);
+  }
+  std::string damaged = state;
+  damaged.insert(damaged.find("\"stamp\":\"") + 10, "\xff");
+  std::ofstream(path, std::ios::trunc) << damaged;
+  auto again = WriteReport(ro);
+  REQUIRE(again.ok());
+  CHECK(again->pages_kept == 3);
+}
+
 TEST_CASE("WriteReport on a missing run fails with not found", "[report]") {
   seragen::testing::TempDir dir;
   ReportOptions ro;
