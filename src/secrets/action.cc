@@ -3,27 +3,22 @@
 #include <string>
 #include <utility>
 
+#include "seragen/base/enum_names.h"
+
 namespace seragen::secrets {
 namespace {
 
-constexpr std::pair<std::string_view, SecretAction> kActions[] = {
-    {"redact", SecretAction::kRedact}, {"drop", SecretAction::kDrop}, {"report", SecretAction::kReport}};
+constexpr std::pair<SecretAction, std::string_view> kActions[] = {
+    {SecretAction::kRedact, "redact"}, {SecretAction::kDrop, "drop"}, {SecretAction::kReport, "report"}};
 
 }  // namespace
 
 Result<SecretAction> ParseSecretAction(std::string_view name) {
-  for (const auto& [text, action] : kActions) {
-    if (text == name) return action;
-  }
+  if (std::optional<SecretAction> action = ValueNamed<SecretAction>(kActions, name)) return *action;
   return InvalidArgumentError("export.secrets.action: expected redact, drop or report, got '" + std::string(name) +
                               "'");
 }
 
-std::string_view SecretActionName(SecretAction action) {
-  for (const auto& [text, value] : kActions) {
-    if (value == action) return text;
-  }
-  return "redact";
-}
+std::string_view SecretActionName(SecretAction action) { return NameOf<SecretAction>(kActions, action, "redact"); }
 
 }  // namespace seragen::secrets
