@@ -366,7 +366,7 @@ TEST_CASE("tasks.jsonl round-trips and rejects broken lines by number", "[plan]"
   CHECK_THAT(broken.status().message(), Catch::Contains("line " + std::to_string(tasks.size() + 2)));
 }
 
-TEST_CASE("tasks.jsonl starts with a version header; a plan written before it still reads", "[plan]") {
+TEST_CASE("tasks.jsonl starts with a version header, and a plan written before it still reads", "[plan]") {
   auto tasks = Plan(Graph(), 5, CategoryMode::kSample, 1, 1);
   std::string text = WriteTasksJsonl(tasks);
   REQUIRE(text.starts_with("{\"format\":\"seragen-tasks\",\"version\":1}\n"));
@@ -405,7 +405,7 @@ TEST_CASE("a tasks.jsonl cut anywhere in its last line is an error naming the fi
   CHECK(ReadTasksFile(path).status().code() == StatusCode::kDataLoss);
 }
 
-TEST_CASE("a tasks.jsonl line of the wrong kind names the field; cuts and deep nesting are errors, never exceptions",
+TEST_CASE("a tasks.jsonl line of the wrong kind names the field, and cuts and deep nesting are errors, never exceptions",
           "[plan]") {
   auto tasks = Plan(Graph(), 2, CategoryMode::kSample, 1, 1);
   REQUIRE_FALSE(tasks.empty());

@@ -141,7 +141,7 @@ TEST_CASE("a page state line nested too deep is ignored and its page made again"
   CHECK(again->pages_kept == 3);
 }
 
-TEST_CASE("a page state file cut anywhere keeps exactly its whole lines; bytes that are not UTF-8 lose their line",
+TEST_CASE("a page state file cut anywhere keeps exactly its whole lines, bytes that are not UTF-8 lose their line",
           "[report]") {
   seragen::testing::TempDir dir;
   ReportOptions ro = ReportedRun(dir, 4);

@@ -195,7 +195,7 @@ TEST_CASE("export: every format carries no seeded secret under redact, one place
   }
 }
 
-TEST_CASE("export: drop leaves a row with a secret out, counted; an allow-listed secret passes", "[export]") {
+TEST_CASE("export: drop leaves a row with a secret out, counted, and an allow-listed secret passes", "[export]") {
   SecretRun run;
   auto [dropped, report] = run.Export(exporter::Format::kHf, secrets::SecretAction::kDrop);
   CHECK(dropped.empty());

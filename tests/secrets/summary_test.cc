@@ -32,7 +32,7 @@ TEST_CASE("secret summary counts rows by action and hits by rule", "[secrets]") 
   CHECK(twice.hits_by_rule.at("aws-access-key-id") == 8);
 }
 
-TEST_CASE("secret summary encodes and decodes; bad input is a named error", "[secrets]") {
+TEST_CASE("secret summary encodes and decodes, bad input is a named error", "[secrets]") {
   SecretSummary s;
   s.rows_scanned = 10;
   s.rows_with_hits = 2;
