@@ -114,14 +114,15 @@ ShardState ShardFolder::Finish(journal::LoadedJournal journal) && {
 ShardState FoldShard(const std::string& shard_dir, const journal::LoadedJournal& journal) {
   ShardFolder folder(journal.header.shard, shard_dir);
   for (const journal::JournalRecord& rec : journal.records) folder.Add(rec);
-  journal::LoadedJournal summary;  // all but the records
-  summary.has_header = journal.has_header;
-  summary.header = journal.header;
-  summary.config_changes = journal.config_changes;
-  summary.effective_config_hash = journal.effective_config_hash;
-  summary.valid_bytes = journal.valid_bytes;
-  summary.dropped_tail_bytes = journal.dropped_tail_bytes;
-  summary.dropped_tail_line = journal.dropped_tail_line;
+  // All but the records (they were applied above).
+  journal::LoadedJournal summary{.has_header = journal.has_header,
+                                 .header = journal.header,
+                                 .records = {},
+                                 .config_changes = journal.config_changes,
+                                 .effective_config_hash = journal.effective_config_hash,
+                                 .valid_bytes = journal.valid_bytes,
+                                 .dropped_tail_bytes = journal.dropped_tail_bytes,
+                                 .dropped_tail_line = journal.dropped_tail_line};
   return std::move(folder).Finish(std::move(summary));
 }
 
