@@ -405,8 +405,9 @@ TEST_CASE("a tasks.jsonl cut anywhere in its last line is an error naming the fi
   CHECK(ReadTasksFile(path).status().code() == StatusCode::kDataLoss);
 }
 
-TEST_CASE("a tasks.jsonl line of the wrong kind names the field, and cuts and deep nesting are errors, never exceptions",
-          "[plan]") {
+TEST_CASE(
+    "a tasks.jsonl line of the wrong kind names the field, and cuts and deep nesting are errors, never exceptions",
+    "[plan]") {
   auto tasks = Plan(Graph(), 2, CategoryMode::kSample, 1, 1);
   REQUIRE_FALSE(tasks.empty());
   const std::string text = WriteTasksJsonl(tasks);
