@@ -14,10 +14,9 @@
 namespace seragen::runview {
 namespace {
 
-// The card's facts: the counts of `seragen status` (one fold of the run), the
-// run's saved name and seed, the recipe hash of its first journal.
-Result<exporter::DatasetFacts> FactsOf(const std::string& run_dir) {
-  SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir));
+// The card's facts: the counts of `seragen status`, the run's saved name and
+// seed, the recipe hash of its first journal.
+exporter::DatasetFacts FactsOf(const RunState& run) {
   StatusReport st = StatusOf(run);
   exporter::DatasetFacts f;
   if (run.settings.saved) {
@@ -62,13 +61,16 @@ Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const s
     requests.push_back(requests.front());
     requests.back().options.format = exporter::Format::kSharegpt;
   }
-  SG_ASSIGN_OR_RETURN(exporter::DatasetFacts facts, FactsOf(requests.front().run_dir));
+  FoldOptions fold;  // one reading of the run serves the card and every format
+  fold.prompts_dir = requests.front().prompts_dir;
+  SG_ASSIGN_OR_RETURN(RunState run, FoldRun(requests.front().run_dir, fold));
+  exporter::DatasetFacts facts = FactsOf(run);
   facts.seragen_version = seragen_version;
   DatasetReport out;
   std::set<std::string> models;
   for (ExportRequest& req : requests) {
     req.out_dir = dir + "/data";
-    SG_ASSIGN_OR_RETURN(ExportReport r, ExportRun(req));
+    SG_ASSIGN_OR_RETURN(ExportReport r, ExportFolded(req, run));
     facts.scripted_teacher = facts.scripted_teacher || r.scripted_teacher;
     models.insert(r.models.begin(), r.models.end());
     AddFiles(req.options.format, r, &facts.files);

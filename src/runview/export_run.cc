@@ -183,6 +183,10 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
   FoldOptions fold;
   fold.prompts_dir = req.prompts_dir;
   SG_ASSIGN_OR_RETURN(RunState run, FoldRun(req.run_dir, fold));
+  return ExportFolded(req, run);
+}
+
+Result<ExportReport> ExportFolded(const ExportRequest& req, const RunState& run) {
   SG_ASSIGN_OR_RETURN(auto templates, exporter::ExportTemplates::Load(req.prompts_dir + "/export"));
   if (req.options.format == exporter::Format::kSera) {
     SG_RETURN_IF_ERROR(templates.LoadSeraFraming(

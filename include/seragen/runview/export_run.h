@@ -17,6 +17,8 @@
 
 namespace seragen::runview {
 
+struct RunState;  // run_state.h
+
 struct ExportRequest {
   std::string run_dir;
   std::string out_dir;  // default RUN_DIR/data
@@ -77,6 +79,9 @@ inline constexpr const char* kT2Secret = "t2_secret";
 // already exported (same P1 for T1 / same P2 for T2) is not repeated, so the
 // output of several shards — or of a re-sharded rerun — merges cleanly.
 Result<ExportReport> ExportRun(const ExportRequest& request);
+// ExportRun from a run already folded (FoldRun with the request's prompts
+// directory), for callers that export several formats of one reading.
+Result<ExportReport> ExportFolded(const ExportRequest& request, const RunState& run);
 std::string FormatExport(const ExportReport& report);
 
 }  // namespace seragen::runview
