@@ -17,12 +17,16 @@ std::optional<Verdict> ParseVerdict(std::string_view status) {
   return std::nullopt;
 }
 
-std::optional<Verdict> VerdictOf(const JournalRecord& record) {
-  if (record.stage != Stage::kVerified) return std::nullopt;
-  return ParseVerdict(record.status);
+std::optional<Verdict> VerdictOf(Stage stage, std::string_view status) {
+  if (stage != Stage::kVerified) return std::nullopt;
+  return ParseVerdict(status);
 }
 
+std::optional<Verdict> VerdictOf(const JournalRecord& record) { return VerdictOf(record.stage, record.status); }
+
 bool IsAccepted(const JournalRecord& record) { return VerdictOf(record) == Verdict::kAccepted; }
+
+bool IsAccepted(const LatestRecord& record) { return VerdictOf(record.stage, record.status) == Verdict::kAccepted; }
 
 JudgeAnswer ParseJudgeAnswer(std::string_view status) {
   return status == JudgeAnswerName(JudgeAnswer::kYes) ? JudgeAnswer::kYes : JudgeAnswer::kNo;

@@ -55,13 +55,21 @@ ResumeState ResumeState::Fold(const std::vector<JournalRecord>& records) {
   return state;
 }
 
-void ResumeState::Apply(const JournalRecord& record) {
-  auto it = tasks_.find(record.task_id);
-  if (it == tasks_.end()) {
-    it = tasks_.emplace(record.task_id, TaskProgress{}).first;
-    it->second.task_id = record.task_id;
+TaskProgress& ResumeState::Slot(const std::string& task_id) {
+  for (TaskProgress* t : recent_.slots) {
+    if (t != nullptr && t->task_id == task_id) return *t;
   }
-  TaskProgress& t = it->second;
+  auto it = tasks_.find(task_id);
+  if (it == tasks_.end()) {
+    it = tasks_.emplace(task_id, TaskProgress{}).first;
+    it->second.task_id = task_id;
+  }
+  recent_.slots[recent_.next++ % RecentTasks::kSlots] = &it->second;
+  return it->second;
+}
+
+void ResumeState::Apply(const JournalRecord& record) {
+  TaskProgress& t = Slot(record.task_id);
   if (t.finished) --finished_;
   // A new rollout 1 (a redo after its trajectory was unreadable) is not judged yet.
   if (record.stage == Stage::kRollout1Done) {
@@ -77,9 +85,7 @@ void ResumeState::Apply(const JournalRecord& record) {
   AddTokens(record.tokens, &t.tokens);
   for (const auto& [name, ms] : record.timings_ms) t.wall_ms += ms;
   NoteMilestones(record, &t);
-  t.last = record;
-  t.last.refs.clear();  // folded into t.refs and t.wall_ms: one copy per task is enough
-  t.last.timings_ms.clear();
+  t.last = LatestRecord(record);
   t.finished =
       IsTerminalStage(record.stage) && !(record.stage == Stage::kFailed && record.error && record.error->retryable);
   if (t.finished) ++finished_;

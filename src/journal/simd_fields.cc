@@ -86,22 +86,31 @@ Result<bool> FindObject(SimdObject j, std::string_view field, std::string_view p
   return true;
 }
 
+// `key` is `field` + "_base64".
+bool IsBase64Name(std::string_view key, std::string_view field) {
+  return key.size() == field.size() + kBase64Suffix.size() && key.starts_with(field) && key.ends_with(kBase64Suffix);
+}
+
 Status ReadText(SimdObject j, std::string_view field, bool required, std::string* out, std::string_view prefix) {
-  std::string exact_name = std::string(field) + std::string(kBase64Suffix);
-  if (std::optional<dom::element> exact = Find(j, exact_name)) {
+  // One pass for both spellings; the first member of a name counts (as at_key).
+  std::optional<dom::element> plain, encoded;
+  for (dom::key_value_pair member : j) {
+    if (!plain && member.key == field) plain = member.value;
+    if (!encoded && IsBase64Name(member.key, field)) encoded = member.value;
+  }
+  if (encoded) {
     std::optional<std::string> bytes;
     std::string_view text;
-    if (exact->get_string().get(text) == simdjson::SUCCESS) bytes = Base64Decode(text);
-    if (!bytes) return Wrong(prefix, exact_name, "must be base64 text");
+    if (encoded->get_string().get(text) == simdjson::SUCCESS) bytes = Base64Decode(text);
+    if (!bytes) return Wrong(prefix, std::string(field) + std::string(kBase64Suffix), "must be base64 text");
     *out = std::move(*bytes);
     return Status::Ok();
   }
-  return ReadField(j, field, required, prefix, "must be a string", [out](dom::element e) {
-    std::string_view text;
-    if (e.get_string().get(text) != simdjson::SUCCESS) return false;
-    out->assign(text);
-    return true;
-  });
+  if (!plain) return required ? Missing(prefix, field) : Status::Ok();
+  std::string_view text;
+  if (plain->get_string().get(text) != simdjson::SUCCESS) return Wrong(prefix, field, "must be a string");
+  out->assign(text);
+  return Status::Ok();
 }
 
 Status ReadInt(SimdObject j, std::string_view field, bool required, std::int64_t* out, std::string_view prefix) {

@@ -389,7 +389,7 @@ void TaskRunner::Persist(std::vector<std::pair<std::string, std::string>> files,
       if (!s.ok()) return self->Finish(TaskOutcome::Kind::kInfraFailure, "cannot record progress: " + s.ToString());
       self->progress_.stages_done.insert(record.stage);
       for (const auto& [role, path] : record.refs) self->progress_.refs[role] = path;
-      self->progress_.last = record;
+      self->progress_.last = journal::LatestRecord(record);
       then();
     });
   });

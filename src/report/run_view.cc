@@ -59,7 +59,7 @@ void FillFromFold(const journal::TaskProgress& p, TaskRow* row) {
 // Why a verified task has its verdict: "recall 0.00 < 0.50" (rejected),
 // "recall 0.80 >= 0.50" (accepted), "P2 is empty" / "P1 has no changed lines"
 // (not scorable); "" when the record has no scores.
-std::string VerdictReason(const journal::JournalRecord& rec) {
+std::string VerdictReason(const journal::LatestRecord& rec) {
   const journal::VerificationResult* v = rec.verification();
   if (v == nullptr || !v->scores) return "";
   const journal::VerificationScores& s = *v->scores;

@@ -5,6 +5,7 @@
 #include <future>
 #include <optional>
 #include <thread>
+#include <unordered_set>
 
 #include "seragen/journal/run_journals.h"
 #include "seragen/journal/run_paths.h"
@@ -67,10 +68,22 @@ const ShardState* RunState::OwnerOf(const std::string& task_id) const {
   return nullptr;
 }
 
+void RunState::IndexOwners() {
+  std::unordered_set<std::string_view> seen;
+  for (ShardState& s : shards) {
+    s.shadowed.clear();
+    for (const auto& [id, p] : s.tasks.tasks()) {
+      if (!seen.insert(id).second) s.shadowed.insert(id);
+    }
+  }
+  owners_indexed_ = true;
+}
+
 void RunState::ForEachTask(const std::function<void(const ShardState&, const journal::TaskProgress&)>& visit) const {
   for (const ShardState& s : shards) {
     for (const auto& [id, p] : s.tasks.tasks()) {
-      if (OwnerOf(id) == &s) visit(s, p);
+      const bool owned = owners_indexed_ ? !s.shadowed.contains(id) : OwnerOf(id) == &s;
+      if (owned) visit(s, p);
     }
   }
 }
@@ -78,6 +91,10 @@ void RunState::ForEachTask(const std::function<void(const ShardState&, const jou
 std::size_t RunState::duplicate_tasks() const {
   std::size_t n = 0;
   for (const ShardState& s : shards) {
+    if (owners_indexed_) {
+      n += s.shadowed.size();
+      continue;
+    }
     for (const auto& [id, p] : s.tasks.tasks()) n += OwnerOf(id) != &s;
   }
   return n;
@@ -100,6 +117,7 @@ Result<RunState> FoldRun(const std::string& run_dir, const FoldOptions& options)
   SG_RETURN_IF_ERROR(plan);
   if (!folded.ok()) return folded.status();
   run.shards = std::move(*folded);
+  run.IndexOwners();
   return run;
 }
 

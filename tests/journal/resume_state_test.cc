@@ -83,4 +83,57 @@ TEST_CASE("non-retryable failures and skips finish a task", "[journal][resume]")
   CHECK(s.finished_count() == 2);
 }
 
+TEST_CASE("a copy of a resume state folds into itself, never into the original", "[journal][resume]") {
+  ResumeState original;
+  original.Apply(Rec("a", Stage::kPlanned));  // "a" is now among the recently applied tasks
+  ResumeState copy = original;
+  copy.Apply(Rec("a", Stage::kRollout1Done));
+  ResumeState moved = std::move(copy);
+  moved.Apply(Rec("a", Stage::kIssueDone));
+  CHECK(original.Find("a")->records == 1);
+  CHECK_FALSE(original.StageDone("a", Stage::kRollout1Done));
+  CHECK(moved.Find("a")->records == 3);
+  CHECK(moved.StageDone("a", Stage::kRollout1Done));
+  CHECK(moved.StageDone("a", Stage::kIssueDone));
+}
+
+TEST_CASE("records of many interleaved tasks fold as one task at a time would", "[journal][resume]") {
+  // More tasks in flight than the state's cache of recent tasks.
+  ResumeState interleaved, one_by_one;
+  std::vector<JournalRecord> by_task;
+  for (Stage stage : {Stage::kPlanned, Stage::kRollout1Done, Stage::kIssueDone, Stage::kVerified}) {
+    for (int t = 0; t < 40; ++t) interleaved.Apply(Rec("t" + std::to_string(t), stage));
+  }
+  for (int t = 0; t < 40; ++t) {
+    for (Stage stage : {Stage::kPlanned, Stage::kRollout1Done, Stage::kIssueDone, Stage::kVerified}) {
+      one_by_one.Apply(Rec("t" + std::to_string(t), stage));
+    }
+  }
+  REQUIRE(interleaved.tasks().size() == 40);
+  CHECK(interleaved.finished_count() == 40);
+  for (const auto& [id, p] : one_by_one.tasks()) {
+    const TaskProgress* q = interleaved.Find(id);
+    REQUIRE(q != nullptr);
+    CHECK(q->records == 4);
+    CHECK(q->stages_done == p.stages_done);
+    CHECK(q->last == p.last);
+  }
+}
+
+TEST_CASE("a stage set holds each stage once, apart from the others", "[journal][resume]") {
+  StageSet set;
+  CHECK(set.empty());
+  set.insert(Stage::kSkipped);
+  set.insert(Stage::kPlanned);
+  set.insert(Stage::kPlanned);
+  CHECK(set.contains(Stage::kSkipped));
+  CHECK(set.count(Stage::kPlanned) == 1);
+  CHECK_FALSE(set.contains(Stage::kVerified));
+  set.erase(Stage::kPlanned);
+  CHECK_FALSE(set.contains(Stage::kPlanned));
+  CHECK(set.contains(Stage::kSkipped));
+  set.clear();
+  CHECK(set.empty());
+}
+
 }  // namespace seragen::journal

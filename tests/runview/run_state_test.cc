@@ -85,6 +85,18 @@ TEST_CASE("a task in two shards belongs to the first shard by K", "[runview]") {
   CHECK(visits == 1);
   std::size_t held = run->shards[0].tasks.tasks().size() + run->shards[1].tasks.tasks().size();
   CHECK(tasks == held - 1);
+  CHECK(run->shards[1].shadowed.count(id) == 1);
+
+  // A run state built by hand (no IndexOwners) searches the shards instead: same answers.
+  RunState by_hand;
+  for (const ShardState& s : run->shards) by_hand.shards.push_back(s);
+  std::size_t by_hand_tasks = 0;
+  by_hand.ForEachTask([&](const ShardState& shard, const journal::TaskProgress& p) {
+    by_hand_tasks++;
+    if (p.task_id == id) CHECK(shard.index == 0);
+  });
+  CHECK(by_hand_tasks == tasks);
+  CHECK(by_hand.duplicate_tasks() == 1);
 }
 
 TEST_CASE("FoldRun reads a journal that ends in a half-written line, and stops at a damaged one", "[runview]") {

@@ -19,9 +19,11 @@ std::string_view VerdictName(Verdict verdict);
 // Inverse of VerdictName; nullopt for any other text.
 std::optional<Verdict> ParseVerdict(std::string_view status);
 // The verdict of a verified record; nullopt for other stages and unknown text.
+std::optional<Verdict> VerdictOf(Stage stage, std::string_view status);
 std::optional<Verdict> VerdictOf(const JournalRecord& record);
 // A verified record whose verdict is accepted.
 bool IsAccepted(const JournalRecord& record);
+bool IsAccepted(const LatestRecord& record);
 
 // The status of a judge_done record: the judge said yes (the rollout-1
 // attempt goes on) or anything else (it is rejected and retried).

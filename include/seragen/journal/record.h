@@ -114,6 +114,27 @@ struct JournalRecord {
   friend bool operator==(const JournalRecord&, const JournalRecord&) = default;
 };
 
+// What a task's latest record says about its outcome, as a fold keeps it per
+// task: the record without its task id, time, timings, tokens and refs
+// (a fold sums or merges those across the task's records).
+struct LatestRecord {
+  Stage stage = Stage::kPlanned;
+  std::string status;
+  int attempt = 1;
+  std::optional<ErrorInfo> error;
+  RecordExtra extra;
+
+  LatestRecord() = default;
+  explicit LatestRecord(const JournalRecord& record)
+      : stage(record.stage), status(record.status), attempt(record.attempt), error(record.error), extra(record.extra) {}
+
+  const RolloutResult* rollout() const { return std::get_if<RolloutResult>(&extra); }
+  const IssueResult* issue() const { return std::get_if<IssueResult>(&extra); }
+  const VerificationResult* verification() const { return std::get_if<VerificationResult>(&extra); }
+
+  friend bool operator==(const LatestRecord&, const LatestRecord&) = default;
+};
+
 struct ConfigHashChange {
   std::string from;
   std::string to;

@@ -10,10 +10,10 @@
 // Plain value type; not thread-safe for concurrent mutation.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,15 +32,32 @@ struct Milestones {
   friend bool operator==(const Milestones&, const Milestones&) = default;
 };
 
+// A set of stages as bits (the fold keeps one per task).
+class StageSet {
+ public:
+  void insert(Stage stage) { bits_ |= Bit(stage); }
+  void erase(Stage stage) { bits_ &= static_cast<std::uint16_t>(~Bit(stage)); }
+  void clear() { bits_ = 0; }
+  bool contains(Stage stage) const { return (bits_ & Bit(stage)) != 0; }
+  std::size_t count(Stage stage) const { return contains(stage) ? 1 : 0; }
+  bool empty() const { return bits_ == 0; }
+
+  friend bool operator==(const StageSet&, const StageSet&) = default;
+
+ private:
+  static std::uint16_t Bit(Stage stage) { return static_cast<std::uint16_t>(1u << static_cast<unsigned>(stage)); }
+  std::uint16_t bits_ = 0;
+};
+
 struct TaskProgress {
   std::string task_id;
   // Every stage that has a record (incl. failed/skipped) in the current
   // rollout-1 attempt: a judge "no" starts a new attempt, so it clears
   // rollout1_done, judge_done and the rollout-1 ref.
-  std::set<Stage> stages_done;
-  // The latest record of this task, without its refs and timings (those are
-  // in `refs` and `wall_ms`).
-  JournalRecord last;
+  StageSet stages_done;
+  // The latest record of this task (its refs, timings and tokens are folded
+  // into `refs`, `wall_ms` and `tokens`).
+  LatestRecord last;
   // Union of the refs of all records, a later record winning per role.
   std::map<std::string, std::string> refs;
   int max_attempt = 0;
@@ -55,7 +72,7 @@ struct TaskProgress {
   IssueResult issue;  // the extra of the latest issue_done (the demonstration it showed)
   bool finished = false;
 
-  bool Done(Stage stage) const { return stages_done.count(stage) > 0; }
+  bool Done(Stage stage) const { return stages_done.contains(stage); }
 };
 
 // What a judge "no" does to a task's progress: the rejected rollout-1 attempt
@@ -92,8 +109,26 @@ class ResumeState {
   std::size_t finished_count() const { return finished_; }
 
  private:
+  // The tasks of the last few records: a journal's records of one task sit
+  // close together, so most records skip the map search. Pointers into
+  // tasks_' nodes (stable); a copy or move starts with an empty cache.
+  struct RecentTasks {
+    static constexpr std::size_t kSlots = 16;
+    std::array<TaskProgress*, kSlots> slots{};
+    std::size_t next = 0;
+    RecentTasks() = default;
+    RecentTasks(const RecentTasks&) {}
+    RecentTasks& operator=(const RecentTasks&) {
+      slots = {};
+      return *this;
+    }
+  };
+
+  TaskProgress& Slot(const std::string& task_id);
+
   std::map<std::string, TaskProgress, std::less<>> tasks_;
   std::size_t finished_ = 0;
+  RecentTasks recent_;
 };
 
 }  // namespace seragen::journal

@@ -49,6 +49,8 @@ struct ShardState {
   ShardTotals totals;
   // SHA-256 of every rollout-1 patch recorded (duplicate-P1 detection on resume).
   std::set<std::string> p1_hashes;
+  // Ids of this shard's tasks that an earlier shard holds too (RunState::IndexOwners).
+  std::set<std::string, std::less<>> shadowed;
 };
 
 // Folds one shard: the records of `journal` (held in memory, as the run side
@@ -71,6 +73,13 @@ struct RunState {
   std::size_t duplicate_tasks() const;
   // The shard that owns the task (as ForEachTask), or nullptr.
   const ShardState* OwnerOf(const std::string& task_id) const;
+  // Records in each shard which of its tasks an earlier shard holds, so that
+  // ForEachTask and duplicate_tasks need no search per task; FoldRun calls
+  // it. Without it they search the shards (same answers, slower).
+  void IndexOwners();
+
+ private:
+  bool owners_indexed_ = false;
 };
 
 struct FoldOptions {
