@@ -73,6 +73,9 @@ Result<UniqueFd> OpenRegularFile(const std::string& path, std::uint64_t max_byte
 Result<std::string> ReadRegularFile(const std::string& path, std::uint64_t max_bytes) {
   SG_ASSIGN_OR_RETURN(UniqueFd fd, OpenRegularFile(path, max_bytes));
   std::string out;
+  struct stat st {};
+  // The size it has now (it may still change): no regrowth, no slack.
+  if (::fstat(fd.get(), &st) == 0 && st.st_size > 0) out.reserve(static_cast<std::size_t>(st.st_size));
   char buffer[1 << 16];
   while (true) {
     ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
@@ -83,6 +86,36 @@ Result<std::string> ReadRegularFile(const std::string& path, std::uint64_t max_b
       return ResourceExhaustedError(path + " grew past " + std::to_string(max_bytes) + " bytes while being read");
     }
     out.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+Status ForEachLine(const std::string& path, std::uint64_t max_bytes,
+                   const std::function<Status(std::string_view line, bool terminated)>& line) {
+  SG_ASSIGN_OR_RETURN(UniqueFd fd, OpenRegularFile(path, max_bytes));
+  constexpr std::size_t kChunk = 1 << 20;
+  std::string buffer;  // the unfinished line, then the chunk read after it
+  std::uint64_t total = 0;
+  while (true) {
+    const std::size_t kept = buffer.size();
+    buffer.resize(kept + kChunk);
+    ssize_t n = ::read(fd.get(), buffer.data() + kept, kChunk);
+    if (n < 0 && errno == EINTR) {
+      buffer.resize(kept);
+      continue;
+    }
+    if (n < 0) return ErrnoStatus("cannot read", path);
+    buffer.resize(kept + static_cast<std::size_t>(n));
+    total += static_cast<std::uint64_t>(n);
+    if (total > max_bytes) {
+      return ResourceExhaustedError(path + " grew past " + std::to_string(max_bytes) + " bytes while being read");
+    }
+    if (n == 0) return buffer.empty() ? Status::Ok() : line(buffer, false);
+    std::size_t start = 0;
+    for (std::size_t nl = buffer.find('\n'); nl != std::string::npos; nl = buffer.find('\n', start)) {
+      SG_RETURN_IF_ERROR(line(std::string_view(buffer).substr(start, nl - start), true));
+      start = nl + 1;
+    }
+    buffer.erase(0, start);
   }
 }
 

@@ -167,7 +167,7 @@ class TaskFields {
 };
 
 // One task line of tasks.jsonl.
-Result<PlannedTask> ParsePlannedTask(dom::object item, std::string_view where) {
+Result<PlannedTask> ParsePlannedTask(dom::object item) {
   PlannedTask task;
   TaskFields f(item);
   for (auto [name, text] :
@@ -181,7 +181,7 @@ Result<PlannedTask> ParsePlannedTask(dom::object item, std::string_view where) {
     f.Int(name, number);
   }
   f.Count("seed", &task.seed);
-  if (!f.error().empty()) return ParseError(fmt::format("{}: {}", where, f.error()));
+  if (!f.error().empty()) return ParseError(f.error());
   return task;
 }
 
@@ -216,23 +216,27 @@ class TaskLineParser {
     return Status::Ok();
   }
 
-  // One line: its task, or nothing for the header (line 1 only).
-  Result<std::optional<PlannedTask>> Parse(std::string_view line, int line_no, std::string_view where) {
+  // One line: its task, or nothing for the header (line 1 only). Errors
+  // name `name` and the line.
+  Result<std::optional<PlannedTask>> Parse(std::string_view line, int line_no, std::string_view name) {
     padded_.assign(line);
     padded_.append(simdjson::SIMDJSON_PADDING, '\0');
+    auto where = [&] { return fmt::format("{} line {}", name, line_no); };
     dom::element doc;
     if (auto err = parser_.parse(padded_.data(), line.size(), false).get(doc); err != simdjson::SUCCESS) {
-      SG_RETURN_IF_ERROR(CheckJsonDepth(line, where));
-      return ParseError(fmt::format("{}: {}", where, simdjson::error_message(err)));
+      SG_RETURN_IF_ERROR(CheckJsonDepth(line, where()));
+      return ParseError(fmt::format("{}: {}", where(), simdjson::error_message(err)));
     }
     dom::object item;
-    if (doc.get_object().get(item) != simdjson::SUCCESS) return ParseError(fmt::format("{}: not a JSON object", where));
+    if (doc.get_object().get(item) != simdjson::SUCCESS)
+      return ParseError(fmt::format("{}: not a JSON object", where()));
     if (line_no == 1) {
-      SG_ASSIGN_OR_RETURN(bool header, IsTasksHeader(item, where));
+      SG_ASSIGN_OR_RETURN(bool header, IsTasksHeader(item, where()));
       if (header) return std::optional<PlannedTask>();
     }
-    SG_ASSIGN_OR_RETURN(PlannedTask task, ParsePlannedTask(item, where));
-    return std::optional<PlannedTask>(std::move(task));
+    Result<PlannedTask> task = ParsePlannedTask(item);
+    if (!task.ok()) return ParseError(fmt::format("{}: {}", where(), task.status().message()));
+    return std::optional<PlannedTask>(std::move(*task));
   }
 
  private:
@@ -240,36 +244,66 @@ class TaskLineParser {
   std::string padded_;
 };
 
+// The lines of a plan in order, into `tasks`.
+class PlanReader {
+ public:
+  PlanReader(std::string_view name, std::vector<PlannedTask>* tasks) : name_(name), tasks_(tasks) {}
+  Status Init() { return parser_.Init(); }
+
+  Status Line(std::string_view line, bool terminated) {
+    ++line_no_;
+    if (!terminated) {
+      return DataLossError(
+          fmt::format("{} line {}: the plan ends inside this line (no newline after it): the file "
+                      "was cut, so it is not the plan the run made",
+                      name_, line_no_));
+    }
+    if (line.empty()) return Status::Ok();
+    SG_ASSIGN_OR_RETURN(std::optional<PlannedTask> task, parser_.Parse(line, line_no_, name_));
+    if (task) tasks_->push_back(std::move(*task));
+    return Status::Ok();
+  }
+
+ private:
+  std::string_view name_;
+  std::vector<PlannedTask>* tasks_;
+  TaskLineParser parser_;
+  int line_no_ = 0;
+};
+
 }  // namespace
 
 Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text, std::string_view name) {
   std::vector<PlannedTask> tasks;
-  TaskLineParser parser;
-  SG_RETURN_IF_ERROR(parser.Init());
+  tasks.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
+  PlanReader reader(name, &tasks);
+  SG_RETURN_IF_ERROR(reader.Init());
   std::size_t start = 0;
-  int line_no = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
-    ++line_no;
-    if (end == std::string_view::npos) {
-      return DataLossError(
-          fmt::format("{} line {}: the plan ends inside this line (no newline after it): the file "
-                      "was cut, so it is not the plan the run made",
-                      name, line_no));
-    }
-    std::string_view line = text.substr(start, end - start);
+    const bool terminated = end != std::string_view::npos;
+    if (!terminated) end = text.size();
+    SG_RETURN_IF_ERROR(reader.Line(text.substr(start, end - start), terminated));
     start = end + 1;
-    if (line.empty()) continue;
-    SG_ASSIGN_OR_RETURN(std::optional<PlannedTask> task,
-                        parser.Parse(line, line_no, fmt::format("{} line {}", name, line_no)));
-    if (task) tasks.push_back(std::move(*task));
   }
   return tasks;
 }
 
+// Streamed (a plan of 100,000 tasks is ~30 MB of text): one pass counts the
+// lines so the tasks are stored without regrowth, the next parses them.
 Result<std::vector<PlannedTask>> ReadTasksFile(const std::string& path) {
-  SG_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(path, kMaxTasksFileBytes));
-  return ReadTasksJsonl(text, path);
+  std::size_t lines = 0;
+  SG_RETURN_IF_ERROR(ForEachLine(path, kMaxTasksFileBytes, [&lines](std::string_view, bool) {
+    ++lines;
+    return Status::Ok();
+  }));
+  std::vector<PlannedTask> tasks;
+  tasks.reserve(lines);
+  PlanReader reader(path, &tasks);
+  SG_RETURN_IF_ERROR(reader.Init());
+  SG_RETURN_IF_ERROR(ForEachLine(path, kMaxTasksFileBytes,
+                                 [&reader](std::string_view line, bool end) { return reader.Line(line, end); }));
+  return tasks;
 }
 
 Status WriteTasksFile(const std::string& path, const std::vector<PlannedTask>& tasks) {

@@ -73,3 +73,57 @@ TEST_CASE("ReadRegularFile refuses a symbolic link, a directory, a device and a 
 }
 
 }  // namespace seragen
+
+namespace seragen {
+namespace {
+
+// The lines ForEachLine gives for `content`, as "text|terminated".
+std::vector<std::string> LinesOf(const std::string& content, Status* status = nullptr) {
+  testing::TempDir dir;
+  dir.Write("lines.txt", content);
+  std::vector<std::string> out;
+  Status s = ForEachLine(dir.Sub("lines.txt"), 64ull << 20, [&out](std::string_view line, bool terminated) {
+    out.push_back(std::string(line) + (terminated ? "|\\n" : "|"));
+    return Status::Ok();
+  });
+  if (status != nullptr) *status = s;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ForEachLine gives every line once, across chunk boundaries, with any bytes", "[file_util]") {
+  CHECK(LinesOf("").empty());
+  CHECK(LinesOf("\n") == std::vector<std::string>{"|\\n"});
+  CHECK(LinesOf("a\n\nb") == std::vector<std::string>{"a|\\n", "|\\n", "b|"});
+  const std::string nul("x\0y\xff", 4);
+  CHECK(LinesOf(nul + "\n") == std::vector<std::string>{nul + "|\\n"});
+  // Lines longer than a read chunk (1 MiB), and a newline on each side of a chunk's edge.
+  const std::string long_line(3u << 20, 'L');
+  const std::string edge((1u << 20) - 1, 'e');
+  auto lines = LinesOf(long_line + "\n" + edge + "\nz\n" + long_line);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == long_line + "|\\n");
+  CHECK(lines[1] == edge + "|\\n");
+  CHECK(lines[2] == "z|\\n");
+  CHECK(lines[3] == long_line + "|");
+}
+
+TEST_CASE("ForEachLine stops at the callback's first error and refuses what ReadRegularFile refuses", "[file_util]") {
+  testing::TempDir dir;
+  dir.Write("three.txt", "1\n2\n3\n");
+  int seen = 0;
+  Status stop = ForEachLine(dir.Sub("three.txt"), 100, [&seen](std::string_view line, bool) {
+    ++seen;
+    return line == "2" ? InvalidArgumentError("two") : Status::Ok();
+  });
+  CHECK(stop.code() == StatusCode::kInvalidArgument);
+  CHECK(seen == 2);
+  auto ignore = [](std::string_view, bool) { return Status::Ok(); };
+  CHECK(ForEachLine(dir.Sub("three.txt"), 5, ignore).code() == StatusCode::kResourceExhausted);
+  CHECK(ForEachLine(dir.Sub("missing.txt"), 5, ignore).code() == StatusCode::kNotFound);
+  std::filesystem::create_directories(dir.Sub("a-directory"));
+  CHECK(ForEachLine(dir.Sub("a-directory"), 5, ignore).code() == StatusCode::kDataLoss);
+}
+
+}  // namespace seragen

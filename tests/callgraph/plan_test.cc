@@ -366,6 +366,32 @@ TEST_CASE("tasks.jsonl round-trips and rejects broken lines by number", "[plan]"
   CHECK_THAT(broken.status().message(), Catch::Contains("line " + std::to_string(tasks.size() + 2)));
 }
 
+TEST_CASE("a plan file is read as its text is, across read chunks, and a cut last line is refused", "[plan]") {
+  // Enough tasks for several 1 MiB read chunks.
+  std::vector<PlannedTask> tasks = Plan(Graph(), 5, CategoryMode::kSample, 1, 1);
+  while (tasks.size() < 12000) tasks.push_back(tasks[tasks.size() % 5]);
+  for (std::size_t i = 0; i < tasks.size(); ++i) tasks[i].task_id = "t" + std::to_string(i);
+  const std::string text = WriteTasksJsonl(tasks);
+  REQUIRE(text.size() > (2u << 20));
+  testing::TempDir dir;
+  dir.Write("tasks.jsonl", text);
+  auto read = ReadTasksFile(dir.Sub("tasks.jsonl"));
+  REQUIRE(read.ok());
+  CHECK(WriteTasksJsonl(*read) == text);
+  CHECK(read->capacity() <= read->size() + 1);  // sized by its lines (the header is one): no regrowth slack
+
+  dir.Write("cut.jsonl", text.substr(0, text.size() - 10));
+  auto cut = ReadTasksFile(dir.Sub("cut.jsonl"));
+  REQUIRE_FALSE(cut.ok());
+  CHECK(cut.status().code() == StatusCode::kDataLoss);
+  CHECK_THAT(cut.status().message(),
+             Catch::Contains(dir.Sub("cut.jsonl") + " line " + std::to_string(tasks.size() + 1)));
+  dir.Write("bad.jsonl", text + "{\"task_id\": 1}\n");
+  auto bad = ReadTasksFile(dir.Sub("bad.jsonl"));
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.status().message(), Catch::Contains("line " + std::to_string(tasks.size() + 2)));
+}
+
 TEST_CASE("tasks.jsonl starts with a version header, and a plan written before it still reads", "[plan]") {
   auto tasks = Plan(Graph(), 5, CategoryMode::kSample, 1, 1);
   std::string text = WriteTasksJsonl(tasks);

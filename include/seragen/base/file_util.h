@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,13 @@ Result<UniqueFd> OpenRegularFile(const std::string& path, std::uint64_t max_byte
 // The content of such a file, at most `max_bytes` (also when it grows while
 // being read).
 Result<std::string> ReadRegularFile(const std::string& path, std::uint64_t max_bytes);
+
+// Streams such a file a line at a time, holding at most one chunk and one
+// line: `line` gets each line without its '\n' and whether a '\n' ended it
+// (only the last line can lack one). Its first error stops the reading and
+// is the result; errors of the file as OpenRegularFile and ReadRegularFile.
+Status ForEachLine(const std::string& path, std::uint64_t max_bytes,
+                   const std::function<Status(std::string_view line, bool terminated)>& line);
 
 // Writes `content` to `path` so that a crash leaves either the old file or the
 // new one, never a mix: write to a temp file in the same directory, fsync it,
