@@ -10,7 +10,7 @@ void ForgetRejectedAttempt(TaskProgress* progress) {
   ++progress->judge_rejections;
   progress->stages_done.erase(Stage::kRollout1Done);
   progress->stages_done.erase(Stage::kJudgeDone);
-  progress->refs.erase(kRefRollout1);
+  progress->refs.Erase(kRefRollout1);
 }
 
 bool Rollout1JudgedYes(const TaskProgress& progress) {
@@ -32,6 +32,11 @@ void AddTokens(const TokenUsage& add, TokenUsage* sum) {
 }
 
 constexpr std::string_view kSubmitted = "submitted";
+
+RolloutDraw DrawOf(const JournalRecord& record) {
+  const RolloutResult* r = record.rollout();
+  return r == nullptr ? RolloutDraw{} : RolloutDraw{r->category_index, r->seed};
+}
 
 void NoteMilestones(const JournalRecord& record, TaskProgress* t) {
   switch (record.stage) {
@@ -74,11 +79,11 @@ void ResumeState::Apply(const JournalRecord& record) {
   // A new rollout 1 (a redo after its trajectory was unreadable) is not judged yet.
   if (record.stage == Stage::kRollout1Done) {
     t.stages_done.erase(Stage::kJudgeDone);
-    t.rollout1 = record.rollout() ? *record.rollout() : RolloutResult{};
+    t.rollout1 = DrawOf(record);
   }
-  if (record.stage == Stage::kRollout2Done) t.rollout2 = record.rollout() ? *record.rollout() : RolloutResult{};
+  if (record.stage == Stage::kRollout2Done) t.rollout2 = DrawOf(record);
   t.stages_done.insert(record.stage);
-  for (const auto& [role, path] : record.refs) t.refs[role] = path;
+  for (const auto& [role, path] : record.refs) t.refs.Set(role, path);
   t.max_attempt = std::max(t.max_attempt, record.attempt);
   if (IsJudgeRejection(record)) ForgetRejectedAttempt(&t);
   ++t.records;

@@ -106,7 +106,7 @@ void TaskRunner::Cancel() {
 
 void TaskRunner::LoadFromRefs() {
   auto self = shared_from_this();
-  std::map<std::string, std::string> refs = progress_.refs;
+  std::map<std::string, std::string> refs = progress_.refs.ToMap();
   ctx_->workers->Post([self, refs] {
     std::optional<agent::Trajectory> r1, r2;
     std::optional<std::string> issue;
@@ -388,7 +388,7 @@ void TaskRunner::Persist(std::vector<std::pair<std::string, std::string>> files,
     self->ctx_->loop->Post([self, s, record, then = std::move(then)] {
       if (!s.ok()) return self->Finish(TaskOutcome::Kind::kInfraFailure, "cannot record progress: " + s.ToString());
       self->progress_.stages_done.insert(record.stage);
-      for (const auto& [role, path] : record.refs) self->progress_.refs[role] = path;
+      for (const auto& [role, path] : record.refs) self->progress_.refs.Set(role, path);
       self->progress_.last = journal::LatestRecord(record);
       then();
     });

@@ -72,7 +72,7 @@ std::string VerdictReason(const journal::LatestRecord& rec) {
 void FillProgress(const journal::TaskProgress& p, TaskRow* row) {
   row->started = true;
   row->stage = std::string(journal::StageName(p.last.stage));
-  row->refs = p.refs;
+  row->refs = p.refs.ToMap();
   row->judge_rejections = p.judge_rejections;
   row->attempts = p.judge_rejections + 1;
   if (p.last.stage == Stage::kVerified) {

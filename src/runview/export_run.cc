@@ -26,9 +26,9 @@ namespace {
 // error naming the file. One that does not parse is left out, as before.
 Result<std::optional<agent::Trajectory>> LoadRollout(const std::string& shard_dir, const journal::TaskProgress& p,
                                                      const char* role) {
-  auto it = p.refs.find(role);
-  if (it == p.refs.end()) return std::optional<agent::Trajectory>();
-  auto text = journal::ReadResultFile(shard_dir, it->second);
+  std::optional<std::string_view> ref = p.refs.Find(role);
+  if (!ref) return std::optional<agent::Trajectory>();
+  auto text = journal::ReadResultFile(shard_dir, *ref);
   if (!text.ok()) return text.status().WithContext("trajectory of task " + p.task_id);
   auto traj = agent::TrajectoryFromJson(*text);
   if (!traj.ok()) return std::optional<agent::Trajectory>();

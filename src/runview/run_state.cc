@@ -5,6 +5,7 @@
 #include <future>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <unordered_set>
 
 #include "seragen/journal/run_journals.h"
@@ -13,6 +14,11 @@
 
 namespace seragen::runview {
 namespace {
+
+// Vectors of shard states move them when they grow; a throwing move would
+// make them copy every task's progress instead.
+static_assert(std::is_nothrow_move_constructible_v<ShardState>);
+static_assert(std::is_nothrow_move_constructible_v<journal::ResumeState>);
 
 // One shard directory streamed and folded; nullopt when it has no journal
 // yet (or only a torn header).
@@ -45,6 +51,7 @@ Result<std::vector<ShardState>> FoldShards(const std::string& run_dir, int skip_
   std::erase_if(dirs, [skip_shard](const journal::ShardLocation& d) { return d.index == skip_shard; });
   std::vector<Result<std::optional<ShardState>>> folded = StreamShards(dirs);
   std::vector<ShardState> shards;
+  shards.reserve(dirs.size());
   for (std::size_t i = 0; i < dirs.size(); ++i) {
     if (!folded[i].ok()) return folded[i].status();
     if (!folded[i]->has_value()) continue;

@@ -54,10 +54,9 @@ void TokenAccountant::Add(const journal::JournalRecord& r) {
   if (r.stage == Stage::kSkipped) why = "skipped";
   if (r.stage == Stage::kVerified && !journal::IsAccepted(r)) why = r.status;
   if (r.stage == Stage::kFailed && r.error && !r.error->retryable) why = "failed";
-  if (!why.empty()) {
-    Waste(why, o.task);
-    open_.erase(r.task_id);  // settled: a later record of the task starts from nothing
-  }
+  if (!why.empty()) Waste(why, o.task);
+  // Settled (accepted, or counted as waste above): a later record of the task starts from nothing.
+  if (!why.empty() || journal::IsAccepted(r)) open_.erase(r.task_id);
 }
 
 void AddAccounting(const TokenAccounting& add, TokenAccounting* sum) {

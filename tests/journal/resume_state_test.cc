@@ -42,8 +42,8 @@ TEST_CASE("resume state knows done stages, refs and finished tasks", "[journal][
   REQUIRE(a != nullptr);
   CHECK(a->records == 5);
   CHECK(a->last.stage == Stage::kVerified);
-  CHECK(a->refs.at("trajectory") == "trajectories/a.r1.json");
-  CHECK(a->refs.at("patch") == "p/a2.diff");  // later record wins per role
+  CHECK(a->refs.Find("trajectory") == "trajectories/a.r1.json");
+  CHECK(a->refs.Find("patch") == "p/a2.diff");  // later record wins per role
 }
 
 TEST_CASE("a retryable failure keeps the task open with its done stages", "[journal][resume]") {

@@ -14,11 +14,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "seragen/journal/record.h"
+#include "seragen/journal/ref_list.h"
 
 namespace seragen::journal {
 
@@ -30,6 +32,14 @@ struct Milestones {
   bool rollout2_submitted = false;
 
   friend bool operator==(const Milestones&, const Milestones&) = default;
+};
+
+// What the fold keeps of a rollout's done record: the draw of its attempt.
+struct RolloutDraw {
+  std::optional<std::uint64_t> category_index;
+  std::optional<std::uint64_t> seed;
+
+  friend bool operator==(const RolloutDraw&, const RolloutDraw&) = default;
 };
 
 // A set of stages as bits (the fold keeps one per task).
@@ -59,12 +69,12 @@ struct TaskProgress {
   // into `refs`, `wall_ms` and `tokens`).
   LatestRecord last;
   // Union of the refs of all records, a later record winning per role.
-  std::map<std::string, std::string> refs;
+  RefList refs;
   int max_attempt = 0;
   int judge_rejections = 0;  // judge_done records whose answer was not yes
-  // The extras of the latest rollout1_done and rollout2_done (category and
-  // seed of that attempt; empty before one is recorded).
-  RolloutResult rollout1, rollout2;
+  // The category and seed of the latest rollout1_done and rollout2_done
+  // (empty before one is recorded, or when the record has none).
+  RolloutDraw rollout1, rollout2;
   std::size_t records = 0;
   TokenUsage tokens;         // the sum over the task's records (what its finished stages spent)
   std::int64_t wall_ms = 0;  // the sum of the records' stage timings
@@ -117,8 +127,8 @@ class ResumeState {
     std::array<TaskProgress*, kSlots> slots{};
     std::size_t next = 0;
     RecentTasks() = default;
-    RecentTasks(const RecentTasks&) {}
-    RecentTasks& operator=(const RecentTasks&) {
+    RecentTasks(const RecentTasks&) noexcept {}
+    RecentTasks& operator=(const RecentTasks&) noexcept {
       slots = {};
       return *this;
     }
