@@ -75,9 +75,6 @@ function(seragen_test module)
                              ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
   target_compile_options(${exe} PRIVATE ${SERAGEN_WARNINGS})
   target_link_libraries(${exe} PRIVATE ${T_DEPS} seragen_testing Catch2::Catch2WithMain)
-  target_compile_definitions(${exe} PRIVATE
-    SERAGEN_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    SERAGEN_BINARY_DIR="${PROJECT_BINARY_DIR}")
   if(TARGET seragen_test_pch)
     target_precompile_headers(${exe} REUSE_FROM seragen_test_pch)
   endif()
@@ -98,12 +95,12 @@ endfunction()
 
 # seragen_bench(<name> SOURCES ... DEPS ...): a benchmark program under bench/;
 # benchmarks print their figures and are never part of ctest timing checks.
+# The checkout's paths come from seragen_testing (testing/source_paths.h).
 function(seragen_bench name)
   cmake_parse_arguments(B "" "" "SOURCES;DEPS" ${ARGN})
   add_executable(bench_${name} ${B_SOURCES})
   target_include_directories(bench_${name} PRIVATE ${PROJECT_SOURCE_DIR}/include
                              ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/bench)
   target_compile_options(bench_${name} PRIVATE ${SERAGEN_WARNINGS})
-  target_link_libraries(bench_${name} PRIVATE ${B_DEPS})
-  target_compile_definitions(bench_${name} PRIVATE SERAGEN_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  target_link_libraries(bench_${name} PRIVATE ${B_DEPS} seragen_testing)
 endfunction()

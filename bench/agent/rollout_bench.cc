@@ -18,6 +18,7 @@
 #include "seragen/pipeline/toolbox_executor.h"
 #include "seragen/sandbox/fake_command_runner.h"
 #include "seragen/tools/tool_box.h"
+#include "testing/source_paths.h"
 
 using namespace seragen;
 
@@ -33,7 +34,7 @@ class NoPatch final : public PatchSource {
 int main(int argc, char** argv) {
   int rollouts = argc > 1 ? std::atoi(argv[1]) : 40;
   int steps = argc > 2 ? std::atoi(argv[2]) : 50;
-  std::string src = SERAGEN_SOURCE_DIR;
+  std::string src = seragen::testing::SourceDir();
   auto resources = tools::LoadToolResources(src + "/configs/tools.yaml", src + "/prompts/tools/messages.yaml");
   auto messages = agent::AgentMessages::Load(src + "/prompts/format_errors");
   if (!resources.ok() || !messages.ok()) {

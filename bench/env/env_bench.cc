@@ -15,6 +15,8 @@
 #include <fstream>
 #include <string>
 
+#include "testing/source_paths.h"
+
 namespace {
 
 double TimeCommand(const std::string& command, int* rc) {
@@ -41,7 +43,7 @@ bool BenchImage(const std::string& seragen, const std::string& dir) {
     std::printf("image: skipped (scripts/make-test-image needs root)\n");
     return true;
   }
-  const std::string archive = Output(std::string(SERAGEN_SOURCE_DIR) + "/scripts/make-test-image 2>/dev/null");
+  const std::string archive = Output(seragen::testing::SourcePath("scripts/make-test-image 2>/dev/null"));
   if (archive.empty()) {
     std::printf("image: skipped (scripts/make-test-image failed: mmdebstrap, network?)\n");
     return true;

@@ -27,6 +27,7 @@
 #include "seragen/runview/status_report.h"
 #include "seragen/teacher/options.h"
 #include "teacher/server.h"
+#include "testing/source_paths.h"
 
 using namespace seragen;
 
@@ -76,7 +77,7 @@ int main(int argc, char** argv) {
   if (child == 0) {
     ::close(pipefd[0]);
     teacher::TeacherOptions o;
-    o.prompts_dir = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
+    o.prompts_dir = seragen::testing::SourcePath("prompts");
     o.seed = 1;
     o.threads = 1;
     if (latency_ms > 0) {

@@ -16,6 +16,7 @@
 
 #include "seragen/secrets/scanner.h"
 #include "testing/fake_secrets.h"
+#include "testing/source_paths.h"
 
 using namespace seragen;
 
@@ -68,7 +69,7 @@ std::vector<std::string> MakeRow(std::size_t i, const std::vector<testing::FakeS
 
 int main(int argc, char** argv) {
   std::size_t megabytes = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 256;
-  std::string rules_path = argc > 2 ? argv[2] : std::string(SERAGEN_SOURCE_DIR) + "/configs/secret_rules.yaml";
+  std::string rules_path = argc > 2 ? argv[2] : seragen::testing::SourcePath("configs/secret_rules.yaml");
   auto scanner = secrets::LoadSecretScanner(rules_path, {});
   if (!scanner.ok()) return std::fprintf(stderr, "%s\n", scanner.status().ToString().c_str()), 1;
 

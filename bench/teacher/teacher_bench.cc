@@ -22,6 +22,7 @@
 #include "teacher/prompt_set.h"
 #include "teacher/responder.h"
 #include "teacher/server.h"
+#include "testing/source_paths.h"
 
 using namespace seragen;
 using namespace seragen::teacher;
@@ -148,7 +149,7 @@ double HttpRate(int port, const std::string& body, int clients, double seconds, 
 
 int main(int argc, char** argv) {
   const double seconds = argc > 1 ? std::atof(argv[1]) : 3.0;
-  const std::string prompts = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
+  const std::string prompts = seragen::testing::SourcePath("prompts");
   const std::string body = Body(prompts, 20);
   std::printf("teacher bench: 20-turn conversation body, %zu bytes, zero latency, no faults\n", body.size());
   std::printf("  planning only (1 thread):                 %8.0f requests/s\n", PlanningRate(prompts, body, seconds));

@@ -13,6 +13,7 @@
 
 #include "seragen/tools/file_editor.h"
 #include "seragen/tools/tool_messages.h"
+#include "testing/source_paths.h"
 
 using namespace seragen;
 using namespace seragen::tools;
@@ -32,7 +33,7 @@ double OpsPerSecond(int n, F&& op) {
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 2000;
-  auto messages = ToolMessages::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts/tools/messages.yaml");
+  auto messages = ToolMessages::Load(seragen::testing::SourcePath("prompts/tools/messages.yaml"));
   if (!messages.ok()) {
     std::fprintf(stderr, "%s\n", messages.status().ToString().c_str());
     return 1;

@@ -7,6 +7,7 @@
 #include "agent/agent_test_support.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/llm/fake_chat_client.h"
+#include "testing/source_paths.h"
 
 namespace seragen::agent {
 namespace {
@@ -580,7 +581,7 @@ TEST_CASE("exit status names are stable", "[agent]") {
 }
 
 TEST_CASE("the shipped format-error messages load and render", "[agent]") {
-  auto m = AgentMessages::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts/format_errors");
+  auto m = AgentMessages::Load(seragen::testing::SourcePath("prompts/format_errors"));
   REQUIRE(m.ok());
   CHECK(m->no_tool_call.find("{{tool_names}}") != std::string::npos);
   CHECK_FALSE(m->empty_reply.empty());

@@ -9,10 +9,12 @@
 #include <regex>
 #include <sstream>
 
+#include "testing/source_paths.h"
+
 TEST_CASE("no test name can be mangled by ctest", "[meta]") {
   std::regex name_re("TEST_CASE\\(\"([^\"]*)\"");
   int checked = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(SERAGEN_SOURCE_DIR) + "/tests")) {
+  for (const auto& e : std::filesystem::recursive_directory_iterator(seragen::testing::SourcePath("tests"))) {
     if (e.path().extension() != ".cc") continue;
     std::ifstream in(e.path());
     std::stringstream ss;

@@ -15,6 +15,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/callgraph/graph.h"
 #include "seragen/callgraph/source_set.h"
+#include "testing/source_paths.h"
 
 namespace seragen::callgraph {
 namespace {
@@ -72,7 +73,7 @@ struct Score {
 
 Score ScoreLanguage(const std::string& language, std::string* report) {
   Score score;
-  fs::path root = fs::path(SERAGEN_SOURCE_DIR) / "tests/callgraph/fixtures" / language;
+  fs::path root = fs::path(seragen::testing::SourcePath("tests/callgraph/fixtures")) / language;
   std::vector<fs::path> cases;
   for (const auto& entry : fs::directory_iterator(root)) {
     if (entry.is_directory()) cases.push_back(entry.path());

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::testing {
@@ -10,7 +11,7 @@ namespace seragen::testing {
 // Runs `seragen ARGS` through the shell; returns its exit code and stores
 // stdout+stderr in *out.
 inline int RunSeragen(const std::string& args, std::string* out) {
-  return RunShell(std::string(SERAGEN_BINARY_DIR) + "/seragen " + args, out);
+  return RunShell(seragen::testing::BinaryDir() + "/seragen " + args, out);
 }
 
 }  // namespace seragen::testing

@@ -3,6 +3,7 @@
 
 #include "cli/cli_test_util.h"
 #include "config/config_test_util.h"
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen {
@@ -19,7 +20,7 @@ TEST_CASE("version and help flags succeed", "[cli]") {
   CHECK(RunSeragen("--version", &out) == 0);
   CHECK(out.rfind("seragen ", 0) == 0);
   // An uninstalled build/seragen reads the checkout's data.
-  CHECK(out.find("data: " + std::string(SERAGEN_SOURCE_DIR) + " (source tree)") != std::string::npos);
+  CHECK(out.find("data: " + seragen::testing::SourceDir() + " (source tree)") != std::string::npos);
   CHECK(RunSeragen("--help", &out) == 0);
   CHECK(out.find("Exit codes") != std::string::npos);
   CHECK(out.find("3 run finished but some tasks failed") != std::string::npos);

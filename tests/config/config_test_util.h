@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "testing/source_paths.h"
+
 namespace seragen::testing {
 
 struct BadConfigCase {
@@ -18,7 +20,7 @@ struct BadConfigCase {
 
 inline std::vector<BadConfigCase> LoadBadConfigCorpus() {
   std::vector<BadConfigCase> cases;
-  std::string dir = std::string(SERAGEN_SOURCE_DIR) + "/tests/config/bad";
+  std::string dir = seragen::testing::SourcePath("tests/config/bad");
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".yaml") continue;
     BadConfigCase c;

@@ -10,6 +10,7 @@
 #include "config/config_test_util.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
+#include "testing/source_paths.h"
 
 namespace seragen::config {
 namespace {
@@ -399,7 +400,7 @@ TEST_CASE("a different ${SCRATCH} for the run directory keeps the recipe hash", 
 
 TEST_CASE("docs/CONFIG.md is generated from the schema and up to date", "[config]") {
   std::string expected = RenderReferenceMarkdown();
-  auto on_disk = ReadFile(std::string(SERAGEN_SOURCE_DIR) + "/docs/CONFIG.md");
+  auto on_disk = ReadFile(seragen::testing::SourcePath("docs/CONFIG.md"));
   REQUIRE(on_disk.ok());
   INFO("regenerate with: build/seragen config docs > docs/CONFIG.md");
   CHECK(*on_disk == expected);
@@ -412,7 +413,7 @@ TEST_CASE("docs/CONFIG.md is generated from the schema and up to date", "[config
 }
 
 TEST_CASE("the shipped SERA profile is valid and sets SERA's values", "[config]") {
-  auto r = LoadConfigFile(std::string(SERAGEN_SOURCE_DIR) + "/configs/sera.yaml");
+  auto r = LoadConfigFile(seragen::testing::SourcePath("configs/sera.yaml"));
   INFO(r.status().ToString());
   REQUIRE(r.ok());
   const Config& c = r->config;
@@ -430,7 +431,7 @@ TEST_CASE("the shipped SERA profile is valid and sets SERA's values", "[config]"
 }
 
 TEST_CASE("the shipped demo config is valid", "[config]") {
-  auto r = LoadConfigFile(std::string(SERAGEN_SOURCE_DIR) + "/configs/demo.yaml");
+  auto r = LoadConfigFile(seragen::testing::SourcePath("configs/demo.yaml"));
   INFO(r.status().ToString());
   CHECK(r.ok());
 }

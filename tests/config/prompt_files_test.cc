@@ -2,12 +2,13 @@
 
 #include <catch2/catch.hpp>
 
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::config {
 
 TEST_CASE("the shipped category prompts: 51 entries in bug_categories order", "[prompts]") {
-  auto cats = LoadCategoryPrompts(std::string(SERAGEN_SOURCE_DIR) + "/prompts/categories.yaml");
+  auto cats = LoadCategoryPrompts(seragen::testing::SourcePath("prompts/categories.yaml"));
   REQUIRE(cats.ok());
   REQUIRE(cats->size() == 51);
   CHECK((*cats)[0].topic == "general unexpected behavior");

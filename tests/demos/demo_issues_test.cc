@@ -8,6 +8,7 @@
 #include <set>
 
 #include "seragen/base/rng.h"
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::demos {
@@ -46,7 +47,7 @@ TEST_CASE("demonstration issues from jsonl, json, text and commits", "[demo]") {
 }
 
 TEST_CASE("the built-in demonstration pool: 100+ user-style bug reports of many kinds, and it loads", "[demo]") {
-  const std::string path = std::string(SERAGEN_SOURCE_DIR) + "/prompts/demo_issues/builtin.jsonl";
+  const std::string path = seragen::testing::SourcePath("prompts/demo_issues/builtin.jsonl");
   auto pool = DemoIssuePool::FromFile(path);
   REQUIRE(pool.ok());
   CHECK(pool->size() >= 100);

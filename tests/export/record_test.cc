@@ -1,6 +1,7 @@
 #include "seragen/export/record.h"
 
 #include "export/call_fixture.h"
+#include "testing/source_paths.h"
 
 #include <catch2/catch.hpp>
 
@@ -310,7 +311,7 @@ TEST_CASE("scripted-teacher output is labelled as such", "[export]") {
 }
 
 TEST_CASE("shipped export templates load, format names parse", "[export]") {
-  auto t = ExportTemplates::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts/export");
+  auto t = ExportTemplates::Load(seragen::testing::SourcePath("prompts/export"));
   REQUIRE(t.ok());
   CHECK(t->hermes_tools.find("{{tools_json}}") != std::string::npos);
   CHECK(t->xml_tools.find("{{tools_xml}}") != std::string::npos);

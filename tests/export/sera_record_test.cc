@@ -8,6 +8,7 @@
 #include "export/call_fixture.h"
 #include "seragen/base/file_util.h"
 #include "seragen/export/record.h"
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::exporter {
@@ -120,7 +121,7 @@ TEST_CASE("sera format: rows equal SERA's, written by hand from its post-process
 
 TEST_CASE("sera format: the shipped framing file is the Qwen hermes text, with source and licence", "[export]") {
   ExportTemplates t;
-  REQUIRE(t.LoadSeraFraming(std::string(SERAGEN_SOURCE_DIR) + "/prompts/" + kDefaultSeraFraming).ok());
+  REQUIRE(t.LoadSeraFraming(seragen::testing::SourcePath("prompts/") + kDefaultSeraFraming).ok());
   CHECK(t.sera_tools == kQwenFraming);
   testing::TempDir dir;
   REQUIRE(WriteFileAtomic(dir.Sub("no-licence.md"), "source: somewhere\n-----\ntext\n").ok());

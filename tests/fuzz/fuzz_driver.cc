@@ -22,6 +22,7 @@
 
 #include "fuzz/fuzz_targets.h"
 #include "fuzz/mutator.h"
+#include "testing/source_paths.h"
 
 namespace {
 
@@ -90,7 +91,7 @@ struct Args {
   double seconds = 5;
   long long iterations = 1'000'000'000;
   std::uint64_t seed = 1;
-  std::string corpus_root = std::string(SERAGEN_SOURCE_DIR) + "/tests/fuzz/corpus";
+  std::string corpus_root = seragen::testing::SourcePath("tests/fuzz/corpus");
   std::string replay;
 };
 

@@ -15,6 +15,7 @@
 #include "seragen/base/utf8.h"
 #include "seragen/secrets/scanner.h"
 #include "testing/fake_secrets.h"
+#include "testing/source_paths.h"
 
 namespace seragen::fuzz {
 namespace {
@@ -26,7 +27,7 @@ struct Input {
 
 const secrets::SecretScanner& Scanner() {
   static const secrets::SecretScanner* scanner = [] {
-    auto s = secrets::LoadSecretScanner(std::string(SERAGEN_SOURCE_DIR) + "/configs/secret_rules.yaml", {});
+    auto s = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), {});
     SERAGEN_FUZZ_CHECK(s.ok());
     return new secrets::SecretScanner(std::move(s).value());
   }();

@@ -6,6 +6,7 @@
 #include "seragen/base/utf8.h"
 #include "seragen/sandbox/fake_command_runner.h"
 #include "seragen/tools/tool_box.h"
+#include "testing/source_paths.h"
 
 namespace seragen::fuzz {
 namespace {
@@ -18,7 +19,7 @@ class NoPatches final : public PatchSource {
 // The shipped tool specs and messages; loaded once (aborts if they do not load).
 tools::ToolBox& Box() {
   static const tools::ToolResources resources = [] {
-    std::string root = SERAGEN_SOURCE_DIR;
+    std::string root = seragen::testing::SourceDir();
     auto r = tools::LoadToolResources(root + "/configs/tools.yaml", root + "/prompts/tools/messages.yaml");
     if (!r.ok()) ContractViolated("the shipped tool specs load", __FILE__, __LINE__);
     return std::move(r).value();

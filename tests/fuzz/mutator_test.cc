@@ -11,13 +11,14 @@
 #include "fuzz/fuzz_targets.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/utf8.h"
+#include "testing/source_paths.h"
 
 namespace seragen::fuzz {
 namespace {
 
 std::vector<std::string> Corpus(std::string_view target) {
   std::vector<std::string> out;
-  std::string dir = std::string(SERAGEN_SOURCE_DIR) + "/tests/fuzz/corpus/" + std::string(target);
+  std::string dir = seragen::testing::SourcePath("tests/fuzz/corpus/") + std::string(target);
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     std::ifstream in(e.path(), std::ios::binary);
     std::stringstream ss;

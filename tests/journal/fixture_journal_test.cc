@@ -8,13 +8,12 @@
 #include "seragen/base/file_util.h"
 #include "seragen/journal/journal_reader.h"
 #include "seragen/journal/record.h"
+#include "testing/source_paths.h"
 
 namespace seragen::journal {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  return std::string(SERAGEN_SOURCE_DIR) + "/tests/journal/fixtures/" + name;
-}
+std::string Fixture(const std::string& name) { return seragen::testing::SourcePath("tests/journal/fixtures/") + name; }
 
 }  // namespace
 

@@ -10,12 +10,11 @@
 #include "http/replay_server.h"
 #include "seragen/base/file_util.h"
 #include "seragen/http/http_client.h"
+#include "testing/source_paths.h"
 
 namespace seragen::testing {
 
-inline std::string FixturePath(const std::string& relative) {
-  return std::string(SERAGEN_SOURCE_DIR) + "/tests/llm/fixtures/" + relative;
-}
+inline std::string FixturePath(const std::string& relative) { return SourcePath("tests/llm/fixtures/") + relative; }
 
 inline std::string Fixture(const std::string& relative) {
   auto text = ReadFile(FixturePath(relative));

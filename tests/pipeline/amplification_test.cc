@@ -13,6 +13,7 @@
 #include "seragen/repo/repository.h"
 #include "seragen/tools/tool_box.h"
 #include "testing/peak_memory.h"
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::pipeline {
@@ -22,7 +23,7 @@ using seragen::testing::RunShell;
 using seragen::testing::TempDir;
 using testing::MemoryStore;
 
-std::string Source() { return std::string(SERAGEN_SOURCE_DIR); }
+std::string Source() { return seragen::testing::SourceDir(); }
 
 // A one-commit repository at `dir`; returns the commit id.
 std::string MakeRepo(const std::string& dir) {

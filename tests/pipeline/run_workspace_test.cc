@@ -15,6 +15,7 @@
 #include "seragen/repo/repository.h"
 #include "seragen/sandbox/self_check.h"
 #include "seragen/tools/tool_box.h"
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::pipeline {
@@ -37,7 +38,7 @@ std::string MustRun(const std::string& command) {
 
 const tools::ToolResources& Resources() {
   static const tools::ToolResources resources = [] {
-    std::string src = SERAGEN_SOURCE_DIR;
+    std::string src = seragen::testing::SourceDir();
     auto r = tools::LoadToolResources(src + "/configs/tools.yaml", src + "/prompts/tools/messages.yaml");
     if (!r.ok()) throw std::runtime_error(r.status().ToString());
     return std::move(r).value();

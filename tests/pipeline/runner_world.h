@@ -18,10 +18,11 @@
 #include "seragen/llm/fake_chat_client.h"
 #include "seragen/pipeline/prompt_library.h"
 #include "seragen/pipeline/task_runner.h"
+#include "testing/source_paths.h"
 
 namespace seragen::pipeline::testing {
 
-inline std::string PromptsDir() { return std::string(SERAGEN_SOURCE_DIR) + "/prompts"; }
+inline std::string PromptsDir() { return seragen::testing::SourcePath("prompts"); }
 
 struct RunnerWorld {
   PromptLibrary prompts = *PromptLibrary::Load(PromptsDir(), config::PromptsConfig{});

@@ -4,12 +4,13 @@
 
 #include "seragen/pipeline/issue_stage.h"
 #include "seragen/pipeline/prompt_library.h"
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::pipeline {
 
 TEST_CASE("the shipped prompts load, render and hash", "[prompts]") {
-  auto p = PromptLibrary::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts", config::PromptsConfig{});
+  auto p = PromptLibrary::Load(seragen::testing::SourcePath("prompts"), config::PromptsConfig{});
   REQUIRE(p.ok());
   CHECK(p->categories().size() == 51);
   CHECK(p->issue_tag() == "issue");
@@ -20,12 +21,12 @@ TEST_CASE("the shipped prompts load, render and hash", "[prompts]") {
   CHECK(r1->find("/repo") != std::string::npos);
   CHECK_FALSE(p->Rollout1("f", "x.py", 51, {"/repo"}).ok());
   // The tools file joins the hash.
-  auto q = PromptLibrary::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts", config::PromptsConfig{}, "tools v2");
+  auto q = PromptLibrary::Load(seragen::testing::SourcePath("prompts"), config::PromptsConfig{}, "tools v2");
   CHECK(q->hash() != p->hash());
 }
 
 TEST_CASE("the rollout prompts state the test command when there is one and read naturally without", "[prompts]") {
-  auto p = PromptLibrary::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts", config::PromptsConfig{});
+  auto p = PromptLibrary::Load(seragen::testing::SourcePath("prompts"), config::PromptsConfig{});
   REQUIRE(p.ok());
   for (int rollout : {1, 2}) {
     auto render = [&](const std::string& command) {
@@ -55,7 +56,7 @@ TEST_CASE("a rollout prompt with a misspelt or unclosed section fails at load", 
   seragen::testing::TempDir dir;
   for (const char* f :
        {"system.md", "rollout2.md", "issue_writer.md", "judge.md", "categories.yaml", "trajectory_step.md"}) {
-    seragen::testing::RunShell("cp " + std::string(SERAGEN_SOURCE_DIR) + "/prompts/" + f + " " + dir.path());
+    seragen::testing::RunShell("cp " + seragen::testing::SourcePath("prompts/") + f + " " + dir.path());
   }
   dir.Write("rollout1.md", "Fix {{function_name}}.\n{{#test_comand}}\nrun {{test_command}}\n{{/test_comand}}\n");
   auto typo = PromptLibrary::Load(dir.path(), config::PromptsConfig{});
@@ -71,7 +72,7 @@ TEST_CASE("a prompt with an unknown placeholder fails at load, naming the file",
   seragen::testing::TempDir dir;
   for (const char* f :
        {"system.md", "rollout2.md", "issue_writer.md", "judge.md", "categories.yaml", "trajectory_step.md"}) {
-    auto text = std::string(SERAGEN_SOURCE_DIR) + "/prompts/" + f;
+    auto text = seragen::testing::SourcePath("prompts/") + f;
     seragen::testing::RunShell("cp " + text + " " + dir.path());
   }
   dir.Write("rollout1.md", "Fix {{function}} in {{file_path}}.");
@@ -81,7 +82,7 @@ TEST_CASE("a prompt with an unknown placeholder fails at load, naming the file",
 }
 
 TEST_CASE("the issue writer's trajectory summary is bounded whatever the steps hold", "[issue][bounds]") {
-  auto p = PromptLibrary::Load(std::string(SERAGEN_SOURCE_DIR) + "/prompts", config::PromptsConfig{});
+  auto p = PromptLibrary::Load(seragen::testing::SourcePath("prompts"), config::PromptsConfig{});
   REQUIRE(p.ok());
   agent::Trajectory t;
   t.history.push_back({llm::Role::kSystem, "S", {}, {}, {}, {}});

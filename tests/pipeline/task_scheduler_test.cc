@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "pipeline/pipeline_fakes.h"
+#include "testing/source_paths.h"
 
 namespace seragen::pipeline {
 namespace {
@@ -12,7 +13,7 @@ using testing::ScriptedEnvironments;
 using testing::ScriptedModel;
 
 struct SchedulerFixture {
-  std::string dir = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
+  std::string dir = seragen::testing::SourcePath("prompts");
   PromptLibrary prompts = *PromptLibrary::Load(dir, config::PromptsConfig{});
   demos::DemoIssuePool demos = demos::DemoIssuePool::FromIssues({{"d1", "Example issue text."}});
   agent::AgentMessages messages = *agent::AgentMessages::Load(dir + "/format_errors");

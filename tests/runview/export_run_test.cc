@@ -16,6 +16,7 @@
 #include "seragen/runview/export_run.h"
 #include "seragen/runview/status_report.h"
 #include "testing/fake_secrets.h"
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::runview {
@@ -108,7 +109,7 @@ void WriteRun(const std::string& run_dir, const std::vector<TaskScript>& tasks) 
 std::string ExportT1(const std::string& run_dir, exporter::ExportRules rules) {
   ExportRequest req;
   req.run_dir = run_dir;
-  req.prompts_dir = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
+  req.prompts_dir = seragen::testing::SourcePath("prompts");
   req.rules = rules;
   req.rules.t2 = false;
   Result<ExportReport> report = ExportRun(req);
@@ -150,11 +151,11 @@ struct SecretRun {
                                               const std::string& report_path = "") const {
     ExportRequest req;
     req.run_dir = dir.path();
-    req.prompts_dir = std::string(SERAGEN_SOURCE_DIR) + "/prompts";
+    req.prompts_dir = seragen::testing::SourcePath("prompts");
     req.options.format = format;
     req.rules.judge_enabled = false;
     req.rules.t2 = false;
-    auto scanner = secrets::LoadSecretScanner(std::string(SERAGEN_SOURCE_DIR) + "/configs/secret_rules.yaml", allow);
+    auto scanner = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), allow);
     REQUIRE(scanner.ok());
     req.secret_scanner = *scanner;
     req.secret_action = action;

@@ -12,6 +12,7 @@
 #include "seragen/journal/run_paths.h"
 #include "seragen/runview/run_settings.h"
 #include "seragen/runview/status_report.h"
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::runview {
@@ -27,7 +28,7 @@ std::string MakeFixtureRun(const std::string& run_dir) {
   o.shards = 2;
   o.trajectories = false;
   REQUIRE(report::testing::MakeSyntheticRun(run_dir, o).ok());
-  const std::string config = std::string("prompts:\n  dir: ") + SERAGEN_SOURCE_DIR +
+  const std::string config = "prompts:\n  dir: " + seragen::testing::SourceDir() +
                              "/prompts\n"
                              "repos:\n  - name: repo0\n    source: /nonexistent/repo0\n"
                              "llm:\n  endpoints:\n    - base_url: http://127.0.0.1:9/v1\n"
@@ -39,7 +40,7 @@ std::string MakeFixtureRun(const std::string& run_dir) {
 }
 
 std::string Golden() {
-  auto text = ReadFile(std::string(SERAGEN_SOURCE_DIR) + "/tests/runview/golden/status_synthetic.json");
+  auto text = ReadFile(seragen::testing::SourcePath("tests/runview/golden/status_synthetic.json"));
   REQUIRE(text.ok());
   return *text;
 }

@@ -6,6 +6,7 @@
 #include "seragen/secrets/action.h"
 #include "seragen/secrets/entropy.h"
 #include "seragen/secrets/rules.h"
+#include "testing/source_paths.h"
 
 namespace seragen::secrets {
 namespace {
@@ -93,7 +94,7 @@ std::string TableCell(const std::string& pattern) {
 }
 
 TEST_CASE("docs/SECRETS.md lists every shipped rule with its pattern", "[secrets]") {
-  auto doc = ReadFile(std::string(SERAGEN_SOURCE_DIR) + "/docs/SECRETS.md");
+  auto doc = ReadFile(seragen::testing::SourcePath("docs/SECRETS.md"));
   REQUIRE(doc.ok());
   SecretScanner scanner = testing::ShippedScanner();
   for (const SecretRule& r : scanner.rules()) {

@@ -27,6 +27,7 @@
 #include "teacher/server.h"
 #include "teacher/test_support.h"
 #include "teacher/wire_format.h"
+#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 using namespace seragen;
@@ -295,9 +296,8 @@ RealRollout RunWithRealTools(const std::function<std::string(const std::string& 
   REQUIRE(seragen::testing::RunShell("cd '" + dir.path() +
                                      "' && chmod -R a+rwX . && git init -q && git add -A && "
                                      "git -c user.email=t@t -c user.name=t commit -qm base") == 0);
-  auto resources =
-      tools::LoadToolResources(std::string(SERAGEN_SOURCE_DIR) + "/configs/tools.yaml",
-                               std::string(SERAGEN_SOURCE_DIR) + "/prompts/tools/messages.yaml", dir.path());
+  auto resources = tools::LoadToolResources(seragen::testing::SourcePath("configs/tools.yaml"),
+                                            seragen::testing::SourcePath("prompts/tools/messages.yaml"), dir.path());
   INFO(resources.status().ToString());
   REQUIRE(resources.ok());
   auto runner = sandbox::UnconfinedRunner::Create(sandbox::SandboxOptions{}, dir.path());

@@ -1,4 +1,5 @@
 #include "seragen/teacher/settings.h"
+#include "testing/source_paths.h"
 
 #include <catch2/catch.hpp>
 
@@ -7,7 +8,7 @@
 namespace seragen::teacher {
 
 TEST_CASE("the shipped configs/teacher.yaml loads with every key present", "[teacher]") {
-  auto s = LoadTeacherSettingsFile(std::string(SERAGEN_SOURCE_DIR) + "/configs/teacher.yaml");
+  auto s = LoadTeacherSettingsFile(seragen::testing::SourcePath("configs/teacher.yaml"));
   REQUIRE(s.ok());
   CHECK(s->port == std::optional<std::int64_t>(8765));
   CHECK(s->tools.editor == std::optional<std::string>("editor"));
@@ -52,7 +53,7 @@ TEST_CASE("teacher settings keep only the keys that are present", "[teacher]") {
 }
 
 TEST_CASE("the shipped configs/teacher.yaml matches the teacher's built-in defaults", "[teacher]") {
-  const std::string file = std::string(SERAGEN_SOURCE_DIR) + "/configs/teacher.yaml";
+  const std::string file = seragen::testing::SourcePath("configs/teacher.yaml");
   auto settings = LoadTeacherSettingsFile(file);
   REQUIRE(settings.ok());
   TeacherOptions o;

@@ -10,12 +10,13 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/template.h"
+#include "testing/source_paths.h"
 
 namespace seragen::teacher::testing {
 
 using nlohmann::json;
 
-std::string PromptsDir() { return std::string(SERAGEN_SOURCE_DIR) + "/prompts"; }
+std::string PromptsDir() { return seragen::testing::SourcePath("prompts"); }
 
 const PromptSet& Prompts() {
   static const PromptSet* set = [] {

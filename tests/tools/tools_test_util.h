@@ -5,10 +5,11 @@
 #include <string>
 
 #include "seragen/tools/tool_box.h"
+#include "testing/source_paths.h"
 
 namespace seragen::tools::test {
 
-inline std::string SourcePath(const std::string& relative) { return std::string(SERAGEN_SOURCE_DIR) + "/" + relative; }
+using seragen::testing::SourcePath;
 
 inline const ToolResources& Resources() {
   static const ToolResources resources = [] {

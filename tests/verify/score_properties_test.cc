@@ -10,13 +10,14 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/rng.h"
 #include "seragen/verify/scores.h"
+#include "testing/source_paths.h"
 
 namespace seragen::verify {
 namespace {
 
 std::vector<std::string> FixturePatches() {
   std::vector<std::string> patches;
-  for (const auto& entry : std::filesystem::directory_iterator(SERAGEN_SOURCE_DIR "/tests/verify/cases")) {
+  for (const auto& entry : std::filesystem::directory_iterator(seragen::testing::SourcePath("tests/verify/cases"))) {
     if (!entry.is_directory()) continue;
     for (const char* name : {"p1.diff", "p2.diff"}) {
       auto text = ReadFile((entry.path() / name).string());

@@ -12,6 +12,7 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/verify/scores.h"
+#include "testing/source_paths.h"
 
 namespace seragen::verify {
 namespace {
@@ -91,7 +92,7 @@ struct Row {
 };
 
 std::vector<Row> ReadTable() {
-  std::istringstream in(ReadFile(SERAGEN_SOURCE_DIR "/tests/verify/sera_rule_table.tsv").value());
+  std::istringstream in(ReadFile(seragen::testing::SourcePath("tests/verify/sera_rule_table.tsv")).value());
   std::vector<Row> rows;
   std::string line;
   while (std::getline(in, line)) {

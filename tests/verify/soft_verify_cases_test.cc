@@ -12,6 +12,7 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/verify/scores.h"
+#include "testing/source_paths.h"
 
 namespace seragen::verify {
 namespace {
@@ -39,7 +40,7 @@ double Fraction(const std::string& text) {
 
 std::vector<fs::path> CaseDirs() {
   std::vector<fs::path> dirs;
-  for (const auto& entry : fs::directory_iterator(SERAGEN_SOURCE_DIR "/tests/verify/cases")) {
+  for (const auto& entry : fs::directory_iterator(seragen::testing::SourcePath("tests/verify/cases"))) {
     if (entry.is_directory()) dirs.push_back(entry.path());
   }
   std::sort(dirs.begin(), dirs.end());

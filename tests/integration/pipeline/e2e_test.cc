@@ -23,6 +23,7 @@
 #include "seragen/journal/journal_reader.h"
 #include "seragen/repo/repository.h"
 #include "seragen/verify/scores.h"
+#include "testing/source_paths.h"
 
 namespace seragen::e2e {
 namespace {
@@ -74,7 +75,7 @@ void CheckExport(const std::string& run_dir, const std::string& format, bool exp
 // sera_chatml_test.mjs for sera (ChatML with axolotl's train-key rule).
 void CheckRenders(const std::string& run_dir, const std::string& script, const std::string& format) {
   std::string out;
-  std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  std::string js = seragen::testing::SourcePath("tests/export/js");
   int rc = testing::RunShell("cd " + js + " && node " + script + " " + run_dir + "/data/t1." + format + ".jsonl " +
                                  run_dir + "/data/t2." + format + ".jsonl",
                              &out);
@@ -87,7 +88,7 @@ void CheckRenders(const std::string& run_dir, const std::string& script, const s
 // reasoning kept apart (the default) and wrapped in <think> (--think wrap).
 void CheckTextMatchesTemplate(const std::string& run_dir, const std::string& format) {
   std::string out;
-  const std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  const std::string js = seragen::testing::SourcePath("tests/export/js");
   auto compare = [&](const std::string& dir) {
     int rc = testing::RunShell("cd " + js + " && node render_test.mjs --compare-" + format + " " + dir +
                                    "/t2.hf.jsonl " + dir + "/t2." + format + ".jsonl",
@@ -110,7 +111,7 @@ void CheckTextMatchesTemplate(const std::string& run_dir, const std::string& for
 // every turn of the sharegpt rows.
 void CheckRecipes(const std::string& run_dir) {
   std::string out;
-  const std::string js = std::string(SERAGEN_SOURCE_DIR) + "/tests/export/js";
+  const std::string js = seragen::testing::SourcePath("tests/export/js");
   const std::string data = run_dir + "/data";
   REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format sharegpt", &out) == 0);
   for (const std::string& cmd :
@@ -302,7 +303,7 @@ TEST_CASE("the SWE-agent tool profile runs end to end and shapes the training re
   testing::TempDir dir;
   TeacherProcess teacher(dir, "--seed 3");
   std::string cfg = WritePythonRepoConfig(
-      dir, teacher.url(), "tools: {file: '" + std::string(SERAGEN_SOURCE_DIR) + "/configs/tools-sweagent.yaml'}\n");
+      dir, teacher.url(), "tools: {file: '" + seragen::testing::SourcePath("configs/tools-sweagent.yaml'}\n"));
   std::string out;
   int rc = testing::RunShell(Binary() + " run -c " + cfg, &out);
   INFO(out);
@@ -550,8 +551,11 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
     }
   }
   CHECK(kills >= 16);
+  // The last run only has to finish what is left, most of the test's time at concurrency 3; it
+  // takes more tasks at once (run.concurrency may change on resume). The killed runs above keep
+  // `concurrency`, which bounds the calls repeated per kill below.
   std::string out;
-  REQUIRE(testing::RunShell(Binary() + " run -c " + cfg, &out) == 0);
+  REQUIRE(testing::RunShell(Binary() + " run -c " + cfg + " --set run.concurrency=12", &out) == 0);
 
   // Every planned task finished exactly once; no journal line is torn in the middle.
   auto journal = journal::LoadJournal(dir.Sub("run/shard-0/journal.jsonl"));

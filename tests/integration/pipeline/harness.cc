@@ -13,10 +13,11 @@
 #include <thread>
 
 #include "seragen/base/hash.h"
+#include "testing/source_paths.h"
 
 namespace seragen::e2e {
 
-std::string Binary() { return std::string(SERAGEN_BINARY_DIR) + "/seragen"; }
+std::string Binary() { return seragen::testing::BinaryDir() + "/seragen"; }
 
 TeacherProcess::TeacherProcess(const std::string& work_dir, const std::string& extra_args,
                                const std::string& log_path) {
@@ -80,7 +81,7 @@ std::string WritePythonRepoConfig(const testing::TempDir& dir, const std::string
 }
 
 void MakePythonRepo(const std::string& path) {
-  testing::RunShell(std::string(SERAGEN_SOURCE_DIR) + "/scripts/make-demo-repo " + path);
+  testing::RunShell(seragen::testing::SourcePath("scripts/make-demo-repo ") + path);
 }
 
 void MakeJavaScriptRepo(const std::string& path) {

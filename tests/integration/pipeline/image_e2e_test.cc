@@ -20,6 +20,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/unique_fd.h"
+#include "testing/source_paths.h"
 
 namespace seragen::e2e {
 namespace {
@@ -101,7 +102,7 @@ TEST_CASE("the demo pipeline runs inside a Debian image given as a docker-save a
     return;
   }
   std::string built;  // mmdebstrap's messages (on a failure), then the archive's path
-  int rc = testing::RunShell(std::string(SERAGEN_SOURCE_DIR) + "/scripts/make-test-image", &built);
+  int rc = testing::RunShell(seragen::testing::SourcePath("scripts/make-test-image"), &built);
   INFO(built);
   REQUIRE(rc == 0);
   built = Trim(built);

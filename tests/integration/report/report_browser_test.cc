@@ -14,6 +14,7 @@
 #include "integration/pipeline/harness.h"
 #include "report/synthetic_run.h"
 #include "seragen/base/file_util.h"
+#include "testing/source_paths.h"
 
 namespace seragen::e2e {
 namespace {
@@ -21,7 +22,7 @@ namespace {
 using nlohmann::json;
 
 std::string ArtifactDir() {
-  std::string dir = std::string(SERAGEN_BINARY_DIR) + "/test-artifacts/report";
+  std::string dir = seragen::testing::BinaryDir() + "/test-artifacts/report";
   std::filesystem::create_directories(dir);
   return dir;
 }
