@@ -42,10 +42,11 @@ int ExportFailed(const Status& s) {
 int RunExport(const runview::ExportOverrides& o) {
   auto requests = RequestsFor(o);
   if (!requests) return kExitUsage;
-  for (const runview::ExportRequest& req : *requests) {
-    auto report = runview::ExportRun(req);
-    if (!report.ok()) return ExportFailed(report.status());
-    std::cout << "[" << exporter::FormatName(req.options.format) << "]\n" << runview::FormatExport(*report);
+  auto reports = runview::ExportRuns(*requests);  // one reading of the run for every format
+  if (!reports.ok()) return ExportFailed(reports.status());
+  for (std::size_t i = 0; i < requests->size(); ++i) {
+    std::cout << "[" << exporter::FormatName((*requests)[i].options.format) << "]\n"
+              << runview::FormatExport((*reports)[i]);
   }
   return kExitOk;
 }

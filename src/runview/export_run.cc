@@ -180,10 +180,21 @@ Status WriteSummary(const std::string& path, const std::string& fmt_name, const 
 }  // namespace
 
 Result<ExportReport> ExportRun(const ExportRequest& req) {
+  SG_ASSIGN_OR_RETURN(std::vector<ExportReport> reports, ExportRuns({req}));
+  return std::move(reports.front());
+}
+
+Result<std::vector<ExportReport>> ExportRuns(const std::vector<ExportRequest>& requests) {
+  if (requests.empty()) return InvalidArgumentError("no export format requested");
   FoldOptions fold;
-  fold.prompts_dir = req.prompts_dir;
-  SG_ASSIGN_OR_RETURN(RunState run, FoldRun(req.run_dir, fold));
-  return ExportFolded(req, run);
+  fold.prompts_dir = requests.front().prompts_dir;
+  SG_ASSIGN_OR_RETURN(RunState run, FoldRun(requests.front().run_dir, fold));
+  std::vector<ExportReport> reports;
+  for (const ExportRequest& req : requests) {
+    SG_ASSIGN_OR_RETURN(ExportReport r, ExportFolded(req, run));
+    reports.push_back(std::move(r));
+  }
+  return reports;
 }
 
 Result<ExportReport> ExportFolded(const ExportRequest& req, const RunState& run) {

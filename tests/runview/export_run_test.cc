@@ -279,4 +279,38 @@ TEST_CASE("export: records name the category their attempt was given, and the pl
   CHECK(old["seed"].is_null());
 }
 
+TEST_CASE("export: several formats from one reading write what one export per format writes", "[export]") {
+  SecretRun run;
+  std::vector<ExportRequest> requests;
+  std::map<std::string, std::string> one_by_one;
+  for (const std::string& name : exporter::FormatNames()) {
+    auto [text, report] = run.Export(*exporter::ParseFormat(name), secrets::SecretAction::kRedact);
+    one_by_one[name] = text;
+    ExportRequest req;
+    req.run_dir = run.dir.path();
+    req.prompts_dir = seragen::testing::SourcePath("prompts");
+    req.options.format = *exporter::ParseFormat(name);
+    req.rules.judge_enabled = false;
+    req.rules.t2 = false;
+    auto scanner = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), {});
+    REQUIRE(scanner.ok());
+    req.secret_scanner = *scanner;
+    req.secret_action = secrets::SecretAction::kRedact;
+    requests.push_back(req);
+  }
+  Result<std::vector<ExportReport>> reports = ExportRuns(requests);
+  INFO(reports.status().ToString());
+  REQUIRE(reports.ok());
+  REQUIRE(reports->size() == requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const std::string name(exporter::FormatName(requests[i].options.format));
+    INFO(name);
+    CHECK((*reports)[i].t1_written == 1);
+    Result<std::string> text = ReadFile((*reports)[i].t1_path);
+    REQUIRE(text.ok());
+    CHECK(*text == one_by_one[name]);
+  }
+  CHECK_FALSE(ExportRuns({}).ok());
+}
+
 }  // namespace seragen::runview

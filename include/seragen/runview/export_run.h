@@ -79,6 +79,10 @@ inline constexpr const char* kT2Secret = "t2_secret";
 // already exported (same P1 for T1 / same P2 for T2) is not repeated, so the
 // output of several shards — or of a re-sharded rerun — merges cleanly.
 Result<ExportReport> ExportRun(const ExportRequest& request);
+// Several exports of one run (its formats, `merge --formats`) from one
+// reading of it: reports in the order of `requests`. The run is
+// requests.front()'s, read with its prompts directory.
+Result<std::vector<ExportReport>> ExportRuns(const std::vector<ExportRequest>& requests);
 // ExportRun from a run already folded (FoldRun with the request's prompts
 // directory), for callers that export several formats of one reading.
 Result<ExportReport> ExportFolded(const ExportRequest& request, const RunState& run);
