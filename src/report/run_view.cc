@@ -25,19 +25,19 @@ constexpr std::size_t kMaxConfigBytes = 64 * 1024;
 
 enum FunnelStep { kPlanned, kR1Submitted, kJudged, kIssue, kR2Submitted, kAccepted };
 
-void FillFromPlan(const callgraph::PlannedTask& t, const runview::RunSettings& settings, TaskRow* row) {
-  row->task_id = t.task_id;
-  row->repo = t.repo;
-  row->commit = t.commit;
-  row->function_id = t.function_id;
-  row->file = t.file;
-  row->qualname = t.qualname;
-  row->language = t.language;
+void FillFromPlan(callgraph::PlannedTask&& t, const runview::RunSettings& settings, TaskRow* row) {
+  row->task_id = std::move(t.task_id);
+  row->repo = std::move(t.repo);
+  row->commit = std::move(t.commit);
+  row->function_id = std::move(t.function_id);
+  row->file = std::move(t.file);
+  row->qualname = std::move(t.qualname);
+  row->language = std::move(t.language);
   row->start_line = t.start_line;
   row->end_line = t.end_line;
   row->category = row->planned_category = t.category;
   row->category_name = settings.CategoryName(t.category);
-  row->directory = DirectoryOf(t.repo, t.file);
+  row->in_plan = true;
 }
 
 // What the fold says about the task beyond its latest record.
@@ -72,7 +72,7 @@ std::string VerdictReason(const journal::LatestRecord& rec) {
 void FillProgress(const journal::TaskProgress& p, TaskRow* row) {
   row->started = true;
   row->stage = std::string(journal::StageName(p.last.stage));
-  row->refs = p.refs;
+  row->refs = TaskRefs(p.refs);
   row->judge_rejections = p.judge_rejections;
   row->attempts = p.judge_rejections + 1;
   if (p.last.stage == Stage::kVerified) {
@@ -113,19 +113,23 @@ std::string PageName(std::string_view task_id) {
 
 namespace {
 
-// One row per planned task, in plan order, not started yet.
-void AddPlannedRows(const runview::RunState& run, RunView* view, std::unordered_map<std::string, std::size_t>* index) {
+// One row per planned task, in plan order, not started yet; the plan is
+// consumed.
+void AddPlannedRows(runview::RunState& run, RunView* view, std::unordered_map<std::string, std::size_t>* index) {
+  const int shards = run.shard_count();
   view->rows.reserve(run.plan.size());
   for (std::size_t i = 0; i < run.plan.size(); ++i) {
-    if (!index->emplace(run.plan[i].task_id, view->rows.size()).second) continue;
+    if (index->contains(run.plan[i].task_id)) continue;
     TaskRow row;
-    FillFromPlan(run.plan[i], run.settings, &row);
-    row.shard = static_cast<int>(journal::ShardOf(i, run.shard_count()));
+    FillFromPlan(std::move(run.plan[i]), run.settings, &row);
+    row.shard = static_cast<int>(journal::ShardOf(i, shards));
     row.outcome = "planned";
     row.funnel[kPlanned] = true;
     row.page = PageName(row.task_id);
+    index->emplace(row.task_id, view->rows.size());
     view->rows.push_back(std::move(row));
   }
+  std::vector<callgraph::PlannedTask>().swap(run.plan);
 }
 
 // The row of a task the journals hold, added at the end when not in the plan.
@@ -163,14 +167,19 @@ void SettingsOf(const runview::RunState& run, RunView* view) {
 
 }  // namespace
 
-RunView RunViewOf(const runview::RunState& run) {
+RunView RunViewOf(runview::RunState&& run) {
   RunView view;
   view.run_dir = run.run_dir;
   view.status = runview::StatusOf(run);  // the numbers of `seragen status`
   SettingsOf(run, &view);
   std::unordered_map<std::string, std::size_t> index;
   AddPlannedRows(run, &view, &index);
+  std::size_t freed = 0;  // shards before this one are converted and freed
   run.ForEachTask([&](const runview::ShardState& shard, const journal::TaskProgress& p) {
+    // ForEachTask goes shard by shard in K order and, with owners indexed,
+    // never looks back at an earlier shard.
+    for (const auto at = static_cast<std::size_t>(&shard - run.shards.data()); freed < at; ++freed)
+      run.shards[freed].tasks = journal::ResumeState();
     TaskRow& row = RowOf(p.task_id, &view, &index);
     row.shard = shard.index;
     FillFromFold(p, &row);
@@ -185,10 +194,12 @@ RunView RunViewOf(const runview::RunState& run) {
 
 Result<RunView> LoadRunView(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(runview::RunState run, runview::FoldRun(run_dir));
-  RunView view = RunViewOf(run);
+  RunView view = RunViewOf(std::move(run));
   view.status.export_secrets = runview::ReadExportSecrets(run_dir);  // as `status` shows them
   return view;
 }
+
+std::string TaskRow::Directory() const { return in_plan ? DirectoryOf(repo, file) : std::string(); }
 
 std::string TaskRow::CategoryNote() const {
   std::string note = " (" + std::to_string(category);

@@ -8,6 +8,8 @@
 #include "report/index_charts.h"
 #include "report/synthetic_run.h"
 #include "seragen/base/file_util.h"
+#include "seragen/journal/record.h"
+#include "seragen/journal/run_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::report {
@@ -44,7 +46,7 @@ TEST_CASE("LoadRunView gives one row per planned task with its outcome from the 
   CHECK(accepted.scores->recall == 1.0);
   CHECK(accepted.detail == "recall 1.00 >= 0.75");
   CHECK(accepted.demo_issue == "tidepool-short");
-  CHECK(accepted.directory == "repo0/pkg/sub0");
+  CHECK(accepted.Directory() == "repo0/pkg/sub0");
   CHECK(accepted.tokens.calls == 2 * 6);  // six records of two calls each
 }
 
@@ -125,6 +127,47 @@ TEST_CASE("LoadRunView reads a run in progress whose journal ends in a half-writ
   CHECK(view->rows.size() == 10);
   CHECK(view->rows[8].outcome == "running");
   CHECK(view->status.torn_tails == 1);
+}
+
+TEST_CASE("a task in two shards' journals gives one row, from the first shard", "[report]") {
+  seragen::testing::TempDir dir;
+  testing::SyntheticRunOptions o;
+  o.tasks = 6;
+  o.shards = 3;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  // Task 0 (shard 0, accepted) shows up failed in the journals of shards 1 and 2 too.
+  journal::JournalRecord fail{"", journal::Stage::kFailed, "", 1};
+  for (int k : {1, 2}) {
+    auto before = LoadRunView(dir.Sub("run"));
+    REQUIRE(before.ok());
+    fail.task_id = before->rows[0].task_id;
+    fail.at = "2026-11-20T11:00:00.000Z";
+    std::ofstream(journal::JournalPath(journal::ShardDir(dir.Sub("run"), k)), std::ios::app)
+        << *journal::EncodeRecord(fail) << "\n";
+  }
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  CHECK(view->rows.size() == 6);
+  CHECK(view->rows[0].shard == 0);
+  CHECK(view->rows[0].outcome == "accepted");
+  CHECK(view->rows[1].outcome == testing::SyntheticOutcome(1));  // shard 1's own task
+  CHECK(view->rows[2].outcome == testing::SyntheticOutcome(2));
+}
+
+TEST_CASE("TaskRefs finds and lists each ref in role order", "[report]") {
+  std::map<std::string, std::string> refs{
+      {"rollout1", "trajectories/a.r1.json"}, {"issue", std::string("x\0y", 3)}, {"", ""}};
+  TaskRefs packed(refs);
+  CHECK(packed.Find("rollout1") == "trajectories/a.r1.json");
+  CHECK(packed.Find("issue") == std::string_view("x\0y", 3));
+  CHECK(packed.Find("") == "");
+  CHECK_FALSE(packed.Find("rollout2"));
+  std::map<std::string, std::string> back;
+  for (const auto& [role, path] : packed) back.emplace(role, path);
+  CHECK(back == refs);
+  const TaskRefs none;
+  CHECK(none.empty());
+  CHECK(none.begin() == none.end());
 }
 
 TEST_CASE("LoadRunView fails with not found for a directory without a plan", "[report]") {
