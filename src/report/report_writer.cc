@@ -6,6 +6,7 @@
 #include <simdjson.h>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <condition_variable>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -32,6 +34,7 @@ namespace {
 constexpr std::string_view kPageFormat = "report-page-2";
 constexpr std::string_view kStateFile = "data/pages.jsonl";
 constexpr std::uint64_t kMaxPageStateBytes = 256ull << 20;
+constexpr std::size_t kMaxStateLineBytes = 64 * 1024;  // a line is a few hundred bytes
 
 // A file written under a temp name and renamed into place by Commit (a
 // browser open on the report never reads half a file); no fsync.
@@ -139,49 +142,59 @@ RolloutSummary SummaryFromState(simdjson::simdjson_result<simdjson::dom::element
   return s;
 }
 
-struct KeptPage {
-  std::string stamp;
-  RolloutSummary r1, r2;
-  bool on_disk = false;  // the tasks directory has the page
-};
-
-// The previous report's page stamps (a damaged or missing file: none; a
-// damaged line: no stamp for its page). Parsed with simdjson: UTF-8 checked,
-// nesting bounded by the parser, error codes only.
-std::unordered_map<std::string, KeptPage> ReadState(const std::string& path) {
-  std::unordered_map<std::string, KeptPage> out;
-  auto text = ReadRegularFile(path, kMaxPageStateBytes);
-  simdjson::dom::parser parser;
-  if (!text.ok() || parser.allocate(1 << 16, kMaxJsonDepth) != simdjson::SUCCESS) return out;
-  std::string padded;
-  std::size_t start = 0;
-  while (start < text->size()) {
-    std::size_t end = text->find('\n', start);
-    if (end == std::string::npos) end = text->size();
-    padded.assign(text->data() + start, end - start);
-    const std::size_t size = padded.size();
-    start = end + 1;
-    padded.append(simdjson::SIMDJSON_PADDING, '\0');
-    simdjson::dom::object j;
-    std::string_view page, stamp;
-    if (parser.parse(padded.data(), size, false).get_object().get(j) != simdjson::SUCCESS ||
-        j.at_key("page").get_string().get(page) != simdjson::SUCCESS ||
-        j.at_key("stamp").get_string().get(stamp) != simdjson::SUCCESS) {
-      continue;
+// Calls `visit` with each line of `path` (the last may lack its newline),
+// reading at most kMaxPageStateBytes; a line longer than kMaxStateLineBytes
+// is skipped. A missing, unreadable or irregular file (a FIFO: not waited
+// on) has no lines. Streamed: the file is never held whole.
+void ForEachStateLine(const std::string& path, const std::function<void(std::string_view)>& visit) {
+  auto fd = OpenRegularFile(path, kMaxPageStateBytes);
+  if (!fd.ok()) return;
+  std::string line;
+  bool skipping = false;  // in a line too long to keep
+  std::uint64_t total = 0;
+  char buffer[1 << 16];
+  while (total < kMaxPageStateBytes) {
+    const ssize_t n = ::read(fd->get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    total += static_cast<std::uint64_t>(n);
+    for (std::string_view chunk(buffer, static_cast<std::size_t>(n)); !chunk.empty();) {
+      const std::size_t nl = chunk.find('\n');
+      const std::string_view part = chunk.substr(0, nl);
+      skipping = skipping || line.size() + part.size() > kMaxStateLineBytes;
+      if (!skipping) line.append(part);
+      if (nl == std::string_view::npos) break;
+      if (!skipping) visit(line);
+      line.clear();
+      skipping = false;
+      chunk.remove_prefix(nl + 1);
     }
-    out[std::string(page)] = {std::string(stamp), SummaryFromState(j.at_key("r1")), SummaryFromState(j.at_key("r2"))};
   }
-  return out;
+  if (!skipping && !line.empty()) visit(line);
 }
 
-// Marks the kept pages whose file is in `tasks_dir`: one listing, not a
-// lookup per page.
-void MarkOnDisk(const std::string& tasks_dir, std::unordered_map<std::string, KeptPage>* kept) {
-  if (kept->empty()) return;
-  std::error_code ec;
-  for (std::filesystem::directory_iterator d(tasks_dir, ec), end; !ec && d != end; d.increment(ec)) {
-    if (auto k = kept->find(d->path().filename().string()); k != kept->end()) k->second.on_disk = true;
+// A line of the page state: what the page named `page` was made from and the
+// rollout summaries its trajectories gave.
+struct StateEntry {
+  std::string_view page, stamp;
+  RolloutSummary r1, r2;
+};
+
+// Parsed with simdjson: UTF-8 checked, nesting bounded by the parser, error
+// codes only. `padded` is scratch space; nullopt for a damaged line.
+std::optional<StateEntry> ParseStateLine(simdjson::dom::parser& parser, std::string& padded, std::string_view line) {
+  padded.assign(line);
+  padded.append(simdjson::SIMDJSON_PADDING, '\0');
+  simdjson::dom::object j;
+  StateEntry e;
+  if (parser.parse(padded.data(), line.size(), false).get_object().get(j) != simdjson::SUCCESS ||
+      j.at_key("page").get_string().get(e.page) != simdjson::SUCCESS ||
+      j.at_key("stamp").get_string().get(e.stamp) != simdjson::SUCCESS) {
+    return std::nullopt;
   }
+  e.r1 = SummaryFromState(j.at_key("r1"));
+  e.r2 = SummaryFromState(j.at_key("r2"));
+  return e;
 }
 
 // Writes `bytes` to `path` unless the file holds exactly them already (a
@@ -243,14 +256,15 @@ class PageWriter {
 
   Status Run(const std::string& state_path, const ReportProgress& progress) {
     SG_RETURN_IF_ERROR(MakeDirs(tasks_dir_));
-    kept_ = ReadState(state_path);
-    MarkOnDisk(tasks_dir_, &kept_);
+    stamps_.reserve(view_.rows.size());
+    for (const TaskRow& row : view_.rows) stamps_.push_back(Stamp(row));
+    FindKeptPages(state_path);
     SG_ASSIGN_OR_RETURN(OutputFile state, OutputFile::Open(state_path));
     for (std::size_t start = 0; start < view_.rows.size(); start += kWindowRows) {
       std::size_t end = std::min(view_.rows.size(), start + kWindowRows);
       SG_RETURN_IF_ERROR(Window(start, end));
       for (std::size_t i = start; i < end; ++i) {
-        state.Append(StateLine(view_.rows[i], stamps_[i - start]));
+        state.Append(StateLine(view_.rows[i], stamps_[i]));
         if (progress) progress(i + 1, view_.rows.size());
       }
     }
@@ -258,18 +272,43 @@ class PageWriter {
   }
 
  private:
+  // Marks the rows whose page can be kept: the previous report's state line
+  // for the page has the row's stamp and the page is in the tasks directory
+  // (one listing, not a lookup per page). Their rollout summaries come from
+  // that line. Lines are matched to rows as they are read: nothing of the
+  // previous report is held.
+  void FindKeptPages(const std::string& state_path) {
+    std::unordered_map<std::string_view, std::size_t> by_page;
+    by_page.reserve(view_.rows.size());
+    for (std::size_t i = 0; i < view_.rows.size(); ++i) by_page.emplace(view_.rows[i].page, i);
+    kept_.assign(view_.rows.size(), false);
+    std::vector<bool> on_disk(view_.rows.size(), false);
+    std::error_code ec;
+    for (std::filesystem::directory_iterator d(tasks_dir_, ec), end; !ec && d != end; d.increment(ec)) {
+      if (auto it = by_page.find(d->path().filename().string()); it != by_page.end()) on_disk[it->second] = true;
+    }
+    simdjson::dom::parser parser;
+    if (parser.allocate(1 << 16, kMaxJsonDepth) != simdjson::SUCCESS) return;
+    std::string padded;
+    ForEachStateLine(state_path, [&](std::string_view line) {
+      std::optional<StateEntry> e = ParseStateLine(parser, padded, line);
+      if (!e) return;
+      auto it = by_page.find(e->page);
+      if (it == by_page.end()) return;
+      const std::size_t i = it->second;
+      // A later line of the same page wins, as it would have in the file's writer.
+      kept_[i] = on_disk[i] && e->stamp == stamps_[i];
+      view_.rows[i].r1 = kept_[i] ? std::move(e->r1) : RolloutSummary{};
+      view_.rows[i].r2 = kept_[i] ? std::move(e->r2) : RolloutSummary{};
+    });
+  }
+
   // Keeps what can be kept from the journal alone (no file read), makes the
   // rest on the pool; the first failure in row order is the result.
   Status Window(std::size_t start, std::size_t end) {
-    stamps_.clear();
     std::vector<std::size_t> todo;
     for (std::size_t i = start; i < end; ++i) {
-      TaskRow& row = view_.rows[i];
-      stamps_.push_back(Stamp(row));
-      auto k = kept_.find(row.page);
-      if (k != kept_.end() && k->second.stamp == stamps_.back() && k->second.on_disk) {
-        row.r1 = k->second.r1;
-        row.r2 = k->second.r2;
+      if (kept_[i]) {
         result_->pages_kept++;
       } else {
         todo.push_back(i);
@@ -303,9 +342,9 @@ class PageWriter {
   ReportResult* result_;
   const std::size_t threads_;
   std::vector<PageWorker> workers_;
-  ThreadPool pool_;  // after what its work uses: destroyed (joined) first
-  std::unordered_map<std::string, KeptPage> kept_;
-  std::vector<std::string> stamps_;  // of the current window
+  ThreadPool pool_;                  // after what its work uses: destroyed (joined) first
+  std::vector<std::string> stamps_;  // of every row
+  std::vector<bool> kept_;           // the row's page is kept as it is
 };
 
 }  // namespace

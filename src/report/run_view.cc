@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <unordered_map>
+#include <unordered_set>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
@@ -113,38 +113,70 @@ std::string PageName(std::string_view task_id) {
 
 namespace {
 
+// Row positions by task id, hashed through the rows' own ids (an index of
+// 100,000 tasks copies none of them).
+class RowIndex {
+ public:
+  explicit RowIndex(const std::vector<TaskRow>& rows) : set_(0, Hash{&rows}, Equal{&rows}) {}
+  void Reserve(std::size_t rows) { set_.reserve(rows); }
+  // Records rows[row] (already in place).
+  void Add(std::size_t row) { set_.insert(row); }
+  const std::size_t* Find(std::string_view id) const {
+    auto it = set_.find(id);
+    return it == set_.end() ? nullptr : &*it;
+  }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    const std::vector<TaskRow>* rows;
+    std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+    std::size_t operator()(std::size_t row) const { return (*this)((*rows)[row].task_id); }
+  };
+  struct Equal {
+    using is_transparent = void;
+    const std::vector<TaskRow>* rows;
+    std::string_view Id(std::string_view id) const { return id; }
+    std::string_view Id(std::size_t row) const { return (*rows)[row].task_id; }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      return Id(a) == Id(b);
+    }
+  };
+  std::unordered_set<std::size_t, Hash, Equal> set_;
+};
+
 // One row per planned task, in plan order, not started yet; the plan is
 // consumed.
-void AddPlannedRows(runview::RunState& run, RunView* view, std::unordered_map<std::string, std::size_t>* index) {
+void AddPlannedRows(runview::RunState& run, RunView* view, RowIndex* index) {
   const int shards = run.shard_count();
   view->rows.reserve(run.plan.size());
+  index->Reserve(run.plan.size());
   for (std::size_t i = 0; i < run.plan.size(); ++i) {
-    if (index->contains(run.plan[i].task_id)) continue;
+    if (index->Find(run.plan[i].task_id) != nullptr) continue;
     TaskRow row;
     FillFromPlan(std::move(run.plan[i]), run.settings, &row);
     row.shard = static_cast<int>(journal::ShardOf(i, shards));
     row.outcome = "planned";
     row.funnel[kPlanned] = true;
     row.page = PageName(row.task_id);
-    index->emplace(row.task_id, view->rows.size());
     view->rows.push_back(std::move(row));
+    index->Add(view->rows.size() - 1);
   }
   std::vector<callgraph::PlannedTask>().swap(run.plan);
 }
 
 // The row of a task the journals hold, added at the end when not in the plan.
-TaskRow& RowOf(const std::string& id, RunView* view, std::unordered_map<std::string, std::size_t>* index) {
-  auto it = index->find(id);
-  if (it == index->end()) {  // not in the plan: shown with what the journal says
-    it = index->emplace(id, view->rows.size()).first;
-    TaskRow row;
-    row.task_id = id;
-    row.category_name = "not in plan";
-    row.funnel[kPlanned] = true;
-    row.page = PageName(id);
-    view->rows.push_back(std::move(row));
-  }
-  return view->rows[it->second];
+TaskRow& RowOf(const std::string& id, RunView* view, RowIndex* index) {
+  if (const std::size_t* row = index->Find(id)) return view->rows[*row];
+  TaskRow row;  // not in the plan: shown with what the journal says
+  row.task_id = id;
+  row.category_name = "not in plan";
+  row.funnel[kPlanned] = true;
+  row.page = PageName(id);
+  view->rows.push_back(std::move(row));
+  index->Add(view->rows.size() - 1);
+  return view->rows.back();
 }
 
 void SettingsOf(const runview::RunState& run, RunView* view) {
@@ -172,7 +204,7 @@ RunView RunViewOf(runview::RunState&& run) {
   view.run_dir = run.run_dir;
   view.status = runview::StatusOf(run);  // the numbers of `seragen status`
   SettingsOf(run, &view);
-  std::unordered_map<std::string, std::size_t> index;
+  RowIndex index(view.rows);
   AddPlannedRows(run, &view, &index);
   std::size_t freed = 0;  // shards before this one are converted and freed
   run.ForEachTask([&](const runview::ShardState& shard, const journal::TaskProgress& p) {

@@ -202,6 +202,34 @@ TEST_CASE("a page state file cut anywhere keeps exactly its whole lines, bytes t
   CHECK(again->pages_kept == 3);
 }
 
+TEST_CASE("a page state line longer than a line can be is not used, and the lines after it are", "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 4);
+  const std::string path = dir.Sub("out/data/pages.jsonl");
+  std::string state = Read(path);
+  // The second line gets 100 KB of padding in a field nobody reads: still
+  // valid JSON with the right stamp, but past the reader's line bound.
+  const std::size_t second = state.find('\n') + 1;
+  state.insert(second + 1, "\"pad\":\"" + std::string(100 * 1024, 'a') + "\",");
+  std::ofstream(path, std::ios::trunc) << state;
+  auto again = WriteReport(ro);
+  REQUIRE(again.ok());
+  CHECK(again->pages_written == 1);
+  CHECK(again->pages_kept == 3);
+}
+
+TEST_CASE("a page state file that is a FIFO is not waited on: every page is made again", "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 3);
+  const std::string path = dir.Sub("out/data/pages.jsonl");
+  REQUIRE(std::filesystem::remove(path));
+  REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  auto again = WriteReport(ro);
+  REQUIRE(again.ok());
+  CHECK(again->pages_written == 3);
+  CHECK(std::filesystem::is_regular_file(path));
+}
+
 TEST_CASE("WriteReport on a missing run fails with not found", "[report]") {
   seragen::testing::TempDir dir;
   ReportOptions ro;
