@@ -144,11 +144,12 @@ RolloutSummary SummaryFromState(simdjson::simdjson_result<simdjson::dom::element
 
 // Calls `visit` with each line of `path` (the last may lack its newline),
 // reading at most kMaxPageStateBytes; a line longer than kMaxStateLineBytes
-// is skipped. A missing, unreadable or irregular file (a FIFO: not waited
-// on) has no lines. Streamed: the file is never held whole.
-void ForEachStateLine(const std::string& path, const std::function<void(std::string_view)>& visit) {
+// is passed as "". A missing, unreadable or irregular file (a FIFO: not
+// waited on) has no lines. Streamed: the file is never held whole. True when
+// the whole file was read.
+bool ForEachStateLine(const std::string& path, const std::function<void(std::string_view)>& visit) {
   auto fd = OpenRegularFile(path, kMaxPageStateBytes);
-  if (!fd.ok()) return;
+  if (!fd.ok()) return false;
   std::string line;
   bool skipping = false;  // in a line too long to keep
   std::uint64_t total = 0;
@@ -156,7 +157,8 @@ void ForEachStateLine(const std::string& path, const std::function<void(std::str
   while (total < kMaxPageStateBytes) {
     const ssize_t n = ::read(fd->get(), buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n < 0) return false;
+    if (n == 0) break;
     total += static_cast<std::uint64_t>(n);
     for (std::string_view chunk(buffer, static_cast<std::size_t>(n)); !chunk.empty();) {
       const std::size_t nl = chunk.find('\n');
@@ -164,13 +166,14 @@ void ForEachStateLine(const std::string& path, const std::function<void(std::str
       skipping = skipping || line.size() + part.size() > kMaxStateLineBytes;
       if (!skipping) line.append(part);
       if (nl == std::string_view::npos) break;
-      if (!skipping) visit(line);
+      visit(skipping ? std::string_view() : std::string_view(line));
       line.clear();
       skipping = false;
       chunk.remove_prefix(nl + 1);
     }
   }
-  if (!skipping && !line.empty()) visit(line);
+  if (skipping || !line.empty()) visit(skipping ? std::string_view() : std::string_view(line));
+  return total < kMaxPageStateBytes;
 }
 
 // A line of the page state: what the page named `page` was made from and the
@@ -259,16 +262,21 @@ class PageWriter {
     stamps_.reserve(view_.rows.size());
     for (const TaskRow& row : view_.rows) stamps_.push_back(Stamp(row));
     FindKeptPages(state_path);
-    SG_ASSIGN_OR_RETURN(OutputFile state, OutputFile::Open(state_path));
+    // Every page kept and the state file holds each row's line, in row order:
+    // it says what a new one would and stays as it is.
+    std::optional<OutputFile> state;
+    if (!state_unchanged_) {
+      SG_ASSIGN_OR_RETURN(state, OutputFile::Open(state_path));
+    }
     for (std::size_t start = 0; start < view_.rows.size(); start += kWindowRows) {
       std::size_t end = std::min(view_.rows.size(), start + kWindowRows);
       SG_RETURN_IF_ERROR(Window(start, end));
       for (std::size_t i = start; i < end; ++i) {
-        state.Append(StateLine(view_.rows[i], stamps_[i]));
+        if (state) state->Append(StateLine(view_.rows[i], stamps_[i]));
         if (progress) progress(i + 1, view_.rows.size());
       }
     }
-    return state.Commit();
+    return state ? state->Commit() : Status::Ok();
   }
 
  private:
@@ -290,17 +298,22 @@ class PageWriter {
     simdjson::dom::parser parser;
     if (parser.allocate(1 << 16, kMaxJsonDepth) != simdjson::SUCCESS) return;
     std::string padded;
-    ForEachStateLine(state_path, [&](std::string_view line) {
+    std::size_t lines = 0;
+    bool in_order = true;  // line k is row k's, kept
+    const bool whole = ForEachStateLine(state_path, [&](std::string_view line) {
+      const std::size_t k = lines++;
       std::optional<StateEntry> e = ParseStateLine(parser, padded, line);
-      if (!e) return;
-      auto it = by_page.find(e->page);
+      auto it = e ? by_page.find(e->page) : by_page.end();
+      in_order = in_order && it != by_page.end() && it->second == k;
       if (it == by_page.end()) return;
       const std::size_t i = it->second;
       // A later line of the same page wins, as it would have in the file's writer.
       kept_[i] = on_disk[i] && e->stamp == stamps_[i];
       view_.rows[i].r1 = kept_[i] ? std::move(e->r1) : RolloutSummary{};
       view_.rows[i].r2 = kept_[i] ? std::move(e->r2) : RolloutSummary{};
+      in_order = in_order && kept_[i];
     });
+    state_unchanged_ = whole && in_order && lines == view_.rows.size();
   }
 
   // Keeps what can be kept from the journal alone (no file read), makes the
@@ -345,6 +358,7 @@ class PageWriter {
   ThreadPool pool_;                  // after what its work uses: destroyed (joined) first
   std::vector<std::string> stamps_;  // of every row
   std::vector<bool> kept_;           // the row's page is kept as it is
+  bool state_unchanged_ = false;     // the state file has every row, in order, each kept
 };
 
 }  // namespace

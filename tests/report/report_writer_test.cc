@@ -133,14 +133,23 @@ std::uintmax_t Inode(const std::string& path) {
   return st.st_ino;
 }
 
-TEST_CASE("a second report of an unchanged run leaves the table's data files as they were", "[report]") {
+TEST_CASE("a second report of an unchanged run leaves the table's data files and the page state as they were",
+          "[report]") {
   seragen::testing::TempDir dir;
   ReportOptions ro = ReportedRun(dir, 10);
   const std::uintmax_t js = Inode(dir.Sub("out/data/rows-0.js")), html = Inode(dir.Sub("out/data/rows-0.html"));
+  const std::uintmax_t state = Inode(dir.Sub("out/data/pages.jsonl"));
   const std::string js_bytes = Read(dir.Sub("out/data/rows-0.js"));
+  const std::string state_bytes = Read(dir.Sub("out/data/pages.jsonl"));
   REQUIRE(WriteReport(ro).ok());
   CHECK(Inode(dir.Sub("out/data/rows-0.js")) == js);
   CHECK(Inode(dir.Sub("out/data/rows-0.html")) == html);
+  CHECK(Inode(dir.Sub("out/data/pages.jsonl")) == state);
+  // A state file missing its last line is written whole again.
+  std::ofstream(dir.Sub("out/data/pages.jsonl"), std::ios::trunc)
+      << state_bytes.substr(0, state_bytes.rfind('\n', state_bytes.size() - 2) + 1);
+  REQUIRE(WriteReport(ro).ok());
+  CHECK(Read(dir.Sub("out/data/pages.jsonl")) == state_bytes);
   // A chunk file that differs from what the report makes is made again.
   std::ofstream(dir.Sub("out/data/rows-0.js"), std::ios::app) << "tampered";
   REQUIRE(WriteReport(ro).ok());
