@@ -15,12 +15,17 @@
 namespace seragen::report {
 namespace {
 
+// A synthetic run of `tasks` tasks over `shards` shards in DIR/run.
+void MakeRun(const seragen::testing::TempDir& dir, std::size_t tasks, int shards) {
+  testing::SyntheticRunOptions o;
+  o.tasks = tasks;
+  o.shards = shards;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+}
+
 TEST_CASE("LoadRunView gives one row per planned task with its outcome from the journal", "[report]") {
   seragen::testing::TempDir dir;
-  testing::SyntheticRunOptions o;
-  o.tasks = 30;
-  o.shards = 2;
-  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  MakeRun(dir, 30, 2);
   auto view = LoadRunView(dir.Sub("run"));
   REQUIRE(view.ok());
   REQUIRE(view->rows.size() == 30);
@@ -131,17 +136,13 @@ TEST_CASE("LoadRunView reads a run in progress whose journal ends in a half-writ
 
 TEST_CASE("a task in two shards' journals gives one row, from the first shard", "[report]") {
   seragen::testing::TempDir dir;
-  testing::SyntheticRunOptions o;
-  o.tasks = 6;
-  o.shards = 3;
-  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  MakeRun(dir, 6, 3);
+  auto before = LoadRunView(dir.Sub("run"));
+  REQUIRE(before.ok());
   // Task 0 (shard 0, accepted) shows up failed in the journals of shards 1 and 2 too.
-  journal::JournalRecord fail{"", journal::Stage::kFailed, "", 1};
+  journal::JournalRecord fail{before->rows[0].task_id, journal::Stage::kFailed, "", 1};
+  fail.at = "2026-11-20T11:00:00.000Z";
   for (int k : {1, 2}) {
-    auto before = LoadRunView(dir.Sub("run"));
-    REQUIRE(before.ok());
-    fail.task_id = before->rows[0].task_id;
-    fail.at = "2026-11-20T11:00:00.000Z";
     std::ofstream(journal::JournalPath(journal::ShardDir(dir.Sub("run"), k)), std::ios::app)
         << *journal::EncodeRecord(fail) << "\n";
   }
