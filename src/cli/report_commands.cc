@@ -60,13 +60,13 @@ int RunShow(const ShowArgs& a) {
   }
   if (a.raw) {
     const char* role = a.rollout == 2 ? journal::kRefRollout2 : journal::kRefRollout1;
-    auto ref = row->refs.find(role);
+    auto ref = row->refs.Find(role);
     auto shard = view->shard_dirs.find(row->shard);
-    if (ref == row->refs.end() || shard == view->shard_dirs.end()) {
+    if (!ref || shard == view->shard_dirs.end()) {
       std::cerr << "seragen show: task has no rollout " << a.rollout << " trajectory (yet)\n";
       return kExitRuntimeFailure;
     }
-    auto text = journal::ReadResultFile(shard->second, ref->second);
+    auto text = journal::ReadResultFile(shard->second, *ref);
     if (!text.ok()) return ErrorExit("show", text.status());
     std::string shown = report::TerminalSafe(*text, text->size(), report::TerminalField::kJson);
     std::cout << shown;

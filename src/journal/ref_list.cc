@@ -32,22 +32,27 @@ std::string_view TakePiece(std::string_view packed, std::size_t* at) {
 
 }  // namespace
 
+RefList::Entry RefList::Iterator::operator*() const {
+  std::size_t at = at_;
+  std::string_view role = TakePiece(*packed_, &at);
+  std::string_view path = TakePiece(*packed_, &at);
+  return {role, path};
+}
+
+RefList::Iterator& RefList::Iterator::operator++() {
+  TakePiece(*packed_, &at_);
+  TakePiece(*packed_, &at_);
+  return *this;
+}
+
 std::vector<RefList::Entry> RefList::Entries() const {
   std::vector<Entry> out;
-  std::size_t at = 0;
-  while (at < packed_.size()) {
-    std::string_view role = TakePiece(packed_, &at);
-    std::string_view path = TakePiece(packed_, &at);
-    out.emplace_back(role, path);
-  }
+  for (Entry e : *this) out.push_back(e);
   return out;
 }
 
 std::optional<std::string_view> RefList::Find(std::string_view role) const {
-  std::size_t at = 0;
-  while (at < packed_.size()) {
-    std::string_view r = TakePiece(packed_, &at);
-    std::string_view path = TakePiece(packed_, &at);
+  for (const auto& [r, path] : *this) {
     if (r == role) return path;
   }
   return std::nullopt;

@@ -28,14 +28,13 @@ std::string_view Replacement(char c) {
 
 }  // namespace
 
-std::string Escape(std::string_view text) {
+void AppendEscaped(std::string& out, std::string_view text) {
   std::string repaired;
   if (!IsValidUtf8(text)) {
     repaired = RepairUtf8(text);
     text = repaired;
   }
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
+  out.reserve(out.size() + text.size() + text.size() / 8);
   std::size_t plain = 0;  // start of the run of bytes copied unchanged
   for (std::size_t i = 0; i < text.size(); ++i) {
     std::string_view r = Replacement(text[i]);
@@ -43,7 +42,13 @@ std::string Escape(std::string_view text) {
     out.append(text.data() + plain, i - plain).append(r);
     plain = i + 1;
   }
-  return out.append(text.data() + plain, text.size() - plain);
+  out.append(text.data() + plain, text.size() - plain);
+}
+
+std::string Escape(std::string_view text) {
+  std::string out;
+  AppendEscaped(out, text);
+  return out;
 }
 
 std::string UrlComponent(std::string_view text) {
@@ -65,19 +70,28 @@ std::string Clip(std::string_view text, std::size_t max_bytes) {
   return std::string(text.substr(0, Utf8SafePrefixLength(text, max_bytes))) + "…";
 }
 
-std::string ClippedPre(std::string_view text, std::string_view css_class, const ClipLimits& limits) {
+void AppendClippedPre(std::string& out, std::string_view text, std::string_view css_class, const ClipLimits& limits) {
   std::size_t first = Utf8SafePrefixLength(text, limits.shown);
-  std::string out = fmt::format("<pre class=\"{}\">{}</pre>", css_class, Escape(text.substr(0, first)));
-  if (first >= text.size()) return out;
+  out.append("<pre class=\"").append(css_class).append("\">");
+  AppendEscaped(out, text.substr(0, first));
+  out.append("</pre>");
+  if (first >= text.size()) return;
   std::string_view rest = text.substr(first);
   std::size_t more = Utf8SafePrefixLength(rest, limits.cap > first ? limits.cap - first : 0);
-  out += fmt::format("<details class=\"more\"><summary>{} more bytes</summary><pre class=\"{}\">{}</pre>",
-                     Thousands(static_cast<long long>(rest.size())), css_class, Escape(rest.substr(0, more)));
+  out += fmt::format("<details class=\"more\"><summary>{} more bytes</summary><pre class=\"{}\">",
+                     Thousands(static_cast<long long>(rest.size())), css_class);
+  AppendEscaped(out, rest.substr(0, more));
+  out.append("</pre>");
   if (more < rest.size()) {
     out +=
         fmt::format("<p class=\"note\">{} bytes not shown</p>", Thousands(static_cast<long long>(rest.size() - more)));
   }
   out += "</details>";
+}
+
+std::string ClippedPre(std::string_view text, std::string_view css_class, const ClipLimits& limits) {
+  std::string out;
+  AppendClippedPre(out, text, css_class, limits);
   return out;
 }
 

@@ -196,7 +196,7 @@ std::string ChartsSection(const RunView& view) {
   std::map<std::string, std::size_t> format_errors;
   for (const TaskRow& r : view.rows) {
     if (r.outcome == "accepted" || r.outcome == "rejected" || r.outcome == "not_scorable") {
-      auto& a = by_dir[r.directory];
+      auto& a = by_dir[r.Directory()];
       a.verified++;
       if (r.outcome == "accepted") a.accepted++;
     }

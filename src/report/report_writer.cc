@@ -6,12 +6,15 @@
 #include <simdjson.h>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <charconv>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -31,6 +34,7 @@ namespace {
 constexpr std::string_view kPageFormat = "report-page-2";
 constexpr std::string_view kStateFile = "data/pages.jsonl";
 constexpr std::uint64_t kMaxPageStateBytes = 256ull << 20;
+constexpr std::size_t kMaxStateLineBytes = 64 * 1024;  // a line is a few hundred bytes
 
 // A file written under a temp name and renamed into place by Commit (a
 // browser open on the report never reads half a file); no fsync.
@@ -66,16 +70,47 @@ Status WriteOutput(const std::string& path, std::string_view bytes) {
   return f.Commit();
 }
 
+// Appends `field` as Sha256::UpdateField hashes it ("<size>:<bytes>").
+void AppendField(std::string& message, std::string_view field) {
+  char size[24];
+  message.append(size, std::to_chars(size, size + sizeof size, field.size()).ptr);
+  message += ':';
+  message += field;
+}
+
+void AppendField(std::string& message, std::int64_t number) {
+  char text[24];
+  AppendField(message, std::string_view(text, std::to_chars(text, text + sizeof text, number).ptr));
+}
+
 // What a task page is made from, as far as the journal tells: a change of
-// any of these (a new record, a ref, a score) makes a new page.
+// any of these (a new record, a ref, a score) makes a new page. The same id
+// as ContentId over these fields, made in one reused buffer: this runs for
+// every task of every report.
 std::string Stamp(const TaskRow& row) {
-  std::string refs;
-  for (const auto& [role, path] : row.refs) refs += role + "=" + path + ";";
-  return ContentId(
-      {kPageFormat, row.outcome, row.stage, row.detail, row.error_message, refs, std::to_string(row.shard),
-       std::to_string(row.tokens.calls), std::to_string(row.tokens.prompt_tokens), std::to_string(row.judge_rejections),
-       row.scores ? fmt::format("{}", row.scores->recall) : "-", row.demo_issue, row.category_name, row.function_id},
-      24);
+  thread_local std::string message, refs;
+  refs.clear();
+  for (const auto& [role, path] : row.refs) {
+    refs += role;
+    refs += '=';
+    refs += path;
+    refs += ';';
+  }
+  char recall[64] = "-";
+  std::size_t recall_size = 1;
+  if (row.scores) recall_size = fmt::format_to_n(recall, sizeof recall, "{}", row.scores->recall).size;
+  message.clear();
+  for (std::string_view f : {kPageFormat, std::string_view(row.outcome), std::string_view(row.stage),
+                             std::string_view(row.detail), std::string_view(row.error_message), std::string_view(refs)})
+    AppendField(message, f);
+  for (std::int64_t n :
+       {std::int64_t{row.shard}, row.tokens.calls, row.tokens.prompt_tokens, std::int64_t{row.judge_rejections}})
+    AppendField(message, n);
+  AppendField(message, std::string_view(recall, std::min(recall_size, sizeof recall)));
+  for (std::string_view f :
+       {std::string_view(row.demo_issue), std::string_view(row.category_name), std::string_view(row.function_id)})
+    AppendField(message, f);
+  return Sha256Hex(message).substr(0, 24);
 }
 
 nlohmann::json SummaryJson(const RolloutSummary& s) {
@@ -107,43 +142,70 @@ RolloutSummary SummaryFromState(simdjson::simdjson_result<simdjson::dom::element
   return s;
 }
 
-struct KeptPage {
-  std::string stamp;
+// Calls `visit` with each line of `path` (the last may lack its newline),
+// reading at most kMaxPageStateBytes; a line longer than kMaxStateLineBytes
+// is passed as "". A missing, unreadable or irregular file (a FIFO: not
+// waited on) has no lines. Streamed: the file is never held whole. True when
+// the whole file was read.
+bool ForEachStateLine(const std::string& path, const std::function<void(std::string_view)>& visit) {
+  auto fd = OpenRegularFile(path, kMaxPageStateBytes);
+  if (!fd.ok()) return false;
+  std::string line;
+  bool skipping = false;  // in a line too long to keep
+  std::uint64_t total = 0;
+  char buffer[1 << 16];
+  while (total < kMaxPageStateBytes) {
+    const ssize_t n = ::read(fd->get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    total += static_cast<std::uint64_t>(n);
+    for (std::string_view chunk(buffer, static_cast<std::size_t>(n)); !chunk.empty();) {
+      const std::size_t nl = chunk.find('\n');
+      const std::string_view part = chunk.substr(0, nl);
+      skipping = skipping || line.size() + part.size() > kMaxStateLineBytes;
+      if (!skipping) line.append(part);
+      if (nl == std::string_view::npos) break;
+      visit(skipping ? std::string_view() : std::string_view(line));
+      line.clear();
+      skipping = false;
+      chunk.remove_prefix(nl + 1);
+    }
+  }
+  if (skipping || !line.empty()) visit(skipping ? std::string_view() : std::string_view(line));
+  return total < kMaxPageStateBytes;
+}
+
+// A line of the page state: what the page named `page` was made from and the
+// rollout summaries its trajectories gave.
+struct StateEntry {
+  std::string_view page, stamp;
   RolloutSummary r1, r2;
 };
 
-// The previous report's page stamps (a damaged or missing file: none; a
-// damaged line: no stamp for its page). Parsed with simdjson: UTF-8 checked,
-// nesting bounded by the parser, error codes only.
-std::unordered_map<std::string, KeptPage> ReadState(const std::string& path) {
-  std::unordered_map<std::string, KeptPage> out;
-  auto text = ReadRegularFile(path, kMaxPageStateBytes);
-  simdjson::dom::parser parser;
-  if (!text.ok() || parser.allocate(1 << 16, kMaxJsonDepth) != simdjson::SUCCESS) return out;
-  std::string padded;
-  std::size_t start = 0;
-  while (start < text->size()) {
-    std::size_t end = text->find('\n', start);
-    if (end == std::string::npos) end = text->size();
-    padded.assign(text->data() + start, end - start);
-    const std::size_t size = padded.size();
-    start = end + 1;
-    padded.append(simdjson::SIMDJSON_PADDING, '\0');
-    simdjson::dom::object j;
-    std::string_view page, stamp;
-    if (parser.parse(padded.data(), size, false).get_object().get(j) != simdjson::SUCCESS ||
-        j.at_key("page").get_string().get(page) != simdjson::SUCCESS ||
-        j.at_key("stamp").get_string().get(stamp) != simdjson::SUCCESS) {
-      continue;
-    }
-    out[std::string(page)] = {std::string(stamp), SummaryFromState(j.at_key("r1")), SummaryFromState(j.at_key("r2"))};
+// Parsed with simdjson: UTF-8 checked, nesting bounded by the parser, error
+// codes only. `padded` is scratch space; nullopt for a damaged line.
+std::optional<StateEntry> ParseStateLine(simdjson::dom::parser& parser, std::string& padded, std::string_view line) {
+  padded.assign(line);
+  padded.append(simdjson::SIMDJSON_PADDING, '\0');
+  simdjson::dom::object j;
+  StateEntry e;
+  if (parser.parse(padded.data(), line.size(), false).get_object().get(j) != simdjson::SUCCESS ||
+      j.at_key("page").get_string().get(e.page) != simdjson::SUCCESS ||
+      j.at_key("stamp").get_string().get(e.stamp) != simdjson::SUCCESS) {
+    return std::nullopt;
   }
-  return out;
+  e.r1 = SummaryFromState(j.at_key("r1"));
+  e.r2 = SummaryFromState(j.at_key("r2"));
+  return e;
 }
 
-bool Exists(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::exists(path, ec);
+// Writes `bytes` to `path` unless the file holds exactly them already (a
+// table chunk of tasks that did not change).
+Status WriteIfChanged(const std::string& path, std::string_view bytes) {
+  auto old = ReadRegularFile(path, bytes.size() + 1);
+  if (old.ok() && *old == bytes) return Status::Ok();
+  return WriteOutput(path, bytes);
 }
 
 std::string StateLine(const TaskRow& row, const std::string& stamp) {
@@ -197,32 +259,69 @@ class PageWriter {
 
   Status Run(const std::string& state_path, const ReportProgress& progress) {
     SG_RETURN_IF_ERROR(MakeDirs(tasks_dir_));
-    kept_ = ReadState(state_path);
-    SG_ASSIGN_OR_RETURN(OutputFile state, OutputFile::Open(state_path));
+    stamps_.reserve(view_.rows.size());
+    for (const TaskRow& row : view_.rows) stamps_.push_back(Stamp(row));
+    FindKeptPages(state_path);
+    // Every page kept and the state file holds each row's line, in row order:
+    // it says what a new one would and stays as it is.
+    std::optional<OutputFile> state;
+    if (!state_unchanged_) {
+      SG_ASSIGN_OR_RETURN(state, OutputFile::Open(state_path));
+    }
     for (std::size_t start = 0; start < view_.rows.size(); start += kWindowRows) {
       std::size_t end = std::min(view_.rows.size(), start + kWindowRows);
       SG_RETURN_IF_ERROR(Window(start, end));
       for (std::size_t i = start; i < end; ++i) {
-        state.Append(StateLine(view_.rows[i], stamps_[i - start]));
+        if (state) state->Append(StateLine(view_.rows[i], stamps_[i]));
         if (progress) progress(i + 1, view_.rows.size());
       }
     }
-    return state.Commit();
+    return state ? state->Commit() : Status::Ok();
   }
 
  private:
+  // Marks the rows whose page can be kept: the previous report's state line
+  // for the page has the row's stamp and the page is in the tasks directory
+  // (one listing, not a lookup per page). Their rollout summaries come from
+  // that line. Lines are matched to rows as they are read: nothing of the
+  // previous report is held.
+  void FindKeptPages(const std::string& state_path) {
+    std::unordered_map<std::string_view, std::size_t> by_page;
+    by_page.reserve(view_.rows.size());
+    for (std::size_t i = 0; i < view_.rows.size(); ++i) by_page.emplace(view_.rows[i].page, i);
+    kept_.assign(view_.rows.size(), false);
+    std::vector<bool> on_disk(view_.rows.size(), false);
+    std::error_code ec;
+    for (std::filesystem::directory_iterator d(tasks_dir_, ec), end; !ec && d != end; d.increment(ec)) {
+      if (auto it = by_page.find(d->path().filename().string()); it != by_page.end()) on_disk[it->second] = true;
+    }
+    simdjson::dom::parser parser;
+    if (parser.allocate(1 << 16, kMaxJsonDepth) != simdjson::SUCCESS) return;
+    std::string padded;
+    std::size_t lines = 0;
+    bool in_order = true;  // line k is row k's, kept
+    const bool whole = ForEachStateLine(state_path, [&](std::string_view line) {
+      const std::size_t k = lines++;
+      std::optional<StateEntry> e = ParseStateLine(parser, padded, line);
+      auto it = e ? by_page.find(e->page) : by_page.end();
+      in_order = in_order && it != by_page.end() && it->second == k;
+      if (it == by_page.end()) return;
+      const std::size_t i = it->second;
+      // A later line of the same page wins, as it would have in the file's writer.
+      kept_[i] = on_disk[i] && e->stamp == stamps_[i];
+      view_.rows[i].r1 = kept_[i] ? std::move(e->r1) : RolloutSummary{};
+      view_.rows[i].r2 = kept_[i] ? std::move(e->r2) : RolloutSummary{};
+      in_order = in_order && kept_[i];
+    });
+    state_unchanged_ = whole && in_order && lines == view_.rows.size();
+  }
+
   // Keeps what can be kept from the journal alone (no file read), makes the
   // rest on the pool; the first failure in row order is the result.
   Status Window(std::size_t start, std::size_t end) {
-    stamps_.clear();
     std::vector<std::size_t> todo;
     for (std::size_t i = start; i < end; ++i) {
-      TaskRow& row = view_.rows[i];
-      stamps_.push_back(Stamp(row));
-      auto k = kept_.find(row.page);
-      if (k != kept_.end() && k->second.stamp == stamps_.back() && Exists(tasks_dir_ + "/" + row.page)) {
-        row.r1 = k->second.r1;
-        row.r2 = k->second.r2;
+      if (kept_[i]) {
         result_->pages_kept++;
       } else {
         todo.push_back(i);
@@ -256,9 +355,10 @@ class PageWriter {
   ReportResult* result_;
   const std::size_t threads_;
   std::vector<PageWorker> workers_;
-  ThreadPool pool_;  // after what its work uses: destroyed (joined) first
-  std::unordered_map<std::string, KeptPage> kept_;
-  std::vector<std::string> stamps_;  // of the current window
+  ThreadPool pool_;                  // after what its work uses: destroyed (joined) first
+  std::vector<std::string> stamps_;  // of every row
+  std::vector<bool> kept_;           // the row's page is kept as it is
+  bool state_unchanged_ = false;     // the state file has every row, in order, each kept
 };
 
 }  // namespace
@@ -277,8 +377,8 @@ Result<ReportResult> WriteReport(const ReportOptions& o, const ReportProgress& p
   std::size_t per = std::max<std::size_t>(1, o.index.rows_per_chunk);
   for (std::size_t k = 0; k < result.chunks; ++k) {
     SG_RETURN_IF_ERROR(
-        WriteOutput(result.out_dir + "/" + ChunkPath(k), RowsChunkJs(view.rows, k * per, (k + 1) * per, k)));
-    SG_RETURN_IF_ERROR(WriteOutput(result.out_dir + "/" + ChunkPagePath(k), RowsPageHtml(view.rows, k, o.index)));
+        WriteIfChanged(result.out_dir + "/" + ChunkPath(k), RowsChunkJs(view.rows, k * per, (k + 1) * per, k)));
+    SG_RETURN_IF_ERROR(WriteIfChanged(result.out_dir + "/" + ChunkPagePath(k), RowsPageHtml(view.rows, k, o.index)));
   }
   result.index_path = result.out_dir + "/index.html";
   SG_RETURN_IF_ERROR(WriteOutput(result.index_path, RenderIndex(view, o.index)));

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <unordered_map>
+#include <unordered_set>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
@@ -25,19 +25,19 @@ constexpr std::size_t kMaxConfigBytes = 64 * 1024;
 
 enum FunnelStep { kPlanned, kR1Submitted, kJudged, kIssue, kR2Submitted, kAccepted };
 
-void FillFromPlan(const callgraph::PlannedTask& t, const runview::RunSettings& settings, TaskRow* row) {
-  row->task_id = t.task_id;
-  row->repo = t.repo;
-  row->commit = t.commit;
-  row->function_id = t.function_id;
-  row->file = t.file;
-  row->qualname = t.qualname;
-  row->language = t.language;
+void FillFromPlan(callgraph::PlannedTask&& t, const runview::RunSettings& settings, TaskRow* row) {
+  row->task_id = std::move(t.task_id);
+  row->repo = std::move(t.repo);
+  row->commit = std::move(t.commit);
+  row->function_id = std::move(t.function_id);
+  row->file = std::move(t.file);
+  row->qualname = std::move(t.qualname);
+  row->language = std::move(t.language);
   row->start_line = t.start_line;
   row->end_line = t.end_line;
   row->category = row->planned_category = t.category;
   row->category_name = settings.CategoryName(t.category);
-  row->directory = DirectoryOf(t.repo, t.file);
+  row->in_plan = true;
 }
 
 // What the fold says about the task beyond its latest record.
@@ -72,7 +72,7 @@ std::string VerdictReason(const journal::LatestRecord& rec) {
 void FillProgress(const journal::TaskProgress& p, TaskRow* row) {
   row->started = true;
   row->stage = std::string(journal::StageName(p.last.stage));
-  row->refs = p.refs.ToMap();
+  row->refs = p.refs;
   row->judge_rejections = p.judge_rejections;
   row->attempts = p.judge_rejections + 1;
   if (p.last.stage == Stage::kVerified) {
@@ -113,34 +113,70 @@ std::string PageName(std::string_view task_id) {
 
 namespace {
 
-// One row per planned task, in plan order, not started yet.
-void AddPlannedRows(const runview::RunState& run, RunView* view, std::unordered_map<std::string, std::size_t>* index) {
+// Row positions by task id, hashed through the rows' own ids (an index of
+// 100,000 tasks copies none of them).
+class RowIndex {
+ public:
+  explicit RowIndex(const std::vector<TaskRow>& rows) : set_(0, Hash{&rows}, Equal{&rows}) {}
+  void Reserve(std::size_t rows) { set_.reserve(rows); }
+  // Records rows[row] (already in place).
+  void Add(std::size_t row) { set_.insert(row); }
+  const std::size_t* Find(std::string_view id) const {
+    auto it = set_.find(id);
+    return it == set_.end() ? nullptr : &*it;
+  }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    const std::vector<TaskRow>* rows;
+    std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+    std::size_t operator()(std::size_t row) const { return (*this)((*rows)[row].task_id); }
+  };
+  struct Equal {
+    using is_transparent = void;
+    const std::vector<TaskRow>* rows;
+    std::string_view Id(std::string_view id) const { return id; }
+    std::string_view Id(std::size_t row) const { return (*rows)[row].task_id; }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      return Id(a) == Id(b);
+    }
+  };
+  std::unordered_set<std::size_t, Hash, Equal> set_;
+};
+
+// One row per planned task, in plan order, not started yet; the plan is
+// consumed.
+void AddPlannedRows(runview::RunState& run, RunView* view, RowIndex* index) {
+  const int shards = run.shard_count();
   view->rows.reserve(run.plan.size());
+  index->Reserve(run.plan.size());
   for (std::size_t i = 0; i < run.plan.size(); ++i) {
-    if (!index->emplace(run.plan[i].task_id, view->rows.size()).second) continue;
+    if (index->Find(run.plan[i].task_id) != nullptr) continue;
     TaskRow row;
-    FillFromPlan(run.plan[i], run.settings, &row);
-    row.shard = static_cast<int>(journal::ShardOf(i, run.shard_count()));
+    FillFromPlan(std::move(run.plan[i]), run.settings, &row);
+    row.shard = static_cast<int>(journal::ShardOf(i, shards));
     row.outcome = "planned";
     row.funnel[kPlanned] = true;
     row.page = PageName(row.task_id);
     view->rows.push_back(std::move(row));
+    index->Add(view->rows.size() - 1);
   }
+  std::vector<callgraph::PlannedTask>().swap(run.plan);
 }
 
 // The row of a task the journals hold, added at the end when not in the plan.
-TaskRow& RowOf(const std::string& id, RunView* view, std::unordered_map<std::string, std::size_t>* index) {
-  auto it = index->find(id);
-  if (it == index->end()) {  // not in the plan: shown with what the journal says
-    it = index->emplace(id, view->rows.size()).first;
-    TaskRow row;
-    row.task_id = id;
-    row.category_name = "not in plan";
-    row.funnel[kPlanned] = true;
-    row.page = PageName(id);
-    view->rows.push_back(std::move(row));
-  }
-  return view->rows[it->second];
+TaskRow& RowOf(const std::string& id, RunView* view, RowIndex* index) {
+  if (const std::size_t* row = index->Find(id)) return view->rows[*row];
+  TaskRow row;  // not in the plan: shown with what the journal says
+  row.task_id = id;
+  row.category_name = "not in plan";
+  row.funnel[kPlanned] = true;
+  row.page = PageName(id);
+  view->rows.push_back(std::move(row));
+  index->Add(view->rows.size() - 1);
+  return view->rows.back();
 }
 
 void SettingsOf(const runview::RunState& run, RunView* view) {
@@ -163,14 +199,19 @@ void SettingsOf(const runview::RunState& run, RunView* view) {
 
 }  // namespace
 
-RunView RunViewOf(const runview::RunState& run) {
+RunView RunViewOf(runview::RunState&& run) {
   RunView view;
   view.run_dir = run.run_dir;
   view.status = runview::StatusOf(run);  // the numbers of `seragen status`
   SettingsOf(run, &view);
-  std::unordered_map<std::string, std::size_t> index;
+  RowIndex index(view.rows);
   AddPlannedRows(run, &view, &index);
+  std::size_t freed = 0;  // shards before this one are converted and freed
   run.ForEachTask([&](const runview::ShardState& shard, const journal::TaskProgress& p) {
+    // ForEachTask goes shard by shard in K order and, with owners indexed,
+    // never looks back at an earlier shard.
+    for (const auto at = static_cast<std::size_t>(&shard - run.shards.data()); freed < at; ++freed)
+      run.shards[freed].tasks = journal::ResumeState();
     TaskRow& row = RowOf(p.task_id, &view, &index);
     row.shard = shard.index;
     FillFromFold(p, &row);
@@ -185,10 +226,12 @@ RunView RunViewOf(const runview::RunState& run) {
 
 Result<RunView> LoadRunView(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(runview::RunState run, runview::FoldRun(run_dir));
-  RunView view = RunViewOf(run);
+  RunView view = RunViewOf(std::move(run));
   view.status.export_secrets = runview::ReadExportSecrets(run_dir);  // as `status` shows them
   return view;
 }
+
+std::string TaskRow::Directory() const { return in_plan ? DirectoryOf(repo, file) : std::string(); }
 
 std::string TaskRow::CategoryNote() const {
   std::string note = " (" + std::to_string(category);

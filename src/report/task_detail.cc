@@ -28,9 +28,9 @@ bool FileTooLarge(const std::string& path, std::size_t limit) {
   return !ec && size > limit;
 }
 
-std::optional<agent::Trajectory> LoadTrajectory(const std::string& shard_dir, const std::string& ref,
+std::optional<agent::Trajectory> LoadTrajectory(const std::string& shard_dir, std::string_view ref,
                                                 std::string* error) {
-  if (FileTooLarge(shard_dir + "/" + ref, kMaxTrajectoryFileBytes)) {
+  if (FileTooLarge(shard_dir + "/" + std::string(ref), kMaxTrajectoryFileBytes)) {
     *error = "trajectory file larger than the report reads";
     return std::nullopt;
   }
@@ -124,20 +124,17 @@ TaskDetail LoadTaskDetail(const RunView& view, const TaskRow& row, GraphIndex* g
   auto shard = view.shard_dirs.find(row.shard);
   if (row.started && shard != view.shard_dirs.end()) {
     const std::string& dir = shard->second;
-    if (auto r = row.refs.find(journal::kRefRollout1); r != row.refs.end())
-      d.r1 = LoadTrajectory(dir, r->second, &d.r1_error);
-    if (auto r = row.refs.find(journal::kRefRollout2); r != row.refs.end())
-      d.r2 = LoadTrajectory(dir, r->second, &d.r2_error);
+    if (auto r = row.refs.Find(journal::kRefRollout1)) d.r1 = LoadTrajectory(dir, *r, &d.r1_error);
+    if (auto r = row.refs.Find(journal::kRefRollout2)) d.r2 = LoadTrajectory(dir, *r, &d.r2_error);
     for (const auto& [role, ref] : row.refs) {
       if (!role.starts_with(kRejectedRolePrefix)) continue;
       RejectedAttempt a;
-      a.attempt = std::atoi(role.c_str() + kRejectedRolePrefix.size());
+      a.attempt = std::atoi(std::string(role.substr(kRejectedRolePrefix.size())).c_str());
       a.trajectory = LoadTrajectory(dir, ref, &a.load_error);
       d.rejected.push_back(std::move(a));
     }
-    if (auto r = row.refs.find(journal::kRefIssue);
-        r != row.refs.end() && !FileTooLarge(dir + "/" + r->second, kMaxIssueBytes)) {
-      if (auto text = journal::ReadResultFile(dir, r->second); text.ok()) d.issue = std::move(*text);
+    if (auto r = row.refs.Find(journal::kRefIssue); r && !FileTooLarge(dir + "/" + std::string(*r), kMaxIssueBytes)) {
+      if (auto text = journal::ReadResultFile(dir, *r); text.ok()) d.issue = std::move(*text);
     }
   }
   if (graphs != nullptr && !row.function_id.empty()) {

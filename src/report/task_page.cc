@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -19,6 +20,7 @@ constexpr std::size_t kMaxTurns = 400;              // turns rendered per rollou
 constexpr std::size_t kMaxPatchBytes = 512 * 1024;  // diff bytes rendered
 constexpr std::size_t kMaxMarkedLines = 2000;
 constexpr std::size_t kMaxNameBytes = 300;
+constexpr std::size_t kPageBytesHint = 32 * 1024;  // most pages fit without growing
 
 std::string E(std::string_view s) { return Escape(Clip(s, kMaxNameBytes)); }
 
@@ -68,9 +70,10 @@ std::string FunctionSection(const TaskRow& row, const TaskDetail& d) {
   return out;
 }
 
-std::string Labeled(std::string_view label, std::string_view text, std::string_view css) {
-  if (text.empty()) return "";
-  return fmt::format("<div class=\"lbl\">{}</div>", label) + ClippedPre(text, css);
+void AppendLabeled(std::string& out, std::string_view label, std::string_view text, std::string_view css) {
+  if (text.empty()) return;
+  out.append("<div class=\"lbl\">").append(label).append("</div>");
+  AppendClippedPre(out, text, css);
 }
 
 // What a tool call does, for its collapsed step: the "command" argument (a
@@ -88,50 +91,62 @@ std::string CallPreview(const llm::ToolCall& call) {
   return Clip(first, 120) + (first.size() < text.size() ? " …" : "");
 }
 
-std::string TurnHtml(const agent::TurnRecord& turn, std::size_t index) {
-  std::string summary = fmt::format("call {} · step {}", index + 1, turn.step + (turn.accepted ? 1 : 0));
+void AppendTurn(std::string& out, const agent::TurnRecord& turn, std::size_t index) {
+  out += "<details class=\"step\"><summary>";
+  fmt::format_to(std::back_inserter(out), "call {} · step {}", index + 1, turn.step + (turn.accepted ? 1 : 0));
   for (const auto& call : turn.response.tool_calls) {
-    summary += " · " + E(call.name);
-    if (std::string preview = CallPreview(call); !preview.empty()) summary += " <code>" + E(preview) + "</code>";
+    out.append(" · ").append(E(call.name));
+    if (std::string preview = CallPreview(call); !preview.empty())
+      out.append(" <code>").append(E(preview)) += "</code>";
   }
-  if (!turn.format_error.empty()) summary += " · <span class=\"bad\">format error: " + E(turn.format_error) + "</span>";
-  if (!turn.failure.empty()) summary += " · <span class=\"bad\">call failed</span>";
-  if (turn.command_timed_out) summary += " · <span class=\"bad\">command timed out</span>";
-  std::string body;
-  if (!turn.failure.empty()) body += Labeled("model call failed (" + E(turn.failure_class) + ")", turn.failure, "");
-  body += Labeled("reasoning", turn.response.reasoning, "");
-  body += Labeled("content", turn.response.content, "");
+  if (!turn.format_error.empty())
+    out.append(" · <span class=\"bad\">format error: ").append(E(turn.format_error)) += "</span>";
+  if (!turn.failure.empty()) out += " · <span class=\"bad\">call failed</span>";
+  if (turn.command_timed_out) out += " · <span class=\"bad\">command timed out</span>";
+  out += "</summary>";
+  if (!turn.failure.empty()) AppendLabeled(out, "model call failed (" + E(turn.failure_class) + ")", turn.failure, "");
+  AppendLabeled(out, "reasoning", turn.response.reasoning, "");
+  AppendLabeled(out, "content", turn.response.content, "");
   for (const auto& call : turn.response.tool_calls) {
-    body += Labeled("tool call: " + E(call.name), call.arguments_valid ? call.arguments_json : call.arguments_raw, "");
-    if (!call.arguments_error.empty()) body += Labeled("argument error", call.arguments_error, "");
+    AppendLabeled(out, "tool call: " + E(call.name), call.arguments_valid ? call.arguments_json : call.arguments_raw,
+                  "");
+    if (!call.arguments_error.empty()) AppendLabeled(out, "argument error", call.arguments_error, "");
   }
-  if (!turn.format_error.empty()) body += Labeled("told the model", turn.format_error_message, "");
-  body += Labeled("observation", turn.observation, "");
-  return fmt::format("<details class=\"step\"><summary>{}</summary>{}</details>", summary, body);
+  if (!turn.format_error.empty()) AppendLabeled(out, "told the model", turn.format_error_message, "");
+  AppendLabeled(out, "observation", turn.observation, "");
+  out += "</details>";
 }
 
-std::string RolloutHtml(const std::optional<agent::Trajectory>& traj, const std::string& error) {
+void AppendRollout(std::string& out, const std::optional<agent::Trajectory>& traj, const std::string& error) {
   if (!traj) {
-    return fmt::format("<p class=\"note\">{}</p>", error.empty() ? "no trajectory (yet)" : "not readable: " + E(error));
+    out += fmt::format("<p class=\"note\">{}</p>", error.empty() ? "no trajectory (yet)" : "not readable: " + E(error));
+    return;
   }
   const agent::Trajectory& t = *traj;
-  std::string out = fmt::format(
-      "<p>exit <b>{}</b> · {} steps · {} model calls · {} format errors · {} tokens · {:.1f} s · model "
-      "<code>{}</code></p>",
-      agent::OutcomeName(t.exit_status, t.autosubmitted), t.totals.steps, t.totals.model_calls, t.totals.format_errors,
-      Thousands(t.totals.prompt_tokens + t.totals.completion_tokens), t.totals.wall_seconds, E(t.model));
+  fmt::format_to(std::back_inserter(out),
+                 "<p>exit <b>{}</b> · {} steps · {} model calls · {} format errors · {} tokens · {:.1f} s · model "
+                 "<code>{}</code></p>",
+                 agent::OutcomeName(t.exit_status, t.autosubmitted), t.totals.steps, t.totals.model_calls,
+                 t.totals.format_errors, Thousands(t.totals.prompt_tokens + t.totals.completion_tokens),
+                 t.totals.wall_seconds, E(t.model));
   if (!t.exit_detail.empty() && t.exit_detail != agent::ExitStatusName(t.exit_status)) {
-    out += Labeled("exit detail", t.exit_detail, "");
+    AppendLabeled(out, "exit detail", t.exit_detail, "");
   }
   for (std::size_t i = 0; i < t.history.size() && i < 2; ++i) {
     const llm::Message& m = t.history[i];
-    out += fmt::format("<details class=\"step\"><summary>{} prompt</summary>{}</details>", llm::RoleName(m.role),
-                       ClippedPre(m.content, ""));
+    out.append("<details class=\"step\"><summary>").append(llm::RoleName(m.role)).append(" prompt</summary>");
+    AppendClippedPre(out, m.content, "");
+    out += "</details>";
   }
-  for (std::size_t i = 0; i < t.turns.size() && i < kMaxTurns; ++i) out += TurnHtml(t.turns[i], i);
+  for (std::size_t i = 0; i < t.turns.size() && i < kMaxTurns; ++i) AppendTurn(out, t.turns[i], i);
   if (t.turns.size() > kMaxTurns) {
     out += fmt::format("<p class=\"note\">{} more model calls not shown</p>", t.turns.size() - kMaxTurns);
   }
+}
+
+std::string RolloutHtml(const std::optional<agent::Trajectory>& traj, const std::string& error) {
+  std::string out;
+  AppendRollout(out, traj, error);
   return out;
 }
 
@@ -176,8 +191,9 @@ std::string VerificationSection(const TaskRow& row, const TaskDetail& d) {
   out += "<p class=\"note\">P1's changed lines, marked by whether P2 has them (SERA's line rule, sign kept)</p>";
   out += "<pre class=\"diff marked\">";
   for (std::size_t i = 0; i < marked.size() && i < kMaxMarkedLines; ++i) {
-    out += fmt::format("<span class=\"{}\">{} {}</span>", marked[i].matched ? "m" : "u", marked[i].matched ? "✓" : "✗",
-                       Escape(Clip(marked[i].line, 2000)));
+    out += marked[i].matched ? "<span class=\"m\">✓ " : "<span class=\"u\">✗ ";
+    AppendEscaped(out, Clip(marked[i].line, 2000));
+    out += "</span>";
   }
   out += "</pre>";
   if (marked.size() > kMaxMarkedLines)
@@ -223,7 +239,13 @@ std::string DiffHtml(std::string_view patch) {
                       : line.starts_with("+")                                                         ? "a"
                       : line.starts_with("-")                                                         ? "d"
                                                                                                       : "c";
-    out += fmt::format("<span class=\"{}\">{}</span>", cls, line.empty() ? " " : Escape(line));
+    out.append("<span class=\"").append(cls).append("\">");
+    if (line.empty()) {
+      out += ' ';
+    } else {
+      AppendEscaped(out, line);
+    }
+    out += "</span>";
     start = end + 1;
   }
   out += "</pre>";
@@ -235,7 +257,9 @@ std::string DiffHtml(std::string_view patch) {
 }
 
 std::string RenderTaskPage(const RunView& view, const TaskRow& row, const TaskDetail& d, std::string_view index_href) {
-  std::string out = PageHead("seragen · " + Clip(row.qualname.empty() ? row.task_id : row.qualname, 120));
+  std::string out;
+  out.reserve(kPageBytesHint);
+  out += PageHead("seragen · " + Clip(row.qualname.empty() ? row.task_id : row.qualname, 120));
   out += fmt::format(
       "<nav><a href=\"{}\">← run report</a> · <a href=\"#function\">function</a> · <a "
       "href=\"#rollout1\">rollout 1</a> · <a href=\"#p1\">P1</a> · <a href=\"#issue\">issue</a> · <a "
@@ -245,7 +269,8 @@ std::string RenderTaskPage(const RunView& view, const TaskRow& row, const TaskDe
   out += fmt::format("<h1>{} {}</h1>", E(row.qualname.empty() ? row.task_id : row.qualname), OutcomeSpan(row));
   out += SummaryTable(view, row);
   out += FunctionSection(row, d);
-  out += "<h2 id=\"rollout1\">Rollout 1</h2>" + RolloutHtml(d.r1, d.r1_error);
+  out += "<h2 id=\"rollout1\">Rollout 1</h2>";
+  AppendRollout(out, d.r1, d.r1_error);
   for (const RejectedAttempt& a : d.rejected) {
     out += fmt::format(
         "<details class=\"step\"><summary>rollout-1 attempt {} (rejected by the judge)</summary>{}{}</details>",
@@ -254,7 +279,8 @@ std::string RenderTaskPage(const RunView& view, const TaskRow& row, const TaskDe
   }
   out += PatchSection("p1", "P1 (rollout 1's patch)", d.r1);
   out += IssueSection(row, d);
-  out += "<h2 id=\"rollout2\">Rollout 2</h2>" + RolloutHtml(d.r2, d.r2_error);
+  out += "<h2 id=\"rollout2\">Rollout 2</h2>";
+  AppendRollout(out, d.r2, d.r2_error);
   out += PatchSection("p2", "P2 (rollout 2's patch)", d.r2);
   out += VerificationSection(row, d);
   return out + PageTail();

@@ -27,8 +27,11 @@ TEST_CASE("a ref list keeps one path per role, in role order, with any bytes", "
                                              {"", ""}};
   CHECK(refs.ToMap() == want);
   std::vector<std::string> roles;
-  for (const auto& [role, path] : refs.Entries()) roles.emplace_back(role);
+  for (const auto& [role, path] : refs) roles.emplace_back(role);
   CHECK(roles == std::vector<std::string>{"", odd_role, "issue", "rollout1", "rollout2"});
+  CHECK(refs.Entries().size() == roles.size());
+  const RefList none;
+  CHECK(none.begin() == none.end());
 
   refs.Erase("issue");
   refs.Erase("not there");

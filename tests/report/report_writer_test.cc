@@ -1,5 +1,6 @@
 #include "seragen/report/report_writer.h"
 
+#include <sys/stat.h>
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -122,6 +123,51 @@ TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites chang
   // The kept pages still give the table their rollout figures.
   // Task 0: its detail (why it was accepted), then 3 and 4 steps.
   CHECK(Read(dir.Sub("out/data/rows-0.js")).find("\"recall 1.00 >= 0.75\",3,4,") != std::string::npos);
+  CHECK(Read(dir.Sub("out/data/rows-0.js")).find("infra.sandbox") != std::string::npos);
+}
+
+// The inode of a file: a file written again (temp file + rename) gets a new one.
+std::uintmax_t Inode(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_ino;
+}
+
+TEST_CASE("a second report of an unchanged run leaves the table's data files and the page state as they were",
+          "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 10);
+  const std::uintmax_t js = Inode(dir.Sub("out/data/rows-0.js")), html = Inode(dir.Sub("out/data/rows-0.html"));
+  const std::uintmax_t state = Inode(dir.Sub("out/data/pages.jsonl"));
+  const std::string js_bytes = Read(dir.Sub("out/data/rows-0.js"));
+  const std::string state_bytes = Read(dir.Sub("out/data/pages.jsonl"));
+  REQUIRE(WriteReport(ro).ok());
+  CHECK(Inode(dir.Sub("out/data/rows-0.js")) == js);
+  CHECK(Inode(dir.Sub("out/data/rows-0.html")) == html);
+  CHECK(Inode(dir.Sub("out/data/pages.jsonl")) == state);
+  // A state file missing its last line is written whole again.
+  std::ofstream(dir.Sub("out/data/pages.jsonl"), std::ios::trunc)
+      << state_bytes.substr(0, state_bytes.rfind('\n', state_bytes.size() - 2) + 1);
+  REQUIRE(WriteReport(ro).ok());
+  CHECK(Read(dir.Sub("out/data/pages.jsonl")) == state_bytes);
+  // A chunk file that differs from what the report makes is made again.
+  std::ofstream(dir.Sub("out/data/rows-0.js"), std::ios::app) << "tampered";
+  REQUIRE(WriteReport(ro).ok());
+  CHECK(Read(dir.Sub("out/data/rows-0.js")) == js_bytes);
+}
+
+TEST_CASE("a page whose file is gone is made again even though its task did not change", "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 6);
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  const std::string page = dir.Sub("out/tasks/" + view->rows[2].page);
+  REQUIRE(std::filesystem::remove(page));
+  auto again = WriteReport(ro);
+  REQUIRE(again.ok());
+  CHECK(again->pages_written == 1);
+  CHECK(again->pages_kept == 5);
+  CHECK(std::filesystem::exists(page));
 }
 
 TEST_CASE("a page state line nested too deep is ignored and its page made again", "[report]") {
@@ -163,6 +209,34 @@ TEST_CASE("a page state file cut anywhere keeps exactly its whole lines, bytes t
   auto again = WriteReport(ro);
   REQUIRE(again.ok());
   CHECK(again->pages_kept == 3);
+}
+
+TEST_CASE("a page state line longer than a line can be is not used, and the lines after it are", "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 4);
+  const std::string path = dir.Sub("out/data/pages.jsonl");
+  std::string state = Read(path);
+  // The second line gets 100 KB of padding in a field nobody reads: still
+  // valid JSON with the right stamp, but past the reader's line bound.
+  const std::size_t second = state.find('\n') + 1;
+  state.insert(second + 1, "\"pad\":\"" + std::string(100 * 1024, 'a') + "\",");
+  std::ofstream(path, std::ios::trunc) << state;
+  auto again = WriteReport(ro);
+  REQUIRE(again.ok());
+  CHECK(again->pages_written == 1);
+  CHECK(again->pages_kept == 3);
+}
+
+TEST_CASE("a page state file that is a FIFO is not waited on: every page is made again", "[report]") {
+  seragen::testing::TempDir dir;
+  ReportOptions ro = ReportedRun(dir, 3);
+  const std::string path = dir.Sub("out/data/pages.jsonl");
+  REQUIRE(std::filesystem::remove(path));
+  REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  auto again = WriteReport(ro);
+  REQUIRE(again.ok());
+  CHECK(again->pages_written == 3);
+  CHECK(std::filesystem::is_regular_file(path));
 }
 
 TEST_CASE("WriteReport on a missing run fails with not found", "[report]") {

@@ -8,17 +8,24 @@
 #include "report/index_charts.h"
 #include "report/synthetic_run.h"
 #include "seragen/base/file_util.h"
+#include "seragen/journal/record.h"
+#include "seragen/journal/run_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::report {
 namespace {
 
+// A synthetic run of `tasks` tasks over `shards` shards in DIR/run.
+void MakeRun(const seragen::testing::TempDir& dir, std::size_t tasks, int shards) {
+  testing::SyntheticRunOptions o;
+  o.tasks = tasks;
+  o.shards = shards;
+  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+}
+
 TEST_CASE("LoadRunView gives one row per planned task with its outcome from the journal", "[report]") {
   seragen::testing::TempDir dir;
-  testing::SyntheticRunOptions o;
-  o.tasks = 30;
-  o.shards = 2;
-  REQUIRE(testing::MakeSyntheticRun(dir.Sub("run"), o).ok());
+  MakeRun(dir, 30, 2);
   auto view = LoadRunView(dir.Sub("run"));
   REQUIRE(view.ok());
   REQUIRE(view->rows.size() == 30);
@@ -44,7 +51,7 @@ TEST_CASE("LoadRunView gives one row per planned task with its outcome from the 
   CHECK(accepted.scores->recall == 1.0);
   CHECK(accepted.detail == "recall 1.00 >= 0.75");
   CHECK(accepted.demo_issue == "tidepool-short");
-  CHECK(accepted.directory == "repo0/pkg/sub0");
+  CHECK(accepted.Directory() == "repo0/pkg/sub0");
   CHECK(accepted.tokens.calls == 2 * 6);  // six records of two calls each
 }
 
@@ -125,6 +132,27 @@ TEST_CASE("LoadRunView reads a run in progress whose journal ends in a half-writ
   CHECK(view->rows.size() == 10);
   CHECK(view->rows[8].outcome == "running");
   CHECK(view->status.torn_tails == 1);
+}
+
+TEST_CASE("a task in two shards' journals gives one row, from the first shard", "[report]") {
+  seragen::testing::TempDir dir;
+  MakeRun(dir, 6, 3);
+  auto before = LoadRunView(dir.Sub("run"));
+  REQUIRE(before.ok());
+  // Task 0 (shard 0, accepted) shows up failed in the journals of shards 1 and 2 too.
+  journal::JournalRecord fail{before->rows[0].task_id, journal::Stage::kFailed, "", 1};
+  fail.at = "2026-11-20T11:00:00.000Z";
+  for (int k : {1, 2}) {
+    std::ofstream(journal::JournalPath(journal::ShardDir(dir.Sub("run"), k)), std::ios::app)
+        << *journal::EncodeRecord(fail) << "\n";
+  }
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  CHECK(view->rows.size() == 6);
+  CHECK(view->rows[0].shard == 0);
+  CHECK(view->rows[0].outcome == "accepted");
+  CHECK(view->rows[1].outcome == testing::SyntheticOutcome(1));  // shard 1's own task
+  CHECK(view->rows[2].outcome == testing::SyntheticOutcome(2));
 }
 
 TEST_CASE("LoadRunView fails with not found for a directory without a plan", "[report]") {

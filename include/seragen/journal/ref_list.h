@@ -32,6 +32,23 @@ class RefList {
   std::vector<Entry> Entries() const;
   std::map<std::string, std::string> ToMap() const;
 
+  // Iterates the (role, path) entries in role order without allocating.
+  class Iterator {
+   public:
+    using value_type = Entry;
+    Entry operator*() const;
+    Iterator& operator++();
+    bool operator==(const Iterator& other) const { return at_ == other.at_; }
+
+   private:
+    friend class RefList;
+    Iterator(const std::string* packed, std::size_t at) : packed_(packed), at_(at) {}
+    const std::string* packed_;
+    std::size_t at_;
+  };
+  Iterator begin() const { return {&packed_, 0}; }
+  Iterator end() const { return {&packed_, packed_.size()}; }
+
   friend bool operator==(const RefList&, const RefList&) = default;
 
  private:

@@ -14,6 +14,8 @@ namespace seragen::report {
 
 // Text for element content or a quoted attribute value.
 std::string Escape(std::string_view text);
+// The same, appended to `out` (pages are built in one buffer).
+void AppendEscaped(std::string& out, std::string_view text);
 
 // A URL path component for href/src (only [A-Za-z0-9._-] kept as is,
 // everything else percent-encoded).
@@ -27,6 +29,8 @@ struct ClipLimits {
 // <pre class="CLASS"> with the first `shown` bytes; when longer, a
 // <details> holding the rest (up to `cap`), and a note of bytes left out.
 std::string ClippedPre(std::string_view text, std::string_view css_class, const ClipLimits& limits = {});
+void AppendClippedPre(std::string& out, std::string_view text, std::string_view css_class,
+                      const ClipLimits& limits = {});
 
 // The first `max_bytes` of text at a character boundary, "…" appended when cut.
 std::string Clip(std::string_view text, std::size_t max_bytes);

@@ -14,6 +14,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/journal/record.h"
+#include "seragen/journal/ref_list.h"
 #include "seragen/runview/status_report.h"
 
 namespace seragen::report {
@@ -51,7 +52,10 @@ struct TaskRow {
   int planned_category = 0;
   // " (N)", or " (N; planned M)" when a judge retry drew another category.
   std::string CategoryNote() const;
-  std::string directory;  // "repo/dir" of the function's file ("repo/." at the top)
+  bool in_plan = false;
+  // "repo/dir" of the function's file ("repo/." at the top); "" for a task
+  // not in the plan.
+  std::string Directory() const;
   // Outcome: accepted, rejected, not_scorable (verified), skipped, failed,
   // running (started, not finished), planned (no record yet).
   std::string outcome;
@@ -60,9 +64,9 @@ struct TaskRow {
   std::string error_message;
   int attempts = 0;  // rollout-1 attempts (judge rejections + 1)
   int judge_rejections = 0;
-  journal::TokenUsage tokens;               // summed over the task's records
-  std::int64_t wall_ms = 0;                 // summed stage timings
-  std::map<std::string, std::string> refs;  // role -> path relative to the shard directory
+  journal::TokenUsage tokens;  // summed over the task's records
+  std::int64_t wall_ms = 0;    // summed stage timings
+  journal::RefList refs;       // role -> path relative to the shard directory
   std::optional<journal::VerificationScores> scores;
   std::optional<double> threshold;
   std::string demo_issue, demo_source;
@@ -96,8 +100,11 @@ struct RunView {
 // Folds `run_dir` once (runview::FoldRun) and makes its rows and status.
 // Errors as runview::FoldRun (kNotFound without a plan).
 Result<RunView> LoadRunView(const std::string& run_dir);
-// The view of a run already folded.
-RunView RunViewOf(const runview::RunState& run);
+// The view of a run as FoldRun returns it (its owners indexed). Consumes the
+// run as it goes: the plan's strings move into the rows, and each shard's
+// tasks are freed once converted, so the rows take the place of the fold
+// instead of adding to it.
+RunView RunViewOf(runview::RunState&& run);
 
 // The funnel of the rows.
 Funnel ComputeFunnel(const std::vector<TaskRow>& rows);
