@@ -1,12 +1,14 @@
 #include "seragen/report/report_writer.h"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <simdjson.h>
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstring>
 #include <charconv>
 #include <condition_variable>
 #include <cstdio>
@@ -22,6 +24,7 @@
 #include "seragen/base/hash.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/thread_pool.h"
+#include "seragen/base/unique_fd.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/report/task_detail.h"
 #include "seragen/report/task_page.h"
@@ -68,6 +71,23 @@ Status WriteOutput(const std::string& path, std::string_view bytes) {
   SG_ASSIGN_OR_RETURN(OutputFile f, OutputFile::Open(path));
   f.Append(bytes);
   return f.Commit();
+}
+
+// Writes a file that did not exist in place: nothing can be reading it, so
+// the temp name and the rename (two more directory operations per page, the
+// bulk of a report from scratch) buy nothing. Refuses to follow a symbolic
+// link planted under its name.
+Status WriteNewOutput(const std::string& path, std::string_view bytes) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (!fd.valid()) return IoError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd.get(), bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return IoError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (::close(fd.release()) != 0) return IoError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  return Status::Ok();
 }
 
 // Appends `field` as Sha256::UpdateField hashes it ("<size>:<bytes>").
@@ -290,7 +310,8 @@ class PageWriter {
     by_page.reserve(view_.rows.size());
     for (std::size_t i = 0; i < view_.rows.size(); ++i) by_page.emplace(view_.rows[i].page, i);
     kept_.assign(view_.rows.size(), false);
-    std::vector<bool> on_disk(view_.rows.size(), false);
+    on_disk_.assign(view_.rows.size(), false);
+    std::vector<bool>& on_disk = on_disk_;
     std::error_code ec;
     for (std::filesystem::directory_iterator d(tasks_dir_, ec), end; !ec && d != end; d.increment(ec)) {
       if (auto it = by_page.find(d->path().filename().string()); it != by_page.end()) on_disk[it->second] = true;
@@ -343,7 +364,10 @@ class PageWriter {
       TaskDetail detail = LoadTaskDetail(view_, row, o_.call_graph ? &w.graphs : nullptr, &w.demos);
       if (detail.r1) row.r1 = Summarize(*detail.r1);
       if (detail.r2) row.r2 = Summarize(*detail.r2);
-      return WriteOutput(tasks_dir_ + "/" + row.page, RenderTaskPage(view_, row, detail));
+      const std::string path = tasks_dir_ + "/" + row.page;
+      const std::size_t i = static_cast<std::size_t>(&row - view_.rows.data());
+      return on_disk_[i] ? WriteOutput(path, RenderTaskPage(view_, row, detail))
+                         : WriteNewOutput(path, RenderTaskPage(view_, row, detail));
     } catch (const std::exception& e) {  // e.g. bad_alloc: an error of this page, not of the pool thread
       return IoError(fmt::format("cannot make the page of {}: {}", row.task_id, e.what()));
     }
@@ -358,6 +382,7 @@ class PageWriter {
   ThreadPool pool_;                  // after what its work uses: destroyed (joined) first
   std::vector<std::string> stamps_;  // of every row
   std::vector<bool> kept_;           // the row's page is kept as it is
+  std::vector<bool> on_disk_;        // the row's page file existed when the report started
   bool state_unchanged_ = false;     // the state file has every row, in order, each kept
 };
 
