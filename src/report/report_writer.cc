@@ -1,17 +1,17 @@
 #include "seragen/report/report_writer.h"
 
-#include <fmt/format.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <simdjson.h>
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <charconv>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
