@@ -145,6 +145,14 @@ Status SyncDir(const std::string& path) {
   return Status::Ok();
 }
 
+Status WriteFileInPlace(const std::string& path, std::string_view content) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (!fd.valid()) return ErrnoStatus("cannot create", path);
+  SG_RETURN_IF_ERROR(WriteAll(fd.get(), content, path));
+  if (fd.Close() != 0) return ErrnoStatus("cannot close", path);
+  return Status::Ok();
+}
+
 Status WriteFileAtomic(const std::string& path, std::string_view content) {
   std::filesystem::path target(path);
   std::string dir = target.parent_path().empty() ? "." : target.parent_path().string();

@@ -1,6 +1,5 @@
 #include "seragen/report/report_writer.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -11,7 +10,6 @@
 #include <charconv>
 #include <condition_variable>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -24,7 +22,6 @@
 #include "seragen/base/hash.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/thread_pool.h"
-#include "seragen/base/unique_fd.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/report/task_detail.h"
 #include "seragen/report/task_page.h"
@@ -71,23 +68,6 @@ Status WriteOutput(const std::string& path, std::string_view bytes) {
   SG_ASSIGN_OR_RETURN(OutputFile f, OutputFile::Open(path));
   f.Append(bytes);
   return f.Commit();
-}
-
-// Writes a file that did not exist in place: nothing can be reading it, so
-// the temp name and the rename (two more directory operations per page, the
-// bulk of a report from scratch) buy nothing. Refuses to follow a symbolic
-// link planted under its name.
-Status WriteNewOutput(const std::string& path, std::string_view bytes) {
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644));
-  if (!fd.valid()) return IoError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd.get(), bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return IoError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  if (::close(fd.release()) != 0) return IoError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  return Status::Ok();
 }
 
 // Appends `field` as Sha256::UpdateField hashes it ("<size>:<bytes>").
@@ -367,7 +347,7 @@ class PageWriter {
       const std::string path = tasks_dir_ + "/" + row.page;
       const std::size_t i = static_cast<std::size_t>(&row - view_.rows.data());
       return on_disk_[i] ? WriteOutput(path, RenderTaskPage(view_, row, detail))
-                         : WriteNewOutput(path, RenderTaskPage(view_, row, detail));
+                         : WriteFileInPlace(path, RenderTaskPage(view_, row, detail));  // nothing reads a new page yet
     } catch (const std::exception& e) {  // e.g. bad_alloc: an error of this page, not of the pool thread
       return IoError(fmt::format("cannot make the page of {}: {}", row.task_id, e.what()));
     }

@@ -127,3 +127,21 @@ TEST_CASE("ForEachLine stops at the callback's first error and refuses what Read
 }
 
 }  // namespace seragen
+
+namespace seragen {
+
+TEST_CASE("WriteFileInPlace creates or truncates a file and refuses a symbolic link", "[file_util]") {
+  testing::TempDir dir;
+  REQUIRE(WriteFileInPlace(dir.Sub("page.html"), "a longer first text").ok());
+  REQUIRE(WriteFileInPlace(dir.Sub("page.html"), "second").ok());
+  CHECK(ReadFile(dir.Sub("page.html")).value() == "second");
+  dir.Write("target.txt", "kept\n");
+  std::filesystem::create_symlink(dir.Sub("target.txt"), dir.Sub("link.html"));
+  Status through_link = WriteFileInPlace(dir.Sub("link.html"), "planted");
+  CHECK(through_link.code() == StatusCode::kIoError);
+  CHECK(through_link.message().find(dir.Sub("link.html")) != std::string::npos);
+  CHECK(ReadFile(dir.Sub("target.txt")).value() == "kept\n");
+  CHECK_FALSE(WriteFileInPlace(dir.Sub("no/such/dir/page.html"), "x").ok());
+}
+
+}  // namespace seragen

@@ -39,6 +39,11 @@ Status ForEachLine(const std::string& path, std::uint64_t max_bytes,
 // rename over `path`, fsync the directory. Creates parent directories.
 Status WriteFileAtomic(const std::string& path, std::string_view content);
 
+// Writes `content` to `path` in place (created, or truncated when it exists),
+// without a temp file or fsync: for files nothing reads while they are
+// written. Refuses to follow a symbolic link in the last component.
+Status WriteFileInPlace(const std::string& path, std::string_view content);
+
 // Creates the directory and its parents (no error if it exists).
 Status MakeDirs(const std::string& path);
 
