@@ -89,33 +89,62 @@ Result<std::string> ReadRegularFile(const std::string& path, std::uint64_t max_b
   }
 }
 
+namespace {
+
+// The line being read across chunks, kept up to a bound.
+class PendingLine {
+ public:
+  explicit PendingLine(std::size_t max_bytes) : max_(max_bytes) {}
+
+  void Append(std::string_view part) {
+    too_long_ = too_long_ || text_.size() + part.size() > max_;
+    if (too_long_) text_.clear();  // not held
+    else text_.append(part);
+  }
+  bool empty() const { return text_.empty() && !too_long_; }
+  // The line (valid until the next Append) and a fresh start after it.
+  FileLine Take(bool terminated) {
+    line_ = std::move(text_);
+    text_.clear();
+    FileLine out{too_long_ ? std::string_view() : std::string_view(line_), terminated, too_long_};
+    too_long_ = false;
+    return out;
+  }
+
+ private:
+  std::size_t max_;
+  std::string text_, line_;
+  bool too_long_ = false;
+};
+
+}  // namespace
+
 Status ForEachLine(const std::string& path, std::uint64_t max_bytes,
-                   const std::function<Status(std::string_view line, bool terminated)>& line) {
+                   const std::function<Status(const FileLine&)>& visit, std::size_t max_line_bytes) {
   SG_ASSIGN_OR_RETURN(UniqueFd fd, OpenRegularFile(path, max_bytes));
-  constexpr std::size_t kChunk = 1 << 20;
-  std::string buffer;  // the unfinished line, then the chunk read after it
+  std::string chunk(1 << 20, '\0');
+  PendingLine pending(max_line_bytes);
   std::uint64_t total = 0;
   while (true) {
-    const std::size_t kept = buffer.size();
-    buffer.resize(kept + kChunk);
-    ssize_t n = ::read(fd.get(), buffer.data() + kept, kChunk);
-    if (n < 0 && errno == EINTR) {
-      buffer.resize(kept);
-      continue;
-    }
+    ssize_t n = ::read(fd.get(), chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0) return ErrnoStatus("cannot read", path);
-    buffer.resize(kept + static_cast<std::size_t>(n));
     total += static_cast<std::uint64_t>(n);
     if (total > max_bytes) {
       return ResourceExhaustedError(path + " grew past " + std::to_string(max_bytes) + " bytes while being read");
     }
-    if (n == 0) return buffer.empty() ? Status::Ok() : line(buffer, false);
-    std::size_t start = 0;
-    for (std::size_t nl = buffer.find('\n'); nl != std::string::npos; nl = buffer.find('\n', start)) {
-      SG_RETURN_IF_ERROR(line(std::string_view(buffer).substr(start, nl - start), true));
-      start = nl + 1;
+    if (n == 0) return pending.empty() ? Status::Ok() : visit(pending.Take(false));
+    std::string_view rest(chunk.data(), static_cast<std::size_t>(n));
+    for (std::size_t nl = rest.find('\n'); nl != std::string_view::npos; nl = rest.find('\n')) {
+      if (pending.empty() && nl <= max_line_bytes) {
+        SG_RETURN_IF_ERROR(visit(FileLine{rest.substr(0, nl), true, false}));  // whole in this chunk: no copy
+      } else {
+        pending.Append(rest.substr(0, nl));
+        SG_RETURN_IF_ERROR(visit(pending.Take(true)));
+      }
+      rest.remove_prefix(nl + 1);
     }
-    buffer.erase(0, start);
+    pending.Append(rest);
   }
 }
 

@@ -293,7 +293,7 @@ Result<std::vector<PlannedTask>> ReadTasksJsonl(std::string_view text, std::stri
 // lines so the tasks are stored without regrowth, the next parses them.
 Result<std::vector<PlannedTask>> ReadTasksFile(const std::string& path) {
   std::size_t lines = 0;
-  SG_RETURN_IF_ERROR(ForEachLine(path, kMaxTasksFileBytes, [&lines](std::string_view, bool) {
+  SG_RETURN_IF_ERROR(ForEachLine(path, kMaxTasksFileBytes, [&lines](const FileLine&) {
     ++lines;
     return Status::Ok();
   }));
@@ -302,7 +302,7 @@ Result<std::vector<PlannedTask>> ReadTasksFile(const std::string& path) {
   PlanReader reader(path, &tasks);
   SG_RETURN_IF_ERROR(reader.Init());
   SG_RETURN_IF_ERROR(ForEachLine(path, kMaxTasksFileBytes,
-                                 [&reader](std::string_view line, bool end) { return reader.Line(line, end); }));
+                                 [&reader](const FileLine& line) { return reader.Line(line.text, line.terminated); }));
   return tasks;
 }
 

@@ -6,7 +6,6 @@
 #include <simdjson.h>
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <charconv>
 #include <condition_variable>
 #include <cstdio>
@@ -148,32 +147,14 @@ RolloutSummary SummaryFromState(simdjson::simdjson_result<simdjson::dom::element
 // waited on) has no lines. Streamed: the file is never held whole. True when
 // the whole file was read.
 bool ForEachStateLine(const std::string& path, const std::function<void(std::string_view)>& visit) {
-  auto fd = OpenRegularFile(path, kMaxPageStateBytes);
-  if (!fd.ok()) return false;
-  std::string line;
-  bool skipping = false;  // in a line too long to keep
-  std::uint64_t total = 0;
-  char buffer[1 << 16];
-  while (total < kMaxPageStateBytes) {
-    const ssize_t n = ::read(fd->get(), buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    if (n == 0) break;
-    total += static_cast<std::uint64_t>(n);
-    for (std::string_view chunk(buffer, static_cast<std::size_t>(n)); !chunk.empty();) {
-      const std::size_t nl = chunk.find('\n');
-      const std::string_view part = chunk.substr(0, nl);
-      skipping = skipping || line.size() + part.size() > kMaxStateLineBytes;
-      if (!skipping) line.append(part);
-      if (nl == std::string_view::npos) break;
-      visit(skipping ? std::string_view() : std::string_view(line));
-      line.clear();
-      skipping = false;
-      chunk.remove_prefix(nl + 1);
-    }
-  }
-  if (skipping || !line.empty()) visit(skipping ? std::string_view() : std::string_view(line));
-  return total < kMaxPageStateBytes;
+  Status read = ForEachLine(
+      path, kMaxPageStateBytes,
+      [&visit](const FileLine& line) {
+        visit(line.text);  // empty for a line too long to keep: damaged
+        return Status::Ok();
+      },
+      kMaxStateLineBytes);
+  return read.ok();
 }
 
 // A line of the page state: what the page named `page` was made from and the

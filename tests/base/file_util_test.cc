@@ -77,15 +77,21 @@ TEST_CASE("ReadRegularFile refuses a symbolic link, a directory, a device and a 
 namespace seragen {
 namespace {
 
-// The lines ForEachLine gives for `content`, as "text|terminated".
-std::vector<std::string> LinesOf(const std::string& content, Status* status = nullptr) {
+// The lines ForEachLine gives for `content`, as "text|terminated" ("<too long>|..." for one too long).
+std::vector<std::string> LinesOf(const std::string& content, Status* status = nullptr,
+                                 std::size_t max_line_bytes = SIZE_MAX) {
   testing::TempDir dir;
   dir.Write("lines.txt", content);
   std::vector<std::string> out;
-  Status s = ForEachLine(dir.Sub("lines.txt"), 64ull << 20, [&out](std::string_view line, bool terminated) {
-    out.push_back(std::string(line) + (terminated ? "|\\n" : "|"));
-    return Status::Ok();
-  });
+  Status s = ForEachLine(
+      dir.Sub("lines.txt"), 64ull << 20,
+      [&out](const FileLine& line) {
+        CHECK((line.too_long ? line.text.empty() : true));
+        out.push_back((line.too_long ? std::string("<too long>") : std::string(line.text)) +
+                      (line.terminated ? "|\\n" : "|"));
+        return Status::Ok();
+      },
+      max_line_bytes);
   if (status != nullptr) *status = s;
   return out;
 }
@@ -109,17 +115,30 @@ TEST_CASE("ForEachLine gives every line once, across chunk boundaries, with any 
   CHECK(lines[3] == long_line + "|");
 }
 
+TEST_CASE("ForEachLine gives a line longer than the caller's bound as too long, and the lines after it",
+          "[file_util]") {
+  const std::string big((1u << 20) + 5, 'B');  // also longer than a read chunk
+  CHECK(LinesOf("abcd\nabcde\n" + big + "\nok\nabcdef", nullptr, 5) ==
+        std::vector<std::string>{"abcd|\\n", "abcde|\\n", "<too long>|\\n", "ok|\\n", "<too long>|"});
+  // Across a chunk's edge: the first part of the line is read with one chunk, the rest with the next.
+  const std::string edge((1u << 20) - 2, 'e');
+  CHECK(LinesOf(edge + "\n" + "xyzxyz\nq\n", nullptr, 5) ==
+        std::vector<std::string>{"<too long>|\\n", "<too long>|\\n", "q|\\n"});
+  CHECK(LinesOf(std::string((1u << 20) - 3, 'p') + "\nxyz\n", nullptr, 5) ==
+        std::vector<std::string>{"<too long>|\\n", "xyz|\\n"});
+}
+
 TEST_CASE("ForEachLine stops at the callback's first error and refuses what ReadRegularFile refuses", "[file_util]") {
   testing::TempDir dir;
   dir.Write("three.txt", "1\n2\n3\n");
   int seen = 0;
-  Status stop = ForEachLine(dir.Sub("three.txt"), 100, [&seen](std::string_view line, bool) {
+  Status stop = ForEachLine(dir.Sub("three.txt"), 100, [&seen](const FileLine& line) {
     ++seen;
-    return line == "2" ? InvalidArgumentError("two") : Status::Ok();
+    return line.text == "2" ? InvalidArgumentError("two") : Status::Ok();
   });
   CHECK(stop.code() == StatusCode::kInvalidArgument);
   CHECK(seen == 2);
-  auto ignore = [](std::string_view, bool) { return Status::Ok(); };
+  auto ignore = [](const FileLine&) { return Status::Ok(); };
   CHECK(ForEachLine(dir.Sub("three.txt"), 5, ignore).code() == StatusCode::kResourceExhausted);
   CHECK(ForEachLine(dir.Sub("missing.txt"), 5, ignore).code() == StatusCode::kNotFound);
   std::filesystem::create_directories(dir.Sub("a-directory"));

@@ -1,6 +1,7 @@
 // Small filesystem helpers with Status results and durable writes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -27,12 +28,19 @@ Result<UniqueFd> OpenRegularFile(const std::string& path, std::uint64_t max_byte
 // being read).
 Result<std::string> ReadRegularFile(const std::string& path, std::uint64_t max_bytes);
 
-// Streams such a file a line at a time, holding at most one chunk and one
-// line: `line` gets each line without its '\n' and whether a '\n' ended it
-// (only the last line can lack one). Its first error stops the reading and
-// is the result; errors of the file as OpenRegularFile and ReadRegularFile.
+// One line of a file as ForEachLine gives it.
+struct FileLine {
+  std::string_view text;   // without its '\n'; empty when too_long
+  bool terminated = true;  // a '\n' ended it (only the last line can lack one)
+  bool too_long = false;   // longer than the caller's max_line_bytes: its bytes were not kept
+};
+
+// Streams such a file a line at a time, holding at most one read chunk and
+// one line of at most `max_line_bytes` (a longer line is given as too_long,
+// and is not held). The first error of `visit` stops the reading and is the
+// result; errors of the file as OpenRegularFile and ReadRegularFile.
 Status ForEachLine(const std::string& path, std::uint64_t max_bytes,
-                   const std::function<Status(std::string_view line, bool terminated)>& line);
+                   const std::function<Status(const FileLine&)>& visit, std::size_t max_line_bytes = SIZE_MAX);
 
 // Writes `content` to `path` so that a crash leaves either the old file or the
 // new one, never a mix: write to a temp file in the same directory, fsync it,
