@@ -58,9 +58,12 @@ ordered_json HfFeatures(bool train_keys) {
 
 ordered_json SharegptFeatures();
 
-// sera, hermes and xml rows: text turns; `train` on each (sera always).
-ordered_json TextFeatures(bool train_keys) {
+// sera, hermes and xml rows: text turns; `train` on each (sera always);
+// hermes and xml keep reasoning_content on turns that have reasoning (a
+// declared field a file lacks is read as null).
+ordered_json TextFeatures(bool train_keys, bool reasoning) {
   Fields message = {Scalar("role", "string"), Scalar("content", "string")};
+  if (reasoning) message.push_back(Scalar("reasoning_content", "string"));
   if (train_keys) message.push_back(Scalar("train", "bool"));
   return ordered_json::array({List("messages", std::move(message)), MetadataFeature()});
 }
@@ -70,9 +73,9 @@ ordered_json FeaturesOf(Format format, bool train_keys) {
   switch (format) {
     case Format::kHf: return HfFeatures(train_keys);
     case Format::kSharegpt: return SharegptFeatures();
-    case Format::kSera: return TextFeatures(true);
+    case Format::kSera: return TextFeatures(true, false);
     case Format::kHermes:
-    case Format::kXml: return TextFeatures(train_keys);
+    case Format::kXml: return TextFeatures(train_keys, true);
     case Format::kOpenAI: return nullptr;
   }
   return nullptr;

@@ -13,7 +13,7 @@
 //   node axolotl_test.mjs --family F HF.jsonl...     F: qwen3, qwen3-tokenizer, qwen25, llama31
 //   node axolotl_test.mjs --self-check
 // Pass: every assistant turn's trained span ends exactly at the end of its
-// call (name and arguments), covers the whole turn as rendered (at most the
+// call (name and arguments), holds the turn's reasoning_content when it has one, covers the whole turn as rendered (at most the
 // think block opening the dummy shares left out) and nothing of another turn,
 // and its end-of-turn token is trained. Exit 0 = pass.
 import { readFileSync } from "node:fs";
@@ -95,6 +95,8 @@ function checkRow(row, original, family, where) {
       return fail(where, `turn ${k}: trains ${JSON.stringify(input.slice(start, end).slice(0, 60))}…${JSON.stringify(input.slice(start, end).slice(-40))} instead of its own turn`);
     }
     if (!input.slice(start, end).endsWith(call)) fail(where, `turn ${k}: the span does not end with its call ${call.slice(0, 80)}`);
+    const reasoning = (m.reasoning_content ?? "").trim();
+    if (reasoning && !input.slice(start, end).includes(reasoning)) fail(where, `turn ${k}: its reasoning is not trained (the family's export option drops or wraps it)`);
     if (!input.startsWith(family.eot, end)) fail(where, `turn ${k}: the end-of-turn token does not follow the span`);
   });
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """configs/train/trl_sft.py against TRL's rules, on exported hf rows (no TRL on the build machine).
 
-    python3 trl_recipe_test.py HF.jsonl...
+    python3 trl_recipe_test.py [--family qwen3|qwen25] HF.jsonl...
+        qwen3 (default): a Qwen3-shaped training template, reasoning in a think block;
+        qwen25: a Qwen2.5-shaped one, which renders no reasoning_content (rows exported with
+        --think wrap carry it in the text).
 
 What each check encodes, read from TRL's and transformers' source:
 - SFTTrainer raises when `assistant_only_loss` is set and the first row is not conversational
@@ -107,11 +110,21 @@ def trained_spans(ids, mask):
     return spans + ([current] if current is not None else [])
 
 
+# The training template of each family and whether it renders a think block.
+FAMILIES = {"qwen3": ("chatml_reasoning_training.jinja", True), "qwen25": ("chatml_tools_training.jinja", False)}
+family = "qwen3"
+
+
 def expected_turn(message):
-    """One assistant turn as the reasoning training template must train it, from the exported row."""
+    """One assistant turn as the family's training template must train it, from the exported row."""
     reasoning = (message.get("reasoning_content") or "").strip("\n")
     text = (message.get("content") or "").lstrip("\n")
-    out = "<think>\n" + reasoning + "\n</think>\n\n" + text
+    if FAMILIES[family][1]:
+        out = "<think>\n" + reasoning + "\n</think>\n\n" + text
+    elif reasoning:
+        out = "reasoning_content (not rendered by this family: export with --think wrap) " + text
+    else:
+        out = message.get("content") or ""
     for i, call in enumerate(message.get("tool_calls") or []):
         args = json.loads(call["function"]["arguments"])
         out += ("\n" if text or i else "") + "<tool_call>\n" + json.dumps(
@@ -121,7 +134,7 @@ def expected_turn(message):
 
 def check_masks(script, rows):
     """Every assistant turn trained exactly; nothing else."""
-    tokenizer = CharTokenizer(read_template("chatml_reasoning_training.jinja"))
+    tokenizer = CharTokenizer(read_template(FAMILIES[family][0]))
     records, too_long = script.masked_rows(rows, tokenizer, script.training_template(tokenizer, None), 0)
     if too_long or len(records) != len(rows):
         return fail("masks", f"{len(records)} records from {len(rows)} rows")
@@ -157,7 +170,7 @@ DEPRECATED_KEYS = {"warmup_ratio", "max_seq_length", "evaluation_strategy", "dat
 
 def check_trainer_arguments(script, rows):
     """The config and the dataset's first row as SFTTrainer.__init__ and _prepare_dataset check them."""
-    tokenizer = CharTokenizer(read_template("chatml_reasoning_training.jinja"))
+    tokenizer = CharTokenizer(read_template(FAMILIES[family][0]))
     records, _ = script.masked_rows(rows, tokenizer, tokenizer.chat_template, 0)
     config = script.sft_config_kwargs(SimpleNamespace(out="out"), len(records))
     sample = records[0]
@@ -191,7 +204,7 @@ def check_guard(script):
 
 
 def check_length(script, rows):
-    tokenizer = CharTokenizer(read_template("chatml_reasoning_training.jinja"))
+    tokenizer = CharTokenizer(read_template(FAMILIES[family][0]))
     shortest = min(len(tokenizer.apply_chat_template(*script.prepare_row(r))["input_ids"]) for r in rows)
     records, too_long = script.masked_rows(rows, tokenizer, tokenizer.chat_template, shortest)
     if too_long != len(rows) - len(records) or too_long == 0 or not records:
@@ -216,7 +229,7 @@ def check_prepare_only(paths, rows):
 
 def self_check(script, rows):
     """The checks can fail: a wrong template trains the wrong span; TRL's raise is seen."""
-    bad = read_template("chatml_reasoning_training.jinja").replace("{%- generation %}", "").replace(
+    bad = read_template(FAMILIES[family][0]).replace("{%- generation %}", "").replace(
         "{%- endgeneration %}", "").replace("{{- '<|im_end|>' }}", "{% generation %}{{- '<|im_end|>' }}{% endgeneration %}")
     tokenizer = CharTokenizer(bad)
     records, _ = script.masked_rows(rows[:1], tokenizer, bad, 0)
@@ -227,7 +240,11 @@ def self_check(script, rows):
         fail("self-check", "TRL's conversational test is wrong")
 
 
-def main(paths):
+def main(argv):
+    global family
+    if argv[:1] == ["--family"]:
+        family, argv = argv[1], argv[2:]
+    paths = argv
     script = load_script()
     rows = script.read_rows(paths)
     if not rows:
@@ -243,7 +260,7 @@ def main(paths):
     for f in failures[:50]:
         print("FAIL", f, file=sys.stderr)
     if not failures:
-        print(f"ok: {len(rows)} row(s): every assistant turn trained exactly, SFTTrainer's checks pass (TRL path)")
+        print(f"ok: {len(rows)} row(s): every assistant turn trained exactly, SFTTrainer's checks pass (TRL, {family})")
     return 1 if failures else 0
 
 
