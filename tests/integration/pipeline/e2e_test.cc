@@ -116,8 +116,10 @@ void CheckRecipes(const std::string& run_dir) {
   const std::string js = seragen::testing::SourcePath("tests/export/js");
   const std::string data = run_dir + "/data", drop = run_dir + "/data-drop";
   REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format sharegpt", &out) == 0);
-  REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format sharegpt --think drop --out " + drop, &out) ==
-          0);
+  for (const char* format : {"hf", "sharegpt"}) {  // the export of Llama 3.1, Mistral, GLM-4 students
+    REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format " + format + " --think drop --out " + drop,
+                              &out) == 0);
+  }
   const std::string hf = data + "/t1.hf.jsonl " + data + "/t2.hf.jsonl";
   std::vector<std::string> commands = {
       "node recipes_test.mjs --axolotl-hf " + hf,
@@ -126,7 +128,7 @@ void CheckRecipes(const std::string& run_dir) {
       "node datasets_load_test.mjs " + hf,
       "node datasets_load_test.mjs " + data + "/t1.sharegpt.jsonl " + data + "/t2.sharegpt.jsonl",
       "node axolotl_test.mjs --family qwen3 " + hf,
-      "node axolotl_test.mjs --family llama31 " + hf,
+      "node axolotl_test.mjs --family llama31 " + drop + "/t1.hf.jsonl " + drop + "/t2.hf.jsonl",
       "python3 ../py/trl_recipe_test.py " + hf};
   for (const char* t : {"qwen3", "qwen"}) {
     commands.push_back(std::string("node llamafactory_test.mjs --template ") + t + " --think keep " + data +
@@ -134,7 +136,7 @@ void CheckRecipes(const std::string& run_dir) {
   }
   for (const char* t : {"llama3", "mistral", "glm4"}) {
     commands.push_back(std::string("node llamafactory_test.mjs --template ") + t + " --think drop " + drop +
-                       "/t2.sharegpt.jsonl " + data + "/t2.hf.jsonl");
+                       "/t2.sharegpt.jsonl " + drop + "/t2.hf.jsonl");
   }
   for (const std::string& cmd : commands) {
     int rc = testing::RunShell("cd " + js + " && " + cmd, &out);
