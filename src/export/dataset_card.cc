@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
+
+#include "seragen/base/utf8.h"
 
 namespace seragen::exporter {
 namespace {
@@ -35,7 +39,8 @@ ordered_json MetadataFeature() {
       {Scalar("recall", "float64"), Scalar("precision", "float64"), Scalar("f1", "float64"), Scalar("scorable", "bool"),
        Scalar("accepted", "bool"), Scalar("threshold", "float64"), Scalar("rule", "string")}));
   f.push_back(Scalar("scripted_teacher", "bool"));
-  f.push_back(Struct("tests", {Scalar("command", "string"), Scalar("exit_code", "int64"), Scalar("passed", "bool")}));
+  f.push_back(Struct("tests", {Scalar("command", "string"), Scalar("exit_code", "int64"), Scalar("passed", "bool"),
+                               Scalar("source", "string")}));
   return Struct("metadata", std::move(f));
 }
 
@@ -124,8 +129,40 @@ std::string Percent(std::size_t part, std::size_t whole) {
   return whole == 0 ? "n/a" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
+// Text from outside (the run's name, the model ids an endpoint reported) as
+// inert Markdown inline text: one line (controls and bidirectional controls
+// to spaces), at most kMaxCardTextBytes, every ASCII punctuation character
+// backslash-escaped, so that it can open no heading, link, image, table cell
+// or HTML.
+std::string CardText(std::string_view text) {
+  constexpr std::size_t kMaxCardTextBytes = 200;
+  std::string in = RepairUtf8(text.substr(0, std::min(text.size(), kMaxCardTextBytes)));
+  std::string out;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    // U+0080-U+009F (C2 80-9F), U+200E/F, U+202A-E, U+2066-9 (E2 80/81 xx), U+061C (D8 9C).
+    const bool c1 = c == 0xC2 && i + 1 < in.size() && static_cast<unsigned char>(in[i + 1]) < 0xA0;
+    const bool bidi = (c == 0xE2 && i + 2 < in.size() &&
+                       ((in[i + 1] == '\x80' && (in[i + 2] == '\x8E' || in[i + 2] == '\x8F' ||
+                                                 (in[i + 2] >= '\xAA' && in[i + 2] <= '\xAE'))) ||
+                        (in[i + 1] == '\x81' && in[i + 2] >= '\xA6' && in[i + 2] <= '\xA9'))) ||
+                      (c == 0xD8 && i + 1 < in.size() && in[i + 1] == '\x9C');
+    if (c1 || bidi) {
+      out += ' ';
+      i += c == 0xE2 ? 2 : 1;
+    } else if (c < 0x20 || c == 0x7f) {
+      out += ' ';
+    } else {
+      if (c < 0x80 && std::ispunct(c)) out += '\\';
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > kMaxCardTextBytes) out += "...";
+  return out;
+}
+
 std::string Body(const DatasetFacts& f) {
-  std::string out = fmt::format("# seragen: {}\n\n", f.run_name);
+  std::string out = fmt::format("# seragen: {}\n\n", CardText(f.run_name));
   if (f.scripted_teacher) {
     out +=
         "> **Not training data.** These trajectories come from seragen's built-in scripted teacher, a stand-in "
@@ -144,11 +181,11 @@ std::string Body(const DatasetFacts& f) {
       f.planned, f.finished, f.verified, f.accepted, Percent(f.accepted, f.verified), f.prompt_tokens,
       f.completion_tokens, f.model_calls);
   std::string models;
-  for (const std::string& m : f.teacher_models) models += (models.empty() ? "" : ", ") + fmt::format("`{}`", m);
+  for (const std::string& m : f.teacher_models) models += (models.empty() ? "" : ", ") + CardText(m);
   out += fmt::format(
       "\n## Provenance\n\n| | |\n|---|---|\n| teacher model(s) | {} |\n| recipe hash | `{}` |\n| run seed | {} |\n"
       "| seragen | {} |\n",
-      models.empty() ? "none recorded" : models, f.recipe_hash, f.run_seed, f.seragen_version);
+      models.empty() ? "none recorded" : models, CardText(f.recipe_hash), f.run_seed, CardText(f.seragen_version));
   out +=
       "\n## Training\n\nRecipes that take these files unchanged are in seragen's `configs/train/` (axolotl for "
       "`hf` and `sera`, LLaMA-Factory for `sharegpt` with the `dataset_info.json` beside this card, TRL for "
