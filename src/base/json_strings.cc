@@ -92,19 +92,16 @@ std::string DecodeJsonString(std::string_view token) {
       out += body[i++];
       continue;
     }
+    // The two-character escapes and what they stand for, by position.
+    static constexpr std::string_view kEscapes = "ntrbf\"\\/", kMeaning = "\n\t\r\b\f\"\\/";
     const char e = body[i + 1];
-    switch (e) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case '"':
-      case '\\':
-      case '/': out += e; break;
-      case 'u': i = DecodeUnicode(body, i + 1, out); continue;
-      default: out += kReplacement; break;
+    if (e == 'u') {
+      i = DecodeUnicode(body, i + 1, out);
+      continue;
     }
+    const std::size_t k = kEscapes.find(e);
+    if (k == std::string_view::npos) out += kReplacement;
+    else out += kMeaning[k];
     i += 2;
   }
   return out;

@@ -133,6 +133,21 @@ std::vector<std::string> ExportedT1(const std::string& run_dir, exporter::Export
   return ids;
 }
 
+// An export of T1 only, judge off, `format`, scanned with the shipped rules.
+ExportRequest ScannedT1Request(const std::string& run_dir, exporter::Format format,
+                               const std::vector<std::string>& allow = {}) {
+  ExportRequest req;
+  req.run_dir = run_dir;
+  req.prompts_dir = seragen::testing::SourcePath("prompts");
+  req.options.format = format;
+  req.rules.judge_enabled = false;
+  req.rules.t2 = false;
+  auto scanner = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), allow);
+  REQUIRE(scanner.ok());
+  req.secret_scanner = *scanner;
+  return req;
+}
+
 // A run of one task whose rollout 1 greps for every fake secret, sees them
 // all and patches a file holding the first one.
 struct SecretRun {
@@ -152,15 +167,7 @@ struct SecretRun {
   std::pair<std::string, ExportReport> Export(exporter::Format format, secrets::SecretAction action,
                                               const std::vector<std::string>& allow = {},
                                               const std::string& report_path = "") const {
-    ExportRequest req;
-    req.run_dir = dir.path();
-    req.prompts_dir = seragen::testing::SourcePath("prompts");
-    req.options.format = format;
-    req.rules.judge_enabled = false;
-    req.rules.t2 = false;
-    auto scanner = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), allow);
-    REQUIRE(scanner.ok());
-    req.secret_scanner = *scanner;
+    ExportRequest req = ScannedT1Request(dir.path(), format, allow);
     req.secret_action = action;
     req.secrets_report = report_path;
     Result<ExportReport> report = ExportRun(req);
@@ -235,16 +242,7 @@ TEST_CASE("export: decoded argument strings, test commands and call ids are scan
   REQUIRE(run.Secrets().size() > 8);
   for (const std::string& name : exporter::FormatNames()) {
     INFO(name);
-    ExportRequest req;
-    req.run_dir = run.dir.path();
-    req.prompts_dir = seragen::testing::SourcePath("prompts");
-    req.options.format = *exporter::ParseFormat(name);
-    req.rules.judge_enabled = false;
-    req.rules.t2 = false;
-    auto scanner = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), {});
-    REQUIRE(scanner.ok());
-    req.secret_scanner = *scanner;
-    Result<ExportReport> report = ExportRun(req);
+    Result<ExportReport> report = ExportRun(ScannedT1Request(run.dir.path(), *exporter::ParseFormat(name)));
     REQUIRE(report.ok());
     CHECK(report->t1_written == 1);
     Result<std::string> text = ReadFile(report->t1_path);
@@ -378,15 +376,7 @@ TEST_CASE("export: several formats from one reading write what one export per fo
   for (const std::string& name : exporter::FormatNames()) {
     auto [text, report] = run.Export(*exporter::ParseFormat(name), secrets::SecretAction::kRedact);
     one_by_one[name] = text;
-    ExportRequest req;
-    req.run_dir = run.dir.path();
-    req.prompts_dir = seragen::testing::SourcePath("prompts");
-    req.options.format = *exporter::ParseFormat(name);
-    req.rules.judge_enabled = false;
-    req.rules.t2 = false;
-    auto scanner = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), {});
-    REQUIRE(scanner.ok());
-    req.secret_scanner = *scanner;
+    ExportRequest req = ScannedT1Request(run.dir.path(), *exporter::ParseFormat(name));
     req.secret_action = secrets::SecretAction::kRedact;
     requests.push_back(req);
   }

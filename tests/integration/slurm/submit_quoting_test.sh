@@ -8,9 +8,7 @@
 set -euo pipefail
 src=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "submit_quoting_test: FAIL: $*" >&2; exit 1; }
+. "$here/../script_lib.sh" submit_quoting_test
 export PATH=$here/fake:$PATH FAKE_SLURM_DIR=$tmp/slurm
 
 run_dir="$tmp/run,LD_PRELOAD=$tmp/evil.so,x\"q%j"
