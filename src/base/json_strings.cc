@@ -83,7 +83,11 @@ std::vector<JsonStringToken> JsonStringTokens(std::string_view json) {
 std::string DecodeJsonString(std::string_view token) {
   std::string_view body = token;
   if (!body.empty() && body.front() == '"') body.remove_prefix(1);
-  if (!body.empty() && body.back() == '"' && (body.size() < 2 || body[body.size() - 2] != '\\')) body.remove_suffix(1);
+  if (!body.empty() && body.back() == '"') {  // a closing quote: an even run of backslashes before it
+    std::size_t slashes = 0;
+    while (slashes + 1 < body.size() && body[body.size() - 2 - slashes] == '\\') ++slashes;
+    if (slashes % 2 == 0) body.remove_suffix(1);
+  }
   std::string out;
   out.reserve(body.size());
   std::size_t i = 0;

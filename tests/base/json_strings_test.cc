@@ -22,6 +22,7 @@ TEST_CASE("json strings: decoding gives the text the token stands for, totally",
         "\xEF\xBF\xBD\xEF\xBF\xBD"
         "12");
   CHECK(DecodeJsonString("\"\xff raw\"") == "\xff raw");  // other bytes as they are
+  CHECK(DecodeJsonString(R"("c\\")") == "c\\");           // an escaped backslash before the closing quote
   // A key written into a JSON string keeps its escaped newlines as two characters.
   CHECK(DecodeJsonString(R"("-----BEGIN\\nAAAA")") == "-----BEGIN\\nAAAA");
 }
