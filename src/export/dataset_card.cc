@@ -105,6 +105,47 @@ void Yaml(const ordered_json& v, int indent, std::string* out) {
   }
 }
 
+// Text from outside (the run's name, the model ids an endpoint reported) on
+// one line: controls and bidirectional controls to spaces, at most
+// kMaxCardTextBytes.
+std::string OneLine(std::string_view text) {
+  constexpr std::size_t kMaxCardTextBytes = 200;
+  const std::string in = RepairUtf8(text.substr(0, std::min(text.size(), kMaxCardTextBytes)));
+  std::string out;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    auto at = [&](std::size_t k) { return i + k < in.size() ? static_cast<unsigned char>(in[i + k]) : 0; };
+    // U+0080-U+009F (C2 80-9F); U+200E/F and U+202A-E (E2 80 xx); U+2066-9 (E2 81 A6-A9); U+061C (D8 9C).
+    const std::size_t skip = c == 0xC2 && at(1) < 0xA0                                        ? 1
+                             : c == 0xE2 && at(1) == 0x80 && (at(2) == 0x8E || at(2) == 0x8F) ? 2
+                             : c == 0xE2 && at(1) == 0x80 && at(2) >= 0xAA && at(2) <= 0xAE   ? 2
+                             : c == 0xE2 && at(1) == 0x81 && at(2) >= 0xA6 && at(2) <= 0xA9   ? 2
+                             : c == 0xD8 && at(1) == 0x9C                                     ? 1
+                             : c < 0x20 || c == 0x7f                                          ? 0
+                                                                                              : SIZE_MAX;
+    if (skip == SIZE_MAX) {
+      out += static_cast<char>(c);
+      continue;
+    }
+    out += ' ';
+    i += skip;
+  }
+  if (text.size() > kMaxCardTextBytes) out += "...";
+  return out;
+}
+
+// OneLine as inert Markdown inline text: every ASCII punctuation character
+// backslash-escaped, so that it can open no heading, link, image, table
+// cell or HTML.
+std::string CardText(std::string_view text) {
+  std::string out;
+  for (char c : OneLine(text)) {
+    if (static_cast<unsigned char>(c) < 0x80 && std::ispunct(static_cast<unsigned char>(c))) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 ordered_json Header(const DatasetFacts& facts) {
   ordered_json configs = ordered_json::array(), info = ordered_json::array();
   for (const DatasetFile& f : facts.files) {
@@ -119,7 +160,7 @@ ordered_json Header(const DatasetFacts& facts) {
     }
   }
   return {{"license", "unknown"},
-          {"pretty_name", "seragen: " + facts.run_name},
+          {"pretty_name", "seragen: " + OneLine(facts.run_name)},
           {"tags", {"seragen", "code", "agent-trajectories", "sft"}},
           {"configs", std::move(configs)},
           {"dataset_info", std::move(info)}};
@@ -127,38 +168,6 @@ ordered_json Header(const DatasetFacts& facts) {
 
 std::string Percent(std::size_t part, std::size_t whole) {
   return whole == 0 ? "n/a" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
-}
-
-// Text from outside (the run's name, the model ids an endpoint reported) as
-// inert Markdown inline text: one line (controls and bidirectional controls
-// to spaces), at most kMaxCardTextBytes, every ASCII punctuation character
-// backslash-escaped, so that it can open no heading, link, image, table cell
-// or HTML.
-std::string CardText(std::string_view text) {
-  constexpr std::size_t kMaxCardTextBytes = 200;
-  std::string in = RepairUtf8(text.substr(0, std::min(text.size(), kMaxCardTextBytes)));
-  std::string out;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    const auto c = static_cast<unsigned char>(in[i]);
-    // U+0080-U+009F (C2 80-9F), U+200E/F, U+202A-E, U+2066-9 (E2 80/81 xx), U+061C (D8 9C).
-    const bool c1 = c == 0xC2 && i + 1 < in.size() && static_cast<unsigned char>(in[i + 1]) < 0xA0;
-    const bool bidi = (c == 0xE2 && i + 2 < in.size() &&
-                       ((in[i + 1] == '\x80' && (in[i + 2] == '\x8E' || in[i + 2] == '\x8F' ||
-                                                 (in[i + 2] >= '\xAA' && in[i + 2] <= '\xAE'))) ||
-                        (in[i + 1] == '\x81' && in[i + 2] >= '\xA6' && in[i + 2] <= '\xA9'))) ||
-                      (c == 0xD8 && i + 1 < in.size() && in[i + 1] == '\x9C');
-    if (c1 || bidi) {
-      out += ' ';
-      i += c == 0xE2 ? 2 : 1;
-    } else if (c < 0x20 || c == 0x7f) {
-      out += ' ';
-    } else {
-      if (c < 0x80 && std::ispunct(c)) out += '\\';
-      out += static_cast<char>(c);
-    }
-  }
-  if (text.size() > kMaxCardTextBytes) out += "...";
-  return out;
 }
 
 std::string Body(const DatasetFacts& f) {
