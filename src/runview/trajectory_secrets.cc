@@ -25,28 +25,37 @@ struct Row {
   }
 };
 
-// A valid call's arguments read as the strings they decode to: its string
-// tokens and the row fields that hold them, from `first_field` on.
-struct DecodedCall {
-  llm::ToolCall* call = nullptr;
+// A call's arguments text (the parsed object's JSON, or the model's own text
+// where it differs) read as the strings it decodes to: its string tokens and
+// the row fields that hold them, from `first_field` on.
+struct DecodedText {
+  std::string* text = nullptr;
+  int message = 0;
   std::vector<JsonStringToken> tokens;
   std::size_t first_field = 0;
 };
 
-void AddCall(llm::ToolCall& call, int message, Row& row, std::vector<DecodedCall>& decoded) {
-  row.Add(call.id, &call.id, message, "id");
-  row.Add(call.name, &call.name, message, "name");
-  if (!call.arguments_valid) return;  // records carry "{}"; the second pass reads arguments_json
-  DecodedCall d{&call, JsonStringTokens(call.arguments_json), row.views.size()};
+void AddDecoded(std::string* text, int message, Row& row, std::vector<DecodedText>& decoded) {
+  DecodedText d{text, message, JsonStringTokens(*text), row.views.size()};
   for (const JsonStringToken& t : d.tokens) {
-    row.decoded.push_back(DecodeJsonString(std::string_view(call.arguments_json).substr(t.begin, t.end - t.begin)));
+    row.decoded.push_back(DecodeJsonString(std::string_view(*text).substr(t.begin, t.end - t.begin)));
     row.Add(row.decoded.back(), nullptr, message, "arguments");
   }
   decoded.push_back(std::move(d));
 }
 
+// A call's id, name and arguments. Invalid arguments (records carry "{}")
+// are scanned as text in the second pass only.
+void AddCall(llm::ToolCall& call, int message, Row& row, std::vector<DecodedText>& decoded) {
+  row.Add(call.id, &call.id, message, "id");
+  row.Add(call.name, &call.name, message, "name");
+  if (!call.arguments_valid) return;
+  AddDecoded(&call.arguments_json, message, row, decoded);
+  if (call.arguments_raw != call.arguments_json) AddDecoded(&call.arguments_raw, message, row, decoded);
+}
+
 // Pass 1: every text that leaves as data, arguments as decoded strings.
-Row FirstPassRow(agent::Trajectory* traj, std::span<const MetadataText> metadata, std::vector<DecodedCall>& calls) {
+Row FirstPassRow(agent::Trajectory* traj, std::span<const MetadataText> metadata, std::vector<DecodedText>& calls) {
   Row row;
   for (std::size_t i = 0; i < traj->history.size(); ++i) {
     llm::Message& m = traj->history[i];
@@ -62,10 +71,10 @@ Row FirstPassRow(agent::Trajectory* traj, std::span<const MetadataText> metadata
   return row;
 }
 
-// A call's arguments with each decoded string the scan changed encoded
-// again in its token's place; every other byte as it was.
-std::string Rebuilt(const DecodedCall& d, const Row& row, const secrets::RowScan& scan) {
-  const std::string& text = d.call->arguments_json;
+// An arguments text with each decoded string the scan changed encoded again
+// in its token's place; every other byte as it was.
+std::string Rebuilt(const DecodedText& d, const Row& row, const secrets::RowScan& scan) {
+  const std::string& text = *d.text;
   if (scan.clean()) return text;
   std::string out;
   std::size_t pos = 0;
@@ -121,34 +130,37 @@ bool ArgumentsStillValid(const agent::Trajectory& traj) {
 
 TrajectoryScan ScanTrajectory(const secrets::SecretScanner& scanner, bool redact, agent::Trajectory* traj,
                               std::span<const MetadataText> metadata, const TrajectoryHitSink& sink) {
-  std::vector<DecodedCall> calls;
-  Row first = FirstPassRow(traj, metadata, calls);
+  std::vector<llm::ToolCall*> mirrored;  // raw text = JSON text: redacted as one
+  for (llm::Message& m : traj->history) {
+    for (llm::ToolCall& call : m.tool_calls) {
+      if (call.arguments_raw == call.arguments_json) mirrored.push_back(&call);
+    }
+  }
+  std::vector<DecodedText> decoded;
+  Row first = FirstPassRow(traj, metadata, decoded);
   TrajectoryScan out;
   out.scan = Scan(scanner, first, sink);
-  // Pass 2: every call's arguments as JSON text, with pass 1's redactions
-  // in place, so that only what pass 1 could not see is found again.
+  // Pass 2: every arguments text as JSON, with pass 1's redactions in place
+  // (so that only what pass 1 could not see is found again), and the raw
+  // text of invalid arguments.
   std::vector<std::string> rebuilt;
-  for (const DecodedCall& d : calls) rebuilt.push_back(Rebuilt(d, first, out.scan));
   Row second;
-  std::size_t next = 0;
+  for (const DecodedText& d : decoded) rebuilt.push_back(Rebuilt(d, first, out.scan));
+  for (std::size_t k = 0; k < decoded.size(); ++k)
+    second.Add(rebuilt[k], decoded[k].text, decoded[k].message, "arguments");
   for (std::size_t i = 0; i < traj->history.size(); ++i) {
     for (llm::ToolCall& call : traj->history[i].tool_calls) {
-      const bool decoded = next < calls.size() && calls[next].call == &call;
-      second.Add(decoded ? std::string_view(rebuilt[next]) : std::string_view(call.arguments_json),
-                 &call.arguments_json, static_cast<int>(i), "arguments");
-      next += decoded ? 1 : 0;
+      if (!call.arguments_valid) second.Add(call.arguments_raw, &call.arguments_raw, static_cast<int>(i), "arguments");
     }
   }
   secrets::RowScan again = Scan(scanner, second, sink);
   if (redact && !(out.scan.clean() && again.clean())) {
     WriteBack(first, out.scan);
-    for (std::size_t k = 0; k < calls.size(); ++k) calls[k].call->arguments_json = std::move(rebuilt[k]);
-    for (std::size_t i = 0; i < second.views.size(); ++i) {
-      if (!again.clean()) *second.targets[i] = std::move(again.redacted[i]);
+    for (std::size_t k = 0; k < decoded.size(); ++k) *decoded[k].text = std::move(rebuilt[k]);
+    for (std::size_t i = 0; i < second.views.size() && !again.clean(); ++i) {
+      *second.targets[i] = std::move(again.redacted[i]);
     }
-    for (llm::Message& m : traj->history) {
-      for (llm::ToolCall& call : m.tool_calls) call.arguments_raw = call.arguments_json;  // no unredacted copy left
-    }
+    for (llm::ToolCall* call : mirrored) call->arguments_raw = call->arguments_json;  // no unredacted copy left
     out.arguments_valid = ArgumentsStillValid(*traj);
   }
   Merge(out.scan, std::move(again));
