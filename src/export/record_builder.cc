@@ -330,11 +330,16 @@ ordered_json SoftVerificationJson(const std::optional<Scores>& s) {
           {"accepted", s->accepted}, {"threshold", s->threshold}, {"rule", s->rule}};
 }
 
-// The rollout's last test run (test_runs.h); ran false when it ran no tests.
-ordered_json TestsJson(const agent::Trajectory& t, const std::string& test_command) {
-  std::optional<TestRun> run = LastTestRun(t, test_command);
-  if (!run) return {{"ran", false}, {"command", ""}, {"exit_code", 0}, {"passed", false}};
-  return {{"ran", true}, {"command", run->command}, {"exit_code", run->exit_code}, {"passed", run->passed()}};
+// The rollout's last test run (test_runs.h): the model's own command and
+// what it saw, never evidence ("source"); ran false when it ran no tests.
+ordered_json TestsJson(const agent::Trajectory& t, const RecordMetadata& md) {
+  std::optional<TestRun> run = md.model_tests ? *md.model_tests : LastTestRun(t, md.test_command);
+  if (!run) return {{"ran", false}, {"command", ""}, {"exit_code", 0}, {"passed", false}, {"source", ""}};
+  return {{"ran", true},
+          {"command", run->command},
+          {"exit_code", run->exit_code},
+          {"passed", run->passed()},
+          {"source", "model"}};
 }
 
 ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, Format format) {
@@ -363,7 +368,7 @@ ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, 
           {"soft_verification", SoftVerificationJson(md.scores)},
           // Demo/test data from the built-in stand-in: not real training data.
           {"scripted_teacher", md.scripted_teacher},
-          {"tests", TestsJson(t, md.test_command)}};
+          {"tests", TestsJson(t, md)}};
 }
 
 // The sharegpt record (sharegpt_record.h) ending on the submit call, with

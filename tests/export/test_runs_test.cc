@@ -83,7 +83,7 @@ TEST_CASE("records carry the last test run in metadata.tests", "[export][tests]"
   CHECK(tests["ran"] == true);
   md.test_command.clear();  // no test run: the same keys and types, ran false
   nlohmann::json none = nlohmann::json::parse(*BuildRecord(t, md, {}, {}))["metadata"]["tests"];
-  CHECK(none == nlohmann::json{{"ran", false}, {"command", ""}, {"exit_code", 0}, {"passed", false}});
+  CHECK(none == nlohmann::json{{"ran", false}, {"command", ""}, {"exit_code", 0}, {"passed", false}, {"source", ""}});
 }
 
 TEST_CASE("require_tests_passed leaves out rollouts whose last test run failed or that ran none", "[export][tests]") {
@@ -95,6 +95,7 @@ TEST_CASE("require_tests_passed leaves out rollouts whose last test run failed o
   failed.patch = "other";
   RecordedTask task;
   task.task_id = "a";
+  task.test_command = "pytest";  // the one claim of the model's that is believed
   task.rollout1 = &passed;
   task.rollout2 = &failed;
   task.verified = true;
@@ -108,6 +109,44 @@ TEST_CASE("require_tests_passed leaves out rollouts whose last test run failed o
   CHECK(chosen.t1);
   CHECK_FALSE(chosen.t2);
   CHECK(sel.excluded().at(kT2TestsNotPassed) == 1);
+}
+
+}  // namespace seragen::exporter
+
+namespace seragen::exporter {
+
+// Issue 36: metadata.tests is the model's own command; a recognised runner
+// inside any command (`pytest || true`, `echo pytest`) is the model's to
+// forge, so --require-tests-passed believes only the configured command.
+TEST_CASE("require_tests_passed believes only the repository's own test command, never a forged one",
+          "[export][tests]") {
+  CHECK(IsConfiguredTestCommand("pytest -q", "pytest -q"));
+  CHECK(IsConfiguredTestCommand("  cd /repo && pytest -q\n", "pytest -q"));
+  CHECK_FALSE(IsConfiguredTestCommand("pytest -q || true", "pytest -q"));
+  CHECK_FALSE(IsConfiguredTestCommand("echo pytest -q", "pytest -q"));
+  CHECK_FALSE(IsConfiguredTestCommand("cd $(touch x) && pytest -q", "pytest -q"));
+  CHECK_FALSE(IsConfiguredTestCommand("pytest", ""));
+  ExportRules rules;
+  rules.require_tests_passed = true;
+  rules.judge_enabled = false;
+  for (const char* forged : {"pytest -q || true", "true # pytest -q", "echo pytest"}) {
+    INFO(forged);
+    ExportSelector sel(rules);
+    agent::Trajectory t = WithTurns({ShellTurn(forged, 0)});
+    RecordedTask task;
+    task.task_id = "forged";
+    task.test_command = "pytest -q";
+    task.rollout1 = &t;
+    CHECK_FALSE(sel.Select(task).t1);
+    CHECK(sel.excluded().at(kT1TestsNotPassed) == 1);
+  }
+  ExportSelector sel(rules);
+  agent::Trajectory real = WithTurns({ShellTurn("cd /repo && pytest -q", 0)});
+  RecordedTask task;
+  task.task_id = "real";
+  task.test_command = "pytest -q";
+  task.rollout1 = &real;
+  CHECK(sel.Select(task).t1);
 }
 
 }  // namespace seragen::exporter
