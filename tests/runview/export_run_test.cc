@@ -409,27 +409,18 @@ void WriteMarkupRun(const std::string& run_dir) {
   WriteRun(run_dir, {{"plain", "+a\n", {}}, markup});
 }
 
-ExportRequest Request(const std::string& run_dir, exporter::Format format) {
-  ExportRequest req;
-  req.run_dir = run_dir;
-  req.prompts_dir = seragen::testing::SourcePath("prompts");
-  req.options.format = format;
-  req.rules.judge_enabled = false;
-  req.rules.t2 = false;
-  return req;
-}
-
 }  // namespace
 
 TEST_CASE("export: a sharegpt row LLaMA-Factory's formatter would misread is left out, named", "[export]") {
   testing::TempDir dir;
   WriteMarkupRun(dir.path());
-  Result<ExportReport> sharegpt = ExportRun(Request(dir.path(), exporter::Format::kSharegpt));
+  Result<ExportReport> sharegpt = ExportRun(ScannedT1Request(dir.path(), exporter::Format::kSharegpt));
   REQUIRE(sharegpt.ok());
   CHECK(sharegpt->t1_written == 1);
   CHECK(sharegpt->excluded.at(exporter::kT1SharegptMarkup) == 1);
   CHECK(sharegpt->invalid == 0);
-  Result<ExportReport> hf = ExportRun(Request(dir.path(), exporter::Format::kHf));  // templates render it as text
+  Result<ExportReport> hf =
+      ExportRun(ScannedT1Request(dir.path(), exporter::Format::kHf));  // templates render it as text
   REQUIRE(hf.ok());
   CHECK(hf->t1_written == 2);
 }
@@ -437,7 +428,7 @@ TEST_CASE("export: a sharegpt row LLaMA-Factory's formatter would misread is lef
 TEST_CASE("export --dataset: the card says how many rows the length cut left out", "[export]") {
   testing::TempDir dir;
   WriteMarkupRun(dir.path());
-  ExportRequest req = Request(dir.path(), exporter::Format::kHf);
+  ExportRequest req = ScannedT1Request(dir.path(), exporter::Format::kHf);
   req.rules.max_record_tokens = 3;  // shorter than either conversation
   Result<DatasetReport> report = ExportDataset({req}, dir.Sub("dataset"), "test");
   INFO(report.status().ToString());
