@@ -84,6 +84,10 @@ void AddExportOptions(CLI::App* cmd, runview::ExportOverrides* o) {
   cmd->add_flag("--require-tests-passed", o->require_tests_passed,
                 "Only rollouts whose last test run was the repository's environment.test_command and passed "
                 "(metadata.tests; a model's other commands are not believed)");
+  cmd->add_option("--max-record-tokens", o->max_record_tokens,
+                  "Leave out rollouts longer than N tokens (UTF-8 bytes / 4); set it to the trainer's sequence length "
+                  "(0 = off); default output.max_record_tokens")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
   cmd->add_option("--threshold", o->threshold, "Soft-verification threshold for T2 (default: the one used by the run)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--prompts", o->prompts_dir, "Prompt directory (default: the prompts/ shipped with seragen)");

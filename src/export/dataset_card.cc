@@ -39,12 +39,12 @@ ordered_json MetadataFeature() {
       {Scalar("recall", "float64"), Scalar("precision", "float64"), Scalar("f1", "float64"), Scalar("scorable", "bool"),
        Scalar("accepted", "bool"), Scalar("threshold", "float64"), Scalar("rule", "string")}));
   f.push_back(Scalar("scripted_teacher", "bool"));
-  f.push_back(Struct("tests", {Scalar("command", "string"), Scalar("exit_code", "int64"), Scalar("passed", "bool"),
-                               Scalar("source", "string")}));
+  f.push_back(Struct("tests", {Scalar("ran", "bool"), Scalar("command", "string"), Scalar("exit_code", "int64"),
+                               Scalar("passed", "bool"), Scalar("source", "string")}));
   return Struct("metadata", std::move(f));
 }
 
-ordered_json HfFeatures() {
+ordered_json HfFeatures(bool train_keys) {
   Fields call = {Scalar("id", "string"), Scalar("type", "string"),
                  Struct("function", {Scalar("name", "string"), Scalar("arguments", "string")})};
   Fields message = {Scalar("role", "string"),
@@ -53,10 +53,36 @@ ordered_json HfFeatures() {
                     List("tool_calls", std::move(call)),
                     Scalar("tool_call_id", "string"),
                     Scalar("name", "string")};
+  if (train_keys) message.push_back(Scalar("train", "bool"));
   Fields tool = {
       Scalar("type", "string"),
       Struct("function", {Scalar("name", "string"), Scalar("description", "string"), Scalar("parameters", "string")})};
   return ordered_json::array({List("messages", std::move(message)), List("tools", std::move(tool)), MetadataFeature()});
+}
+
+ordered_json SharegptFeatures();
+
+// sera, hermes and xml rows: text turns; `train` on each (sera always);
+// hermes and xml keep reasoning_content on turns that have reasoning (a
+// declared field a file lacks is read as null).
+ordered_json TextFeatures(bool train_keys, bool reasoning) {
+  Fields message = {Scalar("role", "string"), Scalar("content", "string")};
+  if (reasoning) message.push_back(Scalar("reasoning_content", "string"));
+  if (train_keys) message.push_back(Scalar("train", "bool"));
+  return ordered_json::array({List("messages", std::move(message)), MetadataFeature()});
+}
+
+// The declared features of a file, null for openai (its keys vary by turn).
+ordered_json FeaturesOf(Format format, bool train_keys) {
+  switch (format) {
+    case Format::kHf: return HfFeatures(train_keys);
+    case Format::kSharegpt: return SharegptFeatures();
+    case Format::kSera: return TextFeatures(true, false);
+    case Format::kHermes:
+    case Format::kXml: return TextFeatures(train_keys, true);
+    case Format::kOpenAI: return nullptr;
+  }
+  return nullptr;
 }
 
 ordered_json SharegptFeatures() {
@@ -154,10 +180,8 @@ ordered_json Header(const DatasetFacts& facts) {
                       {"data_files", ordered_json::array({{{"split", "train"}, {"path", f.path}}})}};
     if (name == "t2") c["default"] = true;
     configs.push_back(std::move(c));
-    if (f.format == Format::kHf || f.format == Format::kSharegpt) {
-      info.push_back(
-          {{"config_name", name}, {"features", f.format == Format::kHf ? HfFeatures() : SharegptFeatures()}});
-    }
+    ordered_json features = FeaturesOf(f.format, facts.train_keys);
+    if (!features.is_null()) info.push_back({{"config_name", name}, {"features", std::move(features)}});
   }
   return {{"license", "unknown"},
           {"pretty_name", "seragen: " + OneLine(facts.run_name)},
@@ -184,6 +208,16 @@ std::string Body(const DatasetFacts& f) {
       "|---|---|---|\n";
   for (const DatasetFile& file : f.files)
     out += fmt::format("| {} | {} | {} |\n", ConfigName(file, f.files), file.path, file.rows);
+  if (f.max_record_tokens == 0) {
+    out +=
+        "\nNo length cut: rows of any length were written (`output.max_record_tokens` 0); a trainer's "
+        "sequence length may truncate or drop the longest.\n";
+  } else {
+    out += fmt::format(
+        "\nLength cut: rows longer than {} tokens (estimated as UTF-8 bytes / 4) were left out: {} of T1, {} of "
+        "T2.\n",
+        f.max_record_tokens, f.length_cut_t1, f.length_cut_t2);
+  }
   out += fmt::format(
       "\n## Run\n\n| | |\n|---|---|\n| tasks planned | {} |\n| tasks finished | {} |\n| verified | {} |\n"
       "| accepted | {} ({} of verified) |\n| prompt tokens | {} |\n| completion tokens | {} |\n| model calls | {} |\n",

@@ -313,49 +313,62 @@ Result<ordered_json> SeraMessage(const llm::Message& m, const ExportTemplates& t
   return ordered_json{{"role", role}, {"content", content}, {"train", m.role == llm::Role::kAssistant}};
 }
 
-// The same keys and value types on every record of every format: values a
-// record lacks are null (soft_verification on T1) rather than missing.
+// The same keys and value types on every record of every format, T1 and T2
+// alike: a columnar loader (datasets' JSON builder) types each column from
+// the first file it reads and casts the others to it, so a field that is
+// null in every T1 row and an object in T2 would stop the load of both files.
+// soft_verification and tests are therefore objects on every row (T1 is not
+// verified: zeros, false, rule ""; no test run: ran false); only `seed` of a
+// journal that predates it is null.
+ordered_json SoftVerificationJson(const std::optional<Scores>& s) {
+  if (!s) {
+    return {{"recall", 0.0},     {"precision", 0.0}, {"f1", 0.0}, {"scorable", false},
+            {"accepted", false}, {"threshold", 0.0}, {"rule", ""}};
+  }
+  // Doubles always, so a score of exactly 1 or 0 keeps the column's type.
+  return {{"recall", s->recall},     {"precision", s->precision}, {"f1", s->f1},    {"scorable", s->scorable},
+          {"accepted", s->accepted}, {"threshold", s->threshold}, {"rule", s->rule}};
+}
+
+// The rollout's last test run (test_runs.h): the model's own command and
+// what it saw, never evidence ("source"); ran false when it ran no tests.
+ordered_json TestsJson(const agent::Trajectory& t, const RecordMetadata& md) {
+  std::optional<TestRun> run = md.model_tests ? *md.model_tests : LastTestRun(t, md.test_command);
+  if (!run) return {{"ran", false}, {"command", ""}, {"exit_code", 0}, {"passed", false}, {"source", ""}};
+  return {{"ran", true},
+          {"command", run->command},
+          {"exit_code", run->exit_code},
+          {"passed", run->passed()},
+          {"source", "model"}};
+}
+
 ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, Format format) {
-  ordered_json meta = {{"task_id", md.task_id},
-                       {"run", md.run_name},
-                       {"repo", md.repo},
-                       {"commit", md.commit},
-                       {"start_function", md.function_id},
-                       {"file", md.file},
-                       {"category_index", md.category_index},
-                       {"category", md.category},
-                       {"planned_category_index", md.planned_category_index},
-                       {"seed", md.seed ? ordered_json(*md.seed) : ordered_json(nullptr)},
-                       {"rollout", md.rollout},
-                       {"exit_status", std::string(agent::ExitStatusName(t.exit_status))},
-                       {"model", t.model},
-                       {"usage",
-                        {{"prompt_tokens", t.totals.prompt_tokens},
-                         {"completion_tokens", t.totals.completion_tokens},
-                         {"cached_prompt_tokens", t.totals.cached_prompt_tokens},
-                         {"model_calls", t.totals.model_calls},
-                         {"steps", t.totals.steps}}},
-                       {"recipe_hash", md.recipe_hash},
-                       {"prompts_hash", t.prompts_hash},
-                       {"format", std::string(FormatName(format))},
-                       {"soft_verification", nullptr},
-                       // Demo/test data from the built-in stand-in: not real training data.
-                       {"scripted_teacher", md.scripted_teacher}};
-  // The rollout's last test run (test_runs.h), null when it ran no tests:
-  // the model's own command and what it saw, never evidence ("source").
-  meta["tests"] = nullptr;
-  if (std::optional<TestRun> run = md.model_tests ? *md.model_tests : LastTestRun(t, md.test_command)) {
-    meta["tests"] = {
-        {"command", run->command}, {"exit_code", run->exit_code}, {"passed", run->passed()}, {"source", "model"}};
-  }
-  if (md.scores) {
-    // Doubles always, so a score of exactly 1 or 0 keeps the column's type.
-    meta["soft_verification"] = {
-        {"recall", md.scores->recall},     {"precision", md.scores->precision}, {"f1", md.scores->f1},
-        {"scorable", md.scores->scorable}, {"accepted", md.scores->accepted},   {"threshold", md.scores->threshold},
-        {"rule", md.scores->rule}};
-  }
-  return meta;
+  return {{"task_id", md.task_id},
+          {"run", md.run_name},
+          {"repo", md.repo},
+          {"commit", md.commit},
+          {"start_function", md.function_id},
+          {"file", md.file},
+          {"category_index", md.category_index},
+          {"category", md.category},
+          {"planned_category_index", md.planned_category_index},
+          {"seed", md.seed ? ordered_json(*md.seed) : ordered_json(nullptr)},
+          {"rollout", md.rollout},
+          {"exit_status", std::string(agent::ExitStatusName(t.exit_status))},
+          {"model", t.model},
+          {"usage",
+           {{"prompt_tokens", t.totals.prompt_tokens},
+            {"completion_tokens", t.totals.completion_tokens},
+            {"cached_prompt_tokens", t.totals.cached_prompt_tokens},
+            {"model_calls", t.totals.model_calls},
+            {"steps", t.totals.steps}}},
+          {"recipe_hash", md.recipe_hash},
+          {"prompts_hash", t.prompts_hash},
+          {"format", std::string(FormatName(format))},
+          {"soft_verification", SoftVerificationJson(md.scores)},
+          // Demo/test data from the built-in stand-in: not real training data.
+          {"scripted_teacher", md.scripted_teacher},
+          {"tests", TestsJson(t, md)}};
 }
 
 // The sharegpt record (sharegpt_record.h) ending on the submit call, with

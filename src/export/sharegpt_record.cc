@@ -8,14 +8,35 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// The value of a function_call turn: the think block (reasoning, else the
-// visible text, each stripped as Python's str.strip(); none with think: drop
-// or when both are empty), then the call as template JSON.
+// The words LLaMA-Factory's function formatter searches a function_call
+// value for (its templates' default thought and tool-call words): one inside
+// the reasoning or the call makes it cut or parse the wrong span.
+constexpr std::string_view kFormatterWords[] = {"<think>", "</think>", "<tool_call>", "</tool_call>"};
+
+bool HoldsFormatterWord(std::string_view text) {
+  for (std::string_view w : kFormatterWords) {
+    if (text.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// The think block's text: the reasoning, else the visible text, each
+// stripped as Python's str.strip(); empty with think: drop.
+std::string_view Thought(const llm::Message& m, ThinkMode think) {
+  if (think == ThinkMode::kDrop) return {};
+  std::string_view thought = verify::PythonStrip(m.reasoning);
+  return thought.empty() ? verify::PythonStrip(m.content) : thought;
+}
+
+// The value of a function_call turn: the think block (none when its text is
+// empty), then the call as template JSON. An error when either holds one of
+// the formatter's words (SharegptMarkupConflict).
 Result<std::string> FunctionCallValue(const llm::Message& m, ThinkMode think) {
   SG_ASSIGN_OR_RETURN(std::string call, CallJson(m.tool_calls.front()));
-  if (think == ThinkMode::kDrop) return call;
-  std::string_view thought = verify::PythonStrip(m.reasoning);
-  if (thought.empty()) thought = verify::PythonStrip(m.content);
+  std::string_view thought = Thought(m, think);
+  if (HoldsFormatterWord(thought) || HoldsFormatterWord(call)) {
+    return FailedPreconditionError("a function_call value would hold <think> or <tool_call> markup of its own");
+  }
   if (thought.empty()) return call;
   return "<think>\n" + std::string(thought) + "\n</think>\n\n" + call;
 }
@@ -54,3 +75,17 @@ Result<ordered_json> SharegptRecord(const std::vector<llm::Message>& history, co
 }
 
 }  // namespace seragen::exporter::internal
+
+namespace seragen::exporter {
+
+bool SharegptMarkupConflict(const agent::Trajectory& t, ThinkMode think) {
+  for (const llm::Message& m : t.history) {
+    if (m.role != llm::Role::kAssistant || m.tool_calls.empty()) continue;
+    Result<std::string> call = internal::CallJson(m.tool_calls.front());
+    if (internal::HoldsFormatterWord(internal::Thought(m, think)) || (call.ok() && internal::HoldsFormatterWord(*call)))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace seragen::exporter

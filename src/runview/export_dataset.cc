@@ -7,6 +7,7 @@
 
 #include "seragen/base/file_util.h"
 #include "seragen/export/dataset_card.h"
+#include "seragen/export/export_rules.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/runview/dataset_dir.h"
 #include "seragen/runview/run_state.h"
@@ -93,6 +94,13 @@ Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const s
     out.exports.emplace_back(std::string(exporter::FormatName(req.options.format)), std::move(r));
   }
   facts.teacher_models.assign(models.begin(), models.end());
+  // Every format shares the rules: the first export's length cut is the card's.
+  const ExportReport& first = out.exports.front().second;
+  auto cut = [&](const char* why) { return first.excluded.contains(why) ? first.excluded.at(why) : 0; };
+  facts.train_keys = requests.front().options.train_keys;
+  facts.max_record_tokens = requests.front().rules.max_record_tokens;
+  facts.length_cut_t1 = cut(exporter::kT1FilterTokens);
+  facts.length_cut_t2 = cut(exporter::kT2FilterTokens);
   out.card_path = dir + "/README.md";
   out.info_path = dir + "/" + std::string(journal::kDatasetInfoName);
   SG_RETURN_IF_ERROR(WriteFileAtomic(out.card_path, ScrubbedCard(exporter::DatasetCard(facts), requests.front())));

@@ -174,6 +174,11 @@ class RunExporter {
     md.model_tests = exporter::LastTestRun(traj, md.test_command);
     traj.turns.clear();
     if (!PassesSecretScan(&traj, md)) return;
+    if (req_.options.format == exporter::Format::kSharegpt &&
+        exporter::SharegptMarkupConflict(traj, req_.options.think)) {
+      selector_.Exclude(md.rollout == 1 ? exporter::kT1SharegptMarkup : exporter::kT2SharegptMarkup);
+      return;
+    }
     md.scripted_teacher = exporter::FromScriptedTeacher(traj);
     report_->scripted_teacher = report_->scripted_teacher || md.scripted_teacher;
     auto rec = exporter::BuildRecord(traj, md, req_.options, templates_);
@@ -350,7 +355,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.rules.judge_enabled = judge_enabled;
     req.rules.only_submitted = output.only_submitted && !o.include_unsubmitted;
     req.rules.threshold = o.threshold;
-    req.rules.max_record_tokens = static_cast<std::size_t>(output.max_record_tokens);
+    req.rules.max_record_tokens = static_cast<std::size_t>(o.max_record_tokens.value_or(output.max_record_tokens));
     req.rules.drop_malformed_think = output.drop_malformed_think;
     req.rules.max_patch_lines = static_cast<std::size_t>(output.max_patch_lines);
     req.rules.line_rule = *line_rule;

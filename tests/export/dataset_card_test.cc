@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace seragen::exporter {
 namespace {
@@ -66,6 +68,45 @@ TEST_CASE("dataset card: counts, provenance and the scripted-teacher warning", "
   f.scripted_teacher = true;
   CHECK(DatasetCard(f).find("Not training data") != std::string::npos);
   CHECK(DatasetCard(f) == DatasetCard(f));
+}
+
+namespace {
+
+// The names of a features list (hf's messages, a struct's fields).
+std::vector<std::string> Names(const YAML::Node& fields) {
+  std::vector<std::string> out;
+  for (const YAML::Node& f : fields) out.push_back(f["name"].as<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("dataset card: the features declare every key the rows carry, train keys included", "[export]") {
+  DatasetFacts f = Facts();
+  f.files.push_back({"t1", Format::kSera, "data/t1.sera.jsonl", 5});
+  YAML::Node h = Header(DatasetCard(f));
+  YAML::Node message = h["dataset_info"][0]["features"][0]["list"];
+  CHECK(Names(message) ==
+        std::vector<std::string>{"role", "content", "reasoning_content", "tool_calls", "tool_call_id", "name"});
+  YAML::Node metadata = h["dataset_info"][0]["features"][2]["struct"];
+  CHECK(Names(metadata[Names(metadata).size() - 1]["struct"]) ==
+        std::vector<std::string>{"ran", "command", "exit_code", "passed", "source"});
+  REQUIRE(h["dataset_info"].size() == 5);
+  CHECK(Names(h["dataset_info"][4]["features"][0]["list"]) == std::vector<std::string>{"role", "content", "train"});
+  f.train_keys = true;
+  h = Header(DatasetCard(f));
+  CHECK(Names(h["dataset_info"][0]["features"][0]["list"]).back() == "train");
+}
+
+TEST_CASE("dataset card: how many rows the length cut left out", "[export]") {
+  DatasetFacts f = Facts();
+  CHECK(DatasetCard(f).find("No length cut") != std::string::npos);
+  f.max_record_tokens = 32768;
+  f.length_cut_t1 = 3;
+  f.length_cut_t2 = 1;
+  CHECK(
+      DatasetCard(f).find("longer than 32768 tokens (estimated as UTF-8 bytes / 4) were left out: 3 of T1, 1 of T2") !=
+      std::string::npos);
 }
 
 TEST_CASE("dataset_info.json: one LLaMA-Factory entry per sharegpt file", "[export]") {

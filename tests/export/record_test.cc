@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace seragen::exporter {
@@ -136,24 +137,56 @@ TEST_CASE("hf format is the default: argument strings, named tool messages, six 
   CHECK(rec["metadata"]["format"] == "hf");
 }
 
-TEST_CASE("hf: T1 and T2 records have the same metadata keys and types", "[export]") {
-  auto md1 = Meta();
-  md1.rollout = 1;
-  md1.scores.reset();
-  auto r1 = BuildRecord(SampleTrajectory(), md1, {}, Templates());
-  auto r2 = BuildRecord(SampleTrajectory(), Meta(), {}, Templates());
-  REQUIRE(r1.ok());
-  REQUIRE(r2.ok());
-  json m1 = json::parse(*r1)["metadata"], m2 = json::parse(*r2)["metadata"];
-  REQUIRE(m1.size() == m2.size());
-  for (auto it = m1.begin(); it != m1.end(); ++it) {
-    INFO(it.key());
-    REQUIRE(m2.contains(it.key()));
-    if (it.key() != "soft_verification") CHECK(it.value().type() == m2[it.key()].type());
+namespace {
+
+// The value types of a record as a columnar loader sees them: objects by
+// key, arrays by the unified type of their elements, null as its own type.
+void TypeTree(const json& v, const std::string& path, std::map<std::string, json::value_t>* out) {
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it) TypeTree(it.value(), path + "." + it.key(), out);
+  } else if (v.is_array()) {
+    for (const json& e : v) TypeTree(e, path + "[]", out);
   }
-  CHECK(m1["soft_verification"].is_null());
-  CHECK(m2["soft_verification"]["f1"] == 0.6);
-  CHECK(m1["scripted_teacher"] == false);
+  auto [at, fresh] = out->emplace(path, v.type());
+  if (!fresh && at->second == json::value_t::null) at->second = v.type();
+}
+
+}  // namespace
+
+// datasets' JSON builder types every column from the first file and casts
+// the others to it; a field null on every T1 row cannot take T2's object.
+TEST_CASE("T1 and T2 rows have one type tree in hf and sharegpt and sera", "[export]") {
+  for (Format format : {Format::kHf, Format::kSharegpt, Format::kSera}) {
+    INFO(FormatName(format));
+    ExportOptions o;
+    o.format = format;
+    ExportTemplates templates = Templates();
+    templates.sera_tools = "\nTOOLS {{tools_json}}";
+    auto md1 = Meta();
+    md1.rollout = 1;
+    md1.scores.reset();
+    auto r1 = BuildRecord(SampleTrajectory(), md1, o, templates);
+    auto r2 = BuildRecord(SampleTrajectory(), Meta(), o, templates);
+    REQUIRE(r1.ok());
+    REQUIRE(r2.ok());
+    std::map<std::string, json::value_t> t1, t2;
+    TypeTree(json::parse(*r1), "", &t1);
+    TypeTree(json::parse(*r2), "", &t2);
+    for (const auto& [path, type] : t2) {
+      INFO(path);
+      REQUIRE(t1.contains(path));
+      // A number may be written as an integer or a double; the column is one number type.
+      auto number = [](json::value_t t) {
+        return t == json::value_t::number_float || t == json::value_t::number_integer ||
+               t == json::value_t::number_unsigned;
+      };
+      if (!(number(t1[path]) && number(type)) && path != ".metadata.seed") CHECK(t1[path] == type);
+    }
+    json m1 = json::parse(*r1)["metadata"];
+    CHECK(m1["soft_verification"]["accepted"] == false);
+    CHECK(m1["soft_verification"]["rule"] == "");
+    CHECK(json::parse(*r2)["metadata"]["soft_verification"]["f1"] == 0.6);
+  }
 }
 
 TEST_CASE("hf: think modes keep the reasoning_content key", "[export]") {

@@ -94,4 +94,27 @@ TEST_CASE("sharegpt: tools are one JSON string of name, description and paramete
   CHECK(Build(ThinkMode::kKeep, false)["tools"] == "");
 }
 
+// LLaMA-Factory's function formatter looks for <tool_call>…</tool_call> and
+// then <think>…</think> in a function_call value and parses what is left as
+// the call's JSON: one such word of the rollout's own stops the whole run.
+TEST_CASE("sharegpt: a rollout whose reasoning or call holds think or tool-call markup is refused", "[export]") {
+  CHECK_FALSE(SharegptMarkupConflict(Sample(), ThinkMode::kKeep));
+  agent::Trajectory closing = Sample();
+  closing.history[2].reasoning = "the template ends the block with\n</think>\nso I keep it";
+  CHECK(SharegptMarkupConflict(closing, ThinkMode::kKeep));
+  CHECK_FALSE(SharegptMarkupConflict(closing, ThinkMode::kDrop));  // no think block written
+  agent::Trajectory commentary = Sample();
+  commentary.history[4].content = "I will print <tool_call> tags.";  // the think block's text without reasoning
+  CHECK(SharegptMarkupConflict(commentary, ThinkMode::kKeep));
+  agent::Trajectory args = Sample();
+  args.history[4].tool_calls = {fixture::Call("c2", "bash", R"({"command":"grep -n '</tool_call>' t.jinja"})")};
+  CHECK(SharegptMarkupConflict(args, ThinkMode::kDrop));
+  ExportOptions o;
+  o.format = Format::kSharegpt;
+  RecordMetadata md;
+  md.task_id = "t1";
+  CHECK_FALSE(BuildRecord(closing, md, o, ExportTemplates{}).ok());
+  CHECK_FALSE(BuildRecord(args, md, o, ExportTemplates{}).ok());
+}
+
 }  // namespace seragen::exporter

@@ -14,6 +14,7 @@
 #include "seragen/callgraph/plan.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/runview/export_dataset.h"
 #include "seragen/runview/export_run.h"
 #include "seragen/runview/status_report.h"
 #include "testing/fake_secrets.h"
@@ -393,6 +394,49 @@ TEST_CASE("export: several formats from one reading write what one export per fo
     CHECK(*text == one_by_one[name]);
   }
   CHECK_FALSE(ExportRuns({}).ok());
+}
+
+}  // namespace seragen::runview
+
+namespace seragen::runview {
+namespace {
+
+// A run of two judged-free tasks: "plain" and "markup", whose one bash call
+// greps a chat template for its </tool_call> closing tag.
+void WriteMarkupRun(const std::string& run_dir) {
+  TaskScript markup{"markup", "+b\n", {}};
+  markup.command = "grep -n '</tool_call>' template.jinja";
+  WriteRun(run_dir, {{"plain", "+a\n", {}}, markup});
+}
+
+}  // namespace
+
+TEST_CASE("export: a sharegpt row LLaMA-Factory's formatter would misread is left out, named", "[export]") {
+  testing::TempDir dir;
+  WriteMarkupRun(dir.path());
+  Result<ExportReport> sharegpt = ExportRun(ScannedT1Request(dir.path(), exporter::Format::kSharegpt));
+  REQUIRE(sharegpt.ok());
+  CHECK(sharegpt->t1_written == 1);
+  CHECK(sharegpt->excluded.at(exporter::kT1SharegptMarkup) == 1);
+  CHECK(sharegpt->invalid == 0);
+  Result<ExportReport> hf =
+      ExportRun(ScannedT1Request(dir.path(), exporter::Format::kHf));  // templates render it as text
+  REQUIRE(hf.ok());
+  CHECK(hf->t1_written == 2);
+}
+
+TEST_CASE("export --dataset: the card says how many rows the length cut left out", "[export]") {
+  testing::TempDir dir;
+  WriteMarkupRun(dir.path());
+  ExportRequest req = ScannedT1Request(dir.path(), exporter::Format::kHf);
+  req.rules.max_record_tokens = 3;  // shorter than either conversation
+  Result<DatasetReport> report = ExportDataset({req}, dir.Sub("dataset"), "test");
+  INFO(report.status().ToString());
+  REQUIRE(report.ok());
+  Result<std::string> card = ReadFile(report->card_path);
+  REQUIRE(card.ok());
+  CHECK(card->find("longer than 3 tokens (estimated as UTF-8 bytes / 4) were left out: 2 of T1, 0 of T2") !=
+        std::string::npos);
 }
 
 }  // namespace seragen::runview

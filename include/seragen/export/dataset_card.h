@@ -30,12 +30,17 @@ struct DatasetFacts {
   std::size_t planned = 0, finished = 0, verified = 0, accepted = 0;
   std::int64_t prompt_tokens = 0, completion_tokens = 0, model_calls = 0;
   std::vector<DatasetFile> files;  // the first file of each split is the hub's default config
+  bool train_keys = false;         // rows carry messages[].train (--train-keys), declared in the features
+  // The length filter (output.max_record_tokens, 0 = off) and the rows it left out.
+  std::size_t max_record_tokens = 0;
+  std::size_t length_cut_t1 = 0, length_cut_t2 = 0;
 };
 
 // README.md: a YAML header (`configs` with each file's `data_files`, the
-// features of hf and sharegpt files, `license: unknown` for the user to set,
-// tags) between `---` lines, then the counts, provenance, recipes and the
-// scripted-teacher warning when it applies. Same facts, same bytes.
+// features of every file but openai's, train keys included when written,
+// `license: unknown` for the user to set, tags) between `---` lines, then the
+// row counts and the length cut, the run's counts, provenance, recipes and
+// the scripted-teacher warning when it applies. Same facts, same bytes.
 std::string DatasetCard(const DatasetFacts& facts);
 
 // dataset_info.json for LLaMA-Factory: one entry `seragen_<split>` per

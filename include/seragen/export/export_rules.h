@@ -80,6 +80,9 @@ inline constexpr const char* kT2ScoresUnreadable = "t2_scores_unreadable";
 inline constexpr const char* kT2NotSubmitted = "t2_not_submitted";
 inline constexpr const char* kT2BelowThreshold = "t2_below_threshold";
 inline constexpr const char* kT2DuplicatePatch = "t2_duplicate_patch";
+// sharegpt only (SharegptMarkupConflict): counted when the row is written.
+inline constexpr const char* kT1SharegptMarkup = "t1_sharegpt_markup";
+inline constexpr const char* kT2SharegptMarkup = "t2_sharegpt_markup";
 
 // Applies the rules across every task of an export, remembering task ids and
 // patches already selected so that shards and reruns merge without

@@ -96,6 +96,14 @@ Result<std::string> BuildRecord(const agent::Trajectory& trajectory, const Recor
 // assistant turns each with exactly one tool call answered by the next
 // message (a tool result carrying its id), and the last assistant turn calls
 // the submit tool. Returns the first broken rule.
+// True when a `sharegpt` function_call value of the rollout would hold
+// <think>, </think>, <tool_call> or </tool_call> in its reasoning (the think
+// block's text; none with think: drop) or its call JSON: LLaMA-Factory's
+// function formatter searches the value for these words, cuts the wrong span
+// and stops the whole run on a JSON error. Such rollouts are not written in
+// that layout (exclusion `t1_sharegpt_markup` / `t2_sharegpt_markup`).
+bool SharegptMarkupConflict(const agent::Trajectory& trajectory, ThinkMode think);
+
 Status ValidateConversation(const std::vector<llm::Message>& history, const std::string& submit_tool);
 
 }  // namespace seragen::exporter

@@ -2,6 +2,7 @@
 // state (run_state.h) and its trajectory files. Read-only over the journals.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -47,8 +48,9 @@ struct ExportOverrides {
   bool include_unsubmitted = false;
   bool require_tests_passed = false;
   std::optional<double> threshold;
-  std::string secrets_report;                 // --secrets-report FILE
-  std::optional<std::string> secrets_action;  // redact | drop | report; default export.secrets.action
+  std::optional<std::int64_t> max_record_tokens;  // default output.max_record_tokens
+  std::string secrets_report;                     // --secrets-report FILE
+  std::optional<std::string> secrets_action;      // redact | drop | report; default export.secrets.action
 };
 
 // One request per format, from RUN_DIR/config.yaml (the resolved config the

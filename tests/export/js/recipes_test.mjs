@@ -18,6 +18,7 @@
 // Exit status 0 = pass, 1 = a check failed (each failure is printed).
 import { Template } from "@huggingface/jinja";
 import { expectFailure, fail, failures, finish, readRows, reportProblems } from "./checks.mjs";
+import { arrowRoundTrip, axolotlPrepare, isObject } from "./columnar.mjs";
 
 // A template shaped like the families' real ones: tools as tojson lines,
 // reasoning in a think block, then each call as `callLine` renders it
@@ -42,53 +43,6 @@ const QWEN_SHAPED = shaped(`<tool_call>{"name": "{{ call.name }}", "arguments": 
 const LLAMA_SHAPED = shaped(`{"name": "{{ call.name }}", "parameters": {{ call.arguments | tojson }}}`);
 
 const tojson = (value) => new Template("{{ v | tojson }}").render({ v: value });
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-
-// The unified type of values at one place of every row, as a columnar loader
-// infers it: objects become one struct with the union of all keys.
-function unify(a, b) {
-  if (a === undefined || a === null) return b === undefined ? null : b;
-  if (b === undefined || b === null) return a;
-  if (Array.isArray(a) && Array.isArray(b)) return [unify(a[0], b[0])];
-  if (isObject(a) && isObject(b)) {
-    const out = { ...a };
-    for (const [k, v] of Object.entries(b)) out[k] = unify(a[k], v);
-    return out;
-  }
-  return a;
-}
-function typeOf(value) {
-  if (Array.isArray(value)) return [value.reduce((t, v) => unify(t, typeOf(v)), null)];
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeOf(v)]));
-  return value === null ? null : typeof value;
-}
-// A value read back through that type: every struct key present, missing ones null.
-function materialize(value, type) {
-  if (value === null || value === undefined) return null;
-  if (Array.isArray(type)) return value.map((v) => materialize(v, type[0]));
-  if (isObject(type)) return Object.fromEntries(Object.keys(type).map((k) => [k, materialize(value[k], type[k])]));
-  return value;
-}
-function arrowRoundTrip(rows) {
-  const type = rows.reduce((t, r) => unify(t, typeOf(r)), null);
-  return rows.map((r) => materialize(r, type));
-}
-
-// axolotl's preparation before it templates a row.
-function removeNone(value) {
-  if (Array.isArray(value)) return value.filter((v) => v !== null).map(removeNone);
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, removeNone(v)]));
-  return value;
-}
-function axolotlPrepare(row) {
-  const r = removeNone(row);
-  for (const m of r.messages) {
-    for (const c of m.tool_calls ?? []) if (typeof c.function.arguments === "string") c.function.arguments = JSON.parse(c.function.arguments);
-  }
-  for (const t of r.tools ?? []) if (typeof t.function.parameters === "string") t.function.parameters = JSON.parse(t.function.parameters);
-  return r;
-}
-
 // The calls of an exported hf row with their arguments as objects.
 const callsOf = (hfRow) =>
   hfRow.messages.flatMap((m) => m.tool_calls ?? []).map((c) => ({ name: c.function.name, args: JSON.parse(c.function.arguments) }));

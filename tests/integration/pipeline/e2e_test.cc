@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "integration/pipeline/harness.h"
 #include "seragen/agent/trajectory_json.h"
@@ -105,19 +106,39 @@ void CheckTextMatchesTemplate(const std::string& run_dir, const std::string& for
   compare(wrap);
 }
 
-// The trainer recipes of configs/train/ followed on a fresh export
-// (tests/export/js/recipes_test.mjs): axolotl and TRL render every call of the
-// hf rows with exactly its arguments; LLaMA-Factory's sharegpt rules keep
-// every turn of the sharegpt rows.
+// The trainer recipes of configs/train/ followed on a fresh export: axolotl
+// and TRL render every call of the hf rows with exactly its arguments; per
+// family, each trainer's own rules train exactly each assistant turn
+// (axolotl_test.mjs, llamafactory_test.mjs, py/trl_recipe_test.py); T1 and T2
+// load together as datasets' JSON builder loads them.
 void CheckRecipes(const std::string& run_dir) {
   std::string out;
   const std::string js = seragen::testing::SourcePath("tests/export/js");
-  const std::string data = run_dir + "/data";
+  const std::string data = run_dir + "/data", drop = run_dir + "/data-drop";
   REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format sharegpt", &out) == 0);
-  for (const std::string& cmd :
-       {"node recipes_test.mjs --axolotl-hf " + data + "/t1.hf.jsonl " + data + "/t2.hf.jsonl",
-        "./trl_path_test.sh " + data + "/t2.hf.jsonl " + run_dir + "/trl-path",
-        "node recipes_test.mjs --llamafactory " + data + "/t2.sharegpt.jsonl " + data + "/t2.hf.jsonl"}) {
+  for (const char* format : {"hf", "sharegpt"}) {  // the export of Llama 3.1, Mistral, GLM-4 students
+    REQUIRE(testing::RunShell(Binary() + " export " + run_dir + " --format " + format + " --think drop --out " + drop,
+                              &out) == 0);
+  }
+  const std::string hf = data + "/t1.hf.jsonl " + data + "/t2.hf.jsonl";
+  std::vector<std::string> commands = {
+      "node recipes_test.mjs --axolotl-hf " + hf,
+      "./trl_path_test.sh " + data + "/t2.hf.jsonl " + run_dir + "/trl-path",
+      "node recipes_test.mjs --llamafactory " + data + "/t2.sharegpt.jsonl " + data + "/t2.hf.jsonl",
+      "node datasets_load_test.mjs " + hf,
+      "node datasets_load_test.mjs " + data + "/t1.sharegpt.jsonl " + data + "/t2.sharegpt.jsonl",
+      "node axolotl_test.mjs --family qwen3 " + hf,
+      "node axolotl_test.mjs --family llama31 " + drop + "/t1.hf.jsonl " + drop + "/t2.hf.jsonl",
+      "python3 ../py/trl_recipe_test.py " + hf};
+  for (const char* t : {"qwen3", "qwen"}) {
+    commands.push_back(std::string("node llamafactory_test.mjs --template ") + t + " --think keep " + data +
+                       "/t2.sharegpt.jsonl " + data + "/t2.hf.jsonl");
+  }
+  for (const char* t : {"llama3", "mistral", "glm4"}) {
+    commands.push_back(std::string("node llamafactory_test.mjs --template ") + t + " --think drop " + drop +
+                       "/t2.sharegpt.jsonl " + drop + "/t2.hf.jsonl");
+  }
+  for (const std::string& cmd : commands) {
     int rc = testing::RunShell("cd " + js + " && " + cmd, &out);
     INFO(cmd << "\n" << out);
     CHECK(rc == 0);
