@@ -11,6 +11,7 @@
 #include "seragen/base/template.h"
 #include "seragen/export/record.h"
 #include "seragen/export/test_runs.h"
+#include "seragen/llm/tool_arguments.h"
 #include "seragen/verify/sera_lines.h"
 
 namespace seragen::exporter {
@@ -196,9 +197,11 @@ std::vector<llm::Message> ShortenToolCallIds(std::vector<llm::Message> history) 
 
 // One `hf` message. Every message has the same six keys whatever its role
 // (absent values are null) so that every row of every file of an export has
-// one schema. Tool-call arguments are one compact JSON-object string: as
-// objects, a columnar loader (Arrow) would merge every tool's argument keys
-// into one struct and give each call the other tools' keys as nulls.
+// one schema. Tool-call arguments are one JSON-object string, the text the
+// model wrote (llm::ModelArgumentsText: its key order, spacing, escapes and
+// repeated keys): as objects, a columnar loader (Arrow) would merge every
+// tool's argument keys into one struct and give each call the other tools'
+// keys as nulls.
 Result<ordered_json> HfMessage(const llm::Message& m, const std::string& tool_name, ThinkMode think) {
   ordered_json msg = {{"role", std::string(llm::RoleName(m.role))},
                       {"content", m.content},
@@ -211,10 +214,10 @@ Result<ordered_json> HfMessage(const llm::Message& m, const std::string& tool_na
     if (think == ThinkMode::kKeep && !m.reasoning.empty()) msg["reasoning_content"] = m.reasoning;
     ordered_json calls = ordered_json::array();
     for (const llm::ToolCall& c : m.tool_calls) {
-      SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
-      std::string text = args.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-      calls.push_back(
-          {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", std::move(text)}}}});
+      SG_RETURN_IF_ERROR(Arguments(c).status());
+      calls.push_back({{"id", c.id},
+                       {"type", "function"},
+                       {"function", {{"name", c.name}, {"arguments", llm::ModelArgumentsText(c)}}}});
     }
     msg["tool_calls"] = std::move(calls);
   } else if (m.role == llm::Role::kTool) {
@@ -250,8 +253,11 @@ Result<ordered_json> LegacyMessage(const llm::Message& m, const ExportOptions& o
       const llm::ToolCall& c = m.tool_calls.front();
       if (options.format == Format::kOpenAI) {
         msg = {{"role", "assistant"}, {"content", text}};
-        msg["tool_calls"] = ordered_json::array(
-            {{{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments_json}}}}});
+        SG_RETURN_IF_ERROR(Arguments(c).status());
+        msg["tool_calls"] =
+            ordered_json::array({{{"id", c.id},
+                                  {"type", "function"},
+                                  {"function", {{"name", c.name}, {"arguments", llm::ModelArgumentsText(c)}}}}});
       } else {
         SG_ASSIGN_OR_RETURN(std::string call, options.format == Format::kHermes ? HermesCall(c) : XmlCall(c));
         msg = {{"role", "assistant"},

@@ -27,7 +27,10 @@ FieldRefs CollectFields(agent::Trajectory* traj) {
     refs.Add(&m.content, index, "content");
     refs.Add(&m.reasoning, index, "reasoning");
     for (llm::ToolCall& call : m.tool_calls) {
-      refs.Add(&call.arguments_json, index, "arguments");  // what records carry
+      refs.Add(&call.arguments_json, index, "arguments");  // what object-carrying records hold
+      // hf and openai rows carry the model's own text (llm::ModelArgumentsText),
+      // which can hold what the parsed object lost (a repeated key's first value).
+      if (call.arguments_raw != call.arguments_json) refs.Add(&call.arguments_raw, index, "arguments_raw");
     }
   }
   refs.Add(&traj->patch, -1, "patch");
