@@ -3,6 +3,7 @@
 #include <set>
 
 #include "export/record_json.h"
+#include "export/sera_rules.h"
 #include "export/sharegpt_record.h"
 #include "seragen/base/enum_names.h"
 #include "seragen/base/file_util.h"
@@ -12,7 +13,6 @@
 #include "seragen/export/record.h"
 #include "seragen/export/test_runs.h"
 #include "seragen/llm/tool_arguments.h"
-#include "seragen/verify/sera_lines.h"
 
 namespace seragen::exporter {
 
@@ -61,6 +61,8 @@ namespace {
 using internal::Arguments;
 using internal::CallJson;
 using internal::ParseObject;
+using internal::SeraKeepOnlyThink;
+using internal::SeraOneThinkBlock;
 using internal::TemplateJson;
 using nlohmann::ordered_json;
 
@@ -280,23 +282,13 @@ Result<ordered_json> LegacyMessage(const llm::Message& m, const ExportOptions& o
   return msg;
 }
 
-// The sera format's assistant turn, as SERA's post-processing writes it
-// (keep_only_think): a think block holding the reasoning, or the visible text
-// when there is no reasoning (each stripped as Python's str.strip()), a blank
-// line, then the call as Python's json.dumps writes it. Text next to
-// reasoning is dropped. A turn whose text already holds think tags has no
-// single reading (SERA drops such rows): an error.
-Result<std::string> SeraAssistant(const llm::Message& m) {
-  auto tagged = [](const std::string& s) {
-    return s.find("<think>") != std::string::npos || s.find("</think>") != std::string::npos;
-  };
-  if (tagged(m.reasoning) || tagged(m.content)) {
-    return FailedPreconditionError("an assistant turn holds <think> tags in its text; the sera format cannot place it");
-  }
-  std::string_view think = verify::PythonStrip(m.reasoning);
-  if (think.empty()) think = verify::PythonStrip(m.content);
+// The sera format's assistant turn as SERA's post-processing reads it: the
+// reasoning as a think block, the visible text, a blank line, then the call as
+// Python's json.dumps writes it (sera_rules.h then applies SERA's rules).
+Result<std::string> SeraAssistantText(const llm::Message& m) {
   SG_ASSIGN_OR_RETURN(std::string call, HermesCall(m.tool_calls.front(), /*ascii=*/true));
-  return "<think>\n" + std::string(think) + "\n</think>\n\n" + call;
+  std::string think = m.reasoning.empty() ? "" : "<think>" + m.reasoning + "</think>";
+  return think + m.content + "\n\n" + call;
 }
 
 // One message of the sera format: roles system, user, assistant only, and a
@@ -312,9 +304,14 @@ Result<ordered_json> SeraMessage(const llm::Message& m, const ExportTemplates& t
     content += framing;
   } else if (m.role == llm::Role::kAssistant) {
     role = "assistant";
-    SG_ASSIGN_OR_RETURN(content, SeraAssistant(m));
+    SG_ASSIGN_OR_RETURN(content, SeraAssistantText(m));
   } else if (m.role == llm::Role::kTool) {
     SG_ASSIGN_OR_RETURN(content, RenderTemplate(templates.tool_response, {{"content", m.content}}, "tool_response"));
+  }
+  SG_ASSIGN_OR_RETURN(content, SeraOneThinkBlock(content));  // every message, as SERA
+  if (m.role == llm::Role::kAssistant) {
+    SG_ASSIGN_OR_RETURN(std::string call, HermesCall(m.tool_calls.front(), /*ascii=*/true));
+    SG_ASSIGN_OR_RETURN(content, SeraKeepOnlyThink(content, call));
   }
   return ordered_json{{"role", role}, {"content", content}, {"train", m.role == llm::Role::kAssistant}};
 }
