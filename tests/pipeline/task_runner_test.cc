@@ -132,6 +132,7 @@ TEST_CASE("an empty P1 uses the task's remaining rollout-1 attempts, a duplicate
   CHECK(dup.kind == TaskOutcome::Kind::kSkipped);
   CHECK(dup.detail == "duplicate_p1");
   f.envs.patch1 = "";
+  f.envs.patch2 = "";  // every attempt's copy
   TaskOutcome empty = f.Run(RunnerFixture::MakeTask("t3"));
   CHECK(empty.kind == TaskOutcome::Kind::kSkipped);
   CHECK(empty.detail == "empty_p1");
@@ -142,6 +143,7 @@ TEST_CASE("an empty P1 uses the task's remaining rollout-1 attempts, a duplicate
   CHECK(f.store.files.count("trajectories/t3.r1.rejected2.json") == 1);
   // A rollout 1 that ends on a budget with nothing to hand in: the same.
   f.model.rollout1_never_submits = true;
+  f.model.issue_calls = 0;  // never_submits holds until an issue is written
   f.ctx.settings.limits.max_model_calls = 2;
   CHECK(f.Run(RunnerFixture::MakeTask("t4")).kind == TaskOutcome::Kind::kSkipped);
   CHECK(f.store.Stages("t4") ==
