@@ -205,7 +205,7 @@ bool ReadTurn(dom::element e, TurnRecord* turn, std::string* error) {
 }
 
 // A tool's parameter schema: a string as is, any other value as compact JSON
-// text in the form the trajectory writer produces (sorted keys).
+// text in the form the trajectory writer produces (the order of the tools file).
 bool ReadToolSpec(dom::element e, llm::ToolSpec* s, std::string* error) {
   Fields f(e, "a tool", error);
   f.Get("name", &s->name);
@@ -213,7 +213,7 @@ bool ReadToolSpec(dom::element e, llm::ToolSpec* s, std::string* error) {
   dom::element p;
   if (!f.Find("parameters", &p)) return false;
   if (p.is_string()) return Convert(p, &s->parameters_json);
-  s->parameters_json = nlohmann::json::parse(simdjson::minify(p)).dump();
+  s->parameters_json = nlohmann::ordered_json::parse(simdjson::minify(p)).dump();
   return true;
 }
 

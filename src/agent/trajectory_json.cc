@@ -9,7 +9,7 @@
 namespace seragen::agent {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;  // tool schemas keep their order
 
 // A tool's parameter schema as a value; text that is too deep or not JSON is
 // kept as a string (total: a trajectory is saved whatever the tools say).

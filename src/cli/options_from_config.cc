@@ -228,6 +228,7 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   s.issue_max_attempts = IntOf(cfg.issue.max_attempts);
   s.issue_max_bytes = SizeOf(cfg.issue.max_bytes);
   s.judge_enabled = cfg.judge.enabled;
+  s.judge_temperature = cfg.judge.temperature;
   s.judge_max_tokens = cfg.judge.max_tokens > 0 ? cfg.judge.max_tokens : cfg.issue.max_tokens;
   s.judge_max_attempts = IntOf(cfg.judge.max_attempts);
   s.verify_threshold = cfg.verify.threshold;

@@ -419,6 +419,8 @@ Section<JudgeConfig> JudgeSchema() {
   s.Add<Bool<JudgeConfig>>("enabled", &JudgeConfig::enabled,
       "Ask a yes/no judge whether P1 (seen with rollout 1's steps) addresses the rollout-1 prompt; a no sends the "
       "task back to rollout 1.");
+  s.Add<Num<JudgeConfig>>("temperature", &JudgeConfig::temperature,
+      "Sampling temperature of the judge (SERA samples it at 0.6, as the issue writer).").Min(0).Max(2);
   s.Add<Int<JudgeConfig>>("max_tokens", &JudgeConfig::max_tokens,
       "Completion tokens for the judge; 0 = issue.max_tokens.").Min(0);
   s.Add<Int<JudgeConfig>>("max_attempts", &JudgeConfig::max_attempts,

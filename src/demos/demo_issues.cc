@@ -42,6 +42,7 @@ Result<std::optional<DemoIssue>> FromJsonValue(const nlohmann::json& v, const st
       return ParseError(where + ": an issue object needs a string 'text', 'problem_statement' or 'title' and 'body'");
     }
     if (v.contains("id") && v["id"].is_string()) issue.id = v["id"].get<std::string>();
+    issue.language = StringMember(v, "language");
   } else {
     return ParseError(where + ": expected a string or an object with 'text'");
   }
@@ -133,8 +134,16 @@ Result<DemoIssuePool> DemoIssuePool::FromCommitMessages(const std::vector<std::s
   return FromIssues(std::move(issues));
 }
 
-const DemoIssue& DemoIssuePool::Pick(Rng& rng) const {
-  return issues_[static_cast<std::size_t>(rng.Uniform(issues_.size()))];
+const DemoIssue& DemoIssuePool::Pick(Rng& rng, std::string_view language) const {
+  if (language == "tsx") language = "typescript";
+  std::vector<std::size_t> same;
+  if (!language.empty()) {
+    for (std::size_t i = 0; i < issues_.size(); ++i) {
+      if (issues_[i].language == language) same.push_back(i);
+    }
+  }
+  if (same.empty()) return issues_[static_cast<std::size_t>(rng.Uniform(issues_.size()))];
+  return issues_[same[static_cast<std::size_t>(rng.Uniform(same.size()))]];
 }
 
 }  // namespace seragen::demos

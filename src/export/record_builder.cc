@@ -3,6 +3,7 @@
 #include <set>
 
 #include "export/record_json.h"
+#include "export/sera_rules.h"
 #include "export/sharegpt_record.h"
 #include "seragen/base/enum_names.h"
 #include "seragen/base/file_util.h"
@@ -11,7 +12,7 @@
 #include "seragen/base/template.h"
 #include "seragen/export/record.h"
 #include "seragen/export/test_runs.h"
-#include "seragen/verify/sera_lines.h"
+#include "seragen/llm/tool_arguments.h"
 
 namespace seragen::exporter {
 
@@ -60,6 +61,8 @@ namespace {
 using internal::Arguments;
 using internal::CallJson;
 using internal::ParseObject;
+using internal::SeraKeepOnlyThink;
+using internal::SeraOneThinkBlock;
 using internal::TemplateJson;
 using nlohmann::ordered_json;
 
@@ -196,9 +199,11 @@ std::vector<llm::Message> ShortenToolCallIds(std::vector<llm::Message> history) 
 
 // One `hf` message. Every message has the same six keys whatever its role
 // (absent values are null) so that every row of every file of an export has
-// one schema. Tool-call arguments are one compact JSON-object string: as
-// objects, a columnar loader (Arrow) would merge every tool's argument keys
-// into one struct and give each call the other tools' keys as nulls.
+// one schema. Tool-call arguments are one JSON-object string, the text the
+// model wrote (llm::ModelArgumentsText: its key order, spacing, escapes and
+// repeated keys): as objects, a columnar loader (Arrow) would merge every
+// tool's argument keys into one struct and give each call the other tools'
+// keys as nulls.
 Result<ordered_json> HfMessage(const llm::Message& m, const std::string& tool_name, ThinkMode think) {
   ordered_json msg = {{"role", std::string(llm::RoleName(m.role))},
                       {"content", m.content},
@@ -211,10 +216,10 @@ Result<ordered_json> HfMessage(const llm::Message& m, const std::string& tool_na
     if (think == ThinkMode::kKeep && !m.reasoning.empty()) msg["reasoning_content"] = m.reasoning;
     ordered_json calls = ordered_json::array();
     for (const llm::ToolCall& c : m.tool_calls) {
-      SG_ASSIGN_OR_RETURN(ordered_json args, Arguments(c));
-      std::string text = args.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-      calls.push_back(
-          {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", std::move(text)}}}});
+      SG_RETURN_IF_ERROR(Arguments(c).status());
+      calls.push_back({{"id", c.id},
+                       {"type", "function"},
+                       {"function", {{"name", c.name}, {"arguments", llm::ModelArgumentsText(c)}}}});
     }
     msg["tool_calls"] = std::move(calls);
   } else if (m.role == llm::Role::kTool) {
@@ -250,8 +255,11 @@ Result<ordered_json> LegacyMessage(const llm::Message& m, const ExportOptions& o
       const llm::ToolCall& c = m.tool_calls.front();
       if (options.format == Format::kOpenAI) {
         msg = {{"role", "assistant"}, {"content", text}};
-        msg["tool_calls"] = ordered_json::array(
-            {{{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments_json}}}}});
+        SG_RETURN_IF_ERROR(Arguments(c).status());
+        msg["tool_calls"] =
+            ordered_json::array({{{"id", c.id},
+                                  {"type", "function"},
+                                  {"function", {{"name", c.name}, {"arguments", llm::ModelArgumentsText(c)}}}}});
       } else {
         SG_ASSIGN_OR_RETURN(std::string call, options.format == Format::kHermes ? HermesCall(c) : XmlCall(c));
         msg = {{"role", "assistant"},
@@ -274,23 +282,13 @@ Result<ordered_json> LegacyMessage(const llm::Message& m, const ExportOptions& o
   return msg;
 }
 
-// The sera format's assistant turn, as SERA's post-processing writes it
-// (keep_only_think): a think block holding the reasoning, or the visible text
-// when there is no reasoning (each stripped as Python's str.strip()), a blank
-// line, then the call as Python's json.dumps writes it. Text next to
-// reasoning is dropped. A turn whose text already holds think tags has no
-// single reading (SERA drops such rows): an error.
-Result<std::string> SeraAssistant(const llm::Message& m) {
-  auto tagged = [](const std::string& s) {
-    return s.find("<think>") != std::string::npos || s.find("</think>") != std::string::npos;
-  };
-  if (tagged(m.reasoning) || tagged(m.content)) {
-    return FailedPreconditionError("an assistant turn holds <think> tags in its text; the sera format cannot place it");
-  }
-  std::string_view think = verify::PythonStrip(m.reasoning);
-  if (think.empty()) think = verify::PythonStrip(m.content);
+// The sera format's assistant turn as SERA's post-processing reads it: the
+// reasoning as a think block, the visible text, a blank line, then the call as
+// Python's json.dumps writes it (sera_rules.h then applies SERA's rules).
+Result<std::string> SeraAssistantText(const llm::Message& m) {
   SG_ASSIGN_OR_RETURN(std::string call, HermesCall(m.tool_calls.front(), /*ascii=*/true));
-  return "<think>\n" + std::string(think) + "\n</think>\n\n" + call;
+  std::string think = m.reasoning.empty() ? "" : "<think>" + m.reasoning + "</think>";
+  return think + m.content + "\n\n" + call;
 }
 
 // One message of the sera format: roles system, user, assistant only, and a
@@ -306,9 +304,14 @@ Result<ordered_json> SeraMessage(const llm::Message& m, const ExportTemplates& t
     content += framing;
   } else if (m.role == llm::Role::kAssistant) {
     role = "assistant";
-    SG_ASSIGN_OR_RETURN(content, SeraAssistant(m));
+    SG_ASSIGN_OR_RETURN(content, SeraAssistantText(m));
   } else if (m.role == llm::Role::kTool) {
     SG_ASSIGN_OR_RETURN(content, RenderTemplate(templates.tool_response, {{"content", m.content}}, "tool_response"));
+  }
+  SG_ASSIGN_OR_RETURN(content, SeraOneThinkBlock(content));  // every message, as SERA
+  if (m.role == llm::Role::kAssistant) {
+    SG_ASSIGN_OR_RETURN(std::string call, HermesCall(m.tool_calls.front(), /*ascii=*/true));
+    SG_ASSIGN_OR_RETURN(content, SeraKeepOnlyThink(content, call));
   }
   return ordered_json{{"role", role}, {"content", content}, {"train", m.role == llm::Role::kAssistant}};
 }

@@ -12,7 +12,11 @@
 
 namespace seragen::llm::internal {
 
-using Json = nlohmann::json;
+// Ordered: objects keep the order they were written in, so a tool call's
+// arguments keep the model's key order and a tool schema the tools file's;
+// a key written twice keeps its first place and its last value, as Python's
+// json.loads reads it.
+using Json = nlohmann::ordered_json;
 
 // Parses without throwing; std::nullopt on malformed input or input nested
 // deeper than `max_depth` (so the value can be dumped and copied without deep

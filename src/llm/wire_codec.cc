@@ -12,6 +12,7 @@
 #include "seragen/llm/error_classifier.h"
 #include "seragen/llm/failure.h"
 #include "seragen/llm/request_seed.h"
+#include "seragen/llm/tool_arguments.h"
 
 namespace seragen::llm {
 
@@ -21,19 +22,6 @@ using internal::StringOr;
 using internal::TryParse;
 
 namespace {
-
-// The arguments text sent back in history: always one JSON object.
-std::string HistoryArguments(const ToolCall& call) {
-  if (auto parsed = TryParse(call.arguments_raw, kMaxToolArgumentsDepth); parsed && parsed->is_object()) {
-    return call.arguments_raw;  // unchanged bytes keep the server's prefix cache warm
-  }
-  if (call.arguments_valid) {
-    if (auto parsed = TryParse(call.arguments_json, kMaxToolArgumentsDepth); parsed && parsed->is_object()) {
-      return call.arguments_json;
-    }
-  }
-  return "{}";
-}
 
 Json EncodeMessage(const Message& m, const WireOptions& options) {
   Json out = Json::object();
@@ -63,7 +51,7 @@ Json EncodeMessage(const Message& m, const WireOptions& options) {
     Json calls = Json::array();
     for (const auto& c : m.tool_calls) {
       calls.push_back(
-          {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", HistoryArguments(c)}}}});
+          {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", ModelArgumentsText(c)}}}});
     }
     out["tool_calls"] = std::move(calls);
   }
@@ -108,6 +96,18 @@ constexpr std::pair<ParallelToolCalls, std::string_view> kParallelToolCallsNames
     {ParallelToolCalls::kTrue, "true"}};
 
 }  // namespace
+
+std::string ModelArgumentsText(const ToolCall& call) {
+  if (auto parsed = TryParse(call.arguments_raw, kMaxToolArgumentsDepth); parsed && parsed->is_object()) {
+    return call.arguments_raw;  // unchanged bytes: the model's text, and the server's prefix cache stays warm
+  }
+  if (call.arguments_valid) {
+    if (auto parsed = TryParse(call.arguments_json, kMaxToolArgumentsDepth); parsed && parsed->is_object()) {
+      return call.arguments_json;
+    }
+  }
+  return "{}";
+}
 
 Result<ReasoningField> ParseReasoningField(std::string_view name) {
   return ParseNamed<ReasoningField>(kReasoningFieldNames, name, "reasoning field",

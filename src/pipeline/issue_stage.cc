@@ -75,9 +75,9 @@ Result<std::string> ExtractTagged(const std::string& content, const std::string&
 JudgeVerdict ParseJudgeVerdict(const std::string& content, const std::string& tag) {
   Result<std::string> answer = ExtractTagged(content, tag);
   if (!answer.ok()) return JudgeVerdict::kUnparseable;
-  std::string word = AsciiLower(*answer);
-  while (!word.empty() && (word.back() == '.' || word.back() == '!')) word.pop_back();
-  word = std::string(TrimLineSpace(word));
+  // As SERA reads it: the trimmed answer, lower-cased, is exactly "yes"
+  // ("Yes." is not).
+  const std::string word = AsciiLower(*answer);
   if (word == "yes") return JudgeVerdict::kYes;
   if (word == "no") return JudgeVerdict::kNo;
   return JudgeVerdict::kUnparseable;

@@ -334,6 +334,14 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
     else if (!self->rollout1_->has_patch) why = "empty_p1";
     else if (!self->ctx_->p1_hashes.insert(p1_hash).second) why = "duplicate_p1";
     if (why.empty()) return self->Next();
+    // As SERA, whose judge sees every rollout 1: a rollout 1 that changed
+    // nothing or ended without handing in takes the task's next attempt. It is
+    // recorded as a judge_done that is not a yes (no judge call is made: such
+    // a change is never valid), so resume counts the attempt.
+    const StageSettings& s = self->ctx_->settings;
+    if (why != "duplicate_p1" && s.judge_enabled && self->r1_attempt_ < s.judge_max_attempts) {
+      return self->RetryRollout1({self->task_.task_id, Stage::kJudgeDone, why, self->attempt_}, /*p1_counted=*/false);
+    }
     journal::JournalRecord skip{self->task_.task_id, Stage::kSkipped, why, self->attempt_};
     self->Persist({}, skip, [self, why] { self->Finish(TaskOutcome::Kind::kSkipped, why); });
   });

@@ -78,7 +78,7 @@ void TaskRunner::WriteIssue() {
   if (!summary.ok()) return Finish(TaskOutcome::Kind::kAbortRun, summary.status().ToString());
   // A fresh demonstration per rollout-1 attempt (attempt 1 keeps the draw of older runs).
   Rng demo_rng = Rng::Derive(ctx_->settings.run_seed, task_.task_id, Numbered("demo_issue", r1_attempt_));
-  const demos::DemoIssue& demo = ctx_->demos->Pick(demo_rng);
+  const demos::DemoIssue& demo = ctx_->demos->Pick(demo_rng, task_.language);  // in the repository's language
   // Models see the UTF-8 text form; hashing and scoring keep the exact bytes.
   Result<std::string> prompt = prompts.IssueWriter(*summary, RepairUtf8(rollout1_->patch), demo.text);
   if (!prompt.ok()) return Finish(TaskOutcome::Kind::kAbortRun, prompt.status().ToString());
@@ -139,7 +139,8 @@ void TaskRunner::RunJudge() {
   Result<std::string> prompt = prompts.Judge(problem, *summary, RepairUtf8(rollout1_->patch));
   if (!prompt.ok()) return Finish(TaskOutcome::Kind::kAbortRun, prompt.status().ToString());
   const StageSettings& s = ctx_->settings;
-  llm::ChatRequest req = ToolLessRequest(s.request_template, std::move(*prompt), s.judge_max_tokens, 0.0);
+  llm::ChatRequest req =
+      ToolLessRequest(s.request_template, std::move(*prompt), s.judge_max_tokens, s.judge_temperature);
   req.seed = s.send_seed ? std::optional<std::uint64_t>(SeedFor(Numbered("judge", r1_attempt_))) : std::nullopt;
   auto self = shared_from_this();
   llm::CallOptions opts = s.call_options;
@@ -169,15 +170,17 @@ void TaskRunner::OnJudgeAnswer(Result<llm::ChatResponse> answer) {
   });
 }
 
-void TaskRunner::RetryRollout1(journal::JournalRecord judged) {
+void TaskRunner::RetryRollout1(journal::JournalRecord judged, bool p1_counted) {
   std::string path = journal::RejectedRollout1Ref(task_.task_id, r1_attempt_);
   judged.refs["rollout1_rejected" + std::to_string(r1_attempt_)] = path;
   std::string text = agent::TrajectoryToJson(*rollout1_);
   auto self = shared_from_this();
-  Persist({{path, std::move(text)}}, judged, [self] {
+  Persist({{path, std::move(text)}}, judged, [self, p1_counted] {
     // The same rule the journal's resume state applies to a judge "no".
     journal::ForgetRejectedAttempt(&self->progress_);
-    if (self->rollout1_ && self->rollout1_->has_patch) self->ctx_->p1_hashes.erase(Sha256Hex(self->rollout1_->patch));
+    if (p1_counted && self->rollout1_ && self->rollout1_->has_patch) {
+      self->ctx_->p1_hashes.erase(Sha256Hex(self->rollout1_->patch));
+    }
     self->rollout1_.reset();
     self->r1_attempt_++;
     self->Next();

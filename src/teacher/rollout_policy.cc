@@ -19,7 +19,9 @@
 namespace seragen::teacher {
 namespace {
 
-using nlohmann::json;
+// Ordered: a call's arguments are written in the order a model writes them
+// (command first, then path, ...), not sorted.
+using json = nlohmann::ordered_json;
 
 // Tool names offered in this request, by role ("" when the role is missing).
 struct OfferedTools {

@@ -35,6 +35,12 @@ IssueStyle StyleOf(const std::string& demo) {
   return IssueStyle::kNarrative;
 }
 
+// Whether the demonstration holds code (a fenced block or an interactive
+// prompt): the issue writer may add a reproduction only then.
+bool DemoHasCode(const std::string& demo) {
+  return demo.find("```") != std::string::npos || demo.find(">>> ") != std::string::npos;
+}
+
 std::string ModuleOf(const std::string& path) {
   if (path.size() < 4 || path.substr(path.size() - 3) != ".py") return {};
   std::string m = path.substr(0, path.size() - 3);
@@ -161,7 +167,9 @@ PolicyReply WriteIssue(const ChatRequest& request, const RequestInfo& info, cons
     if (std::string f = ctx.edits->FunctionOf(facts.added); !f.empty()) facts.function = f;
   }
   IssueParts parts = Compose(facts, rng);
-  std::string body = Render(parts, StyleOf(Value(info, "demo_issue")));
+  const std::string demo = Value(info, "demo_issue");
+  if (!DemoHasCode(demo)) parts.snippet.clear();  // no code unless the demonstration has some
+  std::string body = Render(parts, StyleOf(demo));
   std::string tag =
       ctx.prompts != nullptr && !ctx.prompts->issue_tag().empty() ? ctx.prompts->issue_tag() : ctx.fallback_issue_tag;
   reply.reasoning = "The change is a " + std::string(EditKindName(facts.kind)) + " edit" +

@@ -13,7 +13,9 @@
 namespace seragen::tools {
 namespace {
 
-using nlohmann::json;
+// Ordered: schemas keep the order of the tools file (the model reads the
+// parameters in that order, and exports write them so).
+using json = nlohmann::ordered_json;
 
 // YAML → JSON. Quoted scalars stay strings; plain scalars become numbers or
 // booleans when they read as such.

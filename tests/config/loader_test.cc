@@ -428,6 +428,9 @@ TEST_CASE("the shipped SERA profile is valid and sets SERA's values", "[config]"
   CHECK(c.selection.max_folder_depth == 3);
   CHECK(c.verify.threshold == 0.5);
   CHECK(c.output.formats == std::vector<std::string>{"sera"});
+  CHECK(c.judge.temperature == 0.6);  // SERA samples its judge like the issue writer
+  CHECK(c.judge.max_attempts == 3);
+  CHECK(Config{}.judge.temperature == 0.6);  // and so does the default
 }
 
 TEST_CASE("the shipped demo config is valid", "[config]") {

@@ -87,6 +87,30 @@ TEST_CASE("Pick is deterministic for a given RNG state", "[demo]") {
   CHECK(pool.Pick(r1).id == pool.Pick(r2).id);
 }
 
+TEST_CASE("a demonstration in the repository's language is chosen where the pool has one", "[demo]") {
+  auto pool = DemoIssuePool::FromFile(seragen::testing::SourcePath("prompts/demo_issues/builtin.jsonl"));
+  REQUIRE(pool.ok());
+  for (const char* language : {"python", "go", "rust", "java", "c", "cpp", "javascript", "typescript", "tsx"}) {
+    INFO(language);
+    const std::string want = std::string(language) == "tsx" ? "typescript" : language;
+    std::set<std::string> drawn;
+    for (int task = 0; task < 40; ++task) {
+      Rng rng = Rng::Derive(7, "task" + std::to_string(task), "demo_issue");
+      const DemoIssue& demo = pool->Pick(rng, language);
+      CHECK(demo.language == want);
+      drawn.insert(demo.id);
+    }
+    CHECK(drawn.size() > 1);  // a draw among them, not one fixed report
+  }
+  // A language the pool lacks, or none: the whole pool.
+  std::set<std::string> languages;
+  for (int task = 0; task < 60; ++task) {
+    Rng rng = Rng::Derive(7, "task" + std::to_string(task), "demo_issue");
+    languages.insert(pool->Pick(rng, "zig").language);
+  }
+  CHECK(languages.size() > 2);
+}
+
 TEST_CASE("demonstration issues from a SWE-bench JSONL file, filtered by repo", "[demo]") {
   seragen::testing::TempDir dir;
   dir.Write("swe.jsonl",

@@ -131,14 +131,63 @@ TEST_CASE("sera format: the shipped framing file is the Qwen hermes text, with s
   CHECK(t.LoadSeraFraming(dir.Sub("no-separator.md")).message().find("dashes") != std::string::npos);
 }
 
-TEST_CASE("sera format: a turn with think tags in its text is refused, not misplaced", "[export]") {
+// SERA checks every message for think tags (one block, rewritten with
+// newlines, or the row is dropped) and splits each assistant turn at its first
+// think block and first <tool_call>. Where that split would train text as part
+// of the call, the sera format refuses the row instead.
+TEST_CASE("sera format: think tags in any message decided as SERA's post-processing does", "[export]") {
+  const json expected = ExpectedMessages();
+  auto content = [](const Result<std::string>& line, std::size_t i) {
+    return json::parse(*line)["messages"][i]["content"].get<std::string>();
+  };
   agent::Trajectory t = Conversation();
-  t.history[2].content = "ok </think> then";
-  Result<std::string> line = BuildSera(t);
-  REQUIRE_FALSE(line.ok());
-  CHECK(line.status().message().find("think") != std::string::npos);
+  t.history[2].content = "ok </think> then";  // text beside reasoning is dropped, stray tag and all
+  Result<std::string> kept = BuildSera(t);
+  REQUIRE(kept.ok());
+  CHECK(content(kept, 2) == expected[2]["content"].get<std::string>());
+
+  t = Conversation();
+  t.history[3].content = "a.py\n<think>  a note \n</think> tail";  // one block in an observation: rewritten
+  Result<std::string> observed = BuildSera(t);
+  REQUIRE(observed.ok());
+  CHECK(content(observed, 3) == "<tool_response>\na.py\n<think>\na note\n</think> tail\n</tool_response>");
+
+  t = Conversation();
+  t.history[2].reasoning = " I <think> nest";  // the first </think> closes the block
+  Result<std::string> nested = BuildSera(t);
+  REQUIRE(nested.ok());
+  CHECK(content(nested, 2).starts_with("<think>\nI <think> nest\n</think>\n\n<tool_call>\n"));
+
+  for (const char* observation : {"a <think> never closed", "<think>a</think> and <think>b</think>"}) {
+    INFO(observation);
+    t = Conversation();
+    t.history[5].content = observation;  // SERA drops the row
+    Result<std::string> dropped = BuildSera(t);
+    REQUIRE_FALSE(dropped.ok());
+    CHECK(dropped.status().message().find("think") != std::string::npos);
+  }
   CHECK(ParseFormat("sera") == Format::kSera);
   CHECK(FormatName(Format::kSera) == "sera");
+}
+
+// SERA would train the text from a <tool_call> written in the visible text
+// (or after a stray </think> in the reasoning) as part of the call; refused.
+TEST_CASE("sera format: <tool_call> text outside the call is refused, where SERA would train it as the call",
+          "[export]") {
+  for (auto [reasoning, text] : {std::pair<std::string, std::string>{"Look.", "see <tool_call>x</tool_call> here"},
+                                 {"", "Calling <tool_call> now"},
+                                 {"a </think> b <tool_call> c", ""}}) {
+    INFO(reasoning << " | " << text);
+    agent::Trajectory t = Conversation();
+    t.history[2].reasoning = reasoning;
+    t.history[2].content = text;
+    Result<std::string> line = BuildSera(t);
+    REQUIRE_FALSE(line.ok());
+    CHECK(line.status().message().find("<tool_call>") != std::string::npos);
+  }
+  agent::Trajectory t = Conversation();
+  t.history[2].reasoning = "I will call <tool_call> soon.";  // inside the think block: kept, as SERA
+  CHECK(BuildSera(t).ok());
 }
 
 }  // namespace seragen::exporter

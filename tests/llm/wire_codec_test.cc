@@ -5,6 +5,7 @@
 
 #include "llm/llm_fixtures.h"
 #include "seragen/llm/failure.h"
+#include "seragen/llm/tool_arguments.h"
 
 namespace seragen::llm {
 namespace {
@@ -316,6 +317,62 @@ TEST_CASE("malformed 200 bodies are transient server failures", "[llm][codec]") 
     REQUIRE_FALSE(r.ok());
     CHECK(FailureClassOf(r.status()) == FailureClass::kTransientServer);
   }
+}
+
+// The model's own order, duplicates as Python's json.loads reads them (the
+// first key's place, the last value), astral characters decoded to UTF-8.
+TEST_CASE("argument parsing keeps the model's key order, nested objects included", "[llm][codec]") {
+  ToolCall c;
+  c.arguments_raw = R"({"path": "/r/a.py", "command": "str_replace", "old_str": "x", "new_str": "y"})";
+  ParseToolCallArguments(c);
+  REQUIRE(c.arguments_valid);
+  CHECK(c.arguments_json == R"({"path":"/r/a.py","command":"str_replace","old_str":"x","new_str":"y"})");
+  c.arguments_raw = R"({"z": {"y": 1, "b": [{"q": 1, "a": 2}]}, "a": "\ud83d\ude00", "z2": "😀", "z": {"k": 0}})";
+  ParseToolCallArguments(c);
+  REQUIRE(c.arguments_valid);
+  CHECK(c.arguments_json == R"({"z":{"k":0},"a":"😀","z2":"😀"})");
+  CHECK(ModelArgumentsText(c) == c.arguments_raw);  // the model's bytes, duplicates and escapes included
+}
+
+TEST_CASE("the model's argument text: raw when it is one object, else the parsed object, else {}", "[llm][codec]") {
+  ToolCall c;
+  c.arguments_raw = R"("{\"b\":1,\"a\":2}")";  // double-serialised
+  ParseToolCallArguments(c);
+  CHECK(ModelArgumentsText(c) == R"({"b":1,"a":2})");
+  c.arguments_raw = R"({"a": )";
+  ParseToolCallArguments(c);
+  CHECK(ModelArgumentsText(c) == "{}");
+  c.arguments_raw = "";
+  ParseToolCallArguments(c);
+  CHECK(ModelArgumentsText(c) == "{}");
+}
+
+TEST_CASE("a response decoded from the wire keeps each call's argument order and bytes", "[llm][codec]") {
+  const std::string body =
+      R"({"id":"r","model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant",)"
+      R"("content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"editor","arguments":)"
+      R"("{\"command\": \"str_replace\", \"path\": \"/r/a.py\", \"old_str\": \"\\ud83d\\ude00\", \"new_str\": \"b\"}"}}]}}]})";
+  Result<ChatResponse> r = DecodeChatResponse(body);
+  REQUIRE(r.ok());
+  const ToolCall& c = r->tool_calls.at(0);
+  CHECK(c.arguments_raw ==
+        R"({"command": "str_replace", "path": "/r/a.py", "old_str": "\ud83d\ude00", "new_str": "b"})");
+  CHECK(c.arguments_json == R"({"command":"str_replace","path":"/r/a.py","old_str":"😀","new_str":"b"})");
+}
+
+TEST_CASE("encoding: tool schemas keep the order they were given in", "[llm][codec]") {
+  ChatRequest req = AgentRequest();
+  req.tools = {
+      {"zeta", "z",
+       R"({"type":"object","properties":{"path":{"type":"string"},"command":{"type":"string"}},"required":["path"]})"},
+      {"alpha", "a", R"({"type":"object","properties":{}})"}};
+  Result<std::string> text = EncodeChatRequest(req, WireOptions{});
+  REQUIRE(text.ok());
+  CHECK(
+      text->find(
+          R"({"type":"function","function":{"name":"zeta","description":"z","parameters":{"type":"object","properties":{"path":{"type":"string"},"command":{"type":"string"}},"required":["path"]}}})") !=
+      std::string::npos);
+  CHECK(text->find("\"zeta\"") < text->find("\"alpha\""));
 }
 
 }  // namespace seragen::llm

@@ -89,6 +89,7 @@ TEST_CASE("two 100 MB files written by the agent end rollout 1 as exit_patch_too
   ctx.clock = &clock;
   ctx.settings.request_template.model = "m";
   ctx.settings.limits.max_trajectory_bytes = 1 << 20;
+  ctx.settings.judge_max_attempts = 1;  // one rollout 1: its end is what is measured
 
   callgraph::PlannedTask task;
   task.task_id = "t1";

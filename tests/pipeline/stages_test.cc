@@ -112,12 +112,14 @@ TEST_CASE("tagged output extraction and the judge rule", "[issue]") {
   CHECK_FALSE(ExtractTagged("<issue>cut off", "issue").ok());
   CHECK(ParseJudgeVerdict("<answer>yes</answer>", "answer") == JudgeVerdict::kYes);
   CHECK(ParseJudgeVerdict("<answer> yes \n</answer>", "answer") == JudgeVerdict::kYes);
-  // Case-insensitive, trailing '.'/'!' ignored; anything else is not a yes.
+  // As SERA reads it: case-insensitive, and only the bare word is a yes
+  // ("Yes." and "yes!" are not: SERA compares the stripped text to "yes").
   CHECK(ParseJudgeVerdict("<answer>Yes</answer>", "answer") == JudgeVerdict::kYes);
-  CHECK(ParseJudgeVerdict("<answer> YES. </answer>", "answer") == JudgeVerdict::kYes);
-  CHECK(ParseJudgeVerdict("<answer>yes!</answer>", "answer") == JudgeVerdict::kYes);
+  CHECK(ParseJudgeVerdict("<answer> YES </answer>", "answer") == JudgeVerdict::kYes);
+  CHECK(ParseJudgeVerdict("<answer> YES. </answer>", "answer") == JudgeVerdict::kUnparseable);
+  CHECK(ParseJudgeVerdict("<answer>yes!</answer>", "answer") == JudgeVerdict::kUnparseable);
   CHECK(ParseJudgeVerdict("<answer>No</answer>", "answer") == JudgeVerdict::kNo);
-  CHECK(ParseJudgeVerdict("<answer>NO.</answer>", "answer") == JudgeVerdict::kNo);
+  CHECK(ParseJudgeVerdict("<answer>NO.</answer>", "answer") == JudgeVerdict::kUnparseable);
   CHECK(ParseJudgeVerdict("<answer>yes, it does</answer>", "answer") == JudgeVerdict::kUnparseable);
   CHECK(ParseJudgeVerdict("<answer>yesno</answer>", "answer") == JudgeVerdict::kUnparseable);
   CHECK(ParseJudgeVerdict("yes", "answer") == JudgeVerdict::kUnparseable);

@@ -125,22 +125,36 @@ TEST_CASE("an unreadable stage result is redone, not trusted", "[pipeline]") {
   CHECK(g.model.rollout_calls == 2);
 }
 
-TEST_CASE("empty and duplicate P1 stop the task early", "[pipeline]") {
+TEST_CASE("an empty P1 uses the task's remaining rollout-1 attempts, a duplicate P1 stops the task", "[pipeline]") {
   RunnerFixture f;
   CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kVerified);
   TaskOutcome dup = f.Run(RunnerFixture::MakeTask("t2"));
   CHECK(dup.kind == TaskOutcome::Kind::kSkipped);
   CHECK(dup.detail == "duplicate_p1");
   f.envs.patch1 = "";
+  f.envs.patch2 = "";  // every attempt's copy
   TaskOutcome empty = f.Run(RunnerFixture::MakeTask("t3"));
   CHECK(empty.kind == TaskOutcome::Kind::kSkipped);
   CHECK(empty.detail == "empty_p1");
-  CHECK(f.store.Stages("t3") == std::vector<std::string>{"rollout1_done:submitted", "skipped:empty_p1"});
+  // As SERA: each attempt set aside (no judge call), then skipped after the last.
+  CHECK(f.store.Stages("t3") == std::vector<std::string>{"rollout1_done:submitted", "judge_done:empty_p1",
+                                                         "rollout1_done:submitted", "judge_done:empty_p1",
+                                                         "rollout1_done:submitted", "skipped:empty_p1"});
+  CHECK(f.store.files.count("trajectories/t3.r1.rejected2.json") == 1);
+  // A rollout 1 that ends on a budget with nothing to hand in: the same.
+  f.model.rollout1_never_submits = true;
+  f.model.issue_calls = 0;  // never_submits holds until an issue is written
+  f.ctx.settings.limits.max_model_calls = 2;
+  CHECK(f.Run(RunnerFixture::MakeTask("t4")).kind == TaskOutcome::Kind::kSkipped);
+  CHECK(f.store.Stages("t4") ==
+        std::vector<std::string>{"rollout1_done:exit_model_calls", "judge_done:rollout1_exit_model_calls",
+                                 "rollout1_done:exit_model_calls", "judge_done:rollout1_exit_model_calls",
+                                 "rollout1_done:exit_model_calls", "skipped:rollout1_exit_model_calls"});
 }
 
 TEST_CASE("judge: a no sends the task back to rollout 1 with another category", "[pipeline][judge]") {
   RunnerFixture f;
-  f.model.judge_replies = {"<answer>No</answer>", "<answer>YES.</answer>"};
+  f.model.judge_replies = {"<answer>No</answer>", "<answer> Yes </answer>"};
   TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
   CHECK(o.kind == TaskOutcome::Kind::kVerified);
   CHECK(f.model.judge_calls == 2);

@@ -31,6 +31,8 @@ struct SchedulerFixture {
   SchedulerFixture() {
     ctx = PipelineContext{&prompts, &demos, &messages, &chat, &envs, &store, &loop, &workers, &clock, {}, {}};
     ctx.settings.request_template.model = "m";
+    // One rollout-1 attempt: an empty P1 (patch1 = "") ends a task at once.
+    ctx.settings.judge_max_attempts = 1;
     model.Install(chat);
     options.concurrency = 3;
   }

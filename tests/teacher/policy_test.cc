@@ -158,6 +158,18 @@ TEST_CASE("Issue writer describes symptoms, names the function and follows the d
   CHECK(terse.size() < issue.size());
 }
 
+TEST_CASE("Issue writer adds code only when the demonstration has code") {
+  PolicyContext ctx = DefaultContext(3);
+  RolloutRun run = DriveRollout(Rollout1Prompt("parse_config", "pkg/config.py", 49), ctx);
+  REQUIRE(DemoIssue(1).find("```") != std::string::npos);
+  REQUIRE(DemoIssue(0).find("```") == std::string::npos);
+  std::string with_code = WriteIssueFor(run, ctx, 1);
+  std::string without_code = WriteIssueFor(run, ctx, 0);
+  INFO(with_code << "\n----\n" << without_code);
+  CHECK(with_code.find("```") != std::string::npos);
+  CHECK(without_code.find("```") == std::string::npos);
+}
+
 TEST_CASE("Issue writer names the task's function when the diff's context shows no definition") {
   PolicyContext ctx = DefaultContext(3);
   seragen::teacher::EditMemory edits;

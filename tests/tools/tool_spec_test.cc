@@ -81,6 +81,38 @@ TEST_CASE("OpenAI tools JSON carries the schemas verbatim", "[tools][spec]") {
   CHECK(tools[0]["function"]["description"].get<std::string>().find("/workspace") != std::string::npos);
 }
 
+TEST_CASE("tool schemas keep the order of the tools file", "[tools][spec]") {
+  const char* yaml = R"(
+tools:
+  - role: bash
+    name: sh
+    description: run
+    parameters:
+      type: object
+      properties:
+        timeout: {type: integer, description: seconds}
+        command: {type: string, description: what to run}
+      required: [command]
+  - {role: editor, name: ed, description: edit}
+  - {role: submit, name: done, description: finish}
+)";
+  auto specs = ParseToolSpecs(yaml, "order.yaml");
+  REQUIRE(specs.ok());
+  CHECK(specs->tools[0].params[0].name == "timeout");
+  CHECK(specs->tools[0].parameters_schema_json ==
+        R"({"type":"object","properties":{"timeout":{"type":"integer","description":"seconds"},)"
+        R"("command":{"type":"string","description":"what to run"}},"required":["command"]})");
+  std::string openai = OpenAiToolsJson(*specs);
+  CHECK(openai.find(R"("function":{"name":"sh","description":"run","parameters":{"type":"object")") !=
+        std::string::npos);
+  // The shipped editor lists command before path, as the file does.
+  auto shipped = LoadToolSpecs(test::SourcePath("configs/tools.yaml"));
+  REQUIRE(shipped.ok());
+  const std::string& editor = shipped->FindByRole(ToolRole::kEditor)->parameters_schema_json;
+  CHECK(editor.find("\"command\"") < editor.find("\"path\""));
+  CHECK(editor.find("\"path\"") < editor.find("\"file_text\""));
+}
+
 const char* kMinimal = R"(
 tools:
   - {role: bash, name: sh, description: run, parameters: {type: object, properties: {command: {type: string}}, required: [command]}}

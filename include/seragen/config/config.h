@@ -227,6 +227,7 @@ struct IssueConfig {
 
 struct JudgeConfig {
   bool enabled = true;
+  double temperature = 0.6;       // SERA samples its judge as its issue writer
   std::int64_t max_tokens = 0;    // 0 = issue.max_tokens
   std::int64_t max_attempts = 3;  // rollout-1 attempts in all, each judged
 };

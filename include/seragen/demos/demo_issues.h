@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "seragen/base/result.h"
@@ -13,6 +14,7 @@ namespace seragen::demos {
 struct DemoIssue {
   std::string id;
   std::string text;
+  std::string language;  // the reported project's language (the "language" member), "" when unknown
 };
 
 class DemoIssuePool {
@@ -30,8 +32,11 @@ class DemoIssuePool {
   static Result<DemoIssuePool> FromCommitMessages(const std::vector<std::string>& messages, std::size_t min_usable = 1);
   static DemoIssuePool FromIssues(std::vector<DemoIssue> issues);
 
-  // Deterministic given the Rng state. The pool must not be empty.
-  const DemoIssue& Pick(Rng& rng) const;
+  // Deterministic given the Rng state. The pool must not be empty. With a
+  // `language` (a callgraph language name; "tsx" counts as "typescript") that
+  // some issues have, a uniform draw among those: the issue writer then sees
+  // a report about a project in the repository's language.
+  const DemoIssue& Pick(Rng& rng, std::string_view language = "") const;
   std::size_t size() const { return issues_.size(); }
   const std::vector<DemoIssue>& issues() const { return issues_; }
   // Where the issues came from: "builtin", "file" or "commits" (set by the loader).

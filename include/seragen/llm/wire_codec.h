@@ -58,6 +58,8 @@ Result<ChatResponse> DecodeChatResponse(std::string_view body);
 
 // Parses arguments_raw into arguments_valid / arguments_json / arguments_error.
 // Several glued objects ("{..}{..}") are reported as invalid, naming the count.
+// arguments_json keeps the model's key order; a key written twice keeps its
+// first place and its last value (as Python's json.loads reads it).
 void ParseToolCallArguments(ToolCall& call);
 
 // Splits "{...}{...}" into its top-level JSON objects (for optional recovery).

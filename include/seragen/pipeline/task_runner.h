@@ -45,6 +45,7 @@ struct StageSettings {
   // stored and sent in every rollout-2 request. 0 = no cap.
   std::size_t issue_max_bytes = 65536;
   bool judge_enabled = true;
+  double judge_temperature = 0.6;
   std::int64_t judge_max_tokens = 4096;
   int judge_max_attempts = 3;  // rollout-1 attempts in all, each judged
   double verify_threshold = 0.5;
@@ -115,7 +116,10 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   void RunJudge();
   void OnJudgeAnswer(Result<llm::ChatResponse> answer);
   // A judge "no" with attempts left: keeps the rejected trajectory, then rollout 1 again.
-  void RetryRollout1(journal::JournalRecord judged);
+  // Keeps the rejected attempt's trajectory, records `judged` (a judge_done
+  // that is not a yes) and starts the next rollout-1 attempt. `p1_counted`:
+  // the attempt's patch hash is in the run's P1 set and leaves it.
+  void RetryRollout1(journal::JournalRecord judged, bool p1_counted = true);
   // The bug category of the current rollout-1 attempt: the planned one first,
   // then a different one per attempt while categories last.
   int CategoryForAttempt() const;
