@@ -83,6 +83,9 @@ void AddExportOptions(CLI::App* cmd, runview::ExportOverrides* o) {
   cmd->add_flag("--require-tests-passed", o->require_tests_passed,
                 "Only rollouts whose last test run passed (metadata.tests; environment.test_command or a known "
                 "test runner)");
+  cmd->add_flag("--require-env-ok", o->require_env_ok,
+                "Leave out rollouts where a command could not import the repository's own code (env_broken; "
+                "counted as t1_env_broken / t2_env_broken)");
   cmd->add_option("--threshold", o->threshold, "Soft-verification threshold for T2 (default: the one used by the run)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--prompts", o->prompts_dir, "Prompt directory (default: the prompts/ shipped with seragen)");

@@ -46,6 +46,7 @@ struct ExportOverrides {
   bool no_tools = false;
   bool include_unsubmitted = false;
   bool require_tests_passed = false;
+  bool require_env_ok = false;  // --require-env-ok
   std::optional<double> threshold;
   std::string secrets_report;                 // --secrets-report FILE
   std::optional<std::string> secrets_action;  // redact | drop | report; default export.secrets.action
