@@ -19,7 +19,7 @@
 #include "seragen/agent/agent_messages.h"
 #include "seragen/base/clock.h"
 #include "seragen/base/log.h"
-#include "seragen/base/utf8.h"
+#include "seragen/base/terminal_text.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/http/curl_client.h"
 #include "seragen/journal/run_paths.h"
@@ -137,16 +137,6 @@ void ReportOutcome(const pipeline::ShardOutcome& o, const pipeline::ShardSpec& s
   }
 }
 
-// A name from the repository as a terminal shows it safely: valid UTF-8,
-// control characters as '?'.
-std::string Shown(std::string_view text) {
-  std::string out = RepairUtf8(text);
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  }
-  return out;
-}
-
 // The run stops once this many rollouts are in and too many were env_broken.
 constexpr std::uint64_t kEnvHealthMinRollouts = 8;
 
@@ -179,8 +169,8 @@ int PlanCommand(const config::LoadedConfig& loaded, bool list_functions) {
   if (!list_functions) return kExitOk;
   std::cout << "planned tasks (repository file:lines function, category, replica):\n";
   for (const callgraph::PlannedTask& t : run->plan) {
-    std::cout << "  " << t.repo << " " << Shown(t.file) << ":" << t.start_line << "-" << t.end_line << " "
-              << Shown(t.qualname) << ", category " << t.category << ", replica " << t.replica << "\n";
+    std::cout << "  " << t.repo << " " << TerminalLine(t.file) << ":" << t.start_line << "-" << t.end_line << " "
+              << TerminalLine(t.qualname) << ", category " << t.category << ", replica " << t.replica << "\n";
   }
   return kExitOk;
 }
@@ -291,7 +281,8 @@ void PrintCheck(const pipeline::RunWorkspaceFactory::CheckOutcome& c, const std:
   const sandbox::SandboxOptions& sb = c.sandbox;
   std::cout << "root: " << (sb.rootfs.empty() ? "/ (host, read-only)" : sb.rootfs + " (read-only)") << "\n";
   if (c.root_id.rfind("image:", 0) == 0) std::cout << "image: sha256:" << c.root_id.substr(6) << "\n";
-  if (!c.system.empty()) std::cout << "system: " << c.system << "\n";
+  // The image's words and its command's output: escaped before they reach the terminal.
+  if (!c.system.empty()) std::cout << "system: " << TerminalLine(c.system) << "\n";
   std::cout << "working copy: " << sb.mount_point << " (writable); /tmp: private tmpfs (writable)\n";
   for (const auto& b : sb.binds) {
     std::cout << "mount: " << b.inside << " <- " << b.host << (b.writable ? " (writable)" : " (read-only)") << "\n";
@@ -300,9 +291,11 @@ void PrintCheck(const pipeline::RunWorkspaceFactory::CheckOutcome& c, const std:
   for (const auto& [k, v] : sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env) {
     std::cout << "env: " << k << "=" << v << "\n";
   }
-  std::cout << "check: " << command << "\n";
-  std::cout << "$ " << command << "\n" << c.result.output;
-  if (c.result.truncated()) std::cout << "\n[... output truncated ...]\n" << c.result.output_tail;
+  std::cout << "check: " << TerminalLine(command) << "\n";
+  std::cout << "$ " << TerminalLine(command) << "\n" << TerminalSafe(c.result.output, c.result.output.size());
+  if (c.result.truncated()) {
+    std::cout << "\n[... output truncated ...]\n" << TerminalSafe(c.result.output_tail, c.result.output_tail.size());
+  }
   if (!c.result.output.empty() && c.result.output.back() != '\n') std::cout << "\n";
   std::cout << "exit status: " << c.result.exit_code << (c.result.timed_out ? " (timed out)" : "") << "\n";
   std::cout << "environment: " << (c.prepared_from_cache ? "reused from the cache" : "prepared") << " in "
