@@ -35,14 +35,20 @@ std::string JsonString(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+// A profile named `name`, found from `marker` and, when present, `companion` (a lockfile).
+Profile Named(const char* name, const std::string& dir, const std::string& marker, const std::string& companion) {
+  Profile p;
+  p.name = name;
+  p.detected_from = IsFile(dir, companion) ? marker + ", " + companion : marker;
+  return p;
+}
+
 }  // namespace
 
 std::optional<Profile> DetectGo(const std::string& dir, const ProfileOptions& o) {
   std::optional<std::string> mod = ReadMarker(dir, "go.mod");
   if (!mod) return std::nullopt;
-  Profile p;
-  p.name = "go";
-  p.detected_from = IsFile(dir, "go.sum") ? "go.mod, go.sum" : "go.mod";
+  Profile p = Named("go", dir, "go.mod", "go.sum");
   p.setup = {"go mod download"};
   p.env = {{"GOPATH", o.prefix + "/go"}, {"GOMODCACHE", o.prefix + "/go/mod"},
            {"GOCACHE", "/tmp/go-build"}, {"GOTOOLCHAIN", "local"},
@@ -57,9 +63,7 @@ std::optional<Profile> DetectGo(const std::string& dir, const ProfileOptions& o)
 std::optional<Profile> DetectRust(const std::string& dir, const ProfileOptions& o) {
   std::optional<std::string> manifest = ReadMarker(dir, "Cargo.toml");
   if (!manifest) return std::nullopt;
-  Profile p;
-  p.name = "rust";
-  p.detected_from = IsFile(dir, "Cargo.lock") ? "Cargo.toml, Cargo.lock" : "Cargo.toml";
+  Profile p = Named("rust", dir, "Cargo.toml", "Cargo.lock");
   p.setup = {"mkdir -p " + o.prefix + "/cargo && CARGO_NET_OFFLINE=false cargo fetch"};
   p.env = {{"CARGO_HOME", o.prefix + "/cargo"},
            {"CARGO_NET_OFFLINE", "true"},

@@ -17,15 +17,22 @@ std::string Joined(const std::vector<std::string>& commands) {
   return out;
 }
 
+// The profile of a repository holding `files` (path, content).
+std::optional<Profile> DetectIn(const testing::TempDir& repo, std::vector<std::pair<std::string, std::string>> files,
+                                const ProfileOptions& options = {}) {
+  for (const auto& [path, content] : files) repo.Write(path, content);
+  return DetectProfile(repo.path(), options);
+}
+
 TEST_CASE("python profile: a src layout with setup.cfg, test requirements and tests", "[env]") {
   testing::TempDir repo;
-  repo.Write("setup.py", "from setuptools import setup\nsetup(name='Flask')\n");
-  repo.Write("setup.cfg", "[metadata]\nname = Flask\n\n[options]\npackage_dir = = src\n");
-  repo.Write("requirements/tests.txt", "pytest==7.1.2\n");
-  repo.Write("src/flask/__init__.py", "");
-  repo.Write("src/alpha/__init__.py", "");
-  repo.Write("tests/test_basic.py", "def test_x(): pass\n");
-  std::optional<Profile> p = DetectProfile(repo.path());
+  std::optional<Profile> p =
+      DetectIn(repo, {{"setup.py", "from setuptools import setup\nsetup(name='Flask')\n"},
+                      {"setup.cfg", "[metadata]\nname = Flask\n\n[options]\npackage_dir = = src\n"},
+                      {"requirements/tests.txt", "pytest==7.1.2\n"},
+                      {"src/flask/__init__.py", ""},
+                      {"src/alpha/__init__.py", ""},
+                      {"tests/test_basic.py", "def test_x(): pass\n"}});
   REQUIRE(p.has_value());
   CHECK(p->name == "python");
   CHECK(p->detected_from == "setup.py, setup.cfg");
@@ -50,10 +57,9 @@ TEST_CASE("python profile: pyproject with a test extra and a flat layout", "[env
   testing::TempDir repo;
   repo.Write("pyproject.toml",
              "[project]\nname = \"my-lib\"\n\n[project.optional-dependencies]\ndocs = [\"x\"]\ntest = [\"pytest\"]\n");
-  repo.Write("aaa/__init__.py", "");
-  repo.Write("my_lib/__init__.py", "");
-  repo.Write("docs/__init__.py", "");
-  std::optional<Profile> p = DetectProfile(repo.path(), ProfileOptions{"/work", "/venv"});
+  std::optional<Profile> p =
+      DetectIn(repo, {{"aaa/__init__.py", ""}, {"my_lib/__init__.py", ""}, {"docs/__init__.py", ""}},
+               ProfileOptions{"/work", "/venv"});
   REQUIRE(p.has_value());
   CHECK(p->own_modules == std::vector<std::string>{"my_lib", "aaa"});
   CHECK(Contains(p->setup[1], "/venv/bin/pip install --retries 1 --timeout 15 -e '.[test]' ||"));
@@ -66,11 +72,10 @@ TEST_CASE("python profile: pyproject with a test extra and a flat layout", "[env
 
 TEST_CASE("python profile: requirements.txt and a module at the root", "[env]") {
   testing::TempDir repo;
-  repo.Write("requirements.txt", "requests\n");
-  repo.Write("app.py", "def main(): pass\n");
-  repo.Write("setup_helpers.py", "");
-  repo.Write("conftest.py", "");
-  std::optional<Profile> p = DetectProfile(repo.path());
+  std::optional<Profile> p = DetectIn(repo, {{"requirements.txt", "requests\n"},
+                                             {"app.py", "def main(): pass\n"},
+                                             {"setup_helpers.py", ""},
+                                             {"conftest.py", ""}});
   REQUIRE(p.has_value());
   CHECK(p->detected_from == "requirements.txt");
   CHECK(p->own_modules == std::vector<std::string>{"app", "setup_helpers"});
@@ -83,10 +88,10 @@ TEST_CASE("python profile: requirements.txt and a module at the root", "[env]") 
 
 TEST_CASE("node profile: npm ci with a lockfile, npm install without one", "[env]") {
   testing::TempDir repo;
-  repo.Write("package.json", R"({"name":"express","main":"index.js","scripts":{"test":"mocha --reporter spec"}})");
-  repo.Write("package-lock.json", "{}");
-  repo.Write("index.js", "module.exports = 1;\n");
-  std::optional<Profile> p = DetectProfile(repo.path());
+  std::optional<Profile> p = DetectIn(
+      repo, {{"package.json", R"({"name":"express","main":"index.js","scripts":{"test":"mocha --reporter spec"}})"},
+             {"package-lock.json", "{}"},
+             {"index.js", "module.exports = 1;\n"}});
   REQUIRE(p.has_value());
   CHECK(p->name == "node");
   CHECK(p->detected_from == "package.json, package-lock.json");
@@ -109,8 +114,7 @@ TEST_CASE("node profile: npm ci with a lockfile, npm install without one", "[env
 
 TEST_CASE("node profile: a damaged package.json still gives the install", "[env]") {
   testing::TempDir repo;
-  repo.Write("package.json", "{ not json");
-  std::optional<Profile> p = DetectProfile(repo.path());
+  std::optional<Profile> p = DetectIn(repo, {{"package.json", "{ not json"}});
   REQUIRE(p.has_value());
   CHECK(p->name == "node");
   CHECK(p->test_command.empty());
@@ -119,9 +123,8 @@ TEST_CASE("node profile: a damaged package.json still gives the install", "[env]
 
 TEST_CASE("go profile: module download into the prefix, go test with JSON", "[env]") {
   testing::TempDir repo;
-  repo.Write("go.mod", "// comment\nmodule github.com/acme/widget\n\ngo 1.21\n");
-  repo.Write("go.sum", "");
-  std::optional<Profile> p = DetectProfile(repo.path());
+  std::optional<Profile> p =
+      DetectIn(repo, {{"go.mod", "// comment\nmodule github.com/acme/widget\n\ngo 1.21\n"}, {"go.sum", ""}});
   REQUIRE(p.has_value());
   CHECK(p->name == "go");
   CHECK(p->detected_from == "go.mod, go.sum");
@@ -135,8 +138,8 @@ TEST_CASE("go profile: module download into the prefix, go test with JSON", "[en
 
 TEST_CASE("rust profile: cargo fetch into the prefix, offline afterwards", "[env]") {
   testing::TempDir repo;
-  repo.Write("Cargo.toml", "[package]\nname = \"ripgrep\"\nversion = \"1.0.0\"\n\n[dependencies]\nname = \"x\"\n");
-  std::optional<Profile> p = DetectProfile(repo.path());
+  std::optional<Profile> p = DetectIn(
+      repo, {{"Cargo.toml", "[package]\nname = \"ripgrep\"\nversion = \"1.0.0\"\n\n[dependencies]\nname = \"x\"\n"}});
   REQUIRE(p.has_value());
   CHECK(p->name == "rust");
   CHECK(p->setup == std::vector<std::string>{"mkdir -p /env/cargo && CARGO_NET_OFFLINE=false cargo fetch"});
@@ -148,9 +151,8 @@ TEST_CASE("rust profile: cargo fetch into the prefix, offline afterwards", "[env
 
 TEST_CASE("profiles: python wins over a package.json, nothing known gives none", "[env]") {
   testing::TempDir repo;
-  repo.Write("package.json", R"({"name":"docs-tooling"})");
-  repo.Write("pyproject.toml", "[project]\nname = \"x\"\n");
-  std::optional<Profile> p = DetectProfile(repo.path());
+  std::optional<Profile> p =
+      DetectIn(repo, {{"package.json", R"({"name":"docs-tooling"})"}, {"pyproject.toml", "[project]\nname = \"x\"\n"}});
   REQUIRE(p.has_value());
   CHECK(p->name == "python");
 
