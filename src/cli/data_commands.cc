@@ -88,6 +88,9 @@ void AddExportOptions(CLI::App* cmd, runview::ExportOverrides* o) {
                   "Leave out rollouts longer than N tokens (UTF-8 bytes / 4); set it to the trainer's sequence length "
                   "(0 = off); default output.max_record_tokens")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
+  cmd->add_flag("--require-env-ok", o->require_env_ok,
+                "Leave out rollouts where a command could not import the repository's own code (env_broken; "
+                "counted as t1_env_broken / t2_env_broken)");
   cmd->add_option("--threshold", o->threshold, "Soft-verification threshold for T2 (default: the one used by the run)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--prompts", o->prompts_dir, "Prompt directory (default: the prompts/ shipped with seragen)");

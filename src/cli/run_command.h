@@ -22,7 +22,7 @@ runview::RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags
 
 // Builds (or reuses) RUN_DIR/tasks.jsonl and prints a summary; no model
 // calls. Returns the exit code.
-int PlanCommand(const config::LoadedConfig& loaded);
+int PlanCommand(const config::LoadedConfig& loaded, bool list_functions = false);
 
 // `seragen env check`: prepares (or reuses) the environment of `repo_name`
 // (empty = the first repository) and runs its environment.check in the

@@ -223,6 +223,8 @@ std::string Body(const DatasetFacts& f) {
       "| accepted | {} ({} of verified) |\n| prompt tokens | {} |\n| completion tokens | {} |\n| model calls | {} |\n",
       f.planned, f.finished, f.verified, f.accepted, Percent(f.accepted, f.verified), f.prompt_tokens,
       f.completion_tokens, f.model_calls);
+  out += fmt::format("| rollouts that could not import the repository's own code (env_broken) | {} of {} ({}) |\n",
+                     f.env_broken, f.rollouts, Percent(f.env_broken, f.rollouts));
   std::string models;
   for (const std::string& m : f.teacher_models) models += (models.empty() ? "" : ", ") + CardText(m);
   out += fmt::format(

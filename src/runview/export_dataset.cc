@@ -33,6 +33,8 @@ exporter::DatasetFacts FactsOf(const RunState& run) {
   f.prompt_tokens = st.prompt_tokens;
   f.completion_tokens = st.completion_tokens;
   f.model_calls = st.model_calls;
+  f.rollouts = st.rollouts;
+  f.env_broken = st.env_broken;
   return f;
 }
 

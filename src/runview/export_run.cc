@@ -110,6 +110,8 @@ class RunExporter {
     outcome.judged_yes = journal::Rollout1JudgedYes(p);
     outcome.verified = p.last.stage == journal::Stage::kVerified;
     outcome.test_command = md.test_command;
+    outcome.rollout1_env_broken = p.rollout1.env_broken;
+    outcome.rollout2_env_broken = p.rollout2.env_broken;
     if (outcome.verified) ReadVerification(p.last.verification(), &outcome);
     exporter::Selection sel = selector_.Select(outcome);
     if (sel.t1) {
@@ -361,6 +363,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.rules.line_rule = *line_rule;
     req.rules.max_avg_tool_output_tokens = static_cast<std::size_t>(output.max_avg_tool_output_tokens);
     req.rules.require_tests_passed = o.require_tests_passed;
+    req.rules.require_env_ok = o.require_env_ok;
     req.test_commands = test_commands;
     req.secret_scanner = secret_settings.secret_scanner;  // shares the compiled rules
     req.secret_action = secret_settings.secret_action;

@@ -29,6 +29,9 @@ struct DatasetFacts {
   bool scripted_teacher = false;
   std::size_t planned = 0, finished = 0, verified = 0, accepted = 0;
   std::int64_t prompt_tokens = 0, completion_tokens = 0, model_calls = 0;
+  // Rollouts, and those where a command could not import the repository's
+  // own code (env_broken; docs/ENVIRONMENTS.md).
+  std::size_t rollouts = 0, env_broken = 0;
   std::vector<DatasetFile> files;  // the first file of each split is the hub's default config
   bool train_keys = false;         // rows carry messages[].train (--train-keys), declared in the features
   // The length filter (output.max_record_tokens, 0 = off) and the rows it left out.

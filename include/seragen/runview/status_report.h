@@ -32,13 +32,18 @@ struct StatusReport {
   // submitted their diff after that limit (agent::OutcomeName)
   std::map<std::string, std::size_t> rollout_exits;
   std::size_t autosubmitted = 0;  // rollouts (1 and 2) that ended autosubmitted
+  // Environment health: rollouts (1 and 2) recorded, and of those the ones
+  // where a command failed to import the repository's own code.
+  std::size_t rollouts = 0;
+  std::size_t env_broken = 0;
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
   std::int64_t cached_tokens = 0;
   std::int64_t model_calls = 0;
   double acceptance_rate = 0;   // accepted / verified
   double tasks_per_minute = 0;  // finished over the span of record timestamps
-  double eta_minutes = -1;      // remaining at that rate; -1 unknown
+  double eta_minutes = -1;      // remaining at that rate; -1 unknown or no run is writing
+  bool running = false;         // a process holds a shard's lock (ReadStatus; StatusOf leaves false)
   std::size_t shards = 0;
   std::size_t torn_tails = 0;  // journals that ended in a torn line (a crash)
   StatusBreakdown breakdown;   // per shard, category, repository; cost (status_breakdown.h)
