@@ -21,19 +21,75 @@ bool EndpointPool::Usable(const EndpointState& e, Clock::SteadyTime now) const {
   return true;
 }
 
-std::optional<std::size_t> EndpointPool::Acquire() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (options_.max_concurrency > 0 && outstanding_total_ >= options_.max_concurrency) return std::nullopt;
-  auto now = clock_.Now();
+std::string_view AcquireHoldName(AcquireHold hold) {
+  switch (hold) {
+    case AcquireHold::kNone: return "none";
+    case AcquireHold::kGlobalCap: return "llm.max_concurrency";
+    case AcquireHold::kEndpointCaps: return "llm.max_concurrency_per_endpoint";
+    case AcquireHold::kNoneAvailable: return "no endpoint available";
+  }
+  return "unknown";
+}
+
+std::optional<std::size_t> EndpointPool::LeastLoaded(Clock::SteadyTime now) const {
   std::optional<std::size_t> best;
   for (std::size_t i = 0; i < state_.size(); ++i) {
     if (!Usable(state_[i], now)) continue;
     if (!best || state_[i].outstanding < state_[*best].outstanding) best = i;
   }
-  if (best) {
-    ++state_[*best].outstanding;
-    ++outstanding_total_;
+  return best;
+}
+
+AcquireHold EndpointPool::WhyHeld(Clock::SteadyTime now) const {
+  for (const auto& e : state_) {
+    if (!e.ejected && now >= e.slow_until) return AcquireHold::kEndpointCaps;
   }
+  return AcquireHold::kNoneAvailable;
+}
+
+// The key's previous endpoint while usable and within the overload bound,
+// else `least`; records the key's endpoint and the routing counters.
+std::size_t EndpointPool::Route(std::string_view key, std::size_t least) {
+  auto it = affinity_.find(std::string(key));
+  if (it == affinity_.end()) {
+    if (affinity_order_.size() >= options_.affinity_keys && !affinity_order_.empty()) {
+      affinity_.erase(affinity_order_.front());
+      affinity_order_.pop_front();
+    }
+    affinity_.emplace(std::string(key), least);
+    affinity_order_.emplace_back(key);
+    ++state_[least].affinity_started;
+    return least;
+  }
+  std::size_t previous = it->second;
+  const EndpointState& p = state_[previous];
+  int bound = state_[least].outstanding + std::max(options_.affinity_slack, state_[least].outstanding);
+  bool half_full = p.max_concurrency == 0 || 2 * p.outstanding >= p.max_concurrency;
+  if (Usable(p, clock_.Now()) && (p.outstanding <= bound || !half_full)) {
+    ++state_[previous].affinity_kept;
+    return previous;
+  }
+  it->second = least;
+  ++state_[least].affinity_moved_in;
+  return least;
+}
+
+std::optional<std::size_t> EndpointPool::Acquire(std::string_view affinity_key, AcquireHold* hold) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (hold) *hold = AcquireHold::kNone;
+  if (options_.max_concurrency > 0 && outstanding_total_ >= options_.max_concurrency) {
+    if (hold) *hold = AcquireHold::kGlobalCap;
+    return std::nullopt;
+  }
+  auto now = clock_.Now();
+  std::optional<std::size_t> best = LeastLoaded(now);
+  if (!best) {
+    if (hold) *hold = WhyHeld(now);
+    return std::nullopt;
+  }
+  if (!affinity_key.empty() && options_.affinity_slack > 0) best = Route(affinity_key, *best);
+  ++state_[*best].outstanding;
+  ++outstanding_total_;
   return best;
 }
 

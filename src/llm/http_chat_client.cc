@@ -134,7 +134,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
         FinishFailure(s, FailureClass::kTransientNetwork, "call deadline passed while waiting for a usable endpoint");
         continue;
       }
-      auto index = pool.Acquire();
+      auto index = pool.Acquire(s->options.task_id);
       if (!index) break;
       queue.pop_front();
       Dispatch(s, *index);

@@ -1,5 +1,9 @@
-// EndpointPool: several base URLs serving one model. Routing by least
-// outstanding requests, global and per-endpoint concurrency limits, a shared
+// EndpointPool: several base URLs serving one model. Cache-affine routing (a
+// call with an affinity key goes back to the endpoint that served the key's
+// previous call, which holds its prompt prefix in cache, unless that endpoint
+// is unusable or overloaded beyond a bound; a new key goes to the endpoint
+// with the fewest outstanding requests), global and per-endpoint concurrency
+// limits (a call they hold back says so: AcquireHold), a shared
 // slowdown after rate limiting, ejection after repeated failures and
 // reinstatement after a successful probe. Pure bookkeeping (no I/O); time
 // comes from the injected Clock. Thread-safe.
@@ -7,9 +11,12 @@
 
 #include <chrono>
 #include <cstddef>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "seragen/base/clock.h"
@@ -23,7 +30,25 @@ struct EndpointPoolOptions {
   int eject_after_failures = 3;                         // consecutive transient/not-ready failures
   std::chrono::milliseconds probe_interval{5000};       // first probe after ejection
   std::chrono::milliseconds max_probe_interval{60000};  // probes back off up to this
+  // A key's endpoint counts as overloaded, and the call moves to the least
+  // loaded usable endpoint, when it holds more than max(affinity_slack,
+  // least) outstanding requests beyond that endpoint's `least` (more than
+  // twice as many, and at least affinity_slack more) and at least half its
+  // own max_concurrency: an endpoint below that batches the call anyway,
+  // while moving recomputes the whole prefix. 0 = no affinity (every call
+  // goes to the least loaded).
+  int affinity_slack = 4;
+  std::size_t affinity_keys = 1 << 16;  // keys remembered; the oldest is forgotten first
 };
+
+// Why Acquire found no endpoint.
+enum class AcquireHold {
+  kNone,           // an endpoint was acquired
+  kGlobalCap,      // max_concurrency requests are in flight over all endpoints
+  kEndpointCaps,   // every endpoint that could take it is at its own max_concurrency
+  kNoneAvailable,  // every endpoint is ejected or slowed down after rate limiting
+};
+std::string_view AcquireHoldName(AcquireHold hold);
 
 struct EndpointState {
   std::string base_url;
@@ -38,6 +63,12 @@ struct EndpointState {
   std::string model_id;
   std::uint64_t successes = 0;
   std::uint64_t failures = 0;
+  // Routing of keyed calls: sent to the key's previous endpoint (kept), moved
+  // here from another one (moved_in: its prefix is recomputed), or the key's
+  // first call (started).
+  std::uint64_t affinity_kept = 0;
+  std::uint64_t affinity_moved_in = 0;
+  std::uint64_t affinity_started = 0;
 };
 
 class EndpointPool {
@@ -47,9 +78,12 @@ class EndpointPool {
   std::size_t size() const { return endpoints_.size(); }
   const EndpointOptions& options(std::size_t index) const { return endpoints_[index]; }
 
-  // Reserves a slot on the usable endpoint with the fewest outstanding
-  // requests (ties: lowest index). nullopt when none is usable now.
-  std::optional<std::size_t> Acquire();
+  // Reserves a slot: on `affinity_key`'s previous endpoint when it is usable
+  // and not overloaded, else on the usable endpoint with the fewest
+  // outstanding requests (ties: lowest index), which becomes the key's. An
+  // empty key has no affinity. nullopt when none is usable now; `hold` (if
+  // given) then says why.
+  std::optional<std::size_t> Acquire(std::string_view affinity_key = {}, AcquireHold* hold = nullptr);
   // Returns the slot; `failure` is kNone on success. Transient, network and
   // not-ready failures count toward ejection; success resets the count.
   void Release(std::size_t index, FailureClass failure);
@@ -71,6 +105,9 @@ class EndpointPool {
 
  private:
   bool Usable(const EndpointState& e, Clock::SteadyTime now) const;
+  std::optional<std::size_t> LeastLoaded(Clock::SteadyTime now) const;
+  AcquireHold WhyHeld(Clock::SteadyTime now) const;
+  std::size_t Route(std::string_view key, std::size_t least);
 
   std::vector<EndpointOptions> endpoints_;
   EndpointPoolOptions options_;
@@ -78,6 +115,8 @@ class EndpointPool {
   mutable std::mutex mu_;
   std::vector<EndpointState> state_;
   int outstanding_total_ = 0;
+  std::unordered_map<std::string, std::size_t> affinity_;  // key -> endpoint of its last call
+  std::deque<std::string> affinity_order_;                 // keys, oldest first
 };
 
 }  // namespace seragen::llm
