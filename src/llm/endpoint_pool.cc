@@ -5,7 +5,7 @@
 namespace seragen::llm {
 
 EndpointPool::EndpointPool(std::vector<EndpointOptions> endpoints, EndpointPoolOptions options, const Clock& clock)
-    : endpoints_(std::move(endpoints)), options_(options), clock_(clock) {
+    : endpoints_(std::move(endpoints)), options_(options), clock_(clock), integrated_at_(clock.Now()) {
   for (const auto& e : endpoints_) {
     EndpointState s;
     s.base_url = e.base_url;
@@ -74,8 +74,52 @@ std::size_t EndpointPool::Route(std::string_view key, std::size_t least) {
   return least;
 }
 
+void EndpointPool::Integrate(std::vector<EndpointState>& state, Clock::SteadyTime now) const {
+  const double dt = std::chrono::duration<double>(now - integrated_at_).count();
+  if (dt <= 0) return;
+  for (EndpointState& e : state) {
+    EndpointOccupancy& o = e.occupancy;
+    o.tracked_s += dt;
+    o.in_flight_s += e.outstanding * dt;
+    if (e.outstanding > 0) continue;
+    // A slowdown may end inside the interval: only its part is unavailable.
+    double slowed =
+        e.ejected ? dt : std::clamp(std::chrono::duration<double>(e.slow_until - integrated_at_).count(), 0.0, dt);
+    o.idle_unavailable_s += slowed;
+    if (slowed >= dt) continue;
+    const double rest = dt - slowed;
+    if (hold_ == AcquireHold::kGlobalCap) {
+      o.idle_cap_s += rest;
+    } else if (e.successes + e.failures == 0) {
+      o.idle_startup_s += rest;
+    } else {
+      o.idle_no_request_s += rest;
+    }
+  }
+}
+
+void EndpointPool::Advance() {
+  auto now = clock_.Now();
+  Integrate(state_, now);
+  integrated_at_ = now;
+}
+
+void EndpointPool::RecordUsage(std::size_t index, std::int64_t prompt_tokens, std::int64_t cached_tokens) {
+  std::lock_guard<std::mutex> lock(mu_);
+  EndpointOccupancy& o = state_.at(index).occupancy;
+  o.prompt_tokens += std::max<std::int64_t>(prompt_tokens, 0);
+  o.cached_tokens += std::max<std::int64_t>(cached_tokens, 0);
+}
+
+void EndpointPool::SetHold(AcquireHold hold) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Advance();
+  hold_ = hold;
+}
+
 std::optional<std::size_t> EndpointPool::Acquire(std::string_view affinity_key, AcquireHold* hold) {
   std::lock_guard<std::mutex> lock(mu_);
+  Advance();
   if (hold) *hold = AcquireHold::kNone;
   if (options_.max_concurrency > 0 && outstanding_total_ >= options_.max_concurrency) {
     if (hold) *hold = AcquireHold::kGlobalCap;
@@ -88,13 +132,16 @@ std::optional<std::size_t> EndpointPool::Acquire(std::string_view affinity_key, 
     return std::nullopt;
   }
   if (!affinity_key.empty() && options_.affinity_slack > 0) best = Route(affinity_key, *best);
-  ++state_[*best].outstanding;
+  EndpointState& chosen = state_[*best];
+  ++chosen.outstanding;
+  chosen.occupancy.peak_in_flight = std::max(chosen.occupancy.peak_in_flight, chosen.outstanding);
   ++outstanding_total_;
   return best;
 }
 
 void EndpointPool::Release(std::size_t index, FailureClass failure) {
   std::lock_guard<std::mutex> lock(mu_);
+  Advance();
   EndpointState& e = state_.at(index);
   if (e.outstanding > 0) --e.outstanding;
   if (outstanding_total_ > 0) --outstanding_total_;
@@ -115,6 +162,7 @@ void EndpointPool::Release(std::size_t index, FailureClass failure) {
 
 void EndpointPool::SlowDown(std::size_t index, std::chrono::milliseconds delay) {
   std::lock_guard<std::mutex> lock(mu_);
+  Advance();
   EndpointState& e = state_.at(index);
   e.slow_until = std::max(e.slow_until, clock_.Now() + delay);
 }
@@ -136,6 +184,7 @@ std::vector<std::size_t> EndpointPool::DueProbes() {
 
 void EndpointPool::ProbeSucceeded(std::size_t index, std::optional<std::int64_t> context_window, std::string model_id) {
   std::lock_guard<std::mutex> lock(mu_);
+  Advance();
   EndpointState& e = state_.at(index);
   e.ejected = false;
   e.consecutive_failures = 0;
@@ -145,6 +194,7 @@ void EndpointPool::ProbeSucceeded(std::size_t index, std::optional<std::int64_t>
 
 void EndpointPool::ProbeFailed(std::size_t index) {
   std::lock_guard<std::mutex> lock(mu_);
+  Advance();
   EndpointState& e = state_.at(index);
   e.ejected = true;
   e.probe_interval = std::min(std::max(e.probe_interval * 2, options_.probe_interval), options_.max_probe_interval);
@@ -172,7 +222,9 @@ bool EndpointPool::AnyHealthy() const {
 
 std::vector<EndpointState> EndpointPool::Snapshot() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return state_;
+  std::vector<EndpointState> copy = state_;
+  Integrate(copy, clock_.Now());
+  return copy;
 }
 
 }  // namespace seragen::llm

@@ -174,6 +174,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
       if (auto* t = HoldTime(holds, hold)) *t += duration_cast<milliseconds>(now - hold_since);
       hold = kind;
       hold_since = now;
+      pool.SetHold(kind);
       if (kind == AcquireHold::kGlobalCap) ++holds.global_cap_holds;
       if (kind == AcquireHold::kEndpointCaps) ++holds.endpoint_cap_holds;
       if (kind == AcquireHold::kNoneAvailable) ++holds.unavailable_holds;
@@ -184,8 +185,10 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     std::string limit = kind == AcquireHold::kGlobalCap
                             ? "llm.max_concurrency (" + std::to_string(options.pool.max_concurrency) + ")"
                             : "each endpoint's max_concurrency (llm.max_concurrency_per_endpoint)";
-    logger.Warn("{} ready request(s) held back by {} ({} call(s) in flight or backing off); if the endpoints have free capacity, raise it",
-                queue.size(), limit, active.size() - queue.size());
+    logger.Warn(
+        "{} ready request(s) held back by {} ({} call(s) in flight or backing off); if the endpoints have free "
+        "capacity, raise it",
+        queue.size(), limit, active.size() - queue.size());
   }
 
   void ScheduleWake() {
@@ -273,6 +276,9 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
       config_gate.OnSuccess();
       auto& r = *result;
       r.endpoint = pool.options(index).base_url;
+      if (r.usage.present && r.usage.cached_prompt_tokens) {
+        pool.RecordUsage(index, r.usage.prompt_tokens, *r.usage.cached_prompt_tokens);  // hit rate of known counts
+      }
       r.timings.last_attempt = response.timings.total;
       r.timings.first_byte = response.timings.first_byte;
       Finish(s, std::move(result));

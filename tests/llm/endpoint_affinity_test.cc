@@ -152,4 +152,47 @@ TEST_CASE("a call held back names the cap that holds it", "[llm][pool]") {
   CHECK(hold == AcquireHold::kNoneAvailable);
 }
 
+TEST_CASE("occupancy through start-up, busy, idle, capped and unavailable phases", "[llm][pool][occupancy]") {
+  FakeClock clock;
+  EndpointPoolOptions options;
+  options.max_concurrency = 2;
+  EndpointPool pool(Endpoints(2, 2), options, clock);
+  clock.Advance(std::chrono::seconds(2));  // start-up: nothing sent yet
+  REQUIRE(pool.Acquire("a") == std::optional<std::size_t>(0));
+  REQUIRE(pool.Acquire("b") == std::optional<std::size_t>(1));
+  clock.Advance(std::chrono::seconds(10));  // busy
+  pool.Release(0, FailureClass::kNone);
+  pool.Release(1, FailureClass::kNone);
+  pool.RecordUsage(0, 1000, 900);
+  clock.Advance(std::chrono::seconds(5));  // idle: the agents run commands
+  REQUIRE(pool.Acquire("a") == std::optional<std::size_t>(0));
+  REQUIRE(pool.Acquire("a") == std::optional<std::size_t>(0));
+  AcquireHold hold = AcquireHold::kNone;
+  CHECK_FALSE(pool.Acquire("c", &hold).has_value());
+  REQUIRE(hold == AcquireHold::kGlobalCap);
+  pool.SetHold(hold);
+  clock.Advance(std::chrono::seconds(4));  // overloaded: endpoint 1 idles behind the global cap
+  pool.Release(0, FailureClass::kNone);
+  pool.Release(0, FailureClass::kNone);
+  pool.SetHold(AcquireHold::kNone);
+  pool.SlowDown(1, milliseconds(3000));
+  clock.Advance(std::chrono::seconds(3));  // endpoint 1 rate limited
+  auto snap = pool.Snapshot();
+  const EndpointOccupancy& a = snap[0].occupancy;
+  const EndpointOccupancy& b = snap[1].occupancy;
+  CHECK(a.tracked_s == Approx(24));
+  CHECK(a.in_flight_s == Approx(18));
+  CHECK(a.peak_in_flight == 2);
+  CHECK(a.idle_startup_s == Approx(2));
+  CHECK(a.idle_no_request_s == Approx(8));
+  CHECK(a.idle_cap_s == Approx(0));
+  CHECK(static_cast<double>(a.cached_tokens) / static_cast<double>(a.prompt_tokens) == Approx(0.9));
+  CHECK(b.tracked_s == Approx(24));
+  CHECK(b.in_flight_s == Approx(10));
+  CHECK(b.idle_startup_s == Approx(2));
+  CHECK(b.idle_no_request_s == Approx(5));
+  CHECK(b.idle_cap_s == Approx(4));
+  CHECK(b.idle_unavailable_s == Approx(3));
+}
+
 }  // namespace seragen::llm

@@ -50,6 +50,22 @@ enum class AcquireHold {
 };
 std::string_view AcquireHoldName(AcquireHold hold);
 
+// How busy an endpoint was kept since the pool was made: requests in flight
+// over time against its capacity, and why it idled (no request in flight).
+struct EndpointOccupancy {
+  double tracked_s = 0;    // time observed
+  double in_flight_s = 0;  // integral of requests in flight over time
+  int peak_in_flight = 0;
+  double idle_startup_s = 0;  // idle before its first request (run start-up)
+  // Idle with no request ready to send: the agents run commands or move
+  // between stages.
+  double idle_no_request_s = 0;
+  double idle_cap_s = 0;           // idle while llm.max_concurrency held calls back
+  double idle_unavailable_s = 0;   // idle while ejected or slowed after rate limiting (retries)
+  std::int64_t prompt_tokens = 0;  // of the answers it gave
+  std::int64_t cached_tokens = 0;  // of those, served from its prefix cache (as reported)
+};
+
 struct EndpointState {
   std::string base_url;
   int max_concurrency = 0;
@@ -69,6 +85,7 @@ struct EndpointState {
   std::uint64_t affinity_kept = 0;
   std::uint64_t affinity_moved_in = 0;
   std::uint64_t affinity_started = 0;
+  EndpointOccupancy occupancy;
 };
 
 class EndpointPool {
@@ -87,6 +104,11 @@ class EndpointPool {
   // Returns the slot; `failure` is kNone on success. Transient, network and
   // not-ready failures count toward ejection; success resets the count.
   void Release(std::size_t index, FailureClass failure);
+  // An answer's usage, for the endpoint's prefix-cache hit rate.
+  void RecordUsage(std::size_t index, std::int64_t prompt_tokens, std::int64_t cached_tokens);
+  // What holds the client's queue back now (kNone: nothing): an endpoint that
+  // idles meanwhile idles because of it.
+  void SetHold(AcquireHold hold);
   // Rate limited: nobody uses this endpoint until now + delay.
   void SlowDown(std::size_t index, std::chrono::milliseconds delay);
 
@@ -101,6 +123,7 @@ class EndpointPool {
   std::optional<Clock::SteadyTime> NextChange() const;
 
   bool AnyHealthy() const;
+  // The endpoints' state, occupancy counted up to now.
   std::vector<EndpointState> Snapshot() const;
 
  private:
@@ -108,6 +131,9 @@ class EndpointPool {
   std::optional<std::size_t> LeastLoaded(Clock::SteadyTime now) const;
   AcquireHold WhyHeld(Clock::SteadyTime now) const;
   std::size_t Route(std::string_view key, std::size_t least);
+  // Adds the time since the last call to every endpoint's occupancy.
+  void Integrate(std::vector<EndpointState>& state, Clock::SteadyTime now) const;
+  void Advance();  // Integrate(state_, now), under the lock
 
   std::vector<EndpointOptions> endpoints_;
   EndpointPoolOptions options_;
@@ -115,6 +141,8 @@ class EndpointPool {
   mutable std::mutex mu_;
   std::vector<EndpointState> state_;
   int outstanding_total_ = 0;
+  AcquireHold hold_ = AcquireHold::kNone;
+  Clock::SteadyTime integrated_at_;
   std::unordered_map<std::string, std::size_t> affinity_;  // key -> endpoint of its last call
   std::deque<std::string> affinity_order_;                 // keys, oldest first
 };
