@@ -36,16 +36,12 @@ using namespace seragen;
 namespace {
 
 struct Params {
-  int endpoints = 4;
-  int slots = 16;
-  double command_s = 2.0;
-  int tasks = 600;
-  int cores = 32;
+  int endpoints = 4, slots = 16, tasks = 600, cores = 32, turns = 20;
+  double command_s = 2.0;       // mean sandboxed command time
   double prefill_tps = 6000;    // uncached prompt tokens per second per request
   double decode_tps = 40;       // output tokens per second per sequence
   double cache_tokens = 1.2e6;  // prefix cache per server
-  int turns = 20;
-  bool slow_down = false;  // decode and prefill halve once half the tasks are done
+  bool slow_down = false;       // decode and prefill halve once half the tasks are done
 };
 
 struct Request {

@@ -1,6 +1,9 @@
 #include "seragen/llm/endpoint_pool.h"
 
 #include <algorithm>
+#include <array>
+
+#include "seragen/base/enum_names.h"
 
 namespace seragen::llm {
 
@@ -21,15 +24,16 @@ bool EndpointPool::Usable(const EndpointState& e, Clock::SteadyTime now) const {
   return true;
 }
 
-std::string_view AcquireHoldName(AcquireHold hold) {
-  switch (hold) {
-    case AcquireHold::kNone: return "none";
-    case AcquireHold::kGlobalCap: return "llm.max_concurrency";
-    case AcquireHold::kEndpointCaps: return "llm.max_concurrency_per_endpoint";
-    case AcquireHold::kNoneAvailable: return "no endpoint available";
-  }
-  return "unknown";
-}
+namespace {
+constexpr std::array<std::pair<AcquireHold, std::string_view>, 4> kHoldNames = {{
+    {AcquireHold::kNone, "none"},
+    {AcquireHold::kGlobalCap, "llm.max_concurrency"},
+    {AcquireHold::kEndpointCaps, "llm.max_concurrency_per_endpoint"},
+    {AcquireHold::kNoneAvailable, "no endpoint available"},
+}};
+}  // namespace
+
+std::string_view AcquireHoldName(AcquireHold hold) { return NameOf<AcquireHold>(kHoldNames, hold, "unknown"); }
 
 std::optional<std::size_t> EndpointPool::LeastLoaded(Clock::SteadyTime now) const {
   std::optional<std::size_t> best;

@@ -47,9 +47,9 @@ struct ChatClientOptions {
 // Calls the client held back although they were ready to send: how often a
 // hold began and how long some call waited, by what held it.
 struct CallHolds {
-  std::uint64_t global_cap_holds = 0;  // llm.max_concurrency
+  std::uint64_t global_cap_holds = 0;    // llm.max_concurrency
   std::uint64_t endpoint_cap_holds = 0;  // every usable endpoint at its max_concurrency
-  std::uint64_t unavailable_holds = 0;  // every endpoint ejected or rate limited
+  std::uint64_t unavailable_holds = 0;   // every endpoint ejected or rate limited
   std::chrono::milliseconds global_cap{0};
   std::chrono::milliseconds endpoint_caps{0};
   std::chrono::milliseconds unavailable{0};
