@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <array>
 
-#include "seragen/base/enum_names.h"
-
 namespace seragen::llm {
 
 EndpointPool::EndpointPool(std::vector<EndpointOptions> endpoints, EndpointPoolOptions options, const Clock& clock)
@@ -24,16 +22,13 @@ bool EndpointPool::Usable(const EndpointState& e, Clock::SteadyTime now) const {
   return true;
 }
 
-namespace {
-constexpr std::array<std::pair<AcquireHold, std::string_view>, 4> kHoldNames = {{
-    {AcquireHold::kNone, "none"},
-    {AcquireHold::kGlobalCap, "llm.max_concurrency"},
-    {AcquireHold::kEndpointCaps, "llm.max_concurrency_per_endpoint"},
-    {AcquireHold::kNoneAvailable, "no endpoint available"},
-}};
-}  // namespace
-
-std::string_view AcquireHoldName(AcquireHold hold) { return NameOf<AcquireHold>(kHoldNames, hold, "unknown"); }
+std::string_view AcquireHoldName(AcquireHold hold) {
+  // In the enum's order: what logs and `status` call each hold (the key that holds calls back, where there is one).
+  constexpr std::array<std::string_view, 4> kNames = {"none", "llm.max_concurrency", "llm.max_concurrency_per_endpoint",
+                                                      "no endpoint available"};
+  const auto i = static_cast<std::size_t>(hold);
+  return i < kNames.size() ? kNames[i] : "unknown";
+}
 
 std::optional<std::size_t> EndpointPool::LeastLoaded(Clock::SteadyTime now) const {
   std::optional<std::size_t> best;
