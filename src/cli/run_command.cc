@@ -12,6 +12,7 @@
 #include "cli/env_gate.h"
 #include "cli/exit_codes.h"
 #include "cli/model_setup.h"
+#include "cli/occupancy_file.h"
 #include "cli/options_from_config.h"
 #include "cli/process.h"
 #include "cli/sandbox_setup.h"
@@ -249,12 +250,17 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
     StopSignals signals;
     pipeline::ShardRunHooks hooks;
     hooks.stop_requested = [&signals, &env_failing] { return signals.requested() || env_failing(); };
-    hooks.on_tick = [&progress, &signals, &workspaces](const pipeline::RunSummary& s, double elapsed_s) {
+    double occupancy_saved_s = 0;  // occupancy.json for `status`, every 10 s and at the end
+    hooks.on_tick = [&, shard_dir = shard.shard_dir](const pipeline::RunSummary& s, double elapsed_s) {
       progress.OnTick(s, elapsed_s, signals.requested(), FixSetupNote(workspaces.FailedSetups()));
+      if (elapsed_s - occupancy_saved_s < 10) return;
+      occupancy_saved_s = elapsed_s;
+      SaveOccupancy(*chat, shard_dir);
     };
     hooks.tick_interval = std::chrono::milliseconds(progress.live() ? 500 : 1000);
     outcome = pipeline::RunShard(pipeline_loop, std::move(in), hooks);
     progress.Finish();
+    SaveOccupancy(*chat, shard.shard_dir);
   }
   // Before the pipeline loop: completions of abandoned calls are posted to it.
   chat.reset();

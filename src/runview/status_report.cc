@@ -8,6 +8,7 @@
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/journal/shard_lock.h"
+#include "seragen/runview/endpoint_occupancy.h"
 #include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_result.h"
 
@@ -91,6 +92,7 @@ Result<StatusReport> ReadStatus(const std::string& run_dir) {
     report.running = report.running || journal::ShardLockHeld(journal::LockPath(shard.shard_dir));
   }
   if (!report.running) report.eta_minutes = -1;  // a stopped run has no time of arrival
+  report.occupancy = ReadRunOccupancy(run_dir, &report.occupancy_problems);
   return report;
 }
 
@@ -159,6 +161,8 @@ std::string FormatStatus(const StatusReport& r) {
   for (const auto& [format, secrets] : r.export_secrets) {
     out += fmt::format("export     {} ", format) + FormatSecretSummary(secrets);
   }
+  out += FormatOccupancy(r.occupancy);
+  for (const auto& problem : r.occupancy_problems) out += "note       unreadable occupancy: " + problem + "\n";
   if (r.torn_tails)
     out += fmt::format("note       {} journal(s) end in a torn line (a crash); it is ignored\n", r.torn_tails);
   return out;
@@ -245,6 +249,7 @@ std::string StatusJson(const StatusReport& r) {
   for (const auto& [format, secrets] : r.export_secrets) {  // no key before an export with a scan
     j["export_secrets"][format] = nlohmann::ordered_json::parse(secrets::EncodeSecretSummary(secrets));
   }
+  j["teacher_occupancy"] = nlohmann::ordered_json::parse(OccupancyJson(r.occupancy));
   j["budget"] = {{"max_tasks", r.budget.max_tasks},       {"max_tokens", r.budget.max_tokens},
                  {"max_cost_usd", r.budget.max_cost_usd}, {"tasks_used", r.budget_used.tasks},
                  {"tokens_used", r.budget_used.tokens},   {"cost_usd_used", r.budget_used.cost_usd}};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "seragen/base/result.h"
+#include "seragen/journal/occupancy.h"
 #include "seragen/runview/run_budget.h"
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/status_breakdown.h"
@@ -55,6 +56,10 @@ struct StatusReport {
   // Format -> the secret counts of its latest export (export_secrets_status.h);
   // filled by ReadStatus, which reads the data directory; status itself does not scan.
   std::map<std::string, secrets::SecretSummary> export_secrets;
+  // The teacher endpoints' occupancy (endpoint_occupancy.h), filled by
+  // ReadStatus from the shards' occupancy.json; unreadable files named.
+  journal::OccupancyRecord occupancy;
+  std::vector<std::string> occupancy_problems;
 };
 
 // FoldRun and StatusOf; FoldRun's errors.
