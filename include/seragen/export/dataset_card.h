@@ -30,6 +30,10 @@ struct DatasetFacts {
   std::size_t planned = 0, finished = 0, verified = 0, accepted = 0;
   std::int64_t prompt_tokens = 0, completion_tokens = 0, model_calls = 0;
   std::vector<DatasetFile> files;  // the first file of each split is the hub's default config
+  // The held-out evaluation split (eval.holdout): its one-line summary and
+  // the files it holds out, "repo/path"; empty when the run has none.
+  std::string heldout_summary;
+  std::vector<std::string> heldout_files;
 };
 
 // README.md: a YAML header (`configs` with each file's `data_files`, the
