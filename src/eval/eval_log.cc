@@ -1,10 +1,5 @@
 #include "seragen/eval/eval_log.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "seragen/base/file_util.h"
@@ -43,18 +38,6 @@ Result<EvalHeader> DecodeHeader(const Json& j) {
   h.verify_rule = Get<std::string>(j, "verify_rule", "sera");
   h.threshold = Get<double>(j, "threshold", 0.5);
   return h;
-}
-
-Status WriteLine(int fd, const std::string& line) {
-  std::size_t done = 0;
-  while (done < line.size()) {
-    ssize_t n = ::write(fd, line.data() + done, line.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return InternalError(std::string("eval log write: ") + std::strerror(errno));
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fdatasync(fd) != 0) return InternalError(std::string("eval log fdatasync: ") + std::strerror(errno));
-  return Status::Ok();
 }
 
 }  // namespace
@@ -158,21 +141,23 @@ Result<LoadedEvalLog> ReadEvalLog(const std::string& eval_dir) {
 Result<EvalLog> EvalLog::Open(const std::string& eval_dir, const EvalHeader& header) {
   SG_RETURN_IF_ERROR(MakeDirs(eval_dir + "/trajectories"));
   SG_ASSIGN_OR_RETURN(LoadedEvalLog existing, ReadEvalLog(eval_dir));
-  const std::string path = EvalLogPath(eval_dir);
   if (existing.header && (existing.header->model != header.model || existing.header->run_dir != header.run_dir)) {
     return FailedPreconditionError(eval_dir + " holds the evaluation of model '" + existing.header->model + "' on " +
                                    existing.header->run_dir + "; use another -o directory per model");
   }
-  if (existing.header && existing.torn_tail) {  // keep the whole lines only
-    SG_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-    SG_RETURN_IF_ERROR(WriteFileAtomic(path, text.substr(0, text.rfind('\n') + 1)));
-  }
-  if (!existing.header) SG_RETURN_IF_ERROR(WriteFileAtomic(path, EncodeEvalHeader(header) + "\n"));
-  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return InternalError("cannot open " + path + ": " + std::strerror(errno));
-  return EvalLog(UniqueFd(fd));
+  // The whole lines only (a torn tail is dropped), under the log's own header.
+  std::string text = EncodeEvalHeader(existing.header ? *existing.header : header) + "\n";
+  for (const EvalResult& r : existing.results) text += EncodeEvalResult(r) + "\n";
+  EvalLog log(EvalLogPath(eval_dir), std::move(text));
+  SG_RETURN_IF_ERROR(WriteFileAtomic(log.path_, log.text_));
+  return log;
 }
 
-Status EvalLog::Append(const EvalResult& result) { return WriteLine(fd_.get(), EncodeEvalResult(result) + "\n"); }
+Status EvalLog::Append(const EvalResult& result) {
+  std::string next = text_ + EncodeEvalResult(result) + "\n";
+  SG_RETURN_IF_ERROR(WriteFileAtomic(path_, next));
+  text_ = std::move(next);
+  return Status::Ok();
+}
 
 }  // namespace seragen::eval

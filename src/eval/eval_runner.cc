@@ -11,6 +11,7 @@
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
+#include "seragen/callgraph/plan.h"
 #include "seragen/llm/request_seed.h"
 #include "seragen/verify/scores.h"
 

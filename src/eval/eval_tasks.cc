@@ -7,6 +7,7 @@
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/config/config.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/runview/run_state.h"

@@ -11,18 +11,16 @@ namespace seragen::eval {
 namespace {
 
 EvalTask Sample() {
-  EvalTask t;
-  t.instance_id = "inventory__abc";
-  t.repo = "inventory";
-  t.base_commit = "0123456789abcdef0123456789abcdef01234567";
-  t.problem_statement = "Reserving more than is in stock succeeds.";
-  t.patch = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n";
-  t.task_id = "abc";
-  t.function_id = "a.py::f";
-  t.category = 13;
-  t.teacher_recall = 0.75;
-  t.verify_threshold = 0.5;
-  return t;
+  return EvalTask{.instance_id = "inventory__abc",
+                  .repo = "inventory",
+                  .base_commit = "0123456789abcdef0123456789abcdef01234567",
+                  .problem_statement = "Reserving more than is in stock succeeds.",
+                  .patch = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n",
+                  .task_id = "abc",
+                  .function_id = "a.py::f",
+                  .category = 13,
+                  .teacher_recall = 0.75,
+                  .verify_threshold = 0.5};
 }
 
 TEST_CASE("eval task: SWE-bench keys at the top, seragen's under one key, round trip", "[eval]") {

@@ -1,9 +1,10 @@
 // EVAL_DIR/results.jsonl: the journal of `seragen eval` (docs/EVAL.md). A
 // header line names the model, the run and the scoring rule; then one line
-// per finished rollout (task, seed, exit, scores, tokens, time), appended
-// with one write and an fdatasync after its trajectory file is durable. A
-// torn last line (a kill mid-write) is dropped when the log is opened again,
-// so a rerun loses at most the rollouts in flight.
+// per finished rollout (task, seed, exit, scores, tokens, time), added after
+// its trajectory file is durable by writing the log anew (temp file, fsync,
+// rename: a kill leaves the old log or the new one; a log is a few hundred
+// short lines). A torn last line (a log copied mid-write) is dropped when the
+// log is opened again, so a rerun loses at most the rollouts in flight.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,6 @@
 #include <vector>
 
 #include "seragen/base/result.h"
-#include "seragen/base/unique_fd.h"
 
 namespace seragen::eval {
 
@@ -68,12 +68,13 @@ Result<LoadedEvalLog> ReadEvalLog(const std::string& eval_dir);
 class EvalLog {
  public:
   static Result<EvalLog> Open(const std::string& eval_dir, const EvalHeader& header);
-  // One line, written whole and fdatasynced. Thread-compatible (one writer).
+  // One more line, durable when this returns. Thread-compatible (one writer).
   Status Append(const EvalResult& result);
 
  private:
-  explicit EvalLog(UniqueFd fd) : fd_(std::move(fd)) {}
-  UniqueFd fd_;
+  EvalLog(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {}
+  std::string path_;
+  std::string text_;  // the log's bytes as written
 };
 
 // "<dir>/results.jsonl", "<dir>/trajectories/<task>.s<seed>.json" (relative).
