@@ -8,6 +8,7 @@
 #include "cli/exit_codes.h"
 #include "seragen/base/terminal_text.h"
 #include "seragen/config/loader.h"
+#include "seragen/eval/eval_tasks.h"
 #include "seragen/export/record.h"
 #include "seragen/runview/export_dataset.h"
 #include "seragen/runview/export_run.h"
@@ -61,6 +62,22 @@ int RunDataset(const runview::ExportOverrides& o, const std::string& dir) {
   if (!report.ok()) return ExportFailed(report.status());
   for (const auto& [format, r] : report->exports) std::cout << "[" << format << "]\n" << runview::FormatExport(r);
   std::cout << "dataset card: " << report->card_path << "\nLLaMA-Factory: " << report->info_path << "\n";
+  return kExitOk;
+}
+
+// `export --eval DIR`: the run's held-out tasks as DIR/eval.jsonl (SWE-bench
+// layout). A run without a split is a usage error, not an empty benchmark.
+int RunEvalTasks(const std::string& run_dir, const std::string& dir) {
+  auto set = eval::EvalTasksOf(run_dir);
+  if (!set.ok()) return ExportFailed(set.status());
+  if (set->heldout == 0) {
+    std::cerr << "seragen export: the plan of " << run_dir
+              << " holds no task out for evaluation (set eval.holdout before the run is planned; docs/EVAL.md)\n";
+    return kExitUsage;
+  }
+  auto path = eval::WriteEvalTasks(*set, dir);
+  if (!path.ok()) return ExportFailed(path.status());
+  std::cout << eval::FormatEvalTaskSet(*set, *path);
   return kExitOk;
 }
 
@@ -139,9 +156,18 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
                     "Write a directory a dataset hub can host: DIR/data (the formats and sharegpt), README.md "
                     "(dataset card) and dataset_info.json (LLaMA-Factory)")
         ->excludes(cmd->get_option("--out"));
-    cmd->callback([o, format, dataset, action] {
+    auto eval_dir = std::make_shared<std::string>();
+    cmd->add_option("--eval", *eval_dir,
+                    "Write the run's held-out tasks (eval.holdout) as DIR/eval.jsonl in SWE-bench's instance layout "
+                    "instead of training data (docs/EVAL.md)")
+        ->excludes(cmd->get_option("--out"))
+        ->excludes(cmd->get_option("--dataset"));
+    cmd->callback([o, format, dataset, eval_dir, action] {
       if (!format->empty()) o->formats = {*format};
-      *action = [o, dataset] { return dataset->empty() ? RunExport(*o) : RunDataset(*o, *dataset); };
+      *action = [o, dataset, eval_dir] {
+        if (!eval_dir->empty()) return RunEvalTasks(o->run_dir, *eval_dir);
+        return dataset->empty() ? RunExport(*o) : RunDataset(*o, *dataset);
+      };
     });
   }
   {

@@ -65,9 +65,8 @@ Result<pipeline::OpenedShard> OpenShardFor(const config::LoadedConfig& loaded, c
   return pipeline::OpenShard(std::move(run), shard, options, logger);
 }
 
-// The workspaces' options for this run. As root, every slot runs as its
-// own uid: `uid_lease` receives the locks (held until it is destroyed), and
-// whatever a crashed earlier run left behind under those uids is killed.
+}  // namespace
+
 Result<pipeline::WorkspaceOptions> WorkspaceFor(const config::Config& cfg, const std::string& run_dir,
                                                 std::optional<sandbox::SlotUidLease>& uid_lease,
                                                 const log::Logger& logger) {
@@ -90,8 +89,6 @@ Result<pipeline::WorkspaceOptions> WorkspaceFor(const config::Config& cfg, const
   return env;
 }
 
-// The chat client's options: endpoints, the model (llm.model or the first
-// listed), and each endpoint's server profile.
 Result<llm::ChatClientOptions> ChatOptionsFor(const config::Config& cfg, std::string& model,
                                               const log::Logger& logger) {
   SG_ASSIGN_OR_RETURN(llm::ChatClientOptions copts, ChatClientOptionsFrom(cfg));
@@ -100,6 +97,8 @@ Result<llm::ChatClientOptions> ChatOptionsFor(const config::Config& cfg, std::st
   ResolveServerProfiles(cfg.llm, model, overrides, copts.endpoints, logger);
   return copts;
 }
+
+namespace {
 
 // What to do about failed environment setups ("" when none failed).
 std::string FixSetupNote(const std::vector<std::string>& failed_setups) {

@@ -542,6 +542,17 @@ Section<BudgetConfig> BudgetSchema() {
   return s;
 }
 
+Section<EvalConfig> EvalSchema() {
+  Section<EvalConfig> s;
+  s.Add<Num<EvalConfig>>("holdout", &EvalConfig::holdout,
+      "Functions held out of training for `seragen eval`, fixed when the plan is made: 0 = none, below 1 a "
+      "fraction of the selected functions, a whole number >= 1 a count. Whole files (and files sharing a copied "
+      "function) go to one side. See docs/EVAL.md.", kOp).Min(0).Max(1e9);
+  s.Add<Int<EvalConfig>>("seeds", &EvalConfig::seeds,
+      "Rollouts per held-out task in `seragen eval` (its --seeds overrides).", kOp).Min(1).Max(100);
+  return s;
+}
+
 Section<Config> BuildRoot() {
   Section<Config> s;
   s.Add<SectionField<Config, RunConfig>>("run", &Config::run, "Run identity, concurrency and sharding.", RunSchema());
@@ -569,6 +580,8 @@ Section<Config> BuildRoot() {
   s.Add<SectionField<Config, BudgetConfig>>("budget", &Config::budget, "Run-wide budgets, checked before each dispatch against the journals of every shard (docs/RUN.md, "
       "\"Budgets\"); `seragen status` shows how much of each is used.",
                                              BudgetSchema(), kOp);
+  s.Add<SectionField<Config, EvalConfig>>("eval", &Config::eval, "Held-out evaluation tasks (docs/EVAL.md).",
+                                           EvalSchema(), kOp);
   return s;
 }
 
@@ -635,6 +648,11 @@ void Finalize(Config& config, const ParseContext& ctx, const YAML::Node& root) {
   // The default run directory is relative to where seragen is started.
   if (!config.run.dir.empty() && config.run.dir[0] != '/') {
     config.run.dir = MakeAbsolute(config.run.dir, ctx.override_dir);
+  }
+  if (config.eval.holdout >= 1 &&
+      config.eval.holdout != static_cast<double>(static_cast<std::int64_t>(config.eval.holdout))) {
+    ctx.Add("eval.holdout", node_at({"eval", "holdout"}),
+            "must be a fraction below 1 or a whole count of functions, got " + std::to_string(config.eval.holdout));
   }
   if (config.issue.demos.source == "file" && config.issue.demos.file.empty()) {
     ctx.Add("issue.demos.file", node_at({"issue", "demos"}), "required when issue.demos.source is file");

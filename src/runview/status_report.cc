@@ -99,6 +99,7 @@ Result<StatusReport> ReadStatus(const std::string& run_dir) {
 StatusReport StatusOf(const RunState& run) {
   StatusReport r;
   r.planned = run.plan.size();
+  r.split = callgraph::SplitOf(run.plan);
   r.shards = run.shards.size();
   double first = 0, last = 0;
   AddShardTotals(run, &r, &first, &last);
@@ -111,6 +112,7 @@ StatusReport StatusOf(const RunState& run) {
 std::string FormatStatus(const StatusReport& r) {
   std::string out = fmt::format("tasks      {} planned, {} started, {} finished ({:.1f}%), {} shard(s)\n", r.planned,
                                 r.started, r.finished, r.planned ? 100.0 * r.finished / r.planned : 0.0, r.shards);
+  if (r.split.heldout_tasks > 0) out += fmt::format("eval split {}\n", callgraph::FormatSplit(r.split));
   out += fmt::format("result     {}\n", r.result);
   auto line = [&](const char* name, const std::map<std::string, std::size_t>& m) {
     if (m.empty()) return;
@@ -250,6 +252,11 @@ std::string StatusJson(const StatusReport& r) {
     j["export_secrets"][format] = nlohmann::ordered_json::parse(secrets::EncodeSecretSummary(secrets));
   }
   j["teacher_occupancy"] = nlohmann::ordered_json::parse(OccupancyJson(r.occupancy));
+  if (r.split.heldout_tasks > 0) {
+    j["eval_split"] = {{"functions", r.split.functions}, {"heldout_functions", r.split.heldout_functions},
+                       {"files", r.split.files},         {"heldout_files", r.split.heldout_files},
+                       {"tasks", r.split.tasks},         {"heldout_tasks", r.split.heldout_tasks}};
+  }
   j["budget"] = {{"max_tasks", r.budget.max_tasks},       {"max_tokens", r.budget.max_tokens},
                  {"max_cost_usd", r.budget.max_cost_usd}, {"tasks_used", r.budget_used.tasks},
                  {"tokens_used", r.budget_used.tokens},   {"cost_usd_used", r.budget_used.cost_usd}};

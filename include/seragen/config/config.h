@@ -245,6 +245,12 @@ struct VerifyConfig {
   std::string rule = "sera";  // sera | structural
 };
 
+// The held-out evaluation split and `seragen eval` (docs/EVAL.md).
+struct EvalConfig {
+  double holdout = 0;      // 0 = off; (0, 1) a fraction of functions; >= 1 a count
+  std::int64_t seeds = 3;  // rollouts per held-out task in `seragen eval`
+};
+
 struct OutputConfig {
   std::vector<std::string> formats = {"hf"};
   std::string think = "keep";     // keep | drop | wrap
@@ -295,6 +301,7 @@ struct Config {
   OutputConfig output;
   ExportConfig export_;  // key "export" (a C++ keyword)
   BudgetConfig budget;
+  EvalConfig eval;
 };
 
 }  // namespace seragen::config

@@ -37,6 +37,10 @@ struct DatasetFacts {
   // The length filter (output.max_record_tokens, 0 = off) and the rows it left out.
   std::size_t max_record_tokens = 0;
   std::size_t length_cut_t1 = 0, length_cut_t2 = 0;
+  // The held-out evaluation split (eval.holdout): its one-line summary and
+  // the files it holds out, "repo/path"; empty when the run has none.
+  std::string heldout_summary;
+  std::vector<std::string> heldout_files;
 };
 
 // README.md: a YAML header (`configs` with each file's `data_files`, the

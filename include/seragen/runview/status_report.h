@@ -15,12 +15,15 @@
 #include "seragen/runview/token_accounting.h"
 #include "seragen/secrets/summary.h"
 
+#include "seragen/callgraph/holdout.h"
+
 namespace seragen::runview {
 
 struct StatusReport {
-  std::size_t planned = 0;   // tasks.jsonl
-  std::size_t started = 0;   // tasks with at least one record (a task in two shards once)
-  std::size_t finished = 0;  // terminal (verified, skipped, failed non-retryable)
+  std::size_t planned = 0;        // tasks.jsonl
+  callgraph::HoldoutSplit split;  // the plan's held-out evaluation split (eval.holdout)
+  std::size_t started = 0;        // tasks with at least one record (a task in two shards once)
+  std::size_t finished = 0;       // terminal (verified, skipped, failed non-retryable)
   // The exit-code classification of `seragen run` over the whole plan
   // (RunResultName): complete, incomplete or nothing_succeeded.
   std::string result;
