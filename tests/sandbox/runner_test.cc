@@ -163,7 +163,7 @@ TEST_CASE("bwrap runner: hidden paths show up empty", "[runner]") {
 
 TEST_CASE("bwrap runner: the copy stays usable when its pool directory is hidden", "[runner]") {
   SandboxOptions o = SmallOptions(21110);
-  SandboxFixture probe(21110, o);  // only to learn where its copy lives
+  SandboxFixture probe(21110, o);         // only to learn where its copy lives
   o.extra_ro_binds = {probe.dir.path()};  // a view that would show the pool: hiding wins
   o.hidden_paths = {probe.dir.path()};
   auto runner = BwrapRunner::Create(o, probe.copy);
