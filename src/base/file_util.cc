@@ -1,11 +1,14 @@
 #include "seragen/base/file_util.h"
+#include "seragen/base/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -182,24 +185,71 @@ Status WriteFileInPlace(const std::string& path, std::string_view content) {
   return Status::Ok();
 }
 
-Status WriteFileAtomic(const std::string& path, std::string_view content) {
+namespace {
+
+// Random digits for a temporary name (the name must not be guessable: a
+// name planted in advance would make every attempt fail).
+std::string RandomDigits() {
+  std::uint64_t v = 0;
+  if (::getrandom(&v, sizeof v, 0) != static_cast<ssize_t>(sizeof v)) {
+    static std::atomic<std::uint64_t> counter{0};
+    v = (static_cast<std::uint64_t>(::getpid()) << 32) ^ counter++ ^
+        static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  return std::to_string(v);
+}
+
+constexpr int kTempNameAttempts = 32;
+
+}  // namespace
+
+Result<AtomicFile> AtomicFile::Open(const std::string& path, bool durable) {
   std::filesystem::path target(path);
   std::string dir = target.parent_path().empty() ? "." : target.parent_path().string();
   SG_RETURN_IF_ERROR(MakeDirs(dir));
-  // Unique per process and call, so concurrent writers of one path never share a temp file.
-  static std::atomic<unsigned long> counter{0};
-  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (!fd.valid()) return ErrnoStatus("cannot create", tmp);
-  Status s = WriteAll(fd.get(), content, tmp);
-  if (s.ok() && ::fsync(fd.get()) != 0) s = ErrnoStatus("cannot fsync", tmp);
-  if (fd.Close() != 0 && s.ok()) s = ErrnoStatus("cannot close", tmp);
-  if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = ErrnoStatus("cannot rename to", path);
+  AtomicFile f;
+  f.path_ = path;
+  f.durable_ = durable;
+  for (int attempt = 0; attempt < kTempNameAttempts && !f.fd_.valid(); ++attempt) {
+    f.tmp_ = path + ".tmp." + std::to_string(::getpid()) + "." + RandomDigits();
+    f.fd_.reset(::open(f.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (!f.fd_.valid() && errno != EEXIST && errno != ELOOP) return ErrnoStatus("cannot create", f.tmp_);
+  }
+  if (!f.fd_.valid()) return ErrnoStatus("cannot create a temporary file for", path);
+  return f;
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_.valid()) {
+    fd_.reset();
+    ::unlink(tmp_.c_str());
+  }
+}
+
+Status AtomicFile::Append(std::string_view bytes) {
+  if (status_.ok() && fd_.valid()) status_ = WriteAll(fd_.get(), bytes, tmp_);
+  return status_;
+}
+
+Status AtomicFile::Commit() {
+  if (!fd_.valid()) return FailedPreconditionError("temporary file of " + path_ + " is not open");
+  Status s = status_;
+  if (s.ok() && durable_ && ::fsync(fd_.get()) != 0) s = ErrnoStatus("cannot fsync", tmp_);
+  if (fd_.Close() != 0 && s.ok()) s = ErrnoStatus("cannot close", tmp_);
+  if (s.ok() && ::rename(tmp_.c_str(), path_.c_str()) != 0) s = ErrnoStatus("cannot rename to", path_);
   if (!s.ok()) {
-    ::unlink(tmp.c_str());
+    ::unlink(tmp_.c_str());
     return s;
   }
-  return SyncDir(dir);
+  if (!durable_) return Status::Ok();
+  std::filesystem::path target(path_);
+  return SyncDir(target.parent_path().empty() ? "." : target.parent_path().string());
+}
+
+Status WriteFileAtomic(const std::string& path, std::string_view content) {
+  SG_ASSIGN_OR_RETURN(AtomicFile f, AtomicFile::Open(path));
+  SG_RETURN_IF_ERROR(f.Append(content));
+  return f.Commit();
 }
 
 }  // namespace seragen

@@ -1,5 +1,7 @@
 #include "seragen/base/log.h"
+
 #include "seragen/base/status_line.h"
+#include "seragen/base/terminal_text.h"
 
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -129,7 +131,9 @@ void Write(Level level, std::string_view component, std::string_view task_id, st
     line += task_id;
   }
   line += ' ';
-  line += message;
+  // Messages quote outside text (endpoint answers, paths, command output):
+  // printed on a terminal, it must not steer it.
+  line += TerminalSafe(message, message.size());
   LogState& st = State();
   std::lock_guard<std::mutex> lock(st.mu);
   Redact(st.secrets, line);

@@ -1,11 +1,10 @@
 #include "cli/config_init.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <iostream>
 
 #include "cli/exit_codes.h"
+#include "seragen/base/atomic_file.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/template.h"
 #include "seragen/config/data_dir.h"
@@ -41,6 +40,17 @@ Status CheckArgs(const ConfigInitArgs& a) {
   if (a.repo.empty()) return InvalidArgumentError("--repo is required: the repository to mine (path or URL)");
   if (a.base_url.empty()) return InvalidArgumentError("--base-url is required, e.g. http://gpu01:8000/v1");
   if (a.model.empty()) return InvalidArgumentError("--model is required: the model id the endpoint serves");
+  // The loader expands ${NAME} in every string and has no escape for it: a
+  // value holding one would be read as (and replaced by) an environment
+  // variable, so it is refused rather than written.
+  for (const auto& [flag, value] :
+       {std::pair{"--repo", &a.repo}, std::pair{"--base-url", &a.base_url}, std::pair{"--model", &a.model}}) {
+    if (value->find("${") != std::string::npos) {
+      return InvalidArgumentError(std::string(flag) +
+                                  " holds '${', which the config loader would expand as an environment variable; "
+                                  "config init does not write it (edit the file by hand if it is meant)");
+    }
+  }
   std::error_code ec;
   if (!repo::LooksLikeUrl(a.repo) && !fs::is_directory(a.repo, ec)) {
     return InvalidArgumentError("--repo " + a.repo + ": no such directory");
@@ -71,10 +81,11 @@ Result<std::string> RenderInitConfig(const ConfigInitArgs& args, const std::stri
   // directory for stdout: nothing in it depends on where it is).
   const std::string dir =
       args.out.empty() ? fs::temp_directory_path(ec).string() : fs::absolute(args.out, ec).parent_path().string();
-  const std::string probe = dir + "/.seragen-init-" + std::to_string(::getpid()) + ".yaml";
-  SG_RETURN_IF_ERROR(WriteFileAtomic(probe, config));
-  auto loaded = config::LoadConfigFile(probe);
-  fs::remove(probe, ec);
+  // A fresh name (O_EXCL|O_NOFOLLOW), removed when `probe` goes: a link
+  // planted in a shared directory is never written through.
+  SG_ASSIGN_OR_RETURN(AtomicFile probe, AtomicFile::Open(dir + "/.seragen-init.yaml", /*durable=*/false));
+  SG_RETURN_IF_ERROR(probe.Append(config));
+  auto loaded = config::LoadConfigFile(probe.temp_path());
   if (!loaded.ok()) return InvalidArgumentError("the generated config does not validate: " + loaded.status().message());
   return config;
 }

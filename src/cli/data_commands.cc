@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/exit_codes.h"
+#include "seragen/base/terminal_text.h"
 #include "seragen/config/loader.h"
 #include "seragen/export/record.h"
 #include "seragen/runview/export_dataset.h"
@@ -81,8 +82,8 @@ void AddExportOptions(CLI::App* cmd, runview::ExportOverrides* o) {
   cmd->add_flag("--include-unsubmitted", o->include_unsubmitted,
                 "Also export rollouts that did not end with a submit (output.only_submitted: false)");
   cmd->add_flag("--require-tests-passed", o->require_tests_passed,
-                "Only rollouts whose last test run passed (metadata.tests; environment.test_command or a known "
-                "test runner)");
+                "Only rollouts whose last test run was the repository's environment.test_command and passed "
+                "(metadata.tests; a model's other commands are not believed)");
   cmd->add_option("--threshold", o->threshold, "Soft-verification threshold for T2 (default: the one used by the run)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--prompts", o->prompts_dir, "Prompt directory (default: the prompts/ shipped with seragen)");
@@ -110,7 +111,9 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
           std::cerr << "seragen status: " << r.status().message() << "\n";
           return kExitUsage;
         }
-        std::cout << (*json ? runview::StatusJson(*r) : runview::FormatStatus(*r));
+        // Names from the run directory and the endpoint: escaped (as JSON escapes inside --json).
+        const std::string text = *json ? runview::StatusJson(*r) : runview::FormatStatus(*r);
+        std::cout << TerminalSafe(text, text.size(), *json ? TerminalField::kJson : TerminalField::kBlock);
         return kExitOk;
       };
     });

@@ -10,6 +10,7 @@
 #include "cli/report_commands.h"
 #include "cli/run_commands.h"
 #include "cli/teacher_command.h"
+#include "cli/terminal_stream.h"
 #include "cli/tool_commands.h"
 #include "seragen/base/log.h"
 #include "seragen/config/data_dir.h"
@@ -20,6 +21,7 @@
 
 int main(int argc, char** argv) {
   using namespace seragen::cli;
+  TerminalSafeErr safe_stderr;  // outside text in any error message reaches the terminal escaped
   CLI::App app{
       "seragen: turn a git repository into training data for coding agents (SERA method).\n"
       "Exit codes: 0 success, 1 runtime failure (run: no task succeeded), 2 usage or configuration error,\n"

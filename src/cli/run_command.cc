@@ -17,6 +17,7 @@
 #include "seragen/agent/agent_messages.h"
 #include "seragen/base/clock.h"
 #include "seragen/base/log.h"
+#include "seragen/base/terminal_text.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/http/curl_client.h"
 #include "seragen/journal/run_paths.h"
@@ -241,7 +242,8 @@ void PrintCheck(const pipeline::RunWorkspaceFactory::CheckOutcome& c, const std:
                                   : sb.rootfs + " (read-only)")
             << "\n";
   if (c.root_id.rfind("image:", 0) == 0) std::cout << "image: sha256:" << c.root_id.substr(6) << "\n";
-  if (!c.system.empty()) std::cout << "system: " << c.system << "\n";
+  // The image's words and its command's output: escaped before they reach the terminal.
+  if (!c.system.empty()) std::cout << "system: " << TerminalLine(c.system) << "\n";
   std::cout << "working copy: " << sb.mount_point << " (writable); /tmp: private tmpfs (writable)\n";
   for (const auto& p : sb.extra_ro_binds) std::cout << "mount: " << p << " (read-only)\n";
   for (const auto& b : sb.binds) {
@@ -251,8 +253,10 @@ void PrintCheck(const pipeline::RunWorkspaceFactory::CheckOutcome& c, const std:
   for (const auto& [k, v] : sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env) {
     std::cout << "env: " << k << "=" << v << "\n";
   }
-  std::cout << "$ " << command << "\n" << c.result.output;
-  if (c.result.truncated()) std::cout << "\n[... output truncated ...]\n" << c.result.output_tail;
+  std::cout << "$ " << TerminalLine(command) << "\n" << TerminalSafe(c.result.output, c.result.output.size());
+  if (c.result.truncated()) {
+    std::cout << "\n[... output truncated ...]\n" << TerminalSafe(c.result.output_tail, c.result.output_tail.size());
+  }
   if (!c.result.output.empty() && c.result.output.back() != '\n') std::cout << "\n";
   std::cout << "exit status: " << c.result.exit_code << (c.result.timed_out ? " (timed out)" : "") << "\n";
 }

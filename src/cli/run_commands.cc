@@ -1,11 +1,11 @@
 #include "cli/run_commands.h"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "cli/exit_codes.h"
 #include "cli/run_command.h"
+#include "seragen/base/file_util.h"
 #include "seragen/config/loader.h"
 #include "seragen/pipeline/repo_graph.h"
 
@@ -81,10 +81,8 @@ int GraphCommand(const GraphArgs& a) {
     std::cout << text;
     return kExitOk;
   }
-  std::ofstream out(a.output);
-  out << text;
-  if (!out) {
-    std::cerr << "seragen graph: cannot write " << a.output << "\n";
+  if (Status written = WriteFileAtomic(a.output, text); !written.ok()) {
+    std::cerr << "seragen graph: " << written.message() << "\n";
     return kExitRuntimeFailure;
   }
   return kExitOk;

@@ -6,6 +6,7 @@
 #include "cli/exit_codes.h"
 #include "cli/options_from_config.h"
 #include "seragen/base/file_util.h"
+#include "seragen/base/terminal_text.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/config/loader.h"
 #include "seragen/llm/commands.h"
@@ -111,7 +112,8 @@ int PingCommand(PingArgs& a) {
     std::cerr << "seragen llm ping: " << report.status().ToString() << "\n";
     return config ? kExitUsage : kExitRuntimeFailure;
   }
-  std::cout << llm::FormatPingReport(*report);
+  const std::string text = llm::FormatPingReport(*report);  // the endpoint's words: escaped
+  std::cout << TerminalSafe(text, text.size());
   if (!report->model_listed && !o.allow_unlisted_model) return kExitUsage;
   return report->tool_check.ran && !report->tool_check.works ? kExitRuntimeFailure : kExitOk;
 }
@@ -164,7 +166,8 @@ void AddLlmCommand(CLI::App& app, std::function<int()>* action) {
         std::cerr << "seragen llm chat: " << report.status().ToString() << "\n";
         return kExitRuntimeFailure;
       }
-      std::cout << llm::FormatChatReport(*report);
+      const std::string text = llm::FormatChatReport(*report);  // the model's words: escaped
+      std::cout << TerminalSafe(text, text.size());
       return kExitOk;
     };
   });

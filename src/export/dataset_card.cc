@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
+
+#include "seragen/base/utf8.h"
 
 namespace seragen::exporter {
 namespace {
@@ -35,7 +39,8 @@ ordered_json MetadataFeature() {
       {Scalar("recall", "float64"), Scalar("precision", "float64"), Scalar("f1", "float64"), Scalar("scorable", "bool"),
        Scalar("accepted", "bool"), Scalar("threshold", "float64"), Scalar("rule", "string")}));
   f.push_back(Scalar("scripted_teacher", "bool"));
-  f.push_back(Struct("tests", {Scalar("command", "string"), Scalar("exit_code", "int64"), Scalar("passed", "bool")}));
+  f.push_back(Struct("tests", {Scalar("command", "string"), Scalar("exit_code", "int64"), Scalar("passed", "bool"),
+                               Scalar("source", "string")}));
   return Struct("metadata", std::move(f));
 }
 
@@ -100,6 +105,47 @@ void Yaml(const ordered_json& v, int indent, std::string* out) {
   }
 }
 
+// Text from outside (the run's name, the model ids an endpoint reported) on
+// one line: controls and bidirectional controls to spaces, at most
+// kMaxCardTextBytes.
+std::string OneLine(std::string_view text) {
+  constexpr std::size_t kMaxCardTextBytes = 200;
+  const std::string in = RepairUtf8(text.substr(0, std::min(text.size(), kMaxCardTextBytes)));
+  std::string out;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const auto c = static_cast<unsigned char>(in[i]);
+    auto at = [&](std::size_t k) { return i + k < in.size() ? static_cast<unsigned char>(in[i + k]) : 0; };
+    // U+0080-U+009F (C2 80-9F); U+200E/F and U+202A-E (E2 80 xx); U+2066-9 (E2 81 A6-A9); U+061C (D8 9C).
+    const std::size_t skip = c == 0xC2 && at(1) < 0xA0                                        ? 1
+                             : c == 0xE2 && at(1) == 0x80 && (at(2) == 0x8E || at(2) == 0x8F) ? 2
+                             : c == 0xE2 && at(1) == 0x80 && at(2) >= 0xAA && at(2) <= 0xAE   ? 2
+                             : c == 0xE2 && at(1) == 0x81 && at(2) >= 0xA6 && at(2) <= 0xA9   ? 2
+                             : c == 0xD8 && at(1) == 0x9C                                     ? 1
+                             : c < 0x20 || c == 0x7f                                          ? 0
+                                                                                              : SIZE_MAX;
+    if (skip == SIZE_MAX) {
+      out += static_cast<char>(c);
+      continue;
+    }
+    out += ' ';
+    i += skip;
+  }
+  if (text.size() > kMaxCardTextBytes) out += "...";
+  return out;
+}
+
+// OneLine as inert Markdown inline text: every ASCII punctuation character
+// backslash-escaped, so that it can open no heading, link, image, table
+// cell or HTML.
+std::string CardText(std::string_view text) {
+  std::string out;
+  for (char c : OneLine(text)) {
+    if (static_cast<unsigned char>(c) < 0x80 && std::ispunct(static_cast<unsigned char>(c))) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 ordered_json Header(const DatasetFacts& facts) {
   ordered_json configs = ordered_json::array(), info = ordered_json::array();
   for (const DatasetFile& f : facts.files) {
@@ -114,7 +160,7 @@ ordered_json Header(const DatasetFacts& facts) {
     }
   }
   return {{"license", "unknown"},
-          {"pretty_name", "seragen: " + facts.run_name},
+          {"pretty_name", "seragen: " + OneLine(facts.run_name)},
           {"tags", {"seragen", "code", "agent-trajectories", "sft"}},
           {"configs", std::move(configs)},
           {"dataset_info", std::move(info)}};
@@ -125,7 +171,7 @@ std::string Percent(std::size_t part, std::size_t whole) {
 }
 
 std::string Body(const DatasetFacts& f) {
-  std::string out = fmt::format("# seragen: {}\n\n", f.run_name);
+  std::string out = fmt::format("# seragen: {}\n\n", CardText(f.run_name));
   if (f.scripted_teacher) {
     out +=
         "> **Not training data.** These trajectories come from seragen's built-in scripted teacher, a stand-in "
@@ -144,11 +190,11 @@ std::string Body(const DatasetFacts& f) {
       f.planned, f.finished, f.verified, f.accepted, Percent(f.accepted, f.verified), f.prompt_tokens,
       f.completion_tokens, f.model_calls);
   std::string models;
-  for (const std::string& m : f.teacher_models) models += (models.empty() ? "" : ", ") + fmt::format("`{}`", m);
+  for (const std::string& m : f.teacher_models) models += (models.empty() ? "" : ", ") + CardText(m);
   out += fmt::format(
       "\n## Provenance\n\n| | |\n|---|---|\n| teacher model(s) | {} |\n| recipe hash | `{}` |\n| run seed | {} |\n"
       "| seragen | {} |\n",
-      models.empty() ? "none recorded" : models, f.recipe_hash, f.run_seed, f.seragen_version);
+      models.empty() ? "none recorded" : models, CardText(f.recipe_hash), f.run_seed, CardText(f.seragen_version));
   out +=
       "\n## Training\n\nRecipes that take these files unchanged are in seragen's `configs/train/` (axolotl for "
       "`hf` and `sera`, LLaMA-Factory for `sharegpt` with the `dataset_info.json` beside this card, TRL for "

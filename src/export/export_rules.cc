@@ -74,8 +74,11 @@ bool T1JudgeAllows(const RecordedTask& task, const ExportRules& rules) {
 const char* ExportSelector::Filter(const agent::Trajectory& t, int rollout, const std::string& test_command) const {
   bool first = rollout == 1;
   if (rules_.require_tests_passed) {
+    // The model's own claim counts only for the operator's own test command.
     std::optional<TestRun> run = LastTestRun(t, test_command);
-    if (!run || !run->passed()) return first ? kT1TestsNotPassed : kT2TestsNotPassed;
+    if (!run || !run->passed() || !IsConfiguredTestCommand(run->command, test_command)) {
+      return first ? kT1TestsNotPassed : kT2TestsNotPassed;
+    }
   }
   if (rules_.drop_malformed_think && HasMalformedThink(t)) return first ? kT1MalformedThink : kT2MalformedThink;
   if (rules_.max_record_tokens > 0 && EstimateRecordTokens(t) > rules_.max_record_tokens) {

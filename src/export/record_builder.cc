@@ -341,10 +341,12 @@ ordered_json MetadataJson(const agent::Trajectory& t, const RecordMetadata& md, 
                        {"soft_verification", nullptr},
                        // Demo/test data from the built-in stand-in: not real training data.
                        {"scripted_teacher", md.scripted_teacher}};
-  // The rollout's last test run (test_runs.h), null when it ran no tests.
+  // The rollout's last test run (test_runs.h), null when it ran no tests:
+  // the model's own command and what it saw, never evidence ("source").
   meta["tests"] = nullptr;
-  if (std::optional<TestRun> run = LastTestRun(t, md.test_command)) {
-    meta["tests"] = {{"command", run->command}, {"exit_code", run->exit_code}, {"passed", run->passed()}};
+  if (std::optional<TestRun> run = md.model_tests ? *md.model_tests : LastTestRun(t, md.test_command)) {
+    meta["tests"] = {
+        {"command", run->command}, {"exit_code", run->exit_code}, {"passed", run->passed()}, {"source", "model"}};
   }
   if (md.scores) {
     // Doubles always, so a score of exactly 1 or 0 keeps the column's type.

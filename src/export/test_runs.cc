@@ -84,6 +84,32 @@ bool IsTestCommand(std::string_view command, std::string_view test_command) {
   return false;
 }
 
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  const std::string_view space = " \t\n\r";
+  const std::size_t first = s.find_first_not_of(space);
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(space) - first + 1);
+}
+
+// `command` without one leading "cd DIR && " (DIR one plain word).
+std::string_view WithoutCd(std::string_view command) {
+  if (!command.starts_with("cd ")) return command;
+  const std::size_t amp = command.find(" && ");
+  if (amp == std::string_view::npos) return command;
+  const std::string_view dir = Trim(command.substr(3, amp - 3));
+  const bool plain = !dir.empty() && dir.find_first_of(" \t;&|<>()$`'\"\\*?") == std::string_view::npos;
+  return plain ? Trim(command.substr(amp + 4)) : command;
+}
+
+}  // namespace
+
+bool IsConfiguredTestCommand(std::string_view command, std::string_view test_command) {
+  const std::string_view want = Trim(test_command);
+  return !want.empty() && WithoutCd(Trim(command)) == want;
+}
+
 std::optional<TestRun> LastTestRun(const agent::Trajectory& t, std::string_view test_command) {
   std::optional<TestRun> last;
   for (const agent::TurnRecord& turn : t.turns) {

@@ -10,6 +10,27 @@ using internal::IntField;
 using internal::Json;
 using internal::StringOr;
 
+namespace {
+
+// An id seragen would send as `model`: at most kMaxServedModelIdBytes, no
+// control bytes. Anything else is the endpoint's to forge (a 1 MB id copied
+// into every request, terminal escapes in `llm ping`).
+bool UsableId(std::string_view id) {
+  if (id.empty() || id.size() > kMaxServedModelIdBytes) return false;
+  return std::none_of(id.begin(), id.end(), [](char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return b < 0x20 || b == 0x7f;
+  });
+}
+
+// Other texts of an entry are shown, never sent: clipped.
+std::string Clipped(std::string text) {
+  if (text.size() > kMaxServedModelIdBytes) text.resize(kMaxServedModelIdBytes);
+  return text;
+}
+
+}  // namespace
+
 Result<ModelsReport> ParseModelsResponse(std::string_view body) {
   auto parsed = internal::TryParse(body);
   if (!parsed || !parsed->is_object()) return ParseError("/models response is not a JSON object");
@@ -21,9 +42,12 @@ Result<ModelsReport> ParseModelsResponse(std::string_view body) {
     if (!entry.is_object()) continue;
     ModelInfo m;
     m.id = StringOr(entry, "id");
-    if (m.id.empty()) continue;
-    m.owned_by = StringOr(entry, "owned_by");
-    m.parent = StringOr(entry, "parent");
+    if (!UsableId(m.id)) {
+      report.unusable_ids += m.id.empty() ? 0 : 1;
+      continue;
+    }
+    m.owned_by = Clipped(StringOr(entry, "owned_by"));
+    m.parent = Clipped(StringOr(entry, "parent"));
     if (auto v = IntField(entry, "max_model_len")) {
       m.context_window = *v;
       m.context_source = "max_model_len";
@@ -44,6 +68,10 @@ Result<ModelsReport> ParseModelsResponse(std::string_view body) {
       }
     }
     report.models.push_back(std::move(m));
+  }
+  if (report.models.empty() && report.unusable_ids > 0) {
+    return ParseError("/models response lists no usable model id (" + std::to_string(report.unusable_ids) + " over " +
+                      std::to_string(kMaxServedModelIdBytes) + " bytes or with control characters)");
   }
   if (report.models.empty()) return ParseError("/models response lists no models");
   const std::string& owner = report.models.front().owned_by;

@@ -63,19 +63,25 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
   OtherShardsLedger(std::string run_dir, int shard, agent::Pricing pricing)
       : run_dir_(std::move(run_dir)), shard_(shard), pricing_(pricing) {}
 
-  // Blocking; a journal that does not read keeps the last reading (logged once).
-  void Refresh() {
+  // Blocking. The use never goes down: a journal that does not read, or
+  // reads as less than before, keeps the last reading (logged once).
+  Status Refresh() {
     auto use = runview::OtherShardsUse(run_dir_, shard_, pricing_);
     std::lock_guard<std::mutex> lock(mu_);
     refreshing_ = false;
     last_ = std::chrono::steady_clock::now();
     if (use.ok()) {
-      use_ = *use;
-    } else if (!warned_) {
+      use_.tasks = std::max(use_.tasks, use->tasks);
+      use_.tokens = std::max(use_.tokens, use->tokens);
+      use_.cost_usd = std::max(use_.cost_usd, use->cost_usd);
+      return Status::Ok();
+    }
+    if (!warned_) {
       warned_ = true;
       log::Logger("run").Warn("budgets: cannot read the other shards' journals ({}); using the last reading",
                               use.status().message());
     }
+    return use.status();
   }
   void MaybeRefresh(Executor& workers) {
     {
@@ -83,7 +89,7 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
       if (refreshing_ || std::chrono::steady_clock::now() - last_ < kRefreshInterval) return;
       refreshing_ = true;
     }
-    workers.Post([self = shared_from_this()] { self->Refresh(); });
+    workers.Post([self = shared_from_this()] { (void)self->Refresh(); });  // logged there
   }
   BudgetUse Get() const {
     std::lock_guard<std::mutex> lock(mu_);
@@ -101,12 +107,18 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
   std::chrono::steady_clock::time_point last_{};
 };
 
-// With a budget set, the scheduler sees the other shards' use: read once now,
-// then refreshed from the progress tick.
-std::shared_ptr<OtherShardsLedger> ShareBudgets(const ShardRunInputs& in, TaskSchedulerOptions& sopts) {
-  if (!sopts.budget.any() || in.run_dir.empty()) return nullptr;
+// With a budget set, the scheduler sees the other shards' use: read once now
+// (a journal that does not read stops the shard: the budget could not be
+// kept), then refreshed from the progress tick.
+Result<std::shared_ptr<OtherShardsLedger>> ShareBudgets(const ShardRunInputs& in, TaskSchedulerOptions& sopts) {
+  if (!sopts.budget.any() || in.run_dir.empty()) return std::shared_ptr<OtherShardsLedger>();
   auto ledger = std::make_shared<OtherShardsLedger>(in.run_dir, in.shard.index, sopts.pricing);
-  ledger->Refresh();
+  if (Status read = ledger->Refresh(); !read.ok()) {
+    return FailedPreconditionError(
+        "budgets: cannot read the other shards' journals, so the run-wide budget (budget.*) "
+        "cannot be kept: " +
+        read.message());
+  }
   sopts.other_shards = [ledger] { return ledger->Get(); };
   return ledger;
 }
@@ -220,6 +232,18 @@ RunResult ClassifyShard(const RunSummary& summary, const std::optional<Status>& 
   return result;
 }
 
+// A shard that could not start because its budgets cannot be kept: nothing
+// ran, the run ends as a runtime error naming the journal.
+ShardOutcome BudgetsUnreadable(const ShardRunInputs& in, const Status& why, const log::Logger& logger) {
+  ShardOutcome out;
+  out.summary.aborted = true;
+  out.summary.abort_detail = why.message();
+  out.result = RunResult::kRuntimeError;
+  out.line = why.message();
+  logger.Error("shard {}/{}: {}", in.shard.index, in.shard.count, why.message());
+  return out;
+}
+
 ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const ShardRunHooks& hooks) {
   log::Logger logger("run");
   const std::string& shard_dir = in.shard_dir;
@@ -248,7 +272,9 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   ctx.chat = &meter;
 
   TaskSchedulerOptions sopts = std::move(in.scheduler);
-  std::shared_ptr<OtherShardsLedger> ledger = ShareBudgets(in, sopts);
+  Result<std::shared_ptr<OtherShardsLedger>> shared = ShareBudgets(in, sopts);
+  if (!shared.ok()) return BudgetsUnreadable(in, shared.status(), logger);
+  std::shared_ptr<OtherShardsLedger> ledger = std::move(*shared);
   auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   auto stop_requested = [&] { return hooks.stop_requested && hooks.stop_requested(); };

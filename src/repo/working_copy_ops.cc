@@ -13,6 +13,7 @@
 
 #include "repo/confined_fs.h"
 #include "repo/git_handles.h"
+#include "seragen/base/atomic_file.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/unique_fd.h"
 #include "seragen/repo/working_copy_pool.h"
@@ -236,26 +237,10 @@ Status CheckCopyIsReal(const CopyPaths& copy) {
 Status ForceRemoveAll(const std::string& path) { return RemoveTreeConfined(path); }
 
 Status WriteFileReplacing(const std::string& path, std::string_view content) {
-  std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (!fd.valid()) return IoError("cannot create '" + tmp + "': " + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = ::write(fd.get(), content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      fd.reset();
-      ::unlink(tmp.c_str());
-      return IoError("cannot write '" + tmp + "'");
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  fd.reset();
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    return IoError("cannot replace '" + path + "': " + std::strerror(errno));
-  }
-  return Status::Ok();
+  // A fresh temporary name (O_EXCL|O_NOFOLLOW) in the same directory, renamed over `path`.
+  SG_ASSIGN_OR_RETURN(AtomicFile f, AtomicFile::Open(path, /*durable=*/false));
+  SG_RETURN_IF_ERROR(f.Append(content));
+  return f.Commit();
 }
 
 Status EnsureAlternates(const std::string& git_dir, const std::string& source_objects_dir) {

@@ -1,7 +1,6 @@
 #include "seragen/report/report_writer.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <simdjson.h>
 #include <algorithm>
@@ -10,13 +9,13 @@
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
 #include <unordered_map>
 
+#include "seragen/base/atomic_file.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/json_depth.h"
@@ -35,37 +34,11 @@ constexpr std::string_view kStateFile = "data/pages.jsonl";
 constexpr std::uint64_t kMaxPageStateBytes = 256ull << 20;
 constexpr std::size_t kMaxStateLineBytes = 64 * 1024;  // a line is a few hundred bytes
 
-// A file written under a temp name and renamed into place by Commit (a
-// browser open on the report never reads half a file); no fsync.
-class OutputFile {
- public:
-  static Result<OutputFile> Open(const std::string& path) {
-    static std::atomic<unsigned> counter{0};
-    OutputFile f;
-    f.path_ = path;
-    f.tmp_ = fmt::format("{}.tmp.{}.{}", path, ::getpid(), counter++);
-    f.out_.open(f.tmp_, std::ios::binary | std::ios::trunc);
-    if (!f.out_) return IoError("cannot write " + f.tmp_);
-    return f;
-  }
-  void Append(std::string_view bytes) { out_.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); }
-  Status Commit() {
-    out_.close();
-    if (!out_) return IoError("cannot write " + tmp_);
-    std::error_code ec;
-    std::filesystem::rename(tmp_, path_, ec);
-    if (ec) return IoError(fmt::format("cannot rename {} to {}: {}", tmp_, path_, ec.message()));
-    return Status::Ok();
-  }
-
- private:
-  std::string path_, tmp_;
-  std::ofstream out_;
-};
-
+// Written under a temp name and renamed into place (a browser open on the
+// report never reads half a file); no fsync.
 Status WriteOutput(const std::string& path, std::string_view bytes) {
-  SG_ASSIGN_OR_RETURN(OutputFile f, OutputFile::Open(path));
-  f.Append(bytes);
+  SG_ASSIGN_OR_RETURN(AtomicFile f, AtomicFile::Open(path, /*durable=*/false));
+  (void)f.Append(bytes);  // an error is Commit's result
   return f.Commit();
 }
 
@@ -245,15 +218,15 @@ class PageWriter {
     FindKeptPages(state_path);
     // Every page kept and the state file holds each row's line, in row order:
     // it says what a new one would and stays as it is.
-    std::optional<OutputFile> state;
+    std::optional<AtomicFile> state;
     if (!state_unchanged_) {
-      SG_ASSIGN_OR_RETURN(state, OutputFile::Open(state_path));
+      SG_ASSIGN_OR_RETURN(state, AtomicFile::Open(state_path, /*durable=*/false));
     }
     for (std::size_t start = 0; start < view_.rows.size(); start += kWindowRows) {
       std::size_t end = std::min(view_.rows.size(), start + kWindowRows);
       SG_RETURN_IF_ERROR(Window(start, end));
       for (std::size_t i = start; i < end; ++i) {
-        if (state) state->Append(StateLine(view_.rows[i], stamps_[i]));
+        if (state) (void)state->Append(StateLine(view_.rows[i], stamps_[i]));  // errors: Commit's
         if (progress) progress(i + 1, view_.rows.size());
       }
     }

@@ -8,6 +8,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/export/dataset_card.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/runview/dataset_dir.h"
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/status_report.h"
 
@@ -41,6 +42,19 @@ void AddFiles(exporter::Format format, const ExportReport& r, std::vector<export
   files->push_back({"t2", format, "data/" + journal::ExportDataName("t2", name), r.t2_written});
 }
 
+// Every file ExportDataset writes, relative to DIR.
+std::set<std::string> FilesOf(const std::vector<ExportRequest>& requests) {
+  std::set<std::string> files = {"README.md", std::string(journal::kDatasetInfoName),
+                                 "data/" + std::string(journal::kDatasetInfoName)};
+  for (const ExportRequest& req : requests) {
+    const std::string name(exporter::FormatName(req.options.format));
+    files.insert("data/" + journal::ExportDataName("t1", name));
+    files.insert("data/" + journal::ExportDataName("t2", name));
+    files.insert("data/" + journal::ExportSummaryName(name));
+  }
+  return files;
+}
+
 // The card with every secret the scanner finds in it (the run name and the
 // model ids are the user's and the server's words) replaced by its
 // placeholder, whatever export.secrets.action says: a card is never dropped.
@@ -61,6 +75,8 @@ Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const s
     requests.push_back(requests.front());
     requests.back().options.format = exporter::Format::kSharegpt;
   }
+  const std::set<std::string> files = FilesOf(requests);
+  SG_ASSIGN_OR_RETURN(std::set<std::string> listed, ClaimDatasetDir(dir, files));
   FoldOptions fold;  // one reading of the run serves the card and every format
   fold.prompts_dir = requests.front().prompts_dir;
   SG_ASSIGN_OR_RETURN(RunState run, FoldRun(requests.front().run_dir, fold));
@@ -81,6 +97,7 @@ Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const s
   out.info_path = dir + "/" + std::string(journal::kDatasetInfoName);
   SG_RETURN_IF_ERROR(WriteFileAtomic(out.card_path, ScrubbedCard(exporter::DatasetCard(facts), requests.front())));
   SG_RETURN_IF_ERROR(WriteFileAtomic(out.info_path, exporter::LlamaFactoryDatasetInfo(facts.files)));
+  SG_RETURN_IF_ERROR(RecordDatasetDir(dir, listed, files));
   return out;
 }
 

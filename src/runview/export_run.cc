@@ -4,9 +4,11 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 #include "seragen/agent/trajectory_json.h"
+#include "seragen/base/atomic_file.h"
 #include "seragen/base/file_util.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/export/dataset_card.h"
@@ -69,7 +71,8 @@ class RunExporter {
   }
   const std::string& t1_text() const { return t1_text_; }
   const std::string& t2_text() const { return t2_text_; }
-  const std::string& secrets_report() const { return secrets_report_; }
+  // export --secrets-report: a line per hit, written as rows are scanned.
+  void StreamSecretsReportTo(AtomicFile* file) { report_file_ = file; }
 
  private:
   exporter::RecordMetadata MetadataOf(const ShardState& shard, const journal::TaskProgress& p,
@@ -124,15 +127,33 @@ class RunExporter {
     return Status::Ok();
   }
 
+  // Record metadata that holds text from the repository, the endpoint or
+  // the model: scanned with the row, redacted in place.
+  static std::vector<MetadataText> MetadataTexts(exporter::RecordMetadata& md, agent::Trajectory& traj) {
+    std::vector<MetadataText> out = {
+        {"run", &md.run_name}, {"repo", &md.repo},         {"start_function", &md.function_id},
+        {"file", &md.file},    {"category", &md.category}, {"model", &traj.model}};
+    if (md.model_tests && *md.model_tests) out.push_back({"tests.command", &(*md.model_tests)->command});
+    return out;
+  }
+
   // The one place rows meet the secret scanner: false when the row must not
   // ship (a hit under drop, or arguments a redaction broke).
-  bool PassesSecretScan(agent::Trajectory* traj, const exporter::RecordMetadata& md) {
+  bool PassesSecretScan(agent::Trajectory* traj, exporter::RecordMetadata& md) {
     if (!req_.secret_scanner) return true;
     const bool redact = req_.secret_action == secrets::SecretAction::kRedact;
-    TrajectoryScan scan = ScanTrajectory(*req_.secret_scanner, redact, traj);
+    TrajectoryHitSink sink;
+    std::string task_id;
+    if (report_file_) {
+      task_id = RedactedAlone(*req_.secret_scanner, md.task_id);
+      sink = [&](const secrets::SecretHit& hit, const ScannedField& field) {
+        (void)report_file_->Append(SecretsReportLine(hit, field, task_id, md.rollout) + "\n");  // errors: Commit's
+      };
+    }
+    std::vector<MetadataText> texts = MetadataTexts(md, *traj);
+    TrajectoryScan scan = ScanTrajectory(*req_.secret_scanner, redact, traj, texts, sink);
     report_->secrets.Add(scan.scan, req_.secret_action);
     if (scan.scan.clean()) return true;
-    if (!req_.secrets_report.empty()) secrets_report_ += SecretsReportLines(scan, md.task_id, md.rollout);
     if (req_.secret_action == secrets::SecretAction::kDrop || !scan.arguments_valid) {
       selector_.Exclude(md.rollout == 1 ? kT1Secret : kT2Secret);
       return false;
@@ -140,7 +161,18 @@ class RunExporter {
     return true;
   }
 
-  void Write(agent::Trajectory traj, exporter::RecordMetadata& md, std::string* text, std::size_t* n) {
+  // `text` with every secret the scanner finds in it alone replaced.
+  static std::string RedactedAlone(const secrets::SecretScanner& scanner, const std::string& text) {
+    std::string_view field = text;
+    secrets::RowScan scan = scanner.ScanRow(std::span<const std::string_view>(&field, 1));
+    return scan.clean() ? text : scan.redacted.front();
+  }
+
+  void Write(agent::Trajectory traj, exporter::RecordMetadata md, std::string* text, std::size_t* n) {
+    // What records take from the raw turns is taken now, so that the scan
+    // sees it; the turns themselves leave in no record.
+    md.model_tests = exporter::LastTestRun(traj, md.test_command);
+    traj.turns.clear();
     if (!PassesSecretScan(&traj, md)) return;
     md.scripted_teacher = exporter::FromScriptedTeacher(traj);
     report_->scripted_teacher = report_->scripted_teacher || md.scripted_teacher;
@@ -160,7 +192,8 @@ class RunExporter {
   ExportReport* report_;
   exporter::ExportSelector selector_;
   std::unordered_map<std::string_view, const callgraph::PlannedTask*> by_id_;
-  std::string t1_text_, t2_text_, secrets_report_;
+  std::string t1_text_, t2_text_;
+  AtomicFile* report_file_ = nullptr;
 };
 
 Status WriteSummary(const std::string& path, const std::string& fmt_name, const std::string& run_name,
@@ -211,8 +244,13 @@ Result<ExportReport> ExportFolded(const ExportRequest& req, const RunState& run)
   report.t2_path = out_dir + "/" + journal::ExportDataName("t2", fmt_name);
   report.secrets_scanned = req.secret_scanner.has_value();
   RunExporter exporter(req, run, templates, &report);
+  std::optional<AtomicFile> secrets_report;
+  if (!req.secrets_report.empty()) {
+    SG_ASSIGN_OR_RETURN(secrets_report, AtomicFile::Open(req.secrets_report));
+    exporter.StreamSecretsReportTo(&*secrets_report);
+  }
   SG_RETURN_IF_ERROR(exporter.ExportAll());
-  if (!req.secrets_report.empty()) SG_RETURN_IF_ERROR(WriteFileAtomic(req.secrets_report, exporter.secrets_report()));
+  if (secrets_report) SG_RETURN_IF_ERROR(secrets_report->Commit());
   SG_RETURN_IF_ERROR(WriteFileAtomic(report.t1_path, exporter.t1_text()));
   SG_RETURN_IF_ERROR(WriteFileAtomic(report.t2_path, exporter.t2_text()));
   SG_RETURN_IF_ERROR(

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "seragen/runview/run_state.h"
 
 namespace seragen::runview {
@@ -9,12 +12,23 @@ namespace {
 
 double Percent(double used, double limit) { return limit > 0 ? 100.0 * used / limit : 0; }
 
+// Counts read from journals (another shard's is outside input): each taken
+// as 0..kMaxBudgetCount, sums saturating there, so that no negative or huge
+// number can lower a total or wrap it below a cap.
+std::int64_t Bounded(std::int64_t v) { return std::clamp<std::int64_t>(v, 0, kMaxBudgetCount); }
+
+std::int64_t SaturatingAdd(std::int64_t a, std::int64_t b) {
+  return std::min(kMaxBudgetCount, Bounded(a) + Bounded(b));
+}
+
+double BoundedCost(double v) { return std::isfinite(v) && v > 0 ? std::min(v, 1e15) : 0; }
+
 }  // namespace
 
 BudgetUse& BudgetUse::operator+=(const BudgetUse& o) {
-  tasks += o.tasks;
-  tokens += o.tokens;
-  cost_usd += o.cost_usd;
+  tasks = SaturatingAdd(tasks, o.tasks);
+  tokens = SaturatingAdd(tokens, o.tokens);
+  cost_usd = BoundedCost(BoundedCost(cost_usd) + BoundedCost(o.cost_usd));
   return *this;
 }
 
@@ -27,9 +41,9 @@ double CostUsd(std::int64_t prompt, std::int64_t cached, std::int64_t completion
 BudgetUse UseOf(const journal::ResumeState& state, const agent::Pricing& pricing) {
   BudgetUse use;
   for (const auto& [id, t] : state.tasks()) {
-    use.tasks++;
-    use.tokens += t.tokens.prompt_tokens + t.tokens.completion_tokens;
-    use.cost_usd += CostUsd(t.tokens.prompt_tokens, t.tokens.cached_prompt_tokens, t.tokens.completion_tokens, pricing);
+    const std::int64_t prompt = Bounded(t.tokens.prompt_tokens), completion = Bounded(t.tokens.completion_tokens);
+    const std::int64_t cached = std::min(prompt, Bounded(t.tokens.cached_prompt_tokens));
+    use += BudgetUse{1, SaturatingAdd(prompt, completion), BoundedCost(CostUsd(prompt, cached, completion, pricing))};
   }
   return use;
 }

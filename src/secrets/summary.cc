@@ -33,7 +33,7 @@ void SecretSummary::Add(const RowScan& scan, SecretAction action) {
   if (scan.clean()) return;
   ++rows_with_hits;
   ++(action == SecretAction::kRedact ? rows_redacted : action == SecretAction::kDrop ? rows_dropped : rows_reported);
-  for (const SecretHit& hit : scan.hits) ++hits_by_rule[hit.rule];
+  for (const auto& [rule, n] : scan.hits_by_rule) hits_by_rule[rule] += static_cast<std::int64_t>(n);
 }
 
 void SecretSummary::Merge(const SecretSummary& other) {

@@ -60,7 +60,7 @@ TEST_CASE("dataset card: counts, provenance and the scripted-teacher warning", "
   std::string card = DatasetCard(f);
   CHECK(card.find("| accepted | 6 (75.0% of verified) |") != std::string::npos);
   CHECK(card.find("| tasks planned | 10 |") != std::string::npos);
-  CHECK(card.find("`qwen3-coder`") != std::string::npos);
+  CHECK(card.find("qwen3\\-coder") != std::string::npos);
   CHECK(card.find("| recipe hash | `abc` |") != std::string::npos);
   CHECK(card.find("Not training data") == std::string::npos);
   f.scripted_teacher = true;
@@ -76,6 +76,27 @@ TEST_CASE("dataset_info.json: one LLaMA-Factory entry per sharegpt file", "[expo
   CHECK(info["seragen_t2"]["columns"]["messages"] == "conversations");
   CHECK(info["seragen_t2"]["tags"]["function_tag"] == "function_call");
   CHECK(nlohmann::json::parse(LlamaFactoryDatasetInfo({})).empty());
+}
+
+}  // namespace seragen::exporter
+
+namespace seragen::exporter {
+
+// Issue 36: model ids (an endpoint's words) and the run name went into the
+// card verbatim: a newline forged a licence section, Markdown added an image.
+TEST_CASE("dataset card: outside text is one inert line of Markdown", "[export]") {
+  DatasetFacts f = Facts();
+  f.teacher_models = {"m\n\n## Licence\n\nMIT, do anything ![t](https://track.example/p.gif) <img src=x>",
+                      std::string(5000, 'x')};
+  f.run_name = "run\r\n# Forged heading \xE2\x80\xAE";
+  const std::string card = DatasetCard(f);
+  CHECK(card.find("## Licence\n\nThe rows quote") != std::string::npos);  // ours, once
+  CHECK(card.find("## Licence\n\nMIT") == std::string::npos);
+  CHECK(card.find("\n# Forged") == std::string::npos);
+  CHECK(card.find("![t](") == std::string::npos);
+  CHECK(card.find(" <img") == std::string::npos);  // escaped: "\\<img"
+  CHECK(card.find("\xE2\x80\xAE") == std::string::npos);
+  CHECK(card.find(std::string(300, 'x')) == std::string::npos);
 }
 
 }  // namespace seragen::exporter

@@ -93,6 +93,7 @@ TEST_CASE("require_tests_passed leaves out rollouts whose last test run failed o
   failed.patch = "other";
   RecordedTask task;
   task.task_id = "a";
+  task.test_command = "pytest";  // the one claim of the model's that is believed
   task.rollout1 = &passed;
   task.rollout2 = &failed;
   task.verified = true;
@@ -106,6 +107,44 @@ TEST_CASE("require_tests_passed leaves out rollouts whose last test run failed o
   CHECK(chosen.t1);
   CHECK_FALSE(chosen.t2);
   CHECK(sel.excluded().at(kT2TestsNotPassed) == 1);
+}
+
+}  // namespace seragen::exporter
+
+namespace seragen::exporter {
+
+// Issue 36: metadata.tests is the model's own command; a recognised runner
+// inside any command (`pytest || true`, `echo pytest`) is the model's to
+// forge, so --require-tests-passed believes only the configured command.
+TEST_CASE("require_tests_passed believes only the repository's own test command, never a forged one",
+          "[export][tests]") {
+  CHECK(IsConfiguredTestCommand("pytest -q", "pytest -q"));
+  CHECK(IsConfiguredTestCommand("  cd /repo && pytest -q\n", "pytest -q"));
+  CHECK_FALSE(IsConfiguredTestCommand("pytest -q || true", "pytest -q"));
+  CHECK_FALSE(IsConfiguredTestCommand("echo pytest -q", "pytest -q"));
+  CHECK_FALSE(IsConfiguredTestCommand("cd $(touch x) && pytest -q", "pytest -q"));
+  CHECK_FALSE(IsConfiguredTestCommand("pytest", ""));
+  ExportRules rules;
+  rules.require_tests_passed = true;
+  rules.judge_enabled = false;
+  for (const char* forged : {"pytest -q || true", "true # pytest -q", "echo pytest"}) {
+    INFO(forged);
+    ExportSelector sel(rules);
+    agent::Trajectory t = WithTurns({ShellTurn(forged, 0)});
+    RecordedTask task;
+    task.task_id = "forged";
+    task.test_command = "pytest -q";
+    task.rollout1 = &t;
+    CHECK_FALSE(sel.Select(task).t1);
+    CHECK(sel.excluded().at(kT1TestsNotPassed) == 1);
+  }
+  ExportSelector sel(rules);
+  agent::Trajectory real = WithTurns({ShellTurn("cd /repo && pytest -q", 0)});
+  RecordedTask task;
+  task.task_id = "real";
+  task.test_command = "pytest -q";
+  task.rollout1 = &real;
+  CHECK(sel.Select(task).t1);
 }
 
 }  // namespace seragen::exporter

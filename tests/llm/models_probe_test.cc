@@ -51,3 +51,24 @@ TEST_CASE("bad /v1/models bodies are clear errors", "[llm][models]") {
 }
 
 }  // namespace seragen::llm
+
+namespace seragen::llm {
+
+// Issue 36: with llm.model empty, the first listed id is sent in every
+// request; an endpoint listing a 1 MB id (or one with terminal escapes) must
+// not have it copied anywhere.
+TEST_CASE("/v1/models: ids over the bound or with control characters are left out", "[llm][models]") {
+  const std::string huge(1 << 20, 'm');
+  auto report = ParseModelsResponse(R"({"data": [{"id": ")" + huge + R"("}, {"id": "bad\u001b]0;x\u0007"},)" +
+                                    R"( {"id": "served/model", "owned_by": ")" + std::string(4096, 'o') + R"("}]})");
+  REQUIRE(report.ok());
+  REQUIRE(report->models.size() == 1);
+  CHECK(report->models[0].id == "served/model");
+  CHECK(report->models[0].owned_by.size() <= kMaxServedModelIdBytes);
+  CHECK(report->unusable_ids == 2);
+  auto none = ParseModelsResponse(R"({"data": [{"id": ")" + huge + R"("}]})");
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().message().find("no usable model id") != std::string::npos);
+}
+
+}  // namespace seragen::llm

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,7 @@ struct TaskScript {
   std::optional<std::uint64_t> category;                      // recorded on rollout1_done
   std::string command = "ls";                                 // rollout 1's one bash call
   std::string observation = "a.py";                           // and what it printed
+  std::optional<agent::Trajectory> trajectory;                // instead of Rollout1(...)
 };
 
 constexpr int kPlannedCategory = 3;
@@ -93,7 +95,8 @@ void WriteRun(const std::string& run_dir, const std::vector<TaskScript>& tasks) 
     if (s.category) r1.extra = journal::RolloutResult{true, "", 0, 0, 0, s.category, 42};
     add(r1);
     REQUIRE(WriteFileAtomic(shard + "/" + r1.refs[journal::kRefRollout1],
-                            agent::TrajectoryToJson(Rollout1(s.id, s.patch, s.command, s.observation)))
+                            agent::TrajectoryToJson(s.trajectory ? *s.trajectory
+                                                                 : Rollout1(s.id, s.patch, s.command, s.observation)))
                 .ok());
     for (const auto& [stage, status] : s.after_rollout1) {
       JournalRecord r{s.id, stage, status, 1};
@@ -130,6 +133,21 @@ std::vector<std::string> ExportedT1(const std::string& run_dir, exporter::Export
   return ids;
 }
 
+// An export of T1 only, judge off, `format`, scanned with the shipped rules.
+ExportRequest ScannedT1Request(const std::string& run_dir, exporter::Format format,
+                               const std::vector<std::string>& allow = {}) {
+  ExportRequest req;
+  req.run_dir = run_dir;
+  req.prompts_dir = seragen::testing::SourcePath("prompts");
+  req.options.format = format;
+  req.rules.judge_enabled = false;
+  req.rules.t2 = false;
+  auto scanner = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), allow);
+  REQUIRE(scanner.ok());
+  req.secret_scanner = *scanner;
+  return req;
+}
+
 // A run of one task whose rollout 1 greps for every fake secret, sees them
 // all and patches a file holding the first one.
 struct SecretRun {
@@ -149,15 +167,7 @@ struct SecretRun {
   std::pair<std::string, ExportReport> Export(exporter::Format format, secrets::SecretAction action,
                                               const std::vector<std::string>& allow = {},
                                               const std::string& report_path = "") const {
-    ExportRequest req;
-    req.run_dir = dir.path();
-    req.prompts_dir = seragen::testing::SourcePath("prompts");
-    req.options.format = format;
-    req.rules.judge_enabled = false;
-    req.rules.t2 = false;
-    auto scanner = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), allow);
-    REQUIRE(scanner.ok());
-    req.secret_scanner = *scanner;
+    ExportRequest req = ScannedT1Request(dir.path(), format, allow);
     req.secret_action = action;
     req.secrets_report = report_path;
     Result<ExportReport> report = ExportRun(req);
@@ -169,7 +179,87 @@ struct SecretRun {
   }
 };
 
+// The first fake secret of `rule` (the k-th with k).
+std::string FakeOf(const std::vector<testing::FakeSecret>& fakes, const std::string& rule, int k = 0) {
+  for (const testing::FakeSecret& f : fakes) {
+    if (f.rule == rule && k-- == 0) return f.secret;
+  }
+  FAIL("no fake secret for " << rule);
+  return "";
+}
+
+// Secrets only a scan of decoded values and of every field finds (issue 36,
+// findings 3 and 4 and the unscanned tool-call id): a key written through
+// the editor into a file (its lines JSON-escaped in the arguments) and into
+// a JSON string inside that file, assignments whose quotes are escaped in
+// the arguments, a test command holding a token (metadata.tests comes from
+// the raw turns), and a tool-call id the model chose.
+struct DecodedSecretRun {
+  std::vector<testing::FakeSecret> fakes = testing::FakeSecrets();
+  std::string key = FakeOf(fakes, "private-key-block"), key_in_json = FakeOf(fakes, "private-key-block", 2);
+  std::string key_id = FakeOf(fakes, "gcp-service-account-key-id"), db = FakeOf(fakes, "generic-assignment");
+  std::string aws_secret = FakeOf(fakes, "aws-secret-access-key"), token = FakeOf(fakes, "github-token");
+  std::string call_id = FakeOf(fakes, "aws-access-key-id");
+  testing::TempDir dir;
+
+  DecodedSecretRun() {
+    const std::string file = "KEY = \"\"\"\n" + key + "\n\"\"\"\nCONFIG = '{\"private_key_id\": \"" + key_id +
+                             "\", \"private_key\": \"" + key_in_json + "\"}'\n";
+    const std::string command =
+        "DB_PASSWORD=\"" + db + "\" aws_secret_access_key=\"" + aws_secret + "\" GITHUB_TOKEN=" + token + " pytest -q";
+    agent::Trajectory t = Rollout1("decoded", "+x = 1\n", command, "1 passed");
+    llm::Message edit =
+        Call(call_id, "editor",
+             nlohmann::json{{"command", "create"}, {"path", "/repo/deploy.py"}, {"file_text", file}}.dump());
+    t.history.insert(t.history.begin() + 2, {edit, {llm::Role::kTool, "written", "", {}, call_id, ""}});
+    agent::TurnRecord test_turn;
+    test_turn.accepted = true;
+    test_turn.command_exit_code = 0;
+    test_turn.response.tool_calls = t.history[4].tool_calls;
+    t.turns = {test_turn};
+    TaskScript task{"decoded", t.patch, {}};
+    task.trajectory = t;
+    WriteRun(dir.path(), {task});
+  }
+
+  std::vector<std::string> Secrets() const {
+    std::vector<std::string> out = {key_id, db, aws_secret, token, call_id};
+    for (std::string k : {key, key_in_json}) {  // every line of each key's body, alone
+      for (std::size_t p; (p = k.find("\\n")) != std::string::npos;) k.replace(p, 2, "\n");
+      std::istringstream lines(k);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.size() >= 16 && line.find("-----") == std::string::npos) out.push_back(line);
+      }
+    }
+    return out;
+  }
+};
+
 }  // namespace
+
+TEST_CASE("export: decoded argument strings, test commands and call ids are scanned in every format", "[export]") {
+  DecodedSecretRun run;
+  REQUIRE(run.Secrets().size() > 8);
+  for (const std::string& name : exporter::FormatNames()) {
+    INFO(name);
+    Result<ExportReport> report = ExportRun(ScannedT1Request(run.dir.path(), *exporter::ParseFormat(name)));
+    REQUIRE(report.ok());
+    CHECK(report->t1_written == 1);
+    Result<std::string> text = ReadFile(report->t1_path);
+    REQUIRE(text.ok());
+    for (const std::string& secret : run.Secrets()) {
+      INFO(secret.substr(0, 12));
+      CHECK(text->find(secret) == std::string::npos);
+    }
+    nlohmann::json tests = nlohmann::json::parse(*text)["metadata"]["tests"];
+    CHECK(tests["source"] == "model");
+    CHECK(tests["command"].get<std::string>().find("<REDACTED:github-token:") != std::string::npos);
+    for (const char* rule : {"private-key-block", "generic-assignment", "aws-secret-access-key",
+                             "gcp-service-account-key-id", "aws-access-key-id"}) {
+      CHECK(report->secrets.hits_by_rule.count(rule) == 1);
+    }
+  }
+}
 
 TEST_CASE("export: every format carries no seeded secret under redact, one placeholder per secret", "[export]") {
   SecretRun run;
@@ -286,15 +376,7 @@ TEST_CASE("export: several formats from one reading write what one export per fo
   for (const std::string& name : exporter::FormatNames()) {
     auto [text, report] = run.Export(*exporter::ParseFormat(name), secrets::SecretAction::kRedact);
     one_by_one[name] = text;
-    ExportRequest req;
-    req.run_dir = run.dir.path();
-    req.prompts_dir = seragen::testing::SourcePath("prompts");
-    req.options.format = *exporter::ParseFormat(name);
-    req.rules.judge_enabled = false;
-    req.rules.t2 = false;
-    auto scanner = secrets::LoadSecretScanner(seragen::testing::SourcePath("configs/secret_rules.yaml"), {});
-    REQUIRE(scanner.ok());
-    req.secret_scanner = *scanner;
+    ExportRequest req = ScannedT1Request(run.dir.path(), *exporter::ParseFormat(name));
     req.secret_action = secrets::SecretAction::kRedact;
     requests.push_back(req);
   }

@@ -157,3 +157,44 @@ TEST_CASE("weak values in assignment context are not flagged", "[secrets]") {
 
 }  // namespace
 }  // namespace seragen::secrets
+
+namespace seragen::secrets {
+namespace {
+
+// Distinct AWS-key-id-shaped strings, one per line.
+std::string ManyKeys(std::size_t n, std::vector<std::string>* keys) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string key = "AKIA" + seragen::testing::RandomChars(i + 7, 16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567");
+    keys->push_back(key);
+    out += key + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a row with many hits keeps kMaxKeptHits records, counts every hit and gives each to the sink", "[secrets]") {
+  auto scanner = testing::ShippedScanner();
+  std::vector<std::string> keys;
+  const std::string field = ManyKeys(5000, &keys);
+  std::vector<std::string_view> views = {field};
+  std::size_t streamed = 0;
+  std::set<std::string> hashes;
+  RowScan scan = scanner.ScanRow(views, [&](const SecretHit& hit) {
+    ++streamed;
+    hashes.insert(hit.hash8);
+  });
+  CHECK(scan.hits.size() == kMaxKeptHits);
+  CHECK(scan.hit_count == keys.size());
+  CHECK(streamed == keys.size());
+  CHECK(scan.hits_by_rule.at("aws-access-key-id") == keys.size());
+  CHECK(hashes.size() > keys.size() - 5);  // each key its own hash, interned or not
+  REQUIRE(scan.redacted.size() == 1);
+  for (const std::string& key : keys) REQUIRE(scan.redacted[0].find(key) == std::string::npos);
+  // Past the interning budget a key is hashed on its own: the same hash8.
+  const SecretHit& last = scan.hits.back();
+  CHECK(last.hash8 == Hash8(keys[kMaxKeptHits - 1]));
+}
+
+}  // namespace seragen::secrets

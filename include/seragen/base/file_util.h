@@ -44,7 +44,9 @@ Status ForEachLine(const std::string& path, std::uint64_t max_bytes,
 
 // Writes `content` to `path` so that a crash leaves either the old file or the
 // new one, never a mix: write to a temp file in the same directory, fsync it,
-// rename over `path`, fsync the directory. Creates parent directories.
+// rename over `path`, fsync the directory. Creates parent directories. The
+// temp file is an AtomicFile's (atomic_file.h): a name planted beside `path`
+// (a symlink, a file) is never opened.
 Status WriteFileAtomic(const std::string& path, std::string_view content);
 
 // Writes `content` to `path` in place (created, or truncated when it exists),

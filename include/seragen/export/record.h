@@ -9,6 +9,7 @@
 
 #include "seragen/agent/trajectory.h"
 #include "seragen/base/result.h"
+#include "seragen/export/test_runs.h"
 
 namespace seragen::exporter {
 
@@ -79,6 +80,10 @@ struct RecordMetadata {
   std::string recipe_hash;
   bool scripted_teacher = false;  // produced by the built-in stand-in, not a model
   std::string test_command;       // the repository's environment.test_command ("" when unset)
+  // metadata.tests: the rollout's last test run as the model ran it
+  // (LastTestRun over its raw turns, taken before the secret scan, which
+  // then redacts its command); nullopt: LastTestRun of the trajectory given.
+  std::optional<std::optional<TestRun>> model_tests;
 };
 
 // Builds one record (a single JSON line, no trailing newline). Fails with

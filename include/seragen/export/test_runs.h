@@ -24,6 +24,13 @@ struct TestRun {
 // recognised test runner (a word sequence above, anywhere in the command).
 bool IsTestCommand(std::string_view command, std::string_view test_command);
 
+// True when `command` is the repository's configured `test_command` itself
+// (surrounding whitespace and one leading `cd DIR && ` aside), the only test
+// run of the model's that --require-tests-passed believes: a recognised
+// runner inside any other command (`... || : pytest`, `echo pytest`) is the
+// model's to forge. False when `test_command` is empty.
+bool IsConfiguredTestCommand(std::string_view command, std::string_view test_command);
+
 // The last test run among the accepted turns whose shell command has a
 // recorded exit status; nullopt when none ran tests.
 std::optional<TestRun> LastTestRun(const agent::Trajectory& t, std::string_view test_command);

@@ -20,8 +20,13 @@ struct ModelInfo {
   std::string context_source;  // max_model_len, context_length, top_provider.context_length, meta.n_ctx_train
 };
 
+// Longest model id taken from /models; longer ids, and ids with control
+// characters, are left out of the report (owned_by and parent are clipped).
+inline constexpr std::size_t kMaxServedModelIdBytes = 256;
+
 struct ModelsReport {
   std::vector<ModelInfo> models;
+  std::size_t unusable_ids = 0;  // ids left out by the bound above
   // vllm, sglang, llamacpp, openrouter, openai or unknown (from owned_by / fields).
   std::string server_kind = "unknown";
 };

@@ -19,6 +19,11 @@
 
 namespace seragen::runview {
 
+// The largest count a budget total holds (2^53, exact as a double).
+inline constexpr std::int64_t kMaxBudgetCount = std::int64_t{1} << 53;
+
+// Totals: every count 0..kMaxBudgetCount and += saturates there, whatever a
+// journal says (another shard's journal is outside input to this one).
 struct BudgetUse {
   std::int64_t tasks = 0;   // tasks started: with a journal record, or dispatched by this process
   std::int64_t tokens = 0;  // prompt + completion
@@ -34,7 +39,8 @@ double CostUsd(std::int64_t prompt, std::int64_t cached, std::int64_t completion
 BudgetUse UseOf(const journal::ResumeState& state, const agent::Pricing& pricing);
 
 // The use recorded in every shard journal of RUN_DIR except shard `shard`'s
-// (FoldRun without the plan and the settings).
+// (FoldRun without the plan and the settings). A journal that does not read
+// is an error naming it: the caller must not go on as if it were empty.
 Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const agent::Pricing& pricing);
 
 struct BudgetLimits {

@@ -9,9 +9,15 @@
 //
 // Total: any bytes (invalid UTF-8 included) are scanned byte-wise; nothing
 // throws; work is linear in the row's size (RE2, no backtracking).
+//
+// Bounded: besides the row and its redacted copy, a scan holds 24 bytes per
+// hit of the field being redacted and at most kMaxKeptHits hit records;
+// every hit can be streamed to a sink instead (export --secrets-report).
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -38,12 +44,21 @@ struct SecretHit {
 };
 
 struct RowScan {
-  std::vector<SecretHit> hits;  // ordered by field, then offset
+  // The first kMaxKeptHits hits, ordered by field, then offset.
+  std::vector<SecretHit> hits;
+  std::size_t hit_count = 0;                        // every hit, kept or not
+  std::map<std::string, std::size_t> hits_by_rule;  // every hit
   // One text per field with every hit replaced; empty when there are no hits
   // (the row is clean and its texts need no copy).
   std::vector<std::string> redacted;
-  bool clean() const { return hits.empty(); }
+  bool clean() const { return hit_count == 0; }
 };
+
+// Hit records a RowScan keeps; the rest are counted (and given to the sink).
+inline constexpr std::size_t kMaxKeptHits = 1000;
+
+// Called with every hit of a row, in the order of RowScan::hits.
+using HitSink = std::function<void(const SecretHit&)>;
 
 // Bytes of context kept on each side of a hit.
 inline constexpr std::size_t kContextBytes = 32;
@@ -63,8 +78,9 @@ class SecretScanner {
   // in the secret; anchor with ^...$). Errors name the rule or allow entry.
   static Result<SecretScanner> Create(std::vector<SecretRule> rules, const std::vector<std::string>& allow);
 
-  // Thread-safe; a copy shares the compiled rules.
-  RowScan ScanRow(std::span<const std::string_view> fields) const;
+  // Thread-safe; a copy shares the compiled rules. `sink`, when set, gets
+  // every hit (kept or not) as soon as its field is redacted.
+  RowScan ScanRow(std::span<const std::string_view> fields, const HitSink& sink = {}) const;
 
   const std::vector<SecretRule>& rules() const;
 
