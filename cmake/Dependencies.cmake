@@ -9,6 +9,7 @@ find_package(Boost 1.81 REQUIRED)                # Boost::headers: Asio (loop, h
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2>=1.5)   # PkgConfig::LIBGIT2 (repo)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)         # PkgConfig::RE2 (secrets)
+find_package(ZLIB REQUIRED)                       # ZLIB::ZLIB               (env: layer bounds)
 find_package(yaml-cpp 0.7 REQUIRED)              # yaml-cpp                 (config)
 find_package(CLI11 2 REQUIRED)                   # CLI11::CLI11             (cli)
 find_package(fmt 9 REQUIRED)                     # fmt::fmt (std::format stand-in; libstdc++ 12 has none)

@@ -34,7 +34,7 @@ double MsPer(Clock::time_point start, int n) {
 // A bwrap'd bash that reads commands on stdin and answers each with a
 // sentinel line: the persistent-shell design, measured for comparison.
 double PersistentShellMs(const SandboxOptions& options, const std::string& copy, int n) {
-  auto rootfs = ScanRootfs("");
+  auto rootfs = ScanRootView("");
   if (!rootfs.ok()) return -1;
   auto argv = BuildBwrapArgv(options, *rootfs, copy, "", {"/bin/bash", "--norc", "--noprofile"});
   std::vector<char*> cargv;

@@ -37,6 +37,7 @@ sandbox::SandboxOptions SandboxOptionsFrom(const config::Config& cfg) {
   sandbox::SandboxOptions opts;
   opts.mount_point = cfg.sandbox.mount_point;
   opts.rootfs = cfg.sandbox.rootfs;
+  opts.extra_ro_binds = cfg.sandbox.extra_ro_paths;
   opts.limits = RunLimitsFrom(cfg);
   return opts;
 }
@@ -65,6 +66,8 @@ env::EnvironmentSpec EnvironmentSpecFrom(const config::Config& cfg, const config
   spec.env = e.env;
   spec.prefix = e.prefix;
   spec.cache_dir = e.cache_dir.empty() ? env::DefaultEnvironmentCacheDir() : e.cache_dir;
+  spec.image_max_bytes = static_cast<std::uint64_t>(cfg.sandbox.image_max_mb) << 20;
+  spec.image_max_files = static_cast<std::uint64_t>(cfg.sandbox.image_max_files);
   return spec;
 }
 

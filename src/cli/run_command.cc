@@ -284,11 +284,15 @@ int CheckFailed(const Status& s, int code) {
 
 void PrintCheck(const pipeline::RunWorkspaceFactory::CheckOutcome& c, const std::string& command) {
   const sandbox::SandboxOptions& sb = c.sandbox;
-  std::cout << "root: " << (sb.rootfs.empty() ? "/ (host, read-only)" : sb.rootfs + " (read-only)") << "\n";
+  std::cout << "root: "
+            << (sb.rootfs.empty() ? "host /usr /bin /sbin /lib* /etc, without /etc secrets (read-only)"
+                                  : sb.rootfs + " (read-only)")
+            << "\n";
   if (c.root_id.rfind("image:", 0) == 0) std::cout << "image: sha256:" << c.root_id.substr(6) << "\n";
   // The image's words and its command's output: escaped before they reach the terminal.
   if (!c.system.empty()) std::cout << "system: " << TerminalLine(c.system) << "\n";
   std::cout << "working copy: " << sb.mount_point << " (writable); /tmp: private tmpfs (writable)\n";
+  for (const auto& p : sb.extra_ro_binds) std::cout << "mount: " << p << " (read-only)\n";
   for (const auto& b : sb.binds) {
     std::cout << "mount: " << b.inside << " <- " << b.host << (b.writable ? " (writable)" : " (read-only)") << "\n";
   }

@@ -369,6 +369,26 @@ Section<ToolsConfig> ToolsSchema() {
   return s;
 }
 
+// An entry of sandbox.extra_ro_paths: "" when usable, else why not. Existence
+// is checked when a sandbox is made (the config may be written elsewhere).
+std::string CheckExtraRoPath(const std::string& v) {
+  if (v.empty() || v[0] != '/') return "expected an absolute path";
+  if (v == "/") return "/ would show the whole host; list the directories the commands need";
+  if (v.find("//") != std::string::npos || v.back() == '/') return "expected a path without empty components";
+  for (std::size_t start = 1; start <= v.size();) {
+    std::size_t end = v.find('/', start);
+    if (end == std::string::npos) end = v.size();
+    const std::string part = v.substr(start, end - start);
+    if (part == "." || part == "..") return "expected a path without . or .. components";
+    start = end + 1;
+  }
+  for (const char* made : {"/proc", "/dev", "/tmp", "/run"}) {
+    const std::string m = made;
+    if (v == m || v.rfind(m + "/", 0) == 0) return "the sandbox makes its own " + m + "; it cannot be shown from the host";
+  }
+  return "";
+}
+
 Section<SandboxConfig> SandboxSchema() {
   Section<SandboxConfig> s;
   s.Add<Str<SandboxConfig>>("mode", &SandboxConfig::mode,
@@ -400,6 +420,17 @@ Section<SandboxConfig> SandboxSchema() {
       .Check([](const std::string& v) -> std::string {
         return (!v.empty() && v[0] == '/') ? "" : "expected an absolute path";
       }, "Absolute.");
+  s.Add<StringListField<SandboxConfig>>("extra_ro_paths", &SandboxConfig::extra_ro_paths,
+      "Host paths shown read-only at the same path inside the sandbox, besides its default view (the system "
+      "directories /usr, /bin, /sbin, /lib*, /etc without its secrets, or the image root; the environment prefix; "
+      "the working copy; the rollout's /tmp). Absolute, existing, not / and not under /proc, /dev, /tmp or /run. Whatever is "
+      "listed here can reach the teacher and the training data (docs/SECURITY.md).")
+      .Check(CheckExtraRoPath);
+  s.Add<Int<SandboxConfig>>("image_max_mb", &SandboxConfig::image_max_mb,
+      "Largest unpacked environment image (file data, counted in its layers before unpacking and again on disk); "
+      "a bigger image stops with an error and leaves nothing in the cache.", kOp).Min(1);
+  s.Add<Int<SandboxConfig>>("image_max_files", &SandboxConfig::image_max_files,
+      "Most entries (files, directories, links) of one unpacked environment image.", kOp).Min(1);
   s.Add<Str<SandboxConfig>>("uid_lock_dir", &SandboxConfig::uid_lock_dir,
       "Node-wide directory of per-uid lock files: a run locks one uid per slot from uid_base up, skipping uids "
       "another run on this node holds, and kills leftover processes of the uids it locked.", kOp)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "config/schema.h"
@@ -196,6 +197,11 @@ class StringListField : public FieldOf<S> {
     non_empty_ = true;
     return *this;
   }
+  // Each item must pass `check` (returns "" or the reason it is refused).
+  StringListField& Check(std::function<std::string(const std::string&)> check) {
+    check_ = std::move(check);
+    return *this;
+  }
 
   void Parse(const YAML::Node& node, S& obj, const std::string& path, const ParseContext& ctx) const override {
     if (!node.IsSequence()) {
@@ -226,6 +232,13 @@ class StringListField : public FieldOf<S> {
         ok = false;
         continue;
       }
+      if (check_) {
+        if (std::string why = check_(text); !why.empty()) {
+          ctx.Add(item_path, item, why);
+          ok = false;
+          continue;
+        }
+      }
       out.push_back(std::move(text));
     }
     if (ok && non_empty_ && out.empty()) {
@@ -254,6 +267,7 @@ class StringListField : public FieldOf<S> {
   std::vector<std::string> S::*member_;
   std::vector<std::string> choices_;
   bool non_empty_ = false;
+  std::function<std::string(const std::string&)> check_;
 };
 
 // A secret: only `${ENV_VAR}` is accepted; stored as the variable name.

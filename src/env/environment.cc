@@ -110,7 +110,8 @@ Status ResolveImage(EnvironmentSpec& spec) {
     spec.root_id = spec.rootfs;
     return Status::Ok();
   }
-  SG_ASSIGN_OR_RETURN(ImageRoot root, PrepareImageRoot(spec.image, spec.cache_dir + "/images"));
+  ImageRootOptions options{spec.cache_dir + "/images", spec.image_max_bytes, spec.image_max_files};
+  SG_ASSIGN_OR_RETURN(ImageRoot root, PrepareImageRoot(spec.image, options));
   spec.rootfs = root.rootfs;
   spec.root_id = "image:" + root.digest;
   spec.image_env = std::move(root.env);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "env/image_limits.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/json_depth.h"
@@ -91,14 +92,35 @@ Result<std::string> BlobPath(const std::string& layout, const json& descriptor) 
   return layout + "/blobs/sha256/" + d.substr(7);
 }
 
-// The image configuration's Env of the single image in an OCI layout.
-Result<std::vector<std::string>> ReadImageEnv(const std::string& layout) {
+// The manifest of the single image in an OCI layout, and its path.
+Result<std::pair<json, std::string>> ReadManifest(const std::string& layout) {
   SG_ASSIGN_OR_RETURN(json index, ParseJsonFile(layout + "/index.json"));
   if (!index.contains("manifests") || !index["manifests"].is_array() || index["manifests"].size() != 1) {
     return ParseError(layout + "/index.json does not list exactly one manifest");
   }
   SG_ASSIGN_OR_RETURN(std::string manifest_path, BlobPath(layout, index["manifests"][0]));
   SG_ASSIGN_OR_RETURN(json manifest, ParseJsonFile(manifest_path));
+  return std::make_pair(std::move(manifest), std::move(manifest_path));
+}
+
+// The layer blob files of the single image in an OCI layout, in order.
+Result<std::vector<std::string>> LayerPaths(const std::string& layout) {
+  SG_ASSIGN_OR_RETURN(auto manifest, ReadManifest(layout));
+  const json& m = manifest.first;
+  if (!m.contains("layers") || !m["layers"].is_array()) return ParseError(manifest.second + " lists no layers");
+  std::vector<std::string> out;
+  for (const json& layer : m["layers"]) {
+    SG_ASSIGN_OR_RETURN(std::string path, BlobPath(layout, layer));
+    out.push_back(std::move(path));
+  }
+  return out;
+}
+
+// The image configuration's Env of the single image in an OCI layout.
+Result<std::vector<std::string>> ReadImageEnv(const std::string& layout) {
+  SG_ASSIGN_OR_RETURN(auto read, ReadManifest(layout));
+  const json& manifest = read.first;
+  const std::string& manifest_path = read.second;
   if (!manifest.contains("config")) return ParseError(manifest_path + " has no config");
   SG_ASSIGN_OR_RETURN(std::string config_path, BlobPath(layout, manifest["config"]));
   SG_ASSIGN_OR_RETURN(json config, ParseJsonFile(config_path));
@@ -158,9 +180,13 @@ Result<ImageRoot> Reuse(const std::string& entry, const std::string& hex) {
   return ImageRoot{entry + "/rootfs", hex, std::move(record.env), true};
 }
 
+// A published entry unpacked by the current rules (kImageUnpackVersion).
 bool Published(const std::string& entry) {
-  struct stat st;
-  return IsDir(entry + "/rootfs") && ::stat((entry + "/image.json").c_str(), &st) == 0;
+  if (!IsDir(entry + "/rootfs")) return false;
+  Result<std::string> text = ReadSmallFile(entry + "/image.json");
+  if (!text.ok()) return false;
+  Result<ImageRecord> record = DecodeImageRecord(*text);
+  return record.ok() && record->unpack_version == kImageUnpackVersion;
 }
 
 // Leftovers of processes that died while unpacking this image (the caller
@@ -189,9 +215,13 @@ Status Unpack(const std::string& image, const Inspected& in, const ImageRootOpti
   if (copied.exit_code != 0 || copied.timed_out) {
     return FailedPreconditionError("image " + image + ": skopeo copy failed (" + ErrorText(copied) + ")");
   }
+  // Bounded before a byte is unpacked: a layer bomb never reaches the disk.
+  const internal::ImageLimits limits{o.max_bytes, o.max_files};
+  SG_ASSIGN_OR_RETURN(std::vector<std::string> layers, LayerPaths(tmp + "/layout"));
+  SG_RETURN_IF_ERROR(internal::CheckLayerLimits(layers, limits).WithContext("image " + image));
   ProgramRequest unpack;
-  unpack.argv = {"umoci", "unpack"};
-  if (o.rootless) unpack.argv.push_back("--rootless");
+  // Rootless even as root: no device nodes, no ownership taken from the image.
+  unpack.argv = {"umoci", "unpack", "--rootless"};
   unpack.argv.insert(unpack.argv.end(), {"--image", tmp + "/layout:" + kTag, tmp + "/bundle"});
   unpack.env["TMPDIR"] = tmp + "/skopeo-tmp";
   SG_ASSIGN_OR_RETURN(ProgramOutput unpacked, RunTool(runner, unpack, image));
@@ -201,7 +231,7 @@ Status Unpack(const std::string& image, const Inspected& in, const ImageRootOpti
   if (!IsDir(tmp + "/bundle/rootfs")) {
     return FailedPreconditionError("image " + image + ": umoci unpack made no root filesystem in " + tmp + "/bundle");
   }
-  return Status::Ok();
+  return internal::SanitizeUnpackedRoot(tmp + "/bundle/rootfs", limits).WithContext("image " + image);
 }
 
 // Unpacks into a temporary directory and renames it into place. The caller
@@ -228,6 +258,7 @@ Result<ImageRoot> Build(const std::string& image, const Inspected& in, const Ima
     }
     for (const fs::path& p : mtrees) fs::remove(p, ec);
     ::chmod((tmp + "/bundle").c_str(), 0755);  // umoci makes it 0700; the sandbox uids must get through
+    if (IsDir(entry)) RemoveTree(entry);       // unpacked by older rules
     if (::rename((tmp + "/bundle").c_str(), entry.c_str()) != 0) {
       st = IoError("image " + image + ": cannot publish " + entry + ": " + std::strerror(errno));
     }
@@ -241,7 +272,10 @@ Result<ImageRoot> Build(const std::string& image, const Inspected& in, const Ima
 }  // namespace
 
 std::string EncodeImageRecord(const ImageRecord& record) {
-  json j = {{"digest", record.digest}, {"source", record.source}, {"env", record.env}};
+  json j = {{"digest", record.digest},
+            {"source", record.source},
+            {"env", record.env},
+            {"unpack_version", record.unpack_version}};
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -254,6 +288,7 @@ Result<ImageRecord> DecodeImageRecord(std::string_view text) {
     r.digest = j.at("digest").get<std::string>();
     r.source = j.at("source").get<std::string>();
     r.env = j.at("env").get<std::vector<std::string>>();
+    r.unpack_version = j.contains("unpack_version") ? j.at("unpack_version").get<int>() : 0;
   } catch (const json::exception& e) {
     return ParseError(std::string("image.json: ") + e.what());
   }
@@ -301,9 +336,9 @@ Result<ImageRoot> PrepareImageRoot(const std::string& image_path, const ImageRoo
   return Build(image_path, in, options, runner);
 }
 
-Result<ImageRoot> PrepareImageRoot(const std::string& image_path, const std::string& cache_dir) {
+Result<ImageRoot> PrepareImageRoot(const std::string& image_path, const ImageRootOptions& options) {
   HostProgramRunner runner;
-  return PrepareImageRoot(image_path, ImageRootOptions{cache_dir, ::geteuid() != 0}, runner);
+  return PrepareImageRoot(image_path, options, runner);
 }
 
 }  // namespace seragen::env

@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 
 #include "seragen/base/file_util.h"
@@ -115,6 +117,19 @@ bool SearchableByOthers(const std::string& path) {
   }
 }
 
+Status CloseCacheDir(const std::string& cache_dir, gid_t group) {
+  const std::string parent = std::filesystem::path(cache_dir).lexically_normal().parent_path().string();
+  if (!SearchableByOthers(parent)) {
+    return FailedPreconditionError("environment.cache_dir " + cache_dir +
+                                   " is not reachable by the sandbox uids: every directory above it needs o+x");
+  }
+  if (::chown(cache_dir.c_str(), 0, group) != 0 || ::chmod(cache_dir.c_str(), 0750) != 0) {
+    return IoError("cannot make environment.cache_dir " + cache_dir + " root:" + std::to_string(group) +
+                   " 0750: " + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
 RunWorkspaceFactory::RunWorkspaceFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
                                          const tools::ToolResources* resources, WorkspaceOptions options)
     : repos_(std::move(repos)), resources_(resources), options_(std::move(options)) {}
@@ -128,18 +143,8 @@ Result<repo::WorkingCopyPool*> RunWorkspaceFactory::PoolFor(const callgraph::Pla
   if (repo == repos_.end())
     return NotFoundError("task " + task.task_id + " names unknown repository '" + task.repo + "'");
   const repo::Repository* source = repo->second.get();
-  if (options_.sandbox_mode == "bwrap" && !SearchableByOthers(source->objects_dir())) {
-    // Copies share the source's objects, which the sandbox uid must be able to
-    // reach: mirror a repository kept in a private directory next to the copies.
-    std::string mirrors = options_.pool.pool_dir + "/sources";
-    SG_RETURN_IF_ERROR(MakeDirs(mirrors));
-    ::chmod(options_.pool.pool_dir.c_str(), 0711);
-    ::chmod(mirrors.c_str(), 0711);
-    SG_ASSIGN_OR_RETURN(repo::Repository mirror, repo::Repository::OpenOrClone("file://" + source->git_dir(), mirrors));
-    auto owned = std::make_shared<repo::Repository>(std::move(mirror));
-    mirrors_[task.repo] = owned;
-    source = owned.get();
-  }
+  // The copies borrow the pool's own object store (beside them), never the
+  // source's, so a source in a private directory needs no mirror.
   repo::WorkingCopyPoolOptions opts = options_.pool;
   opts.pool_dir = options_.pool.pool_dir + "/" + task.repo + "-" + task.commit.substr(0, 12);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool pool, repo::WorkingCopyPool::Create(*source, task.commit, opts));
@@ -155,9 +160,8 @@ Result<RunWorkspaceFactory::Prepared> RunWorkspaceFactory::PrepareFor(const call
                                                                       const sandbox::SandboxOptions& sb) {
   if (spec.has_setup() || !spec.image.empty()) {
     SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
-    if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0 && !SearchableByOthers(spec.cache_dir)) {
-      return FailedPreconditionError("environment.cache_dir " + spec.cache_dir +
-                                     " is not reachable by the sandbox uids: every directory above it needs o+x");
+    if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0) {
+      SG_RETURN_IF_ERROR(CloseCacheDir(spec.cache_dir, sandbox::SandboxGroup(options_.uid_base)));
     }
   }
   if (Status st = env::ResolveImage(spec); !st.ok()) {
@@ -234,8 +238,9 @@ Result<sandbox::SandboxOptions> RunWorkspaceFactory::SandboxFor(const callgraph:
                ? sandbox::SandboxUidForSlot(options_.uid_base, slot)
                : options_.slot_uids[static_cast<std::size_t>(slot < 0 ? 0 : slot) % options_.slot_uids.size()];
   sb.gid = sb.uid;
+  sb.groups = {sandbox::SandboxGroup(options_.uid_base)};  // may enter the environment cache
   if (auto cg = options_.slot_cgroups.find(sb.uid); cg != options_.slot_cgroups.end()) sb.cgroup_procs = cg->second;
-  sb.extra_ro_binds.push_back(pool.source_objects_dir());
+  sb.extra_ro_binds.push_back(pool.objects_dir());
   // Before this task takes its own copy: setup borrows one from the same pool.
   SG_RETURN_IF_ERROR(ApplyEnvironment(task, pool, sb));
   return sb;

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <vector>
 
+#include "repo/pruned_objects.h"
 #include "repo/working_copy_ops.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
@@ -51,7 +52,7 @@ std::string PoolKey(const std::string& objects_dir, const std::string& commit) {
 struct WorkingCopyPool::State {
   std::string base_commit;
   std::string directory;
-  std::string source_objects_dir;
+  std::string source_objects_dir;  // the pool's pruned store (EnsurePrunedObjects), which copies borrow
   WorkingCopyPoolOptions options;
 
   struct Slot {
@@ -177,12 +178,14 @@ Result<WorkingCopyPool> WorkingCopyPool::Create(const Repository& source, std::s
   SG_ASSIGN_OR_RETURN(std::string commit, source.ResolveCommit(base_commit));
   auto state = std::make_shared<State>();
   state->base_commit = commit;
-  state->source_objects_dir = source.objects_dir();
   state->options = options;
   std::error_code ec;
   std::string root = fs::absolute(options.pool_dir, ec).lexically_normal().string();
-  state->directory = root + "/" + PoolKey(state->source_objects_dir, commit);
+  state->directory = root + "/" + PoolKey(source.objects_dir(), commit);
   SG_RETURN_IF_ERROR(MakeDirs(state->directory));
+  // Copies borrow only what the base commit reaches, never the source's store.
+  SG_ASSIGN_OR_RETURN(state->source_objects_dir,
+                      internal::EnsurePrunedObjects(source.git_dir(), commit, state->directory));
   state->slots.resize(options.capacity);
   return WorkingCopyPool(std::move(state));
 }
@@ -213,7 +216,7 @@ Result<WorkingCopyLease> WorkingCopyPool::Acquire(std::chrono::milliseconds wait
 
 const std::string& WorkingCopyPool::base_commit() const { return state_->base_commit; }
 const std::string& WorkingCopyPool::directory() const { return state_->directory; }
-const std::string& WorkingCopyPool::source_objects_dir() const { return state_->source_objects_dir; }
+const std::string& WorkingCopyPool::objects_dir() const { return state_->source_objects_dir; }
 std::size_t WorkingCopyPool::capacity() const { return state_->slots.size(); }
 
 WorkingCopyLease::WorkingCopyLease(std::shared_ptr<WorkingCopyPool::State> pool, std::size_t slot, CopyPaths paths)

@@ -19,21 +19,20 @@ Result<std::unique_ptr<BwrapRunner>> BwrapRunner::Create(const SandboxOptions& o
                                    "); install the 'bubblewrap' package, or set sandbox: none to run agent commands "
                                    "unconfined (not recommended)");
   }
-  SG_ASSIGN_OR_RETURN(auto rootfs, ScanRootfs(options.rootfs));
+  SG_ASSIGN_OR_RETURN(RootView view, ScanRootView(options.rootfs));
   SandboxOptions fitted = options;
-  SG_RETURN_IF_ERROR(FitPathsToRootfs(fitted, rootfs));
-  return std::unique_ptr<BwrapRunner>(new BwrapRunner(fitted, host_copy, std::move(exe).value(), std::move(rootfs)));
+  SG_RETURN_IF_ERROR(FitPathsToView(fitted, view));
+  return std::unique_ptr<BwrapRunner>(new BwrapRunner(fitted, host_copy, std::move(exe).value(), std::move(view)));
 }
 
-BwrapRunner::BwrapRunner(SandboxOptions options, std::string host_copy, std::string bwrap_exe,
-                         std::vector<RootfsEntry> rootfs)
+BwrapRunner::BwrapRunner(SandboxOptions options, std::string host_copy, std::string bwrap_exe, RootView view)
     : options_(std::move(options)),
       host_copy_(std::move(host_copy)),
       bwrap_exe_(std::move(bwrap_exe)),
-      rootfs_(std::move(rootfs)) {}
+      view_(std::move(view)) {}
 
 std::vector<std::string> BwrapRunner::ArgvFor(const CommandRequest& request) const {
-  return BuildBwrapArgv(options_, rootfs_, host_copy_, "", BuildShellArgv(options_.shell, request));
+  return BuildBwrapArgv(options_, view_, host_copy_, "", BuildShellArgv(options_.shell, request));
 }
 
 Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunLimits& limits) {
@@ -42,7 +41,7 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
   spec.executable = bwrap_exe_;
   // Options (host paths) through fd 4, so /proc/1/cmdline inside shows none.
   BwrapInvocation invocation =
-      BuildBwrapInvocation(options_, rootfs_, host_copy_, "", BuildShellArgv(options_.shell, request), 4);
+      BuildBwrapInvocation(options_, view_, host_copy_, "", BuildShellArgv(options_.shell, request), 4);
   spec.argv = std::move(invocation.argv);
   spec.fd4_input = std::move(invocation.args_data);
   spec.env.emplace_back("PATH=/usr/local/bin:/usr/bin:/bin");

@@ -206,7 +206,7 @@ bool ReapExited(pid_t main_pid, int* main_status, bool* main_done) {
     ::close(cg);
   }
   if (spec.credentials) {
-    if (::setgroups(0, nullptr) != 0) fail(2);
+    if (::setgroups(spec.groups.size(), spec.groups.empty() ? nullptr : spec.groups.data()) != 0) fail(2);
     if (::setresgid(spec.credentials->second, spec.credentials->second, spec.credentials->second) != 0) fail(2);
     if (::setresuid(spec.credentials->first, spec.credentials->first, spec.credentials->first) != 0) fail(2);
   }

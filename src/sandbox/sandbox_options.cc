@@ -1,5 +1,7 @@
 #include "seragen/sandbox/sandbox_options.h"
 
+#include <algorithm>
+
 namespace seragen::sandbox {
 
 std::map<std::string, std::string> DefaultSandboxEnv() {
@@ -17,6 +19,8 @@ std::map<std::string, std::string> DefaultSandboxEnv() {
 }
 
 uid_t SandboxUidForSlot(uid_t uid_base, int slot) { return uid_base + static_cast<uid_t>(slot < 0 ? 0 : slot); }
+
+gid_t SandboxGroup(uid_t uid_base) { return uid_base - 1; }
 
 Status ValidateSandboxOptions(const SandboxOptions& o) {
   const std::string& mp = o.mount_point;
@@ -48,6 +52,9 @@ Status ValidateSandboxOptions(const SandboxOptions& o) {
     if (p.size() < 2 || p[0] != '/') {
       return InvalidArgumentError("sandbox.hidden_paths entries must be absolute paths below \"/\", got \"" + p + "\"");
     }
+  }
+  if (std::find(o.groups.begin(), o.groups.end(), gid_t{0}) != o.groups.end()) {
+    return InvalidArgumentError("sandbox groups must not include group 0 (root's group)");
   }
   if (o.uid == 0 || o.gid == 0) {
     return InvalidArgumentError(

@@ -87,6 +87,7 @@ void ApplyRunnerSettings(const SandboxOptions& options, const CommandRequest& re
   ApplyRunLimits(limits, spec);
   if (switch_uid) {
     spec->credentials = std::make_pair(options.uid, options.gid);
+    spec->groups = options.groups;
   } else if (spec->limits) {
     spec->limits->max_processes = 0;
   }

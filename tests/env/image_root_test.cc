@@ -142,7 +142,7 @@ TEST_CASE("image references: an OCI layout directory, or an archive tried as doc
 }
 
 TEST_CASE("a missing image is an error naming its path", "[env]") {
-  auto root = PrepareImageRoot("/nonexistent/image.tar", "/tmp/seragen-env-test-cache");
+  auto root = PrepareImageRoot("/nonexistent/image.tar", ImageRootOptions{"/tmp/seragen-env-test-cache"});
   REQUIRE_FALSE(root.ok());
   CHECK(root.status().code() == StatusCode::kNotFound);
   CHECK(root.status().message().find("/nonexistent/image.tar") != std::string::npos);
@@ -157,7 +157,7 @@ TEST_CASE("an image is copied and unpacked once, then reused by its manifest dig
   const std::string hex = Sha256Hex(kManifest);
   const std::string tmp = cache + "/" + hex + ".tmp-" + std::to_string(::getpid());
 
-  auto root = PrepareImageRoot(layout, ImageRootOptions{cache, false}, tools);
+  auto root = PrepareImageRoot(layout, ImageRootOptions{cache}, tools);
   REQUIRE(root.ok());
   CHECK_FALSE(root->reused);
   CHECK(root->digest == hex);
@@ -168,7 +168,7 @@ TEST_CASE("an image is copied and unpacked once, then reused by its manifest dig
       {"skopeo", "--tmpdir", cache + "/tmp", "inspect", "--raw", "oci:" + layout},
       {"skopeo", "--tmpdir", tmp + "/skopeo-tmp", "copy", "--quiet", "--dest-compress-level", "1", "oci:" + layout,
        "oci:" + tmp + "/layout:seragen"},
-      {"umoci", "unpack", "--image", tmp + "/layout:seragen", tmp + "/bundle"}};
+      {"umoci", "unpack", "--rootless", "--image", tmp + "/layout:seragen", tmp + "/bundle"}};
   CHECK(tools.calls() == expected);
   // Published: readable by the sandbox uids, no umoci mtree, no temporary left.
   struct stat st;
@@ -183,7 +183,7 @@ TEST_CASE("an image is copied and unpacked once, then reused by its manifest dig
 
   FakeTools again;
   again.readable = tools.readable;
-  auto reused = PrepareImageRoot(layout, ImageRootOptions{cache, false}, again);
+  auto reused = PrepareImageRoot(layout, ImageRootOptions{cache}, again);
   REQUIRE(reused.ok());
   CHECK(reused->reused);
   CHECK(reused->rootfs == root->rootfs);
@@ -192,12 +192,12 @@ TEST_CASE("an image is copied and unpacked once, then reused by its manifest dig
   CHECK(again.calls()[0][3] == "inspect");
 }
 
-TEST_CASE("as an ordinary user umoci unpacks rootless", "[env]") {
+TEST_CASE("umoci always unpacks rootless, as root too", "[env]") {
   testing::TempDir dir;
   const std::string layout = MakeLayoutDir(dir);
   FakeTools tools;
   tools.readable = {"oci:" + layout};
-  REQUIRE(PrepareImageRoot(layout, ImageRootOptions{dir.Sub("cache"), true}, tools).ok());
+  REQUIRE(PrepareImageRoot(layout, ImageRootOptions{dir.Sub("cache")}, tools).ok());
   REQUIRE(tools.calls().size() == 3);
   CHECK(tools.calls()[2][1] == "unpack");
   CHECK(tools.calls()[2][2] == "--rootless");
@@ -208,7 +208,7 @@ TEST_CASE("an archive skopeo cannot read as docker-archive is read as oci-archiv
   WriteText(dir.Sub("img.tar"), "tar");
   FakeTools tools;
   tools.readable = {"oci-archive:" + dir.Sub("img.tar")};
-  auto root = PrepareImageRoot(dir.Sub("img.tar"), ImageRootOptions{dir.Sub("cache"), false}, tools);
+  auto root = PrepareImageRoot(dir.Sub("img.tar"), ImageRootOptions{dir.Sub("cache")}, tools);
   REQUIRE(root.ok());
   auto calls = tools.calls();
   REQUIRE(calls.size() == 4);
@@ -218,7 +218,7 @@ TEST_CASE("an archive skopeo cannot read as docker-archive is read as oci-archiv
   CHECK(calls[2][7] == "oci-archive:" + dir.Sub("img.tar"));
 
   FakeTools neither;
-  auto bad = PrepareImageRoot(dir.Sub("img.tar"), ImageRootOptions{dir.Sub("cache"), false}, neither);
+  auto bad = PrepareImageRoot(dir.Sub("img.tar"), ImageRootOptions{dir.Sub("cache")}, neither);
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message().find("skopeo cannot read it as an image") != std::string::npos);
   CHECK(bad.status().message().find("cannot read docker-archive:") != std::string::npos);
@@ -233,7 +233,7 @@ TEST_CASE("a failed unpack publishes nothing, leaves no temporary and names the 
     FakeTools tools;
     tools.readable = {"oci:" + layout};
     tools.fail_step = step;
-    auto root = PrepareImageRoot(layout, ImageRootOptions{cache, false}, tools);
+    auto root = PrepareImageRoot(layout, ImageRootOptions{cache}, tools);
     REQUIRE_FALSE(root.ok());
     INFO(root.status().message());
     CHECK(root.status().message().find("image " + layout) != std::string::npos);
@@ -244,7 +244,7 @@ TEST_CASE("a failed unpack publishes nothing, leaves no temporary and names the 
   }
   FakeTools tools;
   tools.readable = {"oci:" + layout};
-  CHECK(PrepareImageRoot(layout, ImageRootOptions{cache, false}, tools).ok());
+  CHECK(PrepareImageRoot(layout, ImageRootOptions{cache}, tools).ok());
 }
 
 TEST_CASE("leftovers of a process that died while unpacking are removed, even read-only ones", "[env]") {
@@ -257,7 +257,7 @@ TEST_CASE("leftovers of a process that died while unpacking are removed, even re
   ::chmod((stale + "/bundle/rootfs").c_str(), 0500);
   FakeTools tools;
   tools.readable = {"oci:" + layout};
-  REQUIRE(PrepareImageRoot(layout, ImageRootOptions{cache, false}, tools).ok());
+  REQUIRE(PrepareImageRoot(layout, ImageRootOptions{cache}, tools).ok());
   CHECK_FALSE(fs::exists(stale));
 }
 
@@ -280,7 +280,7 @@ TEST_CASE("a process waiting on the entry's lock reuses what the lock holder pub
     cv.notify_all();
   };
   Result<ImageRoot> result = InternalError("not run");
-  std::thread other([&] { result = PrepareImageRoot(layout, ImageRootOptions{cache, false}, tools); });
+  std::thread other([&] { result = PrepareImageRoot(layout, ImageRootOptions{cache}, tools); });
   {
     std::unique_lock<std::mutex> lock(mu);
     cv.wait(lock, [&] { return inspected; });
@@ -301,7 +301,7 @@ TEST_CASE("without skopeo the error says which package to install", "[env]") {
   const std::string layout = MakeLayoutDir(dir);
   FakeTools tools;
   tools.installed = false;
-  auto root = PrepareImageRoot(layout, ImageRootOptions{dir.Sub("cache"), false}, tools);
+  auto root = PrepareImageRoot(layout, ImageRootOptions{dir.Sub("cache")}, tools);
   REQUIRE_FALSE(root.ok());
   CHECK(root.status().code() == StatusCode::kFailedPrecondition);
   CHECK(root.status().message().find("install the Debian package 'skopeo'") != std::string::npos);
@@ -348,22 +348,109 @@ TEST_CASE("real skopeo and umoci unpack an OCI layout and a docker archive", "[e
   REQUIRE(rc == 0);
 
   const std::string cache = dir.Sub("cache");
-  auto root = PrepareImageRoot(dir.Sub("layout"), cache);
+  auto root = PrepareImageRoot(dir.Sub("layout"), ImageRootOptions{cache});
   REQUIRE(root.ok());
   CHECK_FALSE(root->reused);
   CHECK(ReadFile(root->rootfs + "/etc/os-release").value() == "NAME=seragen-tiny\n");
   CHECK(std::find(root->env.begin(), root->env.end(), "PATH=/opt/tool/bin:/usr/bin") != root->env.end());
-  auto again = PrepareImageRoot(dir.Sub("layout"), cache);
+  auto again = PrepareImageRoot(dir.Sub("layout"), ImageRootOptions{cache});
   REQUIRE(again.ok());
   CHECK(again->reused);
   CHECK(again->digest == root->digest);
 
-  auto archive = PrepareImageRoot(dir.Sub("saved.tar"), cache);
+  auto archive = PrepareImageRoot(dir.Sub("saved.tar"), ImageRootOptions{cache});
   REQUIRE(archive.ok());
   CHECK_FALSE(archive->reused);
   CHECK(archive->digest != root->digest);  // skopeo writes a Docker manifest for it
   CHECK(ReadFile(archive->rootfs + "/etc/os-release").value() == "NAME=seragen-tiny\n");
   CHECK(TmpLeftovers(cache).empty());
+}
+
+namespace {
+
+// An OCI layout `dir`/NAME:t of one layer holding `src` as umoci (as root)
+// records it: modes, owners and device nodes kept.
+void BuildLayout(const testing::TempDir& dir, const std::string& name, const std::string& src) {
+  const std::string build = "set -e; cd " + dir.path() + " && umoci init --layout " + name + " && umoci new --image " +
+                            name + ":t && umoci insert --image " + name + ":t " + src + " /";
+  std::string log;
+  const int rc = testing::RunShell(build, &log);
+  INFO(log);
+  REQUIRE(rc == 0);
+}
+
+bool RealToolsAsRoot() {
+  if (::system("command -v skopeo >/dev/null && command -v umoci >/dev/null") != 0 || ::geteuid() != 0) {
+    WARN("needs root, skopeo and umoci (scripts/setup installs both); skipped");
+    return false;
+  }
+  return true;
+}
+
+// Entries of `root` that are device nodes, setuid/setgid, writable by group
+// or others, or not owned by root.
+std::vector<std::string> Dangerous(const std::string& root) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    struct stat st;
+    if (::lstat(e.path().c_str(), &st) != 0) continue;
+    const bool bad = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || st.st_uid != 0 || st.st_gid != 0 ||
+                     (!S_ISLNK(st.st_mode) && (st.st_mode & (S_ISUID | S_ISGID | S_IWGRP | S_IWOTH)) != 0);
+    if (bad) out.push_back(e.path().string());
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("an image's setuid files, device nodes and owners do not reach the cache", "[env][real]") {
+  if (!RealToolsAsRoot()) return;
+  testing::TempDir dir;
+  const std::string src = dir.Sub("src");
+  WriteText(src + "/etc/os-release", "NAME=hostile\n");
+  WriteText(src + "/home/user/notes.txt", "mine\n");
+  REQUIRE(testing::RunShell("set -e; cd " + src + " && mkdir -p bin dev opt && cp /bin/true bin/rootshell" +
+                            " && chmod 4755 bin/rootshell && cp /bin/true bin/groupshell && chmod 2755 bin/groupshell" +
+                            " && mknod dev/mem c 1 1 && mknod dev/sda b 8 0 && chmod 0666 dev/mem" +
+                            " && chmod 1777 opt && chown -R 1000:1000 home/user") == 0);
+  BuildLayout(dir, "layout", "src");
+  auto root = PrepareImageRoot(dir.Sub("layout"), ImageRootOptions{dir.Sub("cache")});
+  REQUIRE(root.ok());
+  CHECK(ReadFile(root->rootfs + "/home/user/notes.txt").value() == "mine\n");
+  CHECK(::access((root->rootfs + "/bin/rootshell").c_str(), X_OK) == 0);
+  std::vector<std::string> bad = Dangerous(root->rootfs);
+  for (const std::string& b : bad) UNSCOPED_INFO("left in the cache: " << b);
+  CHECK(bad.empty());
+}
+
+TEST_CASE("a layer bomb stops before unpacking with a named error and leaves nothing in the cache", "[env][real]") {
+  if (!RealToolsAsRoot()) return;
+  testing::TempDir dir;
+  WriteText(dir.Sub("big/etc/os-release"), "NAME=bomb\n");
+  REQUIRE(testing::RunShell("truncate -s 96M " + dir.Sub("big/zeros")) == 0);
+  BuildLayout(dir, "bytes", "big");
+  const std::string cache = dir.Sub("cache");
+  ImageRootOptions options{cache, 64ull << 20, 1000};
+  auto root = PrepareImageRoot(dir.Sub("bytes"), options);
+  REQUIRE_FALSE(root.ok());
+  CHECK(root.status().code() == StatusCode::kResourceExhausted);
+  CHECK_THAT(root.status().message(),
+             Catch::Contains("sandbox.image_max_mb") && Catch::Contains("64 MiB") && Catch::Contains(dir.Sub("bytes")));
+
+  REQUIRE(testing::RunShell("set -e; mkdir -p " + dir.Sub("many") + " && cd " + dir.Sub("many") +
+                            " && for i in $(seq 1 1500); do : > f$i; done") == 0);
+  BuildLayout(dir, "files", "many");
+  root = PrepareImageRoot(dir.Sub("files"), options);
+  REQUIRE_FALSE(root.ok());
+  CHECK(root.status().code() == StatusCode::kResourceExhausted);
+  CHECK_THAT(root.status().message(), Catch::Contains("sandbox.image_max_files"));
+  // Nothing published, nothing half-unpacked left behind.
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(cache)) {
+    const std::string name = e.path().filename().string();
+    if (name != "tmp" && name.find(".lock") == std::string::npos) left.push_back(name);
+  }
+  CHECK(left.empty());
 }
 
 }  // namespace

@@ -94,7 +94,7 @@ TEST_CASE("pool: acquire gives a clean copy at the base commit") {
   CHECK(std::filesystem::is_symlink(lease->path() + "/link"));
   ExpectPristine(lease->path(), f.base);
   // Objects are shared through alternates, not copied.
-  CHECK(MustRun("cat " + Quote(lease->path() + "/.git/objects/info/alternates")) == pool.source_objects_dir() + "\n");
+  CHECK(MustRun("cat " + Quote(lease->path() + "/.git/objects/info/alternates")) == pool.objects_dir() + "\n");
   CHECK(MustRun("find " + Quote(lease->path() + "/.git/objects") + " -type f -name '*.pack'").empty());
 }
 
@@ -359,6 +359,39 @@ TEST_CASE("pool: verify_on_acquire catches edits made to an idle copy") {
   ExpectPristine(lease->path(), f.base);
 }
 
+TEST_CASE("pool: a copy's objects are only what the base commit reaches") {
+  PoolFixture f;
+  const std::string src = f.tmp.Sub("source");
+  std::string first = MustRun(Git(src) + " rev-list --max-parents=0 HEAD");
+  first.resize(40);
+  // After the base: a later commit on main, a branch and a tag of their own.
+  MustRun("cd " + Quote(src) + " && echo later-answer > later.txt");
+  const std::string later = testing::CommitAll(src, "later fix");
+  MustRun(Git(src) + " checkout -q -b other " + f.base + " && cd " + Quote(src) + " && echo branch > other.txt");
+  const std::string other = testing::CommitAll(src, "other branch");
+  MustRun(Git(src) + " tag v9 " + other + " && " + Git(src) + " checkout -q main");
+  WorkingCopyPool pool = f.MakePool(1);
+  auto lease = pool.Acquire();
+  REQUIRE(lease.ok());
+  const std::string copy = Quote(lease->path());
+  auto has = [&](const std::string& oid) {
+    return seragen::testing::RunShell(GitCommand() + " -C " + copy + " cat-file -e " + oid + " 2>/dev/null") == 0;
+  };
+  CHECK(has(f.base));
+  CHECK(has(first));  // the base's own history stays
+  CHECK_FALSE(has(later));
+  CHECK_FALSE(has(other));
+  const std::string all = MustRun(GitCommand() + " -C " + copy + " cat-file --batch-all-objects --batch-check");
+  CHECK(all.find(later) == std::string::npos);
+  CHECK(all.find(other) == std::string::npos);
+  CHECK(MustRun(GitCommand() + " -C " + copy + " log --all --format=%s").find("other branch") == std::string::npos);
+  CHECK(MustRun(GitCommand() + " -C " + copy + " for-each-ref") == "");
+  // The store is built once: a second pool of the same commit reuses it.
+  const auto built = std::filesystem::last_write_time(pool.objects_dir() + "/info/seragen-base");
+  WorkingCopyPool again = f.MakePool(1);
+  CHECK(std::filesystem::last_write_time(again.objects_dir() + "/info/seragen-base") == built);
+}
+
 TEST_CASE("pool: copies of a bare clone from the cache work end to end") {
   PoolFixture f;
   auto cloned = Repository::OpenOrClone("file://" + f.tmp.Sub("source"), f.tmp.Sub("cache"));
@@ -366,7 +399,7 @@ TEST_CASE("pool: copies of a bare clone from the cache work end to end") {
   auto pool = WorkingCopyPool::Create(*cloned, "main", WorkingCopyPoolOptions{f.tmp.Sub("pool"), 1});
   REQUIRE(pool.ok());
   CHECK(pool->base_commit() == f.base);
-  CHECK(pool->source_objects_dir() == cloned->objects_dir());
+  CHECK(pool->objects_dir() == pool->directory() + "/objects");
   auto lease = pool->Acquire();
   REQUIRE(lease.ok());
   ExpectPristine(lease->path(), f.base);

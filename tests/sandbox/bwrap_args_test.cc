@@ -28,7 +28,8 @@ TEST_CASE("bwrap argv is exactly the documented confinement", "[sandbox][bwrap_a
       {"run", Kind::kDirectory, ""},        {"tmp", Kind::kDirectory, ""},  {"usr", Kind::kDirectory, ""},
       {"version.txt", Kind::kFile, ""},
   };
-  auto argv = BuildBwrapArgv(o, rootfs, "/pool/copy-1", "", {"/bin/bash", "-c", "ls"});
+  RootView view{rootfs, {"/etc/ssh"}, {"/etc/shadow"}};
+  auto argv = BuildBwrapArgv(o, view, "/pool/copy-1", "", {"/bin/bash", "-c", "ls"});
   std::vector<std::string> expected = {"bwrap",
                                        "--unshare-user",
                                        "--uid",
@@ -68,6 +69,13 @@ TEST_CASE("bwrap argv is exactly the documented confinement", "[sandbox][bwrap_a
                                        "--ro-bind",
                                        "/version.txt",
                                        "/version.txt",
+                                       "--tmpfs",
+                                       "/etc/ssh",
+                                       "--remount-ro",
+                                       "/etc/ssh",
+                                       "--ro-bind",
+                                       "/dev/null",
+                                       "/etc/shadow",
                                        "--dev",
                                        "/dev",
                                        "--size",
@@ -84,11 +92,11 @@ TEST_CASE("bwrap argv is exactly the documented confinement", "[sandbox][bwrap_a
                                        "67108864",
                                        "--tmpfs",
                                        "/run",
-                                       "--tmpfs",
-                                       "/work/runs",
                                        "--ro-bind",
                                        "/src/project/.git/objects",
                                        "/src/project/.git/objects",
+                                       "--tmpfs",
+                                       "/work/runs",
                                        "--bind",
                                        "/pool/copy-1",
                                        "/repo",
@@ -105,7 +113,7 @@ TEST_CASE("bwrap argv is exactly the documented confinement", "[sandbox][bwrap_a
 TEST_CASE("the invocation passes every option through the args fd", "[sandbox][bwrap_args]") {
   SandboxOptions o;
   o.hidden_paths = {"/work/runs"};
-  std::vector<RootfsEntry> rootfs = {{"usr", Kind::kDirectory, ""}};
+  RootView rootfs{{{"usr", Kind::kDirectory, ""}}};
   const std::vector<std::string> command = {"/bin/bash", "-c", "ls"};
   auto full = BuildBwrapArgv(o, rootfs, "/pool/copy-1", "", command);
   auto inv = BuildBwrapInvocation(o, rootfs, "/pool/copy-1", "", command, 4);
@@ -124,7 +132,7 @@ TEST_CASE("a configured rootfs is bound from its own directory", "[sandbox][bwra
   SandboxOptions o;
   o.rootfs = "/images/py311";
   o.mount_point = "/workspace";
-  auto argv = BuildBwrapArgv(o, {{"usr", Kind::kDirectory, ""}}, "/c", "/workspace/sub", {"true"});
+  auto argv = BuildBwrapArgv(o, RootView{{{"usr", Kind::kDirectory, ""}}}, "/c", "/workspace/sub", {"true"});
   auto has_seq = [&](std::vector<std::string> seq) {
     return std::search(argv.begin(), argv.end(), seq.begin(), seq.end()) != argv.end();
   };
@@ -139,7 +147,7 @@ TEST_CASE("a configured rootfs is bound from its own directory", "[sandbox][bwra
 TEST_CASE("a rollout's /tmp is its lease's host directory, bound instead of a tmpfs", "[sandbox][bwrap_args]") {
   SandboxOptions o;
   o.host_tmp = "/pool/copy-0.tmp";
-  auto argv = BuildBwrapArgv(o, {{"usr", Kind::kDirectory, ""}}, "/c", "", {"true"});
+  auto argv = BuildBwrapArgv(o, RootView{{{"usr", Kind::kDirectory, ""}}}, "/c", "", {"true"});
   auto has_seq = [&](std::vector<std::string> seq) {
     return std::search(argv.begin(), argv.end(), seq.begin(), seq.end()) != argv.end();
   };
@@ -153,7 +161,7 @@ TEST_CASE("a rollout's /tmp is its lease's host directory, bound instead of a tm
 TEST_CASE("environment binds and setup network reach the argv", "[sandbox][bwrap_args]") {
   SandboxOptions o;
   o.binds = {{"/cache/env-abc", "/env", false}};
-  std::vector<RootfsEntry> rootfs = {{"usr", Kind::kDirectory, ""}};
+  RootView rootfs{{{"usr", Kind::kDirectory, ""}}};
   auto argv = BuildBwrapArgv(o, rootfs, "/pool/copy-1", "", {"true"});
   auto at = std::find(argv.begin(), argv.end(), "/cache/env-abc");
   REQUIRE(at != argv.end());
@@ -188,31 +196,66 @@ TEST_CASE("ScanRootfs lists entries sorted with symlink targets", "[sandbox][bwr
 
 TEST_CASE("host paths are fitted to an image root", "[sandbox][bwrap_args]") {
   testing::TempDir dir;
-  ::mkdir(dir.Sub("home").c_str(), 0755);
-  ::mkdir(dir.Sub("srv").c_str(), 0755);
-  ::mkdir(dir.Sub("srv/data").c_str(), 0755);
-  ::mkdir(dir.Sub("tmp").c_str(), 0755);
-  auto entries = ScanRootfs(dir.path());
-  REQUIRE(entries.ok());
+  for (const char* d : {"home", "srv", "srv/data", "tmp", "usr"}) ::mkdir(dir.Sub(d).c_str(), 0755);
+  auto view = ScanRootView(dir.path());
+  REQUIRE(view.ok());
   SandboxOptions o;
   o.rootfs = dir.path();
   o.hidden_paths = {"/work/run", "/srv/data", "/tmp/run"};
-  o.extra_ro_binds = {"/work/repo/.git/objects", "/tmp/x/.git/objects", "/srv/data"};
-  REQUIRE(FitPathsToRootfs(o, *entries).ok());
+  REQUIRE(dir.path().rfind("/tmp/", 0) == 0);  // /tmp is new in every root, so binds below it always fit
+  o.extra_ro_binds = {dir.Sub("srv")};
+  REQUIRE(FitPathsToView(o, *view).ok());
   CHECK(o.hidden_paths == std::vector<std::string>{"/srv/data"});  // only what the image has can be seen
-  CHECK(o.extra_ro_binds.size() == 3);
+  CHECK(o.extra_ro_binds.size() == 1);
 
-  o.extra_ro_binds = {"/home/user/repo/.git/objects"};
-  Status st = FitPathsToRootfs(o, *entries);
+  o.extra_ro_binds = {"/usr/bin"};  // on the host, not in this image's /usr
+  Status st = FitPathsToView(o, *view);
   CHECK(st.code() == StatusCode::kFailedPrecondition);
-  CHECK(st.message().find("/home/user/repo/.git/objects") != std::string::npos);
-  CHECK(st.message().find("outside /home") != std::string::npos);
+  CHECK(st.message().find("/usr/bin") != std::string::npos);
+  CHECK(st.message().find("outside /usr") != std::string::npos);
+}
 
+TEST_CASE("over the host root, hidden paths outside the view are dropped", "[sandbox][bwrap_args]") {
+  testing::TempDir dir;
+  ::mkdir(dir.Sub("run").c_str(), 0755);
   SandboxOptions host;
-  host.hidden_paths = {"/nonexistent/run"};
-  host.extra_ro_binds = {"/home/user/repo/.git/objects"};
-  REQUIRE(FitPathsToRootfs(host, *entries).ok());
-  CHECK(host.hidden_paths.size() == 1);
+  host.hidden_paths = {"/home/user/run", "/usr", dir.Sub("run")};
+  host.extra_ro_binds = {dir.path()};
+  RootView view{{{"usr", Kind::kDirectory, ""}}};
+  REQUIRE(FitPathsToView(host, view).ok());
+  CHECK(host.hidden_paths == std::vector<std::string>{"/usr", dir.Sub("run")});
+  host.extra_ro_binds = {dir.Sub("missing")};
+  Status st = FitPathsToView(host, view);
+  CHECK(st.code() == StatusCode::kFailedPrecondition);
+  CHECK(st.message().find(dir.Sub("missing")) != std::string::npos);
+  CHECK(st.message().find("sandbox.extra_ro_paths") != std::string::npos);
+}
+
+TEST_CASE("the host view holds only the system directories and covers /etc secrets", "[sandbox][bwrap_args]") {
+  auto view = ScanRootView("");
+  REQUIRE(view.ok());
+  std::vector<std::string> names;
+  for (const RootfsEntry& e : view->entries) names.push_back(e.name);
+  for (const std::string& name : names) {
+    INFO(name);
+    CHECK(std::find(HostSystemDirs().begin(), HostSystemDirs().end(), name) != HostSystemDirs().end());
+  }
+  CHECK(std::find(names.begin(), names.end(), "usr") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "etc") != names.end());
+  struct stat st;
+  if (::lstat("/etc/shadow", &st) == 0 && S_ISREG(st.st_mode)) {
+    CHECK(std::find(view->masked_files.begin(), view->masked_files.end(), "/etc/shadow") != view->masked_files.end());
+  }
+  testing::TempDir image;
+  for (const char* d : {"usr", "home", "opt", "proc", "sys", "etc", "etc/ssh"}) ::mkdir(image.Sub(d).c_str(), 0755);
+  image.Write("etc/shadow", "root:x:::");
+  auto in_image = ScanRootView(image.path());
+  REQUIRE(in_image.ok());
+  names.clear();
+  for (const RootfsEntry& e : in_image->entries) names.push_back(e.name);
+  CHECK(names == std::vector<std::string>{"etc", "home", "opt", "usr"});
+  CHECK(in_image->masked_dirs == std::vector<std::string>{"/etc/ssh"});
+  CHECK(in_image->masked_files == std::vector<std::string>{"/etc/shadow"});
 }
 
 TEST_CASE("invalid sandbox options are named", "[sandbox][bwrap_args]") {

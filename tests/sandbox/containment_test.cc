@@ -7,7 +7,10 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "sandbox/sandbox_test_util.h"
 
@@ -56,10 +59,14 @@ TEST_CASE("writes outside the copy fail: absolute path, .., symlink", "[containm
 }
 
 TEST_CASE("a root-only host file cannot be read", "[containment]") {
-  SandboxFixture f(21002);
-  std::string secret = f.dir.Sub("secret.txt");
-  f.dir.Write("secret.txt", "TOP-SECRET-VALUE\n");
+  testing::TempDir shown;  // shown read-only (sandbox.extra_ro_paths), the file in it root-only
+  ::chmod(shown.path().c_str(), 0755);
+  std::string secret = shown.Sub("secret.txt");
+  shown.Write("secret.txt", "TOP-SECRET-VALUE\n");
   ::chmod(secret.c_str(), 0600);
+  SandboxOptions o = test::SmallOptions(21002);
+  o.extra_ro_binds = {shown.path()};
+  SandboxFixture f(21002, o);
   auto r = f.Run("cat " + secret + "; cat /root/.bashrc >/dev/null; echo rc=$?");
   CHECK(r.output.find("TOP-SECRET-VALUE") == std::string::npos);
   CHECK(r.output.find("Permission denied") != std::string::npos);
@@ -246,6 +253,74 @@ TEST_CASE("the environment is cleared and /tmp is private", "[containment]") {
   CHECK(r.output.find("\n0\ntmpdata\nsandbox\n") != std::string::npos);
   CHECK(r.output.find("shm=64\n") != std::string::npos);  // /dev/shm is a 64 MiB tmpfs
   CHECK_FALSE(f.HostExists("/tmp/seragen-probe-21014"));  // a name no one else uses on the host
+}
+
+namespace {
+
+// A fresh world-readable directory under `top` with canary.txt; removed at the end.
+struct WorldReadable {
+  std::string dir;
+  explicit WorldReadable(const std::string& top) {
+    std::filesystem::create_directories(top);
+    std::string tmpl = top + "/seragen-view-XXXXXX";
+    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
+    dir = tmpl;
+    ::chmod(dir.c_str(), 0755);
+    std::ofstream(dir + "/canary.txt") << "view-canary\n";
+    ::chmod((dir + "/canary.txt").c_str(), 0644);
+  }
+  ~WorldReadable() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the sandbox shows the system directories, the copy and /tmp, nothing else of the host", "[containment]") {
+  WorldReadable home("/home"), srv("/srv"), opt("/opt"), var("/var/tmp");
+  SandboxFixture f(21120);
+  auto r = f.Run("ls -A /; echo ---; cat " + home.dir + "/canary.txt " + srv.dir + "/canary.txt " + opt.dir +
+                 "/canary.txt " + var.dir +
+                 "/canary.txt 2>&1; ls /sys /mnt /root 2>&1 | wc -l; "
+                 "head -c 100 /etc/shadow 2>&1; stat -c %F /etc/shadow; ls -A /etc/ssh | wc -l");
+  INFO(r.output);
+  const std::string listing = r.output.substr(0, r.output.find("---"));
+  std::istringstream names(listing);
+  for (std::string name; std::getline(names, name);) {
+    INFO(name);
+    const bool allowed = name == "repo" || name == "dev" || name == "proc" || name == "tmp" || name == "run" ||
+                         std::find(HostSystemDirs().begin(), HostSystemDirs().end(), name) != HostSystemDirs().end();
+    CHECK(allowed);
+  }
+  CHECK(r.output.find("view-canary") == std::string::npos);
+  CHECK(r.output.find(home.dir + "/canary.txt: No such file or directory") != std::string::npos);
+  struct stat st;
+  if (::stat("/etc/shadow", &st) == 0) {  // covered by /dev/null on a nodev mount: nothing to open
+    CHECK(r.output.find("'/etc/shadow' for reading: Permission denied\ncharacter special file\n0\n") !=
+          std::string::npos);  // and no ssh keys
+  }
+  // The toolchain still works.
+  r = f.Run("python3 -c 'print(6*7)' && git --version >/dev/null && ls /usr/bin/env >/dev/null && echo tools-ok");
+  INFO(r.output);
+  CHECK(r.output.find("42\ntools-ok") != std::string::npos);
+  ExpectStillUsable(f);
+}
+
+TEST_CASE("sandbox.extra_ro_paths widens the view read-only, and a missing one is named", "[containment]") {
+  WorldReadable srv("/srv");
+  SandboxOptions o = test::SmallOptions(21121);
+  o.extra_ro_binds = {srv.dir};
+  SandboxFixture f(21121, o);
+  auto r = f.Run("cat " + srv.dir + "/canary.txt; touch " + srv.dir + "/new 2>&1; ls /srv | wc -l");
+  INFO(r.output);
+  CHECK(r.output.find("view-canary\n") != std::string::npos);
+  CHECK(r.output.find("Read-only file system") != std::string::npos);
+  CHECK(r.output.find("\n1\n") != std::string::npos);  // only the listed directory of /srv
+  o.extra_ro_binds = {srv.dir + "/missing"};
+  auto missing = BwrapRunner::Create(o, f.copy);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().message().find(srv.dir + "/missing") != std::string::npos);
 }
 
 }  // namespace

@@ -103,7 +103,7 @@ TEST_CASE("bwrap runner: files created inside belong to the slot uid on the host
 
 TEST_CASE("bwrap runner: a sandbox that cannot start is an infrastructure error", "[runner]") {
   SandboxOptions o = SmallOptions(21103);
-  o.extra_ro_binds = {"/nonexistent/seragen/objects"};
+  o.binds = {{"/nonexistent/seragen/objects", "/env", false}};
   SandboxFixture f(21103, o);
   auto r = f.runner->Run("true", f.options.limits);
   REQUIRE_FALSE(r.ok());
@@ -145,18 +145,26 @@ TEST_CASE("bwrap runner: git works in an alternates copy with the source objects
 }
 
 TEST_CASE("bwrap runner: hidden paths show up empty", "[runner]") {
-  testing::TempDir other_copy;
-  WriteReadable(other_copy, "answer.txt", "P1");
+  testing::TempDir pool;  // in the view (an extra bind), with another copy hidden inside
+  ::chmod(pool.path().c_str(), 0755);
+  WriteReadable(pool, "other/answer.txt", "P1");
   SandboxOptions o = SmallOptions(21105);
-  o.hidden_paths = {other_copy.path()};
+  o.extra_ro_binds = {pool.path()};
+  o.hidden_paths = {pool.Sub("other")};
   SandboxFixture f(21105, o);
-  auto r = f.Run("ls -A " + other_copy.path() + " | wc -l");
+  auto r = f.Run("ls -A " + pool.Sub("other") + " | wc -l");
   CHECK(r.output == "0\n");
+  // Hidden where nothing of the view is, it is left out (it would only create its parents).
+  o.extra_ro_binds.clear();
+  SandboxFixture g(21105, o);
+  r = g.Run("ls -A " + pool.path() + " 2>&1 | wc -l; ls -d /tmp/*/ 2>/dev/null | wc -l");
+  CHECK(r.output == "1\n0\n");
 }
 
 TEST_CASE("bwrap runner: the copy stays usable when its pool directory is hidden", "[runner]") {
   SandboxOptions o = SmallOptions(21110);
-  SandboxFixture probe(21110, o);  // only to learn where its copy lives
+  SandboxFixture probe(21110, o);         // only to learn where its copy lives
+  o.extra_ro_binds = {probe.dir.path()};  // a view that would show the pool: hiding wins
   o.hidden_paths = {probe.dir.path()};
   auto runner = BwrapRunner::Create(o, probe.copy);
   REQUIRE(runner.ok());

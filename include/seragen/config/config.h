@@ -210,6 +210,9 @@ struct SandboxConfig {
   std::int64_t max_copy_mb = 2048;
   std::int64_t slot_memory_mb = 8192;
   std::string cgroup_parent = "/sys/fs/cgroup/seragen";
+  std::vector<std::string> extra_ro_paths;  // host paths shown read-only besides the default view
+  std::int64_t image_max_mb = 16384;        // unpacked size of one environment image
+  std::int64_t image_max_files = 1000000;   // entries of one unpacked environment image
 };
 
 struct WorkcopyConfig {

@@ -3,6 +3,7 @@
 // and then shown read-only to every rollout of that repository.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct EnvironmentSpec {
   std::vector<std::string> image_env;
   std::string prefix = "/env";  // where the prepared prefix appears inside
   std::string cache_dir;        // host directory holding prepared prefixes
+  // Bounds of an unpacked image (ImageRootOptions), from sandbox.image_max_mb/_files.
+  std::uint64_t image_max_bytes = 16384ull << 20;
+  std::uint64_t image_max_files = 1000000;
   bool has_setup() const { return !setup.empty(); }
 };
 

@@ -6,11 +6,15 @@
 // a private OCI layout) and umoci (unpack; `--rootless` when not root), into
 //   CACHE_DIR/<manifest digest hex>/rootfs      the root filesystem
 //   CACHE_DIR/<manifest digest hex>/image.json  digest, source, image Env
-// The entry is built in CACHE_DIR/<hex>.tmp-<pid> and renamed into place, under
+// Unpacking is rootless even as root, bounded before and after (ImageRootOptions)
+// and followed by a walk that removes device nodes and setuid/setgid bits and
+// gives everything to root, so nothing in the cache grants privilege on the
+// host. The entry is built in CACHE_DIR/<hex>.tmp-<pid> and renamed into place, under
 // an flock on CACHE_DIR/<hex>.lock, so processes and shards sharing the cache
 // never see a half-unpacked root and never unpack the same image twice.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,18 +31,27 @@ struct ImageRoot {
   bool reused = false;           // taken from the cache (nothing was unpacked)
 };
 
+// How entries are unpacked: 1 = rootless, bounded, sanitised (no setuid or
+// setgid bits, no device nodes, root-owned). An entry of an older version
+// (absent = 0) is unpacked again, never reused.
+inline constexpr int kImageUnpackVersion = 1;
+
 // What is in CACHE_DIR/<hex>/image.json.
 struct ImageRecord {
   std::string digest;  // "sha256:<hex>"
   std::string source;  // the skopeo reference it was unpacked from
   std::vector<std::string> env;
+  int unpack_version = kImageUnpackVersion;
 };
 std::string EncodeImageRecord(const ImageRecord& record);
 Result<ImageRecord> DecodeImageRecord(std::string_view text);
 
 struct ImageRootOptions {
   std::string cache_dir;  // absolute; created when missing
-  bool rootless = false;  // `umoci unpack --rootless` (required when not root)
+  // Bounds of the unpacked root: bytes of file data and entries, counted in
+  // the layers' tar streams before anything is unpacked, and again on disk.
+  std::uint64_t max_bytes = 16384ull << 20;
+  std::uint64_t max_files = 1000000;
 };
 
 // The skopeo references `image_path` may stand for, in the order tried:
@@ -56,7 +69,7 @@ Result<std::vector<std::string>> ImageReferences(const std::string& image_path);
 Result<ImageRoot> PrepareImageRoot(const std::string& image_path, const ImageRootOptions& options,
                                    ProgramRunner& runner);
 
-// The same with the real programs; rootless when this process is not root.
-Result<ImageRoot> PrepareImageRoot(const std::string& image_path, const std::string& cache_dir);
+// The same with the real programs.
+Result<ImageRoot> PrepareImageRoot(const std::string& image_path, const ImageRootOptions& options);
 
 }  // namespace seragen::env

@@ -42,6 +42,12 @@ struct WorkspaceOptions {
 // (the sandbox's slot uids resolve working-copy and object paths as others).
 bool SearchableByOthers(const std::string& path);
 
+// Makes the environment cache directory root:`group` 0750 (group =
+// sandbox::SandboxGroup, held by every slot), so the sandbox uids can reach
+// the image roots and prefixes bound from it and no other host user can
+// enter it. kFailedPrecondition when a directory above it lacks o+x.
+Status CloseCacheDir(const std::string& cache_dir, gid_t group);
+
 class RunWorkspaceFactory final : public WorkspaceFactory {
  public:
   // `resources` must outlive the factory. Pools are created lazily (first
@@ -96,7 +102,6 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   std::mutex failed_mu_;                                                 // not env_mu_: a setup holds that for minutes
   std::vector<std::string> failed_setups_;                               // guarded by failed_mu_
   std::map<std::string, std::unique_ptr<repo::WorkingCopyPool>> pools_;  // key: repo + commit
-  std::map<std::string, std::shared_ptr<repo::Repository>> mirrors_;     // sandbox-reachable clones
 };
 
 }  // namespace seragen::pipeline

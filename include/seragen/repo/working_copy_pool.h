@@ -1,9 +1,11 @@
 // WorkingCopyPool: reusable working copies of one repository at one commit.
 //
 // A copy is a work tree plus its own small git directory whose
-// objects/info/alternates points at the source repository's object directory
-// (like `git clone --shared`), so creating one costs a checkout and no object
-// copying. Acquire() hands out a copy that is exactly the base commit (HEAD
+// objects/info/alternates points at the pool's object store (like `git clone
+// --shared`), so creating one costs a checkout and no object copying. That
+// store is one pack of exactly what the base commit reaches (its history,
+// trees and blobs; no later commit, no other branch or tag), built once per
+// (repository, commit) when the pool is created. Acquire() hands out a copy that is exactly the base commit (HEAD
 // detached at it, no modified, untracked or ignored files); releasing the
 // lease restores the copy in place (forced checkout of the base tree plus
 // removal of untracked and ignored files), which rewrites only what changed.
@@ -17,6 +19,7 @@
 //                                           config, alternates): host only
 //   <repo>-<hash>-<commit12>/copy-N.lock    flock held while copy-N is leased
 //   <repo>-<hash>-<commit12>/copy-N.clean   present only while copy-N is known clean
+//   <repo>-<hash>-<commit12>/objects/       the pruned object store the copies borrow
 // Everything but the work tree lives outside it, so code running inside the
 // copy cannot touch it: host-side git takes no configuration, hooks, info/ or
 // attributes from agent-writable files (the base commit's .gitattributes
@@ -26,8 +29,7 @@
 // (in any process) restores it first. Several processes may share one
 // pool_dir: the flock keeps each copy to one holder.
 //
-// The source repository must not be garbage-collected or pruned while copies
-// exist, and a sandbox must make source_objects_dir() readable at the same path.
+// A sandbox must make objects_dir() readable at the same path.
 //
 // Thread-safety: all members are thread-safe. Each operation opens its own
 // libgit2 handles. The pool's state is shared with its leases, so a lease may
@@ -66,8 +68,9 @@ class WorkingCopyLease;
 
 class WorkingCopyPool {
  public:
-  // `base_commit` is resolved in `source` (any revision accepted). Copies are
-  // created lazily by Acquire. InvalidArgument for a zero capacity or an empty
+  // `base_commit` is resolved in `source` (any revision accepted). Builds the
+  // pool's object store on first use (a revision walk and a pack of the base
+  // commit's history); copies are created lazily by Acquire. InvalidArgument for a zero capacity or an empty
   // pool_dir; NotFound when the commit does not exist.
   static Result<WorkingCopyPool> Create(const Repository& source, std::string_view base_commit,
                                         const WorkingCopyPoolOptions& options);
@@ -84,8 +87,8 @@ class WorkingCopyPool {
   const std::string& base_commit() const;
   // Directory holding this pool's copies, lock files and stamps.
   const std::string& directory() const;
-  // Object directory of the source repository (see the sandbox note above).
-  const std::string& source_objects_dir() const;
+  // The pool's object store the copies borrow (see the sandbox note above).
+  const std::string& objects_dir() const;
   std::size_t capacity() const;
 
   struct State;  // shared with leases; defined in working_copy_pool.cc

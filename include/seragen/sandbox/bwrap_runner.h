@@ -16,7 +16,8 @@ namespace seragen::sandbox {
 
 class BwrapRunner final : public CommandRunner {
  public:
-  // Validates the options, locates bwrap and lists the rootfs once.
+  // Validates the options, locates bwrap and scans the root view once
+  // (ScanRootView, FitPathsToView).
   // `host_copy` is the working copy's absolute host path; it should be
   // prepared with PrepareWorkingCopy() for options.uid.
   static Result<std::unique_ptr<BwrapRunner>> Create(const SandboxOptions& options, const std::string& host_copy);
@@ -30,11 +31,11 @@ class BwrapRunner final : public CommandRunner {
   std::vector<std::string> ArgvFor(const CommandRequest& request) const;
 
  private:
-  BwrapRunner(SandboxOptions options, std::string host_copy, std::string bwrap_exe, std::vector<RootfsEntry> rootfs);
+  BwrapRunner(SandboxOptions options, std::string host_copy, std::string bwrap_exe, RootView view);
   SandboxOptions options_;
   std::string host_copy_;
   std::string bwrap_exe_;
-  std::vector<RootfsEntry> rootfs_;
+  RootView view_;
 };
 
 }  // namespace seragen::sandbox

@@ -27,9 +27,12 @@ struct ProcessSpec {
   std::vector<std::string> env;   // "NAME=value"; exactly this environment
   std::string cwd;                // "" = inherit
   std::optional<ResourceLimits> limits;
-  // Switch to this real+effective uid/gid (supplementary groups cleared)
-  // before exec. Requires root.
+  // Switch to this real+effective uid/gid (supplementary groups replaced by
+  // `groups`) before exec. Requires root.
   std::optional<std::pair<uid_t, gid_t>> credentials;
+  // Supplementary groups held after the switch to `credentials` (none when
+  // empty), e.g. the sandbox group that may enter the environment cache.
+  std::vector<gid_t> groups;
   std::chrono::milliseconds timeout{std::chrono::seconds(60)};
   std::size_t head_bytes = 48 * 1024;  // output kept from the start
   std::size_t tail_bytes = 16 * 1024;  // output kept from the end

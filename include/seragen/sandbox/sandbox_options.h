@@ -81,6 +81,10 @@ struct SandboxOptions {
   // (PrepareWorkingCopy).
   uid_t uid = 20000;
   gid_t gid = 20000;
+  // Supplementary groups of the sandbox's processes (when the harness is root
+  // and switches uid): SandboxGroup(uid_base), the one group that may enter
+  // the environment cache (image roots and prefixes are bound from there).
+  std::vector<gid_t> groups;
   // Environment inside: cleared, then these (defaults filled by
   // DefaultSandboxEnv() when empty).
   std::map<std::string, std::string> env;
@@ -102,6 +106,11 @@ std::map<std::string, std::string> DefaultSandboxEnv();
 
 // uid_base + slot; each concurrent slot needs its own uid for RLIMIT_NPROC.
 uid_t SandboxUidForSlot(uid_t uid_base, int slot);
+
+// uid_base - 1: the group every slot of a run holds besides its own. The
+// environment cache directory is root:<this group> 0750, so only sandboxed
+// commands (and root) can pass it; no other host user can.
+gid_t SandboxGroup(uid_t uid_base);
 
 // kInvalidArgument naming the field when options cannot work (relative or
 // nested mount point, uid 0, relative bind paths, non-positive timeout...).

@@ -244,7 +244,9 @@ void HostileFixture::CheckInvariants(const RunOutcome& o, const Bounds& b) {
   for (const std::string& c : changes) UNSCOPED_INFO("canary: " << c);
   CHECK(changes.empty());
   // No secret in any output, stored file, exported record, or request sent to the model.
-  for (const std::string& secret : {secret_, api_key_}) {
+  std::vector<std::string> secrets = {secret_, api_key_};
+  secrets.insert(secrets.end(), extra_secrets.begin(), extra_secrets.end());
+  for (const std::string& secret : secrets) {
     std::vector<std::string> leaks = FilesContaining(run_dir(), secret);
     for (const char* f : {"bodies.jsonl", "requests.jsonl", "teacher.out", "export.out"}) {
       if (FileContains(dir_.Sub(f), secret)) leaks.push_back(dir_.Sub(f));

@@ -88,6 +88,9 @@ class HostileFixture {
   // Extra `seragen run --set KEY=VALUE` overrides of the config Run() writes
   // (e.g. "agent.max_tokens=5000"). Set before Run().
   std::vector<std::string> config_sets;
+  // More strings that must reach no output, stored file, export or request
+  // (like secret()), e.g. canaries a case planted elsewhere on the host.
+  std::vector<std::string> extra_secrets;
   // Script items for the issue writer (Bash/Editor/... style YAML list items);
   // empty: one fixed, short issue. Set before Run().
   std::string issue_writer_turns;
