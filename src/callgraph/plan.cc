@@ -124,6 +124,7 @@ std::string WriteTasksJsonl(const std::vector<PlannedTask>& tasks) {
         {"end_line", task.end_line}, {"category", task.category},
         {"replica", task.replica},   {"seed", task.seed},
     };
+    if (task.heldout) line["heldout"] = true;
     out += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     out += '\n';
   }
@@ -182,6 +183,9 @@ Result<PlannedTask> ParsePlannedTask(dom::object item) {
   }
   f.Count("seed", &task.seed);
   if (!f.error().empty()) return ParseError(f.error());
+  if (dom::element held; item.at_key("heldout").get(held) == simdjson::SUCCESS) {
+    if (held.get_bool().get(task.heldout) != simdjson::SUCCESS) return ParseError("field 'heldout' is not a boolean");
+  }
   return task;
 }
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/exit_codes.h"
 #include "seragen/base/atomic_file.h"
@@ -9,6 +10,7 @@
 #include "seragen/base/template.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/config/loader.h"
+#include "seragen/env/profile.h"
 #include "seragen/repo/repository.h"
 
 namespace seragen::cli {
@@ -61,6 +63,32 @@ Status CheckArgs(const ConfigInitArgs& a) {
   return Status::Ok();
 }
 
+// The environment section for `repo`: the detected profile written out, or
+// `environment: none` saying why there is none.
+std::string EnvironmentBlock(const std::string& repo) {
+  std::optional<env::Profile> p = repo::LooksLikeUrl(repo) ? std::nullopt : env::DetectProfile(repo);
+  if (!p) {
+    return std::string("# No environment: ") +
+           (repo::LooksLikeUrl(repo) ? "config init does not look inside a remote repository"
+                                     : "no profile (python, node, go, rust) matched the repository's files") +
+           ", so the agent's\n# commands run over the host system as it is. To install the repository, replace this "
+           "line by an\n# environment section (docs/ENVIRONMENTS.md) and try it with `seragen env check`.\n"
+           "environment: none\n";
+  }
+  std::string out = "# The environment the agent's commands run in: profile " + p->name + ", detected from " +
+                    p->detected_from +
+                    ".\n# What it installs and where it stops: docs/ENVIRONMENTS.md. "
+                    "`seragen env check -c THIS_FILE` builds it and\n# runs the check; a run does so before "
+                    "its first model call. `environment: none` turns it off.\nenvironment:\n  profile: " +
+                    p->name + "\n  setup_network: " + (p->setup_network ? "true" : "false") + "\n  setup:\n";
+  for (const std::string& c : p->setup) out += "    - " + Quoted(c) + "\n";
+  out += "  env:\n";
+  for (const auto& [k, v] : p->env) out += "    " + k + ": " + Quoted(v) + "\n";
+  out += "  check: " + Quoted(p->check) + "\n";
+  if (!p->test_command.empty()) out += "  test_command: " + Quoted(p->test_command) + "\n";
+  return out;
+}
+
 }  // namespace
 
 Result<std::string> RenderInitConfig(const ConfigInitArgs& args, const std::string& template_path) {
@@ -75,7 +103,8 @@ Result<std::string> RenderInitConfig(const ConfigInitArgs& args, const std::stri
                                                           {"run_dir", Quoted("runs/" + name)},
                                                           {"repo", Quoted(repo)},
                                                           {"base_url", Quoted(args.base_url)},
-                                                          {"model", Quoted(args.model)}},
+                                                          {"model", Quoted(args.model)},
+                                                          {"environment", EnvironmentBlock(repo)}},
                                                          template_path));
   // What we write must load: check it where it will live (or in the temp
   // directory for stdout: nothing in it depends on where it is).

@@ -8,6 +8,7 @@
 #include "cli/exit_codes.h"
 #include "seragen/base/terminal_text.h"
 #include "seragen/config/loader.h"
+#include "seragen/eval/eval_tasks.h"
 #include "seragen/export/record.h"
 #include "seragen/runview/export_dataset.h"
 #include "seragen/runview/export_run.h"
@@ -64,6 +65,22 @@ int RunDataset(const runview::ExportOverrides& o, const std::string& dir) {
   return kExitOk;
 }
 
+// `export --eval DIR`: the run's held-out tasks as DIR/eval.jsonl (SWE-bench
+// layout). A run without a split is a usage error, not an empty benchmark.
+int RunEvalTasks(const std::string& run_dir, const std::string& dir) {
+  auto set = eval::EvalTasksOf(run_dir);
+  if (!set.ok()) return ExportFailed(set.status());
+  if (set->heldout == 0) {
+    std::cerr << "seragen export: the plan of " << run_dir
+              << " holds no task out for evaluation (set eval.holdout before the run is planned; docs/EVAL.md)\n";
+    return kExitUsage;
+  }
+  auto path = eval::WriteEvalTasks(*set, dir);
+  if (!path.ok()) return ExportFailed(path.status());
+  std::cout << eval::FormatEvalTaskSet(*set, *path);
+  return kExitOk;
+}
+
 // Options left unset take the run's output.* values (RUN_DIR/config.yaml).
 void AddExportOptions(CLI::App* cmd, runview::ExportOverrides* o) {
   cmd->add_option("run_dir", o->run_dir, "Run directory")->required();
@@ -88,6 +105,9 @@ void AddExportOptions(CLI::App* cmd, runview::ExportOverrides* o) {
                   "Leave out rollouts longer than N tokens (UTF-8 bytes / 4); set it to the trainer's sequence length "
                   "(0 = off); default output.max_record_tokens")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
+  cmd->add_flag("--require-env-ok", o->require_env_ok,
+                "Leave out rollouts where a command could not import the repository's own code (env_broken; "
+                "counted as t1_env_broken / t2_env_broken)");
   cmd->add_option("--threshold", o->threshold, "Soft-verification threshold for T2 (default: the one used by the run)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--prompts", o->prompts_dir, "Prompt directory (default: the prompts/ shipped with seragen)");
@@ -136,9 +156,18 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
                     "Write a directory a dataset hub can host: DIR/data (the formats and sharegpt), README.md "
                     "(dataset card) and dataset_info.json (LLaMA-Factory)")
         ->excludes(cmd->get_option("--out"));
-    cmd->callback([o, format, dataset, action] {
+    auto eval_dir = std::make_shared<std::string>();
+    cmd->add_option("--eval", *eval_dir,
+                    "Write the run's held-out tasks (eval.holdout) as DIR/eval.jsonl in SWE-bench's instance layout "
+                    "instead of training data (docs/EVAL.md)")
+        ->excludes(cmd->get_option("--out"))
+        ->excludes(cmd->get_option("--dataset"));
+    cmd->callback([o, format, dataset, eval_dir, action] {
       if (!format->empty()) o->formats = {*format};
-      *action = [o, dataset] { return dataset->empty() ? RunExport(*o) : RunDataset(*o, *dataset); };
+      *action = [o, dataset, eval_dir] {
+        if (!eval_dir->empty()) return RunEvalTasks(o->run_dir, *eval_dir);
+        return dataset->empty() ? RunExport(*o) : RunDataset(*o, *dataset);
+      };
     });
   }
   {

@@ -6,6 +6,7 @@
 
 #include "cli/config_command.h"
 #include "cli/data_commands.h"
+#include "cli/eval_command.h"
 #include "cli/exit_codes.h"
 #include "cli/report_commands.h"
 #include "cli/run_commands.h"
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   std::function<int()> action;
   AddRunCommands(app, &action);
   AddDataCommands(app, &action);
+  AddEvalCommand(app, &action);
   AddReportCommands(app, &action);
   AddConfigCommand(app, &action);
   AddVerifyCommand(app, &action);

@@ -3,13 +3,16 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
 
+#include "cli/env_gate.h"
 #include "cli/exit_codes.h"
 #include "cli/model_setup.h"
+#include "cli/occupancy_file.h"
 #include "cli/options_from_config.h"
 #include "cli/process.h"
 #include "cli/sandbox_setup.h"
@@ -62,9 +65,8 @@ Result<pipeline::OpenedShard> OpenShardFor(const config::LoadedConfig& loaded, c
   return pipeline::OpenShard(std::move(run), shard, options, logger);
 }
 
-// The workspaces' options for this run. As root, every slot runs as its
-// own uid: `uid_lease` receives the locks (held until it is destroyed), and
-// whatever a crashed earlier run left behind under those uids is killed.
+}  // namespace
+
 Result<pipeline::WorkspaceOptions> WorkspaceFor(const config::Config& cfg, const std::string& run_dir,
                                                 std::optional<sandbox::SlotUidLease>& uid_lease,
                                                 const log::Logger& logger) {
@@ -87,8 +89,6 @@ Result<pipeline::WorkspaceOptions> WorkspaceFor(const config::Config& cfg, const
   return env;
 }
 
-// The chat client's options: endpoints, the model (llm.model or the first
-// listed), and each endpoint's server profile.
 Result<llm::ChatClientOptions> ChatOptionsFor(const config::Config& cfg, std::string& model,
                                               const log::Logger& logger) {
   SG_ASSIGN_OR_RETURN(llm::ChatClientOptions copts, ChatClientOptionsFrom(cfg));
@@ -97,6 +97,8 @@ Result<llm::ChatClientOptions> ChatOptionsFor(const config::Config& cfg, std::st
   ResolveServerProfiles(cfg.llm, model, overrides, copts.endpoints, logger);
   return copts;
 }
+
+namespace {
 
 // What to do about failed environment setups ("" when none failed).
 std::string FixSetupNote(const std::vector<std::string>& failed_setups) {
@@ -135,9 +137,25 @@ void ReportOutcome(const pipeline::ShardOutcome& o, const pipeline::ShardSpec& s
   }
 }
 
+// The run stops once this many rollouts are in and too many were env_broken.
+constexpr std::uint64_t kEnvHealthMinRollouts = 8;
+
+RunResult ReportEnvStop(const pipeline::EnvHealthTally& h, const config::Config& cfg, const std::string& config_path) {
+  std::cerr << "seragen run: stopped: " << h.broken() << " of " << h.rollouts()
+            << " rollouts ran a command that could not import the repository's own code (env_broken; more than "
+               "run.max_env_broken_share = "
+            << cfg.run.max_env_broken_share
+            << "): the environment does not install the repository, so the agent cannot run the code it changes.\n"
+               "fix: correct environment.setup in "
+            << config_path << " and try it with `seragen env check -c " << config_path
+            << "`, then rerun the same command (finished tasks are kept; `seragen export --require-env-ok` leaves "
+               "such rollouts out)\n";
+  return RunResult::kConfigStop;
+}
+
 }  // namespace
 
-int PlanCommand(const config::LoadedConfig& loaded) {
+int PlanCommand(const config::LoadedConfig& loaded, bool list_functions) {
   auto run = pipeline::PrepareRun(loaded, /*allow_config_change=*/false);
   if (!run.ok()) return Fail("plan", run.status());
   for (const std::string& note : run->plan_notes) std::cout << note << "\n";
@@ -148,6 +166,12 @@ int PlanCommand(const config::LoadedConfig& loaded) {
   for (const auto& [repo, n] : per_repo) std::cout << "  " << repo << ": " << n << "\n";
   std::cout << "picked functions per directory:\n";
   for (const auto& [dir, n] : callgraph::PickedPerDirectory(run->plan)) std::cout << "  " << dir << ": " << n << "\n";
+  if (!list_functions) return kExitOk;
+  std::cout << "planned tasks (repository file:lines function, category, replica):\n";
+  for (const callgraph::PlannedTask& t : run->plan) {
+    std::cout << "  " << t.repo << " " << TerminalLine(t.file) << ":" << t.start_line << "-" << t.end_line << " "
+              << TerminalLine(t.qualname) << ", category " << t.category << ", replica " << t.replica << "\n";
+  }
   return kExitOk;
 }
 
@@ -173,6 +197,12 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
     return RunResult::kRuntimeError;
   }
   pipeline::RunWorkspaceFactory workspaces(run.repos, &run.tool_resources, *env);
+  // Before any model call: every environment builds and passes its check.
+  if (Status ready = CheckEnvironmentsBeforeRun(cfg, loaded.source_path, shard.tasks, workspaces, env->env_log_dir);
+      !ready.ok()) {
+    std::cerr << "seragen run: " << ready.message() << "\n";
+    return RunResult::kConfigStop;
+  }
 
   auto demos =
       pipeline::LoadRunDemos(DemoSourceOptionsFrom(cfg), static_cast<std::size_t>(cfg.issue.demos.max_commits), run);
@@ -207,28 +237,45 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   in.context.settings = StageSettingsFrom(cfg, model);
   in.scheduler = TaskSchedulerOptionsFrom(cfg);
   in.worker_threads = WorkerThreadsFrom(cfg);
+  pipeline::EnvHealthTally env_health;
+  in.context.env_health = &env_health;
+  auto env_failing = [&env_health, share = cfg.run.max_env_broken_share] {
+    return env_health.Exceeded(share, kEnvHealthMinRollouts);
+  };
 
   ProgressDisplay progress(cfg.run.progress, &logger, std::chrono::duration<double>(cfg.run.grace_period_s).count());
   pipeline::ShardOutcome outcome;
   {
     StopSignals signals;
     pipeline::ShardRunHooks hooks;
-    hooks.stop_requested = [&signals] { return signals.requested(); };
-    hooks.on_tick = [&progress, &signals, &workspaces](const pipeline::RunSummary& s, double elapsed_s) {
+    hooks.stop_requested = [&signals, &env_failing] { return signals.requested() || env_failing(); };
+    double occupancy_saved_s = 0;  // occupancy.json for `status`, every 10 s and at the end
+    hooks.on_tick = [&, shard_dir = shard.shard_dir](const pipeline::RunSummary& s, double elapsed_s) {
       progress.OnTick(s, elapsed_s, signals.requested(), FixSetupNote(workspaces.FailedSetups()));
+      if (elapsed_s - occupancy_saved_s < 10) return;
+      occupancy_saved_s = elapsed_s;
+      SaveOccupancy(*chat, shard_dir);
     };
     hooks.tick_interval = std::chrono::milliseconds(progress.live() ? 500 : 1000);
     outcome = pipeline::RunShard(pipeline_loop, std::move(in), hooks);
     progress.Finish();
+    SaveOccupancy(*chat, shard.shard_dir);
   }
   // Before the pipeline loop: completions of abandoned calls are posted to it.
   chat.reset();
   curl.reset();
+  if (env_failing()) return ReportEnvStop(env_health, cfg, loaded.source_path);
   ReportOutcome(outcome, shard.shard, workspaces.FailedSetups());
   return outcome.result;
 }
 
 namespace {
+
+std::string FormatSeconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", s);
+  return buf;
+}
 
 int CheckFailed(const Status& s, int code) {
   std::cerr << "seragen env check: " << WithoutStatusCodeNames(s.message()) << "\n";
@@ -249,12 +296,15 @@ void PrintCheck(const pipeline::RunWorkspaceFactory::CheckOutcome& c, const std:
   for (const auto& [k, v] : sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env) {
     std::cout << "env: " << k << "=" << v << "\n";
   }
+  std::cout << "check: " << TerminalLine(command) << "\n";
   std::cout << "$ " << TerminalLine(command) << "\n" << TerminalSafe(c.result.output, c.result.output.size());
   if (c.result.truncated()) {
     std::cout << "\n[... output truncated ...]\n" << TerminalSafe(c.result.output_tail, c.result.output_tail.size());
   }
   if (!c.result.output.empty() && c.result.output.back() != '\n') std::cout << "\n";
   std::cout << "exit status: " << c.result.exit_code << (c.result.timed_out ? " (timed out)" : "") << "\n";
+  std::cout << "environment: " << (c.prepared_from_cache ? "reused from the cache" : "prepared") << " in "
+            << FormatSeconds(c.prepare_seconds) << "; check ran in " << FormatSeconds(c.check_seconds) << "\n";
 }
 
 }  // namespace

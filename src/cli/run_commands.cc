@@ -116,11 +116,14 @@ void AddRunCommands(CLI::App& app, std::function<int()>* action) {
     CLI::App* cmd =
         app.add_subcommand("plan", "Build the deterministic task list (RUN_DIR/tasks.jsonl) without calling any model");
     AddConfigOptions(cmd, args.get());
-    cmd->callback([args, action] {
-      *action = [args] {
+    auto list = std::make_shared<bool>(false);
+    cmd->add_flag("--functions", *list,
+                  "Also list every planned task: repository, file:lines, function, category and replica");
+    cmd->callback([args, list, action] {
+      *action = [args, list] {
         auto loaded = Load(*args);
         if (!loaded) return kExitUsage;
-        return PlanCommand(*loaded);
+        return PlanCommand(*loaded, *list);
       };
     });
   }

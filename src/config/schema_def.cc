@@ -50,13 +50,47 @@ Section<RunConfig> RunSchema() {
   s.Add<Str<RunConfig>>("progress", &RunConfig::progress,
       "Live progress display: auto (only on a terminal), always, never.", kOp)
       .OneOf({"auto", "always", "never"});
+  s.Add<Num<RunConfig>>("max_env_broken_share", &RunConfig::max_env_broken_share,
+      "Stop the run (exit 2, naming the fix) once more than this share of its rollouts, after the first 8, ran a "
+      "command that could not import the repository's own code (env_broken; docs/ENVIRONMENTS.md). 1: never.", kOp)
+      .Min(0).Max(1);
   s.Add<Bool<RunConfig>>("allow_config_change", &RunConfig::allow_config_change,
       "Resume even when data-affecting settings differ from the run directory's saved config.", kOp);
   return s;
 }
 
+// An environment section, or the word `none` (no environment, even over a
+// run-wide one): read as {profile: none}, which is also how it is saved.
+template <typename S>
+class EnvironmentField final : public SectionField<S, EnvironmentConfig> {
+ public:
+  EnvironmentField(std::string key, EnvironmentConfig S::*member, std::string doc, Section<EnvironmentConfig> section)
+      : SectionField<S, EnvironmentConfig>(std::move(key), member, std::move(doc), std::move(section)),
+        member_(member) {}
+  void Parse(const YAML::Node& node, S& obj, const std::string& path, const ParseContext& ctx) const override {
+    if (node.IsScalar() && node.Scalar() == "none") {
+      obj.*member_ = EnvironmentConfig{};
+      (obj.*member_).profile = "none";
+      return;
+    }
+    SectionField<S, EnvironmentConfig>::Parse(node, obj, path, ctx);
+  }
+
+ private:
+  EnvironmentConfig S::*member_;
+};
+
 Section<EnvironmentConfig> EnvironmentSchema() {
   Section<EnvironmentConfig> s;
+  s.Add<Str<EnvironmentConfig>>("profile", &EnvironmentConfig::profile,
+      "The profile that wrote this section (`seragen config init` detects it: python, node, go, rust), named when "
+      "setup fails; none: no environment (also written `environment: none`). Empty: a hand-written environment.")
+      .Check([](const std::string& v) -> std::string {
+        for (const char* name : {"", "none", "python", "node", "go", "rust"}) {
+          if (v == name) return "";
+        }
+        return "expected one of python, node, go, rust, none";
+      }, "python, node, go, rust or none.");
   s.Add<Str<EnvironmentConfig>>("image", &EnvironmentConfig::image,
       "Container image to run commands in: an OCI image layout directory or a `docker save` / `podman save` "
       "archive, unpacked once into cache_dir. Exclusive with rootfs. Empty: the host root.", Flag::kPath);
@@ -77,7 +111,8 @@ Section<EnvironmentConfig> EnvironmentSchema() {
                                                                                    : "expected an absolute path of one component, e.g. /env";
       }, "Absolute, one component.");
   s.Add<Str<EnvironmentConfig>>("check", &EnvironmentConfig::check,
-      "Smoke command run by `seragen env check` in a rollout's sandbox (e.g. python -c \"import pkg\").");
+      "Command run in a rollout's sandbox by `seragen env check` and by `seragen run` before its first model call "
+      "(e.g. python -c \"import pkg\"); a run whose check fails stops with exit 2.");
   s.Add<Str<EnvironmentConfig>>("test_command", &EnvironmentConfig::test_command,
       "The repository's test command (e.g. python -m pytest -q), run from the working copy; the rollout prompts "
       "show it as {{test_command}} and ask the agent to run it. Empty: the prompts only suggest running tests.");
@@ -98,9 +133,9 @@ Section<RepoConfig> RepoSchema() {
   s.Add<Int<RepoConfig>>("max_file_bytes", &RepoConfig::max_file_bytes,
       "Files larger than this are not parsed. At most 8 MiB: parsing costs about 65 bytes of memory per source "
       "byte, per parsing thread.").Min(1).Max(8 << 20);
-  s.Add<SectionField<RepoConfig, EnvironmentConfig>>("environment", &RepoConfig::environment,
+  s.Add<EnvironmentField<RepoConfig>>("environment", &RepoConfig::environment,
       "This repository's environment; when it sets any key it replaces the run-wide environment as a whole "
-      "(keys it omits take their defaults).", EnvironmentSchema());
+      "(keys it omits take their defaults). `none`: no environment for this repository.", EnvironmentSchema());
   s.Add<StringListField<RepoConfig>>("skip", &RepoConfig::skip,
       "Path globs never parsed (vendored or generated code).");
   return s;
@@ -507,13 +542,25 @@ Section<BudgetConfig> BudgetSchema() {
   return s;
 }
 
+Section<EvalConfig> EvalSchema() {
+  Section<EvalConfig> s;
+  s.Add<Num<EvalConfig>>("holdout", &EvalConfig::holdout,
+      "Functions held out of training for `seragen eval`, fixed when the plan is made: 0 = none, below 1 a "
+      "fraction of the selected functions, a whole number >= 1 a count. Whole files (and files sharing a copied "
+      "function) go to one side. See docs/EVAL.md.", kOp).Min(0).Max(1e9);
+  s.Add<Int<EvalConfig>>("seeds", &EvalConfig::seeds,
+      "Rollouts per held-out task in `seragen eval` (its --seeds overrides).", kOp).Min(1).Max(100);
+  return s;
+}
+
 Section<Config> BuildRoot() {
   Section<Config> s;
   s.Add<SectionField<Config, RunConfig>>("run", &Config::run, "Run identity, concurrency and sharding.", RunSchema());
   s.Add<ListField<Config, RepoConfig>>("repos", &Config::repos, "Repositories to generate data from.",
                                         RepoSchema(), Flag::kRequired, 1);
-  s.Add<SectionField<Config, EnvironmentConfig>>("environment", &Config::environment,
-      "Run-wide execution environment (repos[].environment overrides it).", EnvironmentSchema());
+  s.Add<EnvironmentField<Config>>("environment", &Config::environment,
+      "Run-wide execution environment (repos[].environment overrides it). `none`: no environment.",
+      EnvironmentSchema());
   s.Add<SectionField<Config, SelectionConfig>>("selection", &Config::selection,
       "Which functions become tasks, and their categories.", SelectionSchema());
   s.Add<SectionField<Config, PromptsConfig>>("prompts", &Config::prompts, "Prompt files.", PromptsSchema());
@@ -533,6 +580,8 @@ Section<Config> BuildRoot() {
   s.Add<SectionField<Config, BudgetConfig>>("budget", &Config::budget, "Run-wide budgets, checked before each dispatch against the journals of every shard (docs/RUN.md, "
       "\"Budgets\"); `seragen status` shows how much of each is used.",
                                              BudgetSchema(), kOp);
+  s.Add<SectionField<Config, EvalConfig>>("eval", &Config::eval, "Held-out evaluation tasks (docs/EVAL.md).",
+                                           EvalSchema(), kOp);
   return s;
 }
 
@@ -586,6 +635,11 @@ void Finalize(Config& config, const ParseContext& ctx, const YAML::Node& root) {
       ctx.Add(path + ".rootfs", node,
               "image and rootfs are exclusive; set one of " + path + ".image and " + path + ".rootfs");
     }
+    EnvironmentConfig only_none;
+    only_none.profile = "none";
+    if (e.none() && !(e == only_none)) {
+      ctx.Add(path + ".profile", node, "profile none means no environment; remove the other keys of " + path);
+    }
   };
   check_env(config.environment, "environment", node_at({"environment"}));
   for (std::size_t i = 0; i < config.repos.size(); ++i) {
@@ -594,6 +648,11 @@ void Finalize(Config& config, const ParseContext& ctx, const YAML::Node& root) {
   // The default run directory is relative to where seragen is started.
   if (!config.run.dir.empty() && config.run.dir[0] != '/') {
     config.run.dir = MakeAbsolute(config.run.dir, ctx.override_dir);
+  }
+  if (config.eval.holdout >= 1 &&
+      config.eval.holdout != static_cast<double>(static_cast<std::int64_t>(config.eval.holdout))) {
+    ctx.Add("eval.holdout", node_at({"eval", "holdout"}),
+            "must be a fraction below 1 or a whole count of functions, got " + std::to_string(config.eval.holdout));
   }
   if (config.issue.demos.source == "file" && config.issue.demos.file.empty()) {
     ctx.Add("issue.demos.file", node_at({"issue", "demos"}), "required when issue.demos.source is file");

@@ -223,6 +223,14 @@ std::string Body(const DatasetFacts& f) {
       "| accepted | {} ({} of verified) |\n| prompt tokens | {} |\n| completion tokens | {} |\n| model calls | {} |\n",
       f.planned, f.finished, f.verified, f.accepted, Percent(f.accepted, f.verified), f.prompt_tokens,
       f.completion_tokens, f.model_calls);
+  out += fmt::format("| rollouts that could not import the repository's own code (env_broken) | {} of {} ({}) |\n",
+                     f.env_broken, f.rollouts, Percent(f.env_broken, f.rollouts));
+  if (!f.heldout_summary.empty()) {
+    out += "\n## Held out for evaluation\n\n" + f.heldout_summary +
+           ". No row above comes from these tasks or changes these files; `seragen export RUN --eval DIR` writes "
+           "them as evaluation tasks:\n\n";
+    for (const std::string& file : f.heldout_files) out += "- " + CardText(file) + "\n";
+  }
   std::string models;
   for (const std::string& m : f.teacher_models) models += (models.empty() ? "" : ", ") + CardText(m);
   out += fmt::format(

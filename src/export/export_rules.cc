@@ -32,6 +32,7 @@ bool ExportSelector::SelectT1(const RecordedTask& task) {
   else if (!r1->has_patch) why = kT1EmptyPatch;
   else if (task.judge_rejected) why = kT1JudgeRejected;
   else if (!T1JudgeAllows(task, rules_)) why = kT1NotJudged;
+  else if (rules_.require_env_ok && task.rollout1_env_broken) why = kT1EnvBroken;
   else if (const char* f = Filter(*r1, 1, task.test_command)) why = f;
   else if (!seen_p1_.insert(Sha256Hex(r1->patch)).second) why = kT1DuplicatePatch;
   if (why == nullptr) return true;
@@ -59,6 +60,7 @@ std::optional<Scores> ExportSelector::SelectT2(const RecordedTask& task) {
           std::string(verify::VerifyRuleName(v.rule))};
     if (rules_.only_submitted && !submitted) why = kT2NotSubmitted;
     else if (!sc.accepted) why = kT2BelowThreshold;
+    else if (rules_.require_env_ok && task.rollout2_env_broken) why = kT2EnvBroken;
     else if (const char* f = Filter(*r2, 2, task.test_command)) why = f;
     else if (!seen_p2_.insert(Sha256Hex(r2->patch)).second) why = kT2DuplicatePatch;
   }

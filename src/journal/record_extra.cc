@@ -36,6 +36,7 @@ struct ToJson {
     if (r.category_index) j["category_index"] = *r.category_index;
     if (r.seed) j["seed"] = *r.seed;
     if (r.autosubmitted) j["autosubmitted"] = true;
+    if (r.env_broken > 0) j["env_broken"] = r.env_broken;
     return j;
   }
   Json operator()(const IssueResult& r) const {
@@ -69,6 +70,7 @@ Result<RecordExtra> RolloutFrom(SimdObject j) {
     *field = value;
   }
   SG_RETURN_IF_ERROR(ReadBool(j, "autosubmitted", false, &r.autosubmitted, "extra."));
+  SG_RETURN_IF_ERROR(ReadCount(j, "env_broken", false, &r.env_broken, "extra."));
   return RecordExtra(std::move(r));
 }
 

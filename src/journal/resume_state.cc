@@ -35,7 +35,7 @@ constexpr std::string_view kSubmitted = "submitted";
 
 RolloutDraw DrawOf(const JournalRecord& record) {
   const RolloutResult* r = record.rollout();
-  return r == nullptr ? RolloutDraw{} : RolloutDraw{r->category_index, r->seed};
+  return r == nullptr ? RolloutDraw{} : RolloutDraw{r->category_index, r->seed, r->env_broken > 0};
 }
 
 void NoteMilestones(const JournalRecord& record, TaskProgress* t) {

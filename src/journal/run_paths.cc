@@ -72,6 +72,7 @@ std::string JournalPath(std::string_view shard_dir) { return Join(shard_dir, "jo
 std::string LockPath(std::string_view shard_dir) { return Join(shard_dir, "lock"); }
 std::string ShardLogPath(std::string_view shard_dir) { return Join(shard_dir, "seragen.log"); }
 std::string ShardSummaryPath(std::string_view shard_dir) { return Join(shard_dir, "summary.json"); }
+std::string OccupancyPath(std::string_view shard_dir) { return Join(shard_dir, "occupancy.json"); }
 
 std::string TrajectoryRef(std::string_view task_id, int rollout) {
   return Join(kTrajectoriesDir, std::string(task_id) + std::string(kRolloutMark) + std::to_string(rollout) +

@@ -32,6 +32,16 @@ std::string ReadHolder(int fd) {
 
 }  // namespace
 
+bool ShardLockHeld(const std::string& lock_path) {
+  UniqueFd fd(::open(lock_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
+  if (!fd.valid()) return false;
+  int rc;
+  do {
+    rc = ::flock(fd.get(), LOCK_SH | LOCK_NB);
+  } while (rc != 0 && errno == EINTR);
+  return rc != 0 && errno == EWOULDBLOCK;  // closing fd releases a lock taken here
+}
+
 Result<ShardLock> ShardLock::Acquire(const std::string& lock_path, std::string_view what) {
   UniqueFd fd(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
   if (!fd.valid()) {

@@ -72,6 +72,10 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
   ConfigErrorGate config_gate;
   std::optional<Clock::SteadyTime> wake_at;
   std::vector<std::function<void()>> pending_callbacks;
+  AcquireHold hold = AcquireHold::kNone;  // what holds the queue's head back now
+  Clock::SteadyTime hold_since{};
+  CallHolds holds;
+  std::optional<Clock::SteadyTime> hold_logged_at;
 
   // Runs `fn` under the lock, then the user callbacks it produced, unlocked.
   template <typename F>
@@ -134,12 +138,57 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
         FinishFailure(s, FailureClass::kTransientNetwork, "call deadline passed while waiting for a usable endpoint");
         continue;
       }
-      auto index = pool.Acquire();
-      if (!index) break;
+      AcquireHold why = AcquireHold::kNone;
+      auto index = pool.Acquire(s->options.task_id, &why);
+      if (!index) {
+        NoteHold(why);
+        break;
+      }
       queue.pop_front();
       Dispatch(s, *index);
     }
+    if (queue.empty()) NoteHold(AcquireHold::kNone);
     if (!queue.empty()) ScheduleWake();
+  }
+
+  // ---- holds (under the lock) ----
+  static std::chrono::milliseconds* HoldTime(CallHolds& h, AcquireHold kind) {
+    switch (kind) {
+      case AcquireHold::kGlobalCap: return &h.global_cap;
+      case AcquireHold::kEndpointCaps: return &h.endpoint_caps;
+      case AcquireHold::kNoneAvailable: return &h.unavailable;
+      case AcquireHold::kNone: break;
+    }
+    return nullptr;
+  }
+
+  CallHolds HoldsNow() const {
+    CallHolds h = holds;
+    if (auto* t = HoldTime(h, hold)) *t += duration_cast<milliseconds>(clock.Now() - hold_since);
+    return h;
+  }
+
+  void NoteHold(AcquireHold kind) {
+    auto now = clock.Now();
+    if (kind != hold) {
+      if (auto* t = HoldTime(holds, hold)) *t += duration_cast<milliseconds>(now - hold_since);
+      hold = kind;
+      hold_since = now;
+      pool.SetHold(kind);
+      if (kind == AcquireHold::kGlobalCap) ++holds.global_cap_holds;
+      if (kind == AcquireHold::kEndpointCaps) ++holds.endpoint_cap_holds;
+      if (kind == AcquireHold::kNoneAvailable) ++holds.unavailable_holds;
+    }
+    bool cap = kind == AcquireHold::kGlobalCap || kind == AcquireHold::kEndpointCaps;
+    if (!cap || (hold_logged_at && now - *hold_logged_at < std::chrono::minutes(1))) return;
+    hold_logged_at = now;
+    std::string limit = kind == AcquireHold::kGlobalCap
+                            ? "llm.max_concurrency (" + std::to_string(options.pool.max_concurrency) + ")"
+                            : "each endpoint's max_concurrency (llm.max_concurrency_per_endpoint)";
+    logger.Warn(
+        "{} ready request(s) held back by {} ({} call(s) in flight or backing off); if the endpoints have free "
+        "capacity, raise it",
+        queue.size(), limit, active.size() - queue.size());
   }
 
   void ScheduleWake() {
@@ -227,6 +276,9 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
       config_gate.OnSuccess();
       auto& r = *result;
       r.endpoint = pool.options(index).base_url;
+      if (r.usage.present && r.usage.cached_prompt_tokens) {
+        pool.RecordUsage(index, r.usage.prompt_tokens, *r.usage.cached_prompt_tokens);  // hit rate of known counts
+      }
       r.timings.last_attempt = response.timings.total;
       r.timings.first_byte = response.timings.first_byte;
       Finish(s, std::move(result));
@@ -556,5 +608,10 @@ std::optional<Status> HttpChatClient::RunStopStatus() const {
 }
 
 std::vector<EndpointState> HttpChatClient::EndpointSnapshot() const { return core_->pool.Snapshot(); }
+
+CallHolds HttpChatClient::Holds() const {
+  std::lock_guard<std::recursive_mutex> lock(core_->mu);
+  return core_->HoldsNow();
+}
 
 }  // namespace seragen::llm

@@ -5,6 +5,8 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
 #include "seragen/journal/config_diff.h"
+#include "seragen/journal/journal_reader.h"
+#include "seragen/journal/run_journals.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/runview/run_settings.h"
 
@@ -35,6 +37,41 @@ Status CopyFile(const std::string& from, const std::string& to) {
   return WriteFileAtomic(to, text);
 }
 
+// True when no task of the run directory went past "planned": every shard
+// journal is missing or holds only planned records, and no shard holds a
+// trajectory or turn log. Anything unreadable counts as started.
+bool NothingStarted(const std::string& run_dir) {
+  Result<std::vector<journal::ShardLocation>> shards = journal::ListShardDirs(run_dir);
+  if (!shards.ok()) return false;
+  for (const journal::ShardLocation& shard : *shards) {
+    for (std::string_view sub : {journal::kTrajectoriesDir, journal::kTurnsDir}) {
+      std::error_code ec;
+      const std::string dir = shard.dir + "/" + std::string(sub);
+      if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec)) return false;
+      if (ec) return false;
+    }
+    bool started = false;
+    auto loaded = journal::StreamJournal(journal::JournalPath(shard.dir), [&](journal::JournalRecord&& r) {
+      if (r.stage != journal::Stage::kPlanned) started = true;
+    });
+    if (started || (!loaded.ok() && loaded.status().code() != StatusCode::kNotFound)) return false;
+  }
+  return true;
+}
+
+// Forgets a start that ran no task (its plan, journals and saved config), so
+// the corrected command plans afresh instead of being refused as a change.
+Status ForgetUnstartedRun(const std::string& run_dir) {
+  SG_ASSIGN_OR_RETURN(std::vector<journal::ShardLocation> shards, journal::ListShardDirs(run_dir));
+  std::error_code ec;
+  for (const journal::ShardLocation& shard : shards) std::filesystem::remove(journal::JournalPath(shard.dir), ec);
+  for (const std::string& path :
+       {journal::TasksPath(run_dir), journal::ConfigJsonPath(run_dir), journal::ConfigYamlPath(run_dir)}) {
+    if (!std::filesystem::remove(path, ec) && ec) return IoError("cannot remove " + path + ": " + ec.message());
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<ConfigClaim> CheckRecordedConfig(const config::LoadedConfig& loaded, const std::string& run_dir,
@@ -55,6 +92,12 @@ Result<ConfigClaim> CheckRecordedConfig(const config::LoadedConfig& loaded, cons
   opts.stored_description = StoredDescription(claim.history);
   Status same = journal::CheckConfigCompatible(*stored, claim.current_json, opts);
   if (same.ok()) return claim;
+  if (!allow_change && claim.history == 0 && NothingStarted(run_dir)) {
+    SG_RETURN_IF_ERROR(ForgetUnstartedRun(run_dir));
+    log::Logger("pipeline").Info("the run directory's earlier start ran no task; planning afresh with this config");
+    claim.stored = false;
+    return claim;
+  }
   if (!allow_change) return same.WithContext("run directory " + run_dir);
   claim.changed = true;
   claim.change_list = same.message();

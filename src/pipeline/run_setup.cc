@@ -1,9 +1,12 @@
 #include "seragen/pipeline/run_setup.h"
 
+#include <fmt/format.h>
+
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
 #include "seragen/callgraph/graph_cache.h"
+#include "seragen/callgraph/holdout.h"
 #include "seragen/callgraph/language.h"
 #include "seragen/callgraph/selection.h"
 #include "seragen/journal/run_paths.h"
@@ -34,7 +37,57 @@ callgraph::SelectionOptions SelectionFrom(const config::SelectionConfig& s) {
   return o;
 }
 
+// The split a reused plan records must be the one the config asks for: a
+// plan made without eval.holdout is never split afterwards (its tasks may
+// already be trained on), nor a split plan merged back.
+Status CheckReusedSplit(const config::Config& cfg, const std::vector<callgraph::PlannedTask>& plan,
+                        std::vector<std::string>* notes) {
+  callgraph::HoldoutSplit split = callgraph::SplitOf(plan);
+  const bool wanted = cfg.eval.holdout > 0;
+  if ((split.heldout_tasks > 0) != wanted) {
+    if (wanted && split.functions < 2) return Status::Ok();  // nothing could be held out
+    return FailedPreconditionError(
+        "eval.holdout is " + fmt::format("{}", cfg.eval.holdout) + " but the run's plan (" +
+        journal::TasksPath(cfg.run.dir) + ") was made " +
+        (wanted ? "without a held-out split" : "with one (" + callgraph::FormatSplit(split) + ")") +
+        "; the split is fixed when a run is planned: use a new run.dir, or set eval.holdout back");
+  }
+  if (split.heldout_tasks > 0) notes->push_back(callgraph::FormatSplit(split));
+  return Status::Ok();
+}
+
+// Marks the held-out tasks of a new plan (eval.holdout), grouping files
+// that share a function body.
+void SplitPlan(const config::Config& cfg, const PreparedRun& run, const std::map<std::string, std::string>& commits,
+               std::vector<callgraph::PlannedTask>* plan, std::vector<std::string>* notes) {
+  if (cfg.eval.holdout <= 0) return;
+  callgraph::BodyKeys bodies;
+  for (const config::RepoConfig& rc : cfg.repos) {
+    repo::FileFilter filter;
+    filter.max_file_bytes = static_cast<std::uint64_t>(rc.max_file_bytes);
+    filter.exclude_globs = rc.skip;
+    RepoFileSource source(run.repos.at(rc.name).get(), commits.at(rc.name), filter);
+    callgraph::AddBodyKeys(source, rc.name, *plan, &bodies);
+  }
+  callgraph::HoldoutOptions options;
+  options.holdout = cfg.eval.holdout;
+  options.seed = static_cast<std::uint64_t>(cfg.run.seed);
+  notes->push_back(callgraph::FormatSplit(callgraph::MarkHoldout(plan, options, bodies)));
+}
+
 }  // namespace
+
+Result<RunResources> LoadRunResources(const config::Config& cfg) {
+  RunResources r;
+  r.prompts_dir = cfg.prompts.dir.empty() ? config::DataDir() + "/prompts" : cfg.prompts.dir;
+  std::string tools_path = cfg.tools.file.empty() ? config::DataDir() + "/configs/tools.yaml" : cfg.tools.file;
+  std::string messages_path = r.prompts_dir + "/tools/messages.yaml";
+  SG_ASSIGN_OR_RETURN(r.tool_resources, tools::LoadToolResources(tools_path, messages_path, cfg.sandbox.mount_point));
+  SG_ASSIGN_OR_RETURN(std::string tools_text, ReadFile(tools_path));
+  SG_ASSIGN_OR_RETURN(std::string messages_text, ReadFile(messages_path));
+  SG_ASSIGN_OR_RETURN(r.prompts, PromptLibrary::Load(r.prompts_dir, cfg.prompts, tools_text + "\n" + messages_text));
+  return r;
+}
 
 Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_config_change) {
   const config::Config& cfg = loaded.config;
@@ -44,14 +97,10 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   // Refuse a changed config before the work of planning; record it only once a plan exists.
   SG_ASSIGN_OR_RETURN(ConfigClaim claim, CheckRecordedConfig(loaded, run.run_dir, allow_config_change));
 
-  run.prompts_dir = cfg.prompts.dir.empty() ? config::DataDir() + "/prompts" : cfg.prompts.dir;
-  std::string tools_path = cfg.tools.file.empty() ? config::DataDir() + "/configs/tools.yaml" : cfg.tools.file;
-  std::string messages_path = run.prompts_dir + "/tools/messages.yaml";
-  SG_ASSIGN_OR_RETURN(run.tool_resources, tools::LoadToolResources(tools_path, messages_path, cfg.sandbox.mount_point));
-  SG_ASSIGN_OR_RETURN(std::string tools_text, ReadFile(tools_path));
-  SG_ASSIGN_OR_RETURN(std::string messages_text, ReadFile(messages_path));
-  SG_ASSIGN_OR_RETURN(run.prompts,
-                      PromptLibrary::Load(run.prompts_dir, cfg.prompts, tools_text + "\n" + messages_text));
+  SG_ASSIGN_OR_RETURN(RunResources resources, LoadRunResources(cfg));
+  run.prompts_dir = std::move(resources.prompts_dir);
+  run.prompts = std::move(resources.prompts);
+  run.tool_resources = std::move(resources.tool_resources);
   run.recipe_hash = ContentId({loaded.recipe_hash, run.prompts.hash()}, 64);
 
   std::map<std::string, std::string> commits;
@@ -71,6 +120,7 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   if (Result<std::vector<callgraph::PlannedTask>> existing = callgraph::ReadTasksFile(tasks_path); existing.ok()) {
     run.plan = std::move(*existing);
     run.plan_reused = true;
+    SG_RETURN_IF_ERROR(CheckReusedSplit(cfg, run.plan, &run.plan_notes));
     SG_ASSIGN_OR_RETURN(run.previous_config, RecordConfig(claim));
     return run;
   } else if (existing.status().code() != StatusCode::kNotFound) {
@@ -114,6 +164,7 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
   popts.recipe_hash = run.recipe_hash;
   SG_RETURN_IF_ERROR(callgraph::ValidatePlanOptions(popts));
   run.plan = callgraph::PlanTasks(selections, popts);
+  SplitPlan(cfg, run, commits, &run.plan, &run.plan_notes);
   SG_RETURN_IF_ERROR(callgraph::WriteTasksFile(tasks_path, run.plan));
   SG_ASSIGN_OR_RETURN(run.previous_config, RecordConfig(claim));
   return run;

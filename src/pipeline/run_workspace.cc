@@ -9,6 +9,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
+#include "seragen/env/profile.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
 #include "seragen/repo/diff.h"
@@ -31,6 +32,9 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
         box_(resources, runner_.get(), lease_.path(), this, options, &meter_),
         executor_(&box_, resources) {
     diff_options_.max_bytes = max_patch_bytes;
+    env::ProfileOptions profile_options;
+    profile_options.mount_point = runner_->VisibleRoot();
+    if (auto p = env::DetectProfile(lease_.path(), profile_options)) own_modules_ = std::move(p->own_modules);
   }
 
   ~LeasedWorkspace() override { (void)lease_.Release(); }
@@ -39,6 +43,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return runner_->VisibleRoot(); }
   std::string test_command() const override { return test_command_; }
+  std::vector<std::string> own_modules() const override { return own_modules_; }
   Result<std::string> CurrentPatch() override {
     return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
   }
@@ -54,6 +59,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   repo::WorkingCopyLease lease_;
   std::unique_ptr<sandbox::CommandRunner> runner_;
   std::string test_command_;
+  std::vector<std::string> own_modules_;
   sandbox::DirectoryCopyMeter meter_;
   tools::ToolBox box_;
   ToolBoxExecutor executor_;
@@ -169,6 +175,7 @@ Result<RunWorkspaceFactory::Prepared> RunWorkspaceFactory::PrepareFor(const call
   SandboxSetupRunner runner(mode, setup_sb, lease.path(), spec.prefix, spec.setup_network);
   Result<env::PreparedEnvironment> prepared = env::PrepareEnvironment(spec, task.commit, runner, log);
   (void)lease.Release();
+  if (prepared.ok() && !prepared->reused) ++setups_run_;
   if (!prepared.ok()) {
     return Status(prepared.status().code(),
                   "environment setup of repository '" + task.repo + "' failed: " + prepared.status().message());
@@ -200,6 +207,11 @@ Status RunWorkspaceFactory::ApplyEnvironment(const callgraph::PlannedTask& task,
   sb.env = MergedEnv(sb, p.spec);
   if (!p.prefix_dir.empty()) sb.binds.push_back({p.prefix_dir, p.spec.prefix, false});
   return Status::Ok();
+}
+
+std::size_t RunWorkspaceFactory::SetupsRun() {
+  std::lock_guard<std::mutex> lock(env_mu_);
+  return setups_run_;
 }
 
 std::vector<std::string> RunWorkspaceFactory::FailedSetups() {
@@ -245,13 +257,18 @@ Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph:
 
 Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const callgraph::PlannedTask& task, int slot,
                                                                         const std::string& command) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  const std::size_t setups_before = SetupsRun();
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
+  const Clock::time_point check_start = Clock::now();
   SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
+  const Clock::time_point check_end = Clock::now();
   // Which system the root is, as the commands see it (an image's own /etc/os-release).
   SG_ASSIGN_OR_RETURN(
       sandbox::CommandResult system,
@@ -259,7 +276,11 @@ Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const ca
   (void)lease.Release();
   std::string os = system.exit_code == 0 ? system.output.substr(0, 200) : "";
   while (!os.empty() && (os.back() == '\n' || os.back() == '\r')) os.pop_back();
-  return CheckOutcome{sb, std::move(result), os.find('\n') == std::string::npos ? os : "", RootIdentity(task.repo)};
+  CheckOutcome out{sb, std::move(result), os.find('\n') == std::string::npos ? os : "", RootIdentity(task.repo)};
+  out.prepared_from_cache = SetupsRun() == setups_before;
+  out.prepare_seconds = std::chrono::duration<double>(check_start - start).count();
+  out.check_seconds = std::chrono::duration<double>(check_end - check_start).count();
+  return out;
 }
 
 }  // namespace seragen::pipeline

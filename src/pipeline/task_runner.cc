@@ -11,6 +11,7 @@
 #include "seragen/base/rng.h"
 #include "seragen/base/utf8.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/pipeline/env_health.h"
 #include "seragen/pipeline/issue_stage.h"
 #include "seragen/verify/scores.h"
 
@@ -279,6 +280,7 @@ void TaskRunner::AddUsage(const agent::Trajectory& t) {
 
 void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
   rollout_.reset();
+  const std::uint64_t env_broken = env_ ? CountEnvBroken(t, env_->own_modules(), env_->repo_root()) : 0;
   // Restoring the copy may block: hand the environment to a worker.
   if (env_) {
     auto env = std::shared_ptr<Workspace>(std::move(env_));
@@ -312,6 +314,7 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
   rec.tokens = TokensOf(t);
   rec.refs[number == 1 ? kRefRollout1 : kRefRollout2] = path;
   rec.timings_ms["rollout"] = static_cast<std::int64_t>(t.totals.wall_seconds * 1000);
+  if (ctx_->env_health != nullptr) ctx_->env_health->Add(env_broken > 0);
   rec.extra =
       journal::RolloutResult{t.has_patch,
                              p1_hash,
@@ -320,7 +323,8 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
                              static_cast<std::uint64_t>(std::max<std::int64_t>(0, turn_header_.discarded_tokens)),
                              static_cast<std::uint64_t>(std::max(0, CategoryForAttempt())),
                              RolloutSeed(number),
-                             t.autosubmitted};
+                             t.autosubmitted,
+                             env_broken};
   // An autosubmitted rollout 1 goes on like a submitted one (EXIT_STATUSES.md, "Autosubmit").
   const bool handed_in = exit == agent::ExitStatus::kSubmitted || t.autosubmitted;
   std::string text = agent::TrajectoryToJson(t);

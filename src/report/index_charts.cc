@@ -139,6 +139,9 @@ std::string OverviewSection(const RunView& view) {
   out += Kv("verified", MapLine(s.verified) + fmt::format(" · acceptance {:.1f}%", 100 * s.acceptance_rate));
   out += Kv("skipped", MapLine(s.skipped));
   out += Kv("failures", "infrastructure: " + MapLine(s.infra_failures) + "; model: " + MapLine(s.model_failures));
+  out += Kv("environment", fmt::format("<span id=\"n-env-broken\">{}</span> of {} rollouts could not import the "
+                                       "repository's own code (env_broken)",
+                                       Count(s.env_broken), Count(s.rollouts)));
   out += Kv("records", Wall(view));
   out += ExportSecretsRows(s);
   if (s.tasks_per_minute > 0) {

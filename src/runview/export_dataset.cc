@@ -1,5 +1,7 @@
 #include "seragen/runview/export_dataset.h"
 
+#include "seragen/callgraph/holdout.h"
+
 #include <algorithm>
 #include <set>
 #include <span>
@@ -33,6 +35,14 @@ exporter::DatasetFacts FactsOf(const RunState& run) {
   f.prompt_tokens = st.prompt_tokens;
   f.completion_tokens = st.completion_tokens;
   f.model_calls = st.model_calls;
+  f.rollouts = st.rollouts;
+  f.env_broken = st.env_broken;
+  if (st.split.heldout_tasks > 0) {
+    f.heldout_summary = callgraph::FormatSplit(st.split);
+    for (const auto& [repo, files] : callgraph::HeldOutFiles(run.plan)) {
+      for (const std::string& file : files) f.heldout_files.push_back(repo + "/" + file);
+    }
+  }
   return f;
 }
 

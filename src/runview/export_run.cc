@@ -10,8 +10,10 @@
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/atomic_file.h"
 #include "seragen/base/file_util.h"
+#include "seragen/callgraph/holdout.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/export/dataset_card.h"
+#include "seragen/export/heldout_filter.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/runview/export_secrets_status.h"
@@ -56,7 +58,12 @@ class RunExporter {
  public:
   RunExporter(const ExportRequest& req, const RunState& run, const exporter::ExportTemplates& templates,
               ExportReport* report)
-      : req_(req), run_(run), templates_(templates), report_(report), selector_(req.rules) {
+      : req_(req),
+        run_(run),
+        templates_(templates),
+        report_(report),
+        selector_(req.rules),
+        heldout_(callgraph::HeldOutFiles(run.plan)) {
     for (const auto& t : run.plan) by_id_.emplace(t.task_id, &t);
   }
 
@@ -99,6 +106,10 @@ class RunExporter {
       selector_.Exclude(exporter::kNotInPlan);
       return Status::Ok();
     }
+    if (planned->second->heldout) {  // evaluation data: never a training row
+      selector_.Exclude(exporter::kHeldOutTask);
+      return Status::Ok();
+    }
     exporter::RecordMetadata md = MetadataOf(shard, p, *planned->second);
     SG_ASSIGN_OR_RETURN(std::optional<agent::Trajectory> r1, LoadRollout(shard.shard_dir, p, journal::kRefRollout1));
     SG_ASSIGN_OR_RETURN(std::optional<agent::Trajectory> r2, LoadRollout(shard.shard_dir, p, journal::kRefRollout2));
@@ -110,8 +121,12 @@ class RunExporter {
     outcome.judged_yes = journal::Rollout1JudgedYes(p);
     outcome.verified = p.last.stage == journal::Stage::kVerified;
     outcome.test_command = md.test_command;
+    outcome.rollout1_env_broken = p.rollout1.env_broken;
+    outcome.rollout2_env_broken = p.rollout2.env_broken;
     if (outcome.verified) ReadVerification(p.last.verification(), &outcome);
     exporter::Selection sel = selector_.Select(outcome);
+    sel.t1 = sel.t1 && !TouchesHeldOut(md.repo, *r1, exporter::kT1TouchesHeldOut);
+    sel.t2 = sel.t2 && !TouchesHeldOut(md.repo, *r2, exporter::kT2TouchesHeldOut);
     if (sel.t1) {
       md.rollout = 1;
       md.seed = p.rollout1.seed;
@@ -125,6 +140,13 @@ class RunExporter {
       Write(std::move(*r2), md, &t2_text_, &report_->t2_written);
     }
     return Status::Ok();
+  }
+
+  // A row whose patch changes a held-out file is left out (counted as `reason`).
+  bool TouchesHeldOut(const std::string& repo, const agent::Trajectory& traj, const char* reason) {
+    if (heldout_.empty() || !heldout_.Touches(repo, traj.patch)) return false;
+    selector_.Exclude(reason);
+    return true;
   }
 
   // Record metadata that holds text from the repository, the endpoint or
@@ -196,6 +218,7 @@ class RunExporter {
   const exporter::ExportTemplates& templates_;
   ExportReport* report_;
   exporter::ExportSelector selector_;
+  exporter::HeldOutFilter heldout_;
   std::unordered_map<std::string_view, const callgraph::PlannedTask*> by_id_;
   std::string t1_text_, t2_text_;
   AtomicFile* report_file_ = nullptr;
@@ -361,6 +384,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
     req.rules.line_rule = *line_rule;
     req.rules.max_avg_tool_output_tokens = static_cast<std::size_t>(output.max_avg_tool_output_tokens);
     req.rules.require_tests_passed = o.require_tests_passed;
+    req.rules.require_env_ok = o.require_env_ok;
     req.test_commands = test_commands;
     req.secret_scanner = secret_settings.secret_scanner;  // shares the compiled rules
     req.secret_action = secret_settings.secret_action;

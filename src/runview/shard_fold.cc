@@ -65,6 +65,8 @@ void CountRolloutExit(const journal::JournalRecord& rec, ShardTotals* t) {
   std::optional<agent::ExitStatus> exit = agent::ParseExitStatus(rec.status);
   t->rollout_exits[exit ? agent::OutcomeName(*exit, autosubmitted) : rec.status]++;
   if (autosubmitted) t->autosubmitted++;
+  t->rollouts++;
+  if (rr != nullptr && rr->env_broken > 0) t->env_broken++;
 }
 
 void AddSpan(const std::string& at, ShardTotals* t) {

@@ -7,6 +7,8 @@
 
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/journal/shard_lock.h"
+#include "seragen/runview/endpoint_occupancy.h"
 #include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_result.h"
 
@@ -39,6 +41,8 @@ void AddShardTotals(const RunState& run, StatusReport* r, double* first, double*
     r->model_calls += t.tokens.calls;
     for (const auto& [exit, n] : t.rollout_exits) r->rollout_exits[exit] += n;
     r->autosubmitted += t.autosubmitted;
+    r->rollouts += t.rollouts;
+    r->env_broken += t.env_broken;
     AddAccounting(t.accounting, &r->tokens);
     if (t.first_seconds > 0) *first = *first == 0 ? t.first_seconds : std::min(*first, t.first_seconds);
     *last = std::max(*last, t.last_seconds);
@@ -84,12 +88,18 @@ Result<StatusReport> ReadStatus(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir));
   StatusReport report = StatusOf(run);
   report.export_secrets = ReadExportSecrets(run_dir);
+  for (const ShardState& shard : run.shards) {
+    report.running = report.running || journal::ShardLockHeld(journal::LockPath(shard.shard_dir));
+  }
+  if (!report.running) report.eta_minutes = -1;  // a stopped run has no time of arrival
+  report.occupancy = ReadRunOccupancy(run_dir, &report.occupancy_problems);
   return report;
 }
 
 StatusReport StatusOf(const RunState& run) {
   StatusReport r;
   r.planned = run.plan.size();
+  r.split = callgraph::SplitOf(run.plan);
   r.shards = run.shards.size();
   double first = 0, last = 0;
   AddShardTotals(run, &r, &first, &last);
@@ -102,6 +112,7 @@ StatusReport StatusOf(const RunState& run) {
 std::string FormatStatus(const StatusReport& r) {
   std::string out = fmt::format("tasks      {} planned, {} started, {} finished ({:.1f}%), {} shard(s)\n", r.planned,
                                 r.started, r.finished, r.planned ? 100.0 * r.finished / r.planned : 0.0, r.shards);
+  if (r.split.heldout_tasks > 0) out += fmt::format("eval split {}\n", callgraph::FormatSplit(r.split));
   out += fmt::format("result     {}\n", r.result);
   auto line = [&](const char* name, const std::map<std::string, std::size_t>& m) {
     if (m.empty()) return;
@@ -120,6 +131,11 @@ std::string FormatStatus(const StatusReport& r) {
   line("rollouts", r.rollout_exits);
   if (r.autosubmitted > 0)
     out += fmt::format("autosubmit {} rollout(s) submitted their diff after a limit\n", r.autosubmitted);
+  if (r.rollouts > 0) {
+    out +=
+        fmt::format("env health {} of {} rollout(s) ran the repository's code; {} failed to import it (env_broken)\n",
+                    r.rollouts - r.env_broken, r.rollouts, r.env_broken);
+  }
   out += fmt::format(
       "failures   {} infrastructure, {} model\n",
       [&] {
@@ -147,6 +163,8 @@ std::string FormatStatus(const StatusReport& r) {
   for (const auto& [format, secrets] : r.export_secrets) {
     out += fmt::format("export     {} ", format) + FormatSecretSummary(secrets);
   }
+  out += FormatOccupancy(r.occupancy);
+  for (const auto& problem : r.occupancy_problems) out += "note       unreadable occupancy: " + problem + "\n";
   if (r.torn_tails)
     out += fmt::format("note       {} journal(s) end in a torn line (a crash); it is ignored\n", r.torn_tails);
   return out;
@@ -192,6 +210,17 @@ void AddBreakdownJson(const StatusBreakdown& b, nlohmann::ordered_json& j) {
   j["shard_progress"] = shards;
 }
 
+// {"rollouts":N,"env_broken":K,"env_ok_share":(N-K)/N or null}
+nlohmann::ordered_json EnvHealthJson(const StatusReport& r) {
+  nlohmann::ordered_json j = {{"rollouts", r.rollouts}, {"env_broken", r.env_broken}};
+  if (r.rollouts > 0) {
+    j["env_ok_share"] = static_cast<double>(r.rollouts - r.env_broken) / static_cast<double>(r.rollouts);
+  } else {
+    j["env_ok_share"] = nullptr;
+  }
+  return j;
+}
+
 }  // namespace
 
 std::string StatusJson(const StatusReport& r) {
@@ -206,6 +235,7 @@ std::string StatusJson(const StatusReport& r) {
                               {"skipped", r.skipped},
                               {"rollout_exits", r.rollout_exits},
                               {"autosubmitted", r.autosubmitted},
+                              {"env_health", EnvHealthJson(r)},
                               {"infra_failures", r.infra_failures},
                               {"model_failures", r.model_failures},
                               {"prompt_tokens", r.prompt_tokens},
@@ -214,11 +244,18 @@ std::string StatusJson(const StatusReport& r) {
                               {"model_calls", r.model_calls},
                               {"tasks_per_minute", r.tasks_per_minute},
                               {"eta_minutes", r.eta_minutes},
+                              {"running", r.running},
                               {"torn_journals", r.torn_tails}};
   AddBreakdownJson(r.breakdown, j);
   AddTokenAccountingJson(r.tokens, j);
   for (const auto& [format, secrets] : r.export_secrets) {  // no key before an export with a scan
     j["export_secrets"][format] = nlohmann::ordered_json::parse(secrets::EncodeSecretSummary(secrets));
+  }
+  j["teacher_occupancy"] = nlohmann::ordered_json::parse(OccupancyJson(r.occupancy));
+  if (r.split.heldout_tasks > 0) {
+    j["eval_split"] = {{"functions", r.split.functions}, {"heldout_functions", r.split.heldout_functions},
+                       {"files", r.split.files},         {"heldout_files", r.split.heldout_files},
+                       {"tasks", r.split.tasks},         {"heldout_tasks", r.split.heldout_tasks}};
   }
   j["budget"] = {{"max_tasks", r.budget.max_tasks},       {"max_tokens", r.budget.max_tokens},
                  {"max_cost_usd", r.budget.max_cost_usd}, {"tasks_used", r.budget_used.tasks},

@@ -11,7 +11,7 @@ std::map<std::string, std::string> DefaultSandboxEnv() {
       {"TERM", "dumb"},
       {"PAGER", "cat"},
       {"GIT_PAGER", "cat"},
-      {"PYTHONDONTWRITEBYTECODE", "1"},
+      {"PYTHONPYCACHEPREFIX", "/tmp/.pycache"},
       {"PYTHONUNBUFFERED", "1"},
   };
 }

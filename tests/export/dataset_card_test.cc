@@ -65,6 +65,11 @@ TEST_CASE("dataset card: counts, provenance and the scripted-teacher warning", "
   CHECK(card.find("qwen3\\-coder") != std::string::npos);
   CHECK(card.find("| recipe hash | `abc` |") != std::string::npos);
   CHECK(card.find("Not training data") == std::string::npos);
+  f.rollouts = 20;
+  f.env_broken = 5;
+  CHECK(DatasetCard(f).find(
+            "| rollouts that could not import the repository's own code (env_broken) | 5 of 20 (25.0%) |") !=
+        std::string::npos);
   f.scripted_teacher = true;
   CHECK(DatasetCard(f).find("Not training data") != std::string::npos);
   CHECK(DatasetCard(f) == DatasetCard(f));

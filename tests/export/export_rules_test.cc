@@ -115,6 +115,26 @@ TEST_CASE("export rules: only_submitted off still never accepts an unsubmitted T
   CHECK(sel.excluded() == Counts{{kT2BelowThreshold, 1}});
 }
 
+TEST_CASE("export rules: require_env_ok leaves out env_broken rollouts, counted", "[export]") {
+  Task t("a");
+  t.outcome.rollout1_env_broken = true;
+  Task u("b");
+  u.r1.patch = u.r2.patch = "other";
+  u.outcome.rollout2_env_broken = true;
+  ExportSelector off({});
+  CHECK(off.Select(t.outcome).t1);  // off by default
+  ExportRules rules;
+  rules.require_env_ok = true;
+  ExportSelector sel(rules);
+  Selection s = sel.Select(t.outcome);
+  CHECK_FALSE(s.t1);
+  CHECK(s.t2);
+  s = sel.Select(u.outcome);
+  CHECK(s.t1);
+  CHECK_FALSE(s.t2);
+  CHECK(sel.excluded() == OnceEach({kT1EnvBroken, kT2EnvBroken}));
+}
+
 TEST_CASE("export rules: a threshold override replaces the recorded one", "[export]") {
   ExportRules strict;
   strict.threshold = 0.9;

@@ -71,6 +71,19 @@ TEST_CASE("a resumed rollout's replay and restart counts round-trip, absent when
   CHECK(bad.status().code() == StatusCode::kParseError);
 }
 
+TEST_CASE("a rollout's environment failures round-trip, absent when zero", "[journal][extra]") {
+  RolloutResult rr{true, ""};
+  rr.env_broken = 3;
+  JournalRecord r = WithExtra(Stage::kRollout2Done, rr);
+  auto line = EncodeRecord(r);
+  REQUIRE(line.ok());
+  CHECK(line->find(R"("env_broken":3)") != std::string::npos);
+  CHECK(RoundTrip(r) == r);
+  CHECK(RoundTrip(r).rollout()->env_broken == 3);
+  rr.env_broken = 0;
+  CHECK(EncodeRecord(WithExtra(Stage::kRollout2Done, rr))->find("env_broken") == std::string::npos);
+}
+
 TEST_CASE("issue results round-trip", "[journal][extra]") {
   JournalRecord r = WithExtra(Stage::kIssueDone, IssueResult{"lanternjs-error-message"});
   CHECK(EncodeRecord(r)->find(R"("extra":{"demo_issue":"lanternjs-error-message"})") != std::string::npos);

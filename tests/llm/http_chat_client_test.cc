@@ -472,6 +472,34 @@ TEST_CASE("endpoint pool: spread by outstanding requests", "[llm][client][pool]"
   CHECK(h.server(1).request_count() == 2);
 }
 
+TEST_CASE("a concurrency cap that holds calls back is logged and counted", "[llm][client][pool]") {
+  ChatClientOptions options;
+  options.pool.max_concurrency = 1;
+  ChatHarness h(options);
+  h.server().SetHandler([](const testing::ReceivedRequest&) {
+    ScriptedReply r = Ok();
+    r.delay = milliseconds(30);
+    return r;
+  });
+  std::string logs;
+  std::atomic<int> ok{0};
+  std::promise<void> all;
+  {
+    log::ScopedCapture capture(&logs);
+    for (int i = 0; i < 3; ++i) {
+      h.client->Complete(SimpleRequest(), {}, [&](Result<ChatResponse> r) {
+        if (r.ok() && ++ok == 3) all.set_value();
+      });
+    }
+    REQUIRE(all.get_future().wait_for(std::chrono::seconds(3)) == std::future_status::ready);
+  }
+  CHECK(logs.find("held back by llm.max_concurrency (1)") != std::string::npos);
+  CallHolds holds = h.client->Holds();
+  CHECK(holds.global_cap_holds >= 1);
+  CHECK(holds.endpoint_cap_holds == 0);
+  CHECK(holds.unavailable_holds == 0);
+}
+
 TEST_CASE("endpoint pool: a failing endpoint is ejected, then probed back in", "[llm][client][pool]") {
   ChatClientOptions o;
   o.pool.eject_after_failures = 1;

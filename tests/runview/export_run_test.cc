@@ -12,6 +12,7 @@
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/file_util.h"
 #include "seragen/callgraph/plan.h"
+#include "seragen/export/heldout_filter.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/runview/export_dataset.h"
@@ -64,6 +65,8 @@ struct TaskScript {
   std::optional<std::uint64_t> category;                      // recorded on rollout1_done
   std::string command = "ls";                                 // rollout 1's one bash call
   std::string observation = "a.py";                           // and what it printed
+  std::string file = "a.py";                                  // of the planned function
+  bool heldout = false;                                       // in the eval split
   std::optional<agent::Trajectory> trajectory;                // instead of Rollout1(...)
 };
 
@@ -86,9 +89,10 @@ void WriteRun(const std::string& run_dir, const std::vector<TaskScript>& tasks) 
     callgraph::PlannedTask p;
     p.task_id = s.id;
     p.repo = "r";
-    p.file = "a.py";
-    p.function_id = "a.py::f";
+    p.file = s.file;
+    p.function_id = s.file + "::f";
     p.category = kPlannedCategory;
+    p.heldout = s.heldout;
     plan.push_back(p);
     add({s.id, Stage::kPlanned, "", 1});
     JournalRecord r1{s.id, Stage::kRollout1Done, "submitted", 1};
@@ -346,6 +350,31 @@ TEST_CASE("export: a T1 ships only with a judge yes for that attempt", "[export]
   no_judge.judge_enabled = false;  // a run without a judge ships every submitted rollout 1
   CHECK(ExportedT1(dir.path(), no_judge) == std::vector<std::string>{"a-duplicate", "c-judge-failed", "d-interrupted",
                                                                      "e-duplicate-of-rejected", "g-redone"});
+}
+
+TEST_CASE("export: no held-out task and no row touching a held-out file reaches a training export", "[export]") {
+  testing::TempDir dir;
+  auto diff = [](const std::string& file) {
+    return "diff --git a/" + file + " b/" + file + "\n--- a/" + file + "\n+++ b/" + file + "\n@@ -1 +1 @@\n-x\n+y\n";
+  };
+  TaskScript train{"a-train", diff("a.py"), {}};
+  TaskScript held{"b-held", diff("pkg/h.py"), {}};
+  held.file = "pkg/h.py";
+  held.heldout = true;
+  TaskScript leaks{"c-leaks", diff("a.py") + diff("pkg/h.py"), {}};  // a training task that edits held-out code
+  TaskScript renamed{"d-renamed", "diff --git a/pkg/h.py b/pkg/g.py\nrename from pkg/h.py\nrename to pkg/g.py\n", {}};
+  WriteRun(dir.path(), {train, held, leaks, renamed});
+  exporter::ExportRules rules;
+  rules.judge_enabled = false;
+  CHECK(ExportedT1(dir.path(), rules) == std::vector<std::string>{"a-train"});
+  ExportRequest req;
+  req.run_dir = dir.path();
+  req.prompts_dir = seragen::testing::SourcePath("prompts");
+  req.rules = rules;
+  Result<ExportReport> report = ExportRun(req);
+  REQUIRE(report.ok());
+  CHECK(report->excluded.at(exporter::kHeldOutTask) == 1);
+  CHECK(report->excluded.at(exporter::kT1TouchesHeldOut) == 2);
 }
 
 TEST_CASE("export: records name the category their attempt was given, and the planned one", "[export]") {

@@ -10,6 +10,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/journal/shard_lock.h"
 #include "seragen/runview/run_settings.h"
 #include "seragen/runview/status_report.h"
 #include "testing/source_paths.h"
@@ -91,6 +92,50 @@ TEST_CASE("a task found in two shards counts once in status, as in export and re
   CHECK(after->rollout_exits.at("submitted") == before->rollout_exits.at("submitted") + 1);
   // Each shard's own progress counts the tasks in its journal.
   CHECK(after->breakdown.shards[1].done == before->breakdown.shards[1].done + 1);
+}
+
+TEST_CASE("status gives an ETA only while a run writes a shard", "[status]") {
+  TempDir dir;
+  std::string run_dir = MakeFixtureRun(dir.path() + "/run");
+  auto stopped = ReadStatus(run_dir);
+  REQUIRE(stopped.ok());
+  REQUIRE(stopped->finished < stopped->planned);
+  CHECK_FALSE(stopped->running);
+  CHECK(stopped->eta_minutes == -1);
+  CHECK(FormatStatus(*stopped).find("ETA") == std::string::npos);
+  auto lock = journal::ShardLock::Acquire(journal::LockPath(journal::ShardDir(run_dir, 1)), "shard 1/2");
+  REQUIRE(lock.ok());
+  auto running = ReadStatus(run_dir);
+  REQUIRE(running.ok());
+  CHECK(running->running);
+  CHECK(running->eta_minutes > 0);
+  CHECK(FormatStatus(*running).find("ETA") != std::string::npos);
+}
+
+TEST_CASE("status counts env_broken rollouts and reports the environment's health", "[status]") {
+  TempDir dir;
+  std::string run_dir = MakeFixtureRun(dir.path() + "/run");
+  auto before = ReadStatus(run_dir);
+  REQUIRE(before.ok());
+  CHECK(before->env_broken == 0);
+  CHECK(before->rollouts > 0);
+  std::string path = journal::JournalPath(journal::ShardDir(run_dir, 0));
+  journal::JournalRecord r{"0000000000005eed0000", journal::Stage::kRollout2Done, "submitted", 1};
+  journal::RolloutResult rr{true, ""};
+  rr.env_broken = 2;
+  r.extra = rr;
+  r.at = "2026-11-20T10:00:30.000Z";
+  auto line = journal::EncodeRecord(r);
+  REQUIRE(line.ok());
+  REQUIRE(WriteFileAtomic(path, *ReadFile(path) + *line + "\n").ok());
+  auto after = ReadStatus(run_dir);
+  REQUIRE(after.ok());
+  CHECK(after->rollouts == before->rollouts + 1);
+  CHECK(after->env_broken == 1);  // rollouts, not commands
+  nlohmann::json j = nlohmann::json::parse(StatusJson(*after));
+  CHECK(j["env_health"]["env_broken"] == 1);
+  CHECK(j["env_health"]["rollouts"] == after->rollouts);
+  CHECK(FormatStatus(*after).find("failed to import it (env_broken)") != std::string::npos);
 }
 
 // Writes the fixture run to $SERAGEN_FIXTURE_RUN_DIR, for making the golden

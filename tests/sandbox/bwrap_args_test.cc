@@ -249,4 +249,12 @@ TEST_CASE("slot uids are distinct per slot", "[sandbox][bwrap_args]") {
 }
 
 }  // namespace
+
+TEST_CASE("python bytecode is cached under the rollout's /tmp, never in the working copy", "[sandbox][bwrap_args]") {
+  auto env = DefaultSandboxEnv();
+  CHECK(env.count("PYTHONDONTWRITEBYTECODE") == 0);  // that recompiled every import of every command
+  REQUIRE(env.count("PYTHONPYCACHEPREFIX") == 1);
+  CHECK(env["PYTHONPYCACHEPREFIX"].rfind("/tmp/", 0) == 0);
+}
+
 }  // namespace seragen::sandbox

@@ -53,6 +53,10 @@ struct PlannedTask {
   int category = 0;
   int replica = 0;         // earlier tasks of the same (function, category)
   std::uint64_t seed = 0;  // per-task seed (< 2^53, exact in JSON everywhere)
+  // Held out for evaluation (holdout.h): runs like any task, never exported
+  // for training. Written as "heldout":true only when set, so plans without
+  // a split keep their bytes.
+  bool heldout = false;
 };
 
 // The functions chosen in one repository (SelectFunctions output).

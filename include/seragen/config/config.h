@@ -34,10 +34,17 @@ struct RunConfig {
   std::string log_level = "info";
   std::string progress = "auto";
   bool allow_config_change = false;
+  // Stop the run (exit 2) once more than this share of its rollouts (after
+  // the first 8) failed to import the repository's own code; 1 = never.
+  double max_env_broken_share = 0.5;
 };
 
 // Where a repository's commands run and how it is prepared (docs/ENVIRONMENTS.md).
 struct EnvironmentConfig {
+  // The profile that wrote this section ("python", "node", "go", "rust";
+  // env/profile.h), named in setup errors; "none" (`environment: none`)
+  // for no environment at all; "" for a hand-written one.
+  std::string profile;
   std::string image;   // OCI layout directory or docker/podman save archive
   std::string rootfs;  // existing root filesystem directory (exclusive with image)
   std::vector<std::string> setup;
@@ -47,6 +54,7 @@ struct EnvironmentConfig {
   std::string check;
   std::string test_command;
   std::string cache_dir;  // "" = $XDG_CACHE_HOME/seragen/env (env::DefaultEnvironmentCacheDir)
+  bool none() const { return profile == "none"; }
   friend bool operator==(const EnvironmentConfig&, const EnvironmentConfig&) = default;
 };
 
@@ -237,6 +245,12 @@ struct VerifyConfig {
   std::string rule = "sera";  // sera | structural
 };
 
+// The held-out evaluation split and `seragen eval` (docs/EVAL.md).
+struct EvalConfig {
+  double holdout = 0;      // 0 = off; (0, 1) a fraction of functions; >= 1 a count
+  std::int64_t seeds = 3;  // rollouts per held-out task in `seragen eval`
+};
+
 struct OutputConfig {
   std::vector<std::string> formats = {"hf"};
   std::string think = "keep";     // keep | drop | wrap
@@ -287,6 +301,7 @@ struct Config {
   OutputConfig output;
   ExportConfig export_;  // key "export" (a C++ keyword)
   BudgetConfig budget;
+  EvalConfig eval;
 };
 
 }  // namespace seragen::config

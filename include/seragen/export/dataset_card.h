@@ -29,11 +29,18 @@ struct DatasetFacts {
   bool scripted_teacher = false;
   std::size_t planned = 0, finished = 0, verified = 0, accepted = 0;
   std::int64_t prompt_tokens = 0, completion_tokens = 0, model_calls = 0;
+  // Rollouts, and those where a command could not import the repository's
+  // own code (env_broken; docs/ENVIRONMENTS.md).
+  std::size_t rollouts = 0, env_broken = 0;
   std::vector<DatasetFile> files;  // the first file of each split is the hub's default config
   bool train_keys = false;         // rows carry messages[].train (--train-keys), declared in the features
   // The length filter (output.max_record_tokens, 0 = off) and the rows it left out.
   std::size_t max_record_tokens = 0;
   std::size_t length_cut_t1 = 0, length_cut_t2 = 0;
+  // The held-out evaluation split (eval.holdout): its one-line summary and
+  // the files it holds out, "repo/path"; empty when the run has none.
+  std::string heldout_summary;
+  std::vector<std::string> heldout_files;
 };
 
 // README.md: a YAML header (`configs` with each file's `data_files`, the

@@ -32,6 +32,9 @@ struct ExportRules {
   // Only rollouts whose last test run (test_runs.h) passed; a rollout that
   // ran no tests is left out too.
   bool require_tests_passed = false;
+  // Leave out rollouts where a command could not import the repository's
+  // own code (RecordedTask::rollout*_env_broken).
+  bool require_env_ok = false;
 };
 
 // What the run recorded about one task, as far as the rules need it.
@@ -46,6 +49,8 @@ struct RecordedTask {
   std::optional<verify::Scores> scores;  // null when the recorded scores do not parse
   double recorded_threshold = 0.5;       // the threshold used at verification
   std::string test_command;              // the repository's environment.test_command ("" when unset)
+  bool rollout1_env_broken = false;      // journal RolloutResult::env_broken > 0
+  bool rollout2_env_broken = false;
 };
 
 struct Selection {
@@ -74,6 +79,8 @@ inline constexpr const char* kT1MalformedThink = "t1_malformed_think";
 inline constexpr const char* kT2MalformedThink = "t2_malformed_think";
 inline constexpr const char* kT1TestsNotPassed = "t1_tests_not_passed";
 inline constexpr const char* kT2TestsNotPassed = "t2_tests_not_passed";
+inline constexpr const char* kT1EnvBroken = "t1_env_broken";
+inline constexpr const char* kT2EnvBroken = "t2_env_broken";
 inline constexpr const char* kT2NotVerified = "t2_not_verified";
 inline constexpr const char* kT2Missing = "t2_missing";
 inline constexpr const char* kT2ScoresUnreadable = "t2_scores_unreadable";

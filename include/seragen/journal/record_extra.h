@@ -45,6 +45,10 @@ struct RolloutResult {
   // does. Stage 2 takes such a P1; training rows need a plain "submitted"
   // status by default. Written only when true.
   bool autosubmitted = false;
+  // Shell commands of the rollout whose output says the repository's own
+  // code could not be imported (env::FailsToImportOwnCode): the environment,
+  // not the agent, failed. Written only when > 0.
+  std::uint64_t env_broken = 0;
 
   friend bool operator==(const RolloutResult&, const RolloutResult&) = default;
 };

@@ -38,6 +38,7 @@ struct Milestones {
 struct RolloutDraw {
   std::optional<std::uint64_t> category_index;
   std::optional<std::uint64_t> seed;
+  bool env_broken = false;  // RolloutResult::env_broken > 0
 
   friend bool operator==(const RolloutDraw&, const RolloutDraw&) = default;
 };

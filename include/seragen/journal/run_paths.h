@@ -62,6 +62,7 @@ std::string JournalPath(std::string_view shard_dir);
 std::string LockPath(std::string_view shard_dir);
 std::string ShardLogPath(std::string_view shard_dir);
 std::string ShardSummaryPath(std::string_view shard_dir);
+std::string OccupancyPath(std::string_view shard_dir);  // occupancy.h
 
 // "trajectories/<task_id>.r<rollout>.json"
 std::string TrajectoryRef(std::string_view task_id, int rollout);

@@ -18,6 +18,10 @@
 
 namespace seragen::journal {
 
+// True when some process holds the lock on `lock_path` now (a run is
+// writing that shard); false when it is free, missing or unreadable.
+bool ShardLockHeld(const std::string& lock_path);
+
 class ShardLock {
  public:
   // Takes the lock without waiting. `what` names the locked thing in errors

@@ -24,7 +24,11 @@ struct CallOptions {
   // When the server reports fewer prompt tokens than this, the prompt was
   // silently truncated (SGLang --allow-auto-truncate): kContextOverflow.
   std::optional<std::int64_t> min_expected_prompt_tokens;
-  std::string task_id;  // for log lines only
+  // For log lines, and the call's endpoint affinity: calls with the same
+  // task id go to the endpoint that served the previous one (it holds their
+  // common prompt prefix in its cache) while it is healthy and not
+  // overloaded (EndpointPool). Empty: no affinity.
+  std::string task_id;
 };
 
 class CallHandle {

@@ -44,6 +44,17 @@ struct ChatClientOptions {
   std::size_t max_response_bytes = http::Request::kDefaultMaxBodyBytes;
 };
 
+// Calls the client held back although they were ready to send: how often a
+// hold began and how long some call waited, by what held it.
+struct CallHolds {
+  std::uint64_t global_cap_holds = 0;    // llm.max_concurrency
+  std::uint64_t endpoint_cap_holds = 0;  // every usable endpoint at its max_concurrency
+  std::uint64_t unavailable_holds = 0;   // every endpoint ejected or rate limited
+  std::chrono::milliseconds global_cap{0};
+  std::chrono::milliseconds endpoint_caps{0};
+  std::chrono::milliseconds unavailable{0};
+};
+
 class HttpChatClient final : public ChatClient {
  public:
   HttpChatClient(http::Client& http, Executor& executor, const Clock& clock, ChatClientOptions options);
@@ -60,6 +71,10 @@ class HttpChatClient final : public ChatClient {
   std::optional<Status> RunStopStatus() const override;
 
   std::vector<EndpointState> EndpointSnapshot() const;
+  // Hold totals so far (a hold still on counts up to now). A cap that holds
+  // calls back is also logged (a warning when it starts, then at most once a
+  // minute while it lasts). Thread-safe.
+  CallHolds Holds() const;
 
   // Health and identity probe of every endpoint (GET {base}/models, plus
   // /props for llama.cpp): records the served model id and context window;

@@ -28,6 +28,15 @@ struct PreparedRun {
   std::string previous_config;          // the copy of the config an accepted change replaced (config_record.h)
 };
 
+// The prompts and tools a config names (prompts.dir, tools.file; the
+// shipped ones when unset), as every rollout of the run gets them.
+struct RunResources {
+  std::string prompts_dir;
+  PromptLibrary prompts;
+  tools::ToolResources tool_resources;
+};
+Result<RunResources> LoadRunResources(const config::Config& cfg);
+
 // Creates/validates RUN_DIR (config compatibility first), loads prompts and
 // tools, opens repositories, builds or reuses RUN_DIR/tasks.jsonl, and only
 // then records the config (config_record.h).

@@ -55,8 +55,11 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   struct CheckOutcome {
     sandbox::SandboxOptions sandbox;
     sandbox::CommandResult result;
-    std::string system;   // PRETTY_NAME of the root's /etc/os-release; "" when unknown
-    std::string root_id;  // "image:<manifest digest>", a rootfs path, or "" for the host root
+    std::string system;               // PRETTY_NAME of the root's /etc/os-release; "" when unknown
+    std::string root_id;              // "image:<manifest digest>", a rootfs path, or "" for the host root
+    bool prepared_from_cache = true;  // no setup command ran (cached prefix, or no setup)
+    double prepare_seconds = 0;       // taking the working copy and building or finding the environment
+    double check_seconds = 0;         // the command itself
   };
   Result<CheckOutcome> RunCheck(const callgraph::PlannedTask& task, int slot, const std::string& command);
 
@@ -88,8 +91,10 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   std::mutex mu_;
   std::mutex env_mu_;                                 // held while an environment is prepared (one setup at a time)
   std::map<std::string, Result<Prepared>> prepared_;  // repo@commit -> environment or setup error
-  std::mutex failed_mu_;                              // not env_mu_: a setup holds that for minutes
-  std::vector<std::string> failed_setups_;            // guarded by failed_mu_
+  std::size_t setups_run_ = 0;                        // environments built here (not from the cache); env_mu_
+  std::size_t SetupsRun();
+  std::mutex failed_mu_;                                                 // not env_mu_: a setup holds that for minutes
+  std::vector<std::string> failed_setups_;                               // guarded by failed_mu_
   std::map<std::string, std::unique_ptr<repo::WorkingCopyPool>> pools_;  // key: repo + commit
   std::map<std::string, std::shared_ptr<repo::Repository>> mirrors_;     // sandbox-reachable clones
 };

@@ -23,6 +23,7 @@
 #include "seragen/demos/demo_issues.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/llm/chat_client.h"
+#include "seragen/pipeline/env_health.h"
 #include "seragen/pipeline/prompt_library.h"
 #include "seragen/pipeline/run_store.h"
 #include "seragen/pipeline/turn_log_sink.h"
@@ -66,6 +67,8 @@ struct PipelineContext {
   StageSettings settings;
   // SHA-256 of every P1 seen in this shard, for the early stop on duplicates.
   std::set<std::string> p1_hashes;
+  // Every finished rollout is added here (env_health.h); null: not counted.
+  EnvHealthTally* env_health = nullptr;
 };
 
 struct TaskOutcome {

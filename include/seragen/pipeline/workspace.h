@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "seragen/agent/tool_executor.h"
 #include "seragen/base/result.h"
@@ -23,6 +24,9 @@ class Workspace {
   virtual std::string repo_root() const = 0;
   // The repository's test command (environment.test_command), "" when unset.
   virtual std::string test_command() const { return {}; }
+  // The repository's own top-level modules (env::Profile::own_modules of the
+  // copy at its base commit); empty when unknown.
+  virtual std::vector<std::string> own_modules() const { return {}; }
 };
 
 class WorkspaceFactory {

@@ -47,6 +47,7 @@ struct ExportOverrides {
   bool no_tools = false;
   bool include_unsubmitted = false;
   bool require_tests_passed = false;
+  bool require_env_ok = false;  // --require-env-ok
   std::optional<double> threshold;
   std::optional<std::int64_t> max_record_tokens;  // default output.max_record_tokens
   std::string secrets_report;                     // --secrets-report FILE

@@ -32,6 +32,8 @@ struct ShardTotals {
   // submitted their diff after that limit (agent::OutcomeName)
   std::map<std::string, std::size_t> rollout_exits;
   std::size_t autosubmitted = 0;  // rollouts (1 and 2) that ended autosubmitted
+  std::size_t rollouts = 0;       // rollout records (1 and 2)
+  std::size_t env_broken = 0;     // of those: a command failed to import the repository's own code
   // The span of the records' timestamps: as written (ISO-8601), and in
   // seconds since the epoch over the well-formed ones (0 when none).
   std::string first_at, last_at;

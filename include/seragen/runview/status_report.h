@@ -8,18 +8,22 @@
 #include <vector>
 
 #include "seragen/base/result.h"
+#include "seragen/journal/occupancy.h"
 #include "seragen/runview/run_budget.h"
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/status_breakdown.h"
 #include "seragen/runview/token_accounting.h"
 #include "seragen/secrets/summary.h"
 
+#include "seragen/callgraph/holdout.h"
+
 namespace seragen::runview {
 
 struct StatusReport {
-  std::size_t planned = 0;   // tasks.jsonl
-  std::size_t started = 0;   // tasks with at least one record (a task in two shards once)
-  std::size_t finished = 0;  // terminal (verified, skipped, failed non-retryable)
+  std::size_t planned = 0;        // tasks.jsonl
+  callgraph::HoldoutSplit split;  // the plan's held-out evaluation split (eval.holdout)
+  std::size_t started = 0;        // tasks with at least one record (a task in two shards once)
+  std::size_t finished = 0;       // terminal (verified, skipped, failed non-retryable)
   // The exit-code classification of `seragen run` over the whole plan
   // (RunResultName): complete, incomplete or nothing_succeeded.
   std::string result;
@@ -32,13 +36,18 @@ struct StatusReport {
   // submitted their diff after that limit (agent::OutcomeName)
   std::map<std::string, std::size_t> rollout_exits;
   std::size_t autosubmitted = 0;  // rollouts (1 and 2) that ended autosubmitted
+  // Environment health: rollouts (1 and 2) recorded, and of those the ones
+  // where a command failed to import the repository's own code.
+  std::size_t rollouts = 0;
+  std::size_t env_broken = 0;
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
   std::int64_t cached_tokens = 0;
   std::int64_t model_calls = 0;
   double acceptance_rate = 0;   // accepted / verified
   double tasks_per_minute = 0;  // finished over the span of record timestamps
-  double eta_minutes = -1;      // remaining at that rate; -1 unknown
+  double eta_minutes = -1;      // remaining at that rate; -1 unknown or no run is writing
+  bool running = false;         // a process holds a shard's lock (ReadStatus; StatusOf leaves false)
   std::size_t shards = 0;
   std::size_t torn_tails = 0;  // journals that ended in a torn line (a crash)
   StatusBreakdown breakdown;   // per shard, category, repository; cost (status_breakdown.h)
@@ -50,6 +59,10 @@ struct StatusReport {
   // Format -> the secret counts of its latest export (export_secrets_status.h);
   // filled by ReadStatus, which reads the data directory; status itself does not scan.
   std::map<std::string, secrets::SecretSummary> export_secrets;
+  // The teacher endpoints' occupancy (endpoint_occupancy.h), filled by
+  // ReadStatus from the shards' occupancy.json; unreadable files named.
+  journal::OccupancyRecord occupancy;
+  std::vector<std::string> occupancy_problems;
 };
 
 // FoldRun and StatusOf; FoldRun's errors.

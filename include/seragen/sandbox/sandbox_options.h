@@ -94,7 +94,10 @@ struct SandboxOptions {
 };
 
 // PATH, HOME=/tmp, LANG/LC_ALL=C.UTF-8, TERM=dumb, PAGER=cat, GIT_PAGER=cat,
-// PYTHONDONTWRITEBYTECODE=1: a plain non-interactive environment.
+// PYTHONUNBUFFERED=1: a plain non-interactive environment. Python's bytecode
+// cache goes to the rollout's own /tmp (PYTHONPYCACHEPREFIX=/tmp/.pycache),
+// never into the working copy, so it is never part of a patch while later
+// commands of the rollout import without recompiling.
 std::map<std::string, std::string> DefaultSandboxEnv();
 
 // uid_base + slot; each concurrent slot needs its own uid for RLIMIT_NPROC.

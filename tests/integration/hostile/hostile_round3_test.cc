@@ -75,6 +75,14 @@ void PlantLinks(const std::string& path, pid_t pid, const std::string& victim) {
   }
 }
 
+// An edit of the fixture's function, so that rollout 1 has a patch to export.
+std::string EditClamp() {
+  return Editor({{"command", "str_replace"},
+                 {"path", "/repo/calc/ops.py"},
+                 {"old_str", "        return high\n"},
+                 {"new_str", "        return high  # upper bound\n"}});
+}
+
 std::string ReadAllOf(const std::string& path) {
   Result<std::string> text = ReadFile(path);
   return text.ok() ? *text : "";
@@ -97,11 +105,7 @@ TEST_CASE("r3: secrets in decoded tool arguments and test commands leave in no f
   const std::string test = "DB_PASSWORD=\"" + db + "\" aws_secret_access_key=\"" + aws + "\" GITHUB_TOKEN=" + token +
                            " python3 -m pytest -q /repo/calc || true";
   RunOutcome o = f.Run(Editor({{"command", "create"}, {"path", "/repo/deploy.py"}, {"file_text", file}}) + Bash(test) +
-                       Editor({{"command", "str_replace"},
-                               {"path", "/repo/calc/ops.py"},
-                               {"old_str", "        return high\n"},
-                               {"new_str", "        return high  # upper bound\n"}}) +
-                       Submit() + Submit());
+                       EditClamp() + Submit() + Submit());
   f.CheckInvariants(o);
   std::vector<std::string> secrets = {key_id, db, aws, token};
   for (std::string k : {key, key_in_json}) {
@@ -138,7 +142,7 @@ TEST_CASE("r3: secrets in decoded tool arguments and test commands leave in no f
 TEST_CASE("r3: planted links at predictable temp names are never written through", "[hostile][r3-finding6]") {
   HostileFixture f(27210);
   const std::string token = FakeOf("github-token");
-  RunOutcome o = f.Run(Bash("echo GITHUB_TOKEN=" + token) + Submit() + Submit());
+  RunOutcome o = f.Run(Bash("echo GITHUB_TOKEN=" + token) + EditClamp() + Submit() + Submit());
   f.CheckInvariants(o);
   const std::string victim = f.dir().Sub("victim"), shared = f.dir().Sub("shared");
   REQUIRE(WriteFileAtomic(victim, "root-only content\n").ok());
@@ -173,7 +177,7 @@ TEST_CASE("r3: planted links at predictable temp names are never written through
 TEST_CASE("r3: export --dataset refuses a directory it did not make and replaces only its own files",
           "[hostile][r3-dataset]") {
   HostileFixture f(27220);
-  RunOutcome o = f.Run(Bash("ls /repo") + Submit() + Submit());
+  RunOutcome o = f.Run(Bash("ls /repo") + EditClamp() + Submit() + Submit());
   f.CheckInvariants(o);
   const std::string hub = f.dir().Sub("hub");
   REQUIRE(WriteFileAtomic(hub + "/README.md", "the team's own card\n").ok());
@@ -197,7 +201,7 @@ TEST_CASE("r3: export --dataset refuses a directory it did not make and replaces
 // wrote `${...}` from its arguments, which the loader then expanded.
 TEST_CASE("r3: a forged passing test run is not evidence, and config init writes no ${...}", "[hostile][r3-low]") {
   HostileFixture f(27230);
-  RunOutcome o = f.Run(Bash("python3 -m pytest -q /repo/does-not-exist || true") + Submit() + Submit());
+  RunOutcome o = f.Run(EditClamp() + Bash("python3 -m pytest -q /repo/does-not-exist || true") + Submit() + Submit());
   f.CheckInvariants(o);
   std::string out;
   REQUIRE(testing::RunShell(e2e::Binary() + " export " + f.run_dir() + " --format hf --rollouts t1", &out) == 0);

@@ -119,6 +119,20 @@ TEST_CASE("a run that fails before planning does not claim the run directory", "
   CHECK(std::filesystem::exists(dir.Sub("run/config.json")));
 }
 
+TEST_CASE("a start that ran no task does not refuse the corrected command as a config change", "[e2e]") {
+  OfflineRun r;
+  const testing::TempDir& dir = r.dir;
+  std::string out;
+  REQUIRE(RunUntilEndpoint(r.cfg, "", &out) == 1);  // plan, config and journal written; no task ran
+  REQUIRE(std::filesystem::exists(dir.Sub("run/tasks.jsonl")));
+  // The corrected command plans afresh with its config instead of exit 2.
+  CHECK(RunUntilEndpoint(r.cfg, "--set agent.max_steps=7", &out) == 1);
+  INFO(out);
+  CHECK(!Contains(out, "--allow-config-change"));
+  CHECK(Contains(*ReadFile(dir.Sub("run/config.yaml")), "max_steps: 7"));
+  CHECK(!std::filesystem::exists(dir.Sub("run/config.1.yaml")));
+}
+
 TEST_CASE(
     "an accepted config change (--allow-config-change) keeps the replaced config and says so in the journal and later "
     "refusals",

@@ -1,0 +1,254 @@
+#include "seragen/eval/eval_runner.h"
+
+#include <deque>
+#include <future>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "seragen/agent/exit_status.h"
+#include "seragen/agent/rollout.h"
+#include "seragen/agent/trajectory_json.h"
+#include "seragen/base/file_util.h"
+#include "seragen/base/log.h"
+#include "seragen/callgraph/plan.h"
+#include "seragen/llm/request_seed.h"
+#include "seragen/verify/scores.h"
+
+namespace seragen::eval {
+
+std::uint64_t EvalRolloutSeed(std::uint64_t run_seed, const std::string& task_id, int seed) {
+  return llm::PortableSeed(run_seed, task_id, "eval-" + std::to_string(seed));
+}
+
+EvalResult ScoreRollout(const EvalTask& task, int seed, const agent::Trajectory& t, verify::VerifyRule rule,
+                        double threshold) {
+  EvalResult r;
+  r.task_id = task.task_id;
+  r.instance_id = task.instance_id;
+  r.seed = seed;
+  r.exit = std::string(agent::ExitStatusName(t.exit_status));
+  r.submitted = t.exit_status == agent::ExitStatus::kSubmitted;
+  r.autosubmitted = t.autosubmitted;
+  verify::Scores s = verify::ScorePatches(task.patch, t.has_patch ? t.patch : std::string(), rule);
+  r.scorable = s.scorable;
+  r.recall = s.recall;
+  r.precision = s.precision;
+  r.f1 = s.f1;
+  // The pipeline's acceptance rule: a handed-in patch at or above the threshold.
+  r.resolved = (r.submitted || r.autosubmitted) && verify::Accept(s, threshold);
+  r.prompt_tokens = t.totals.prompt_tokens;
+  r.completion_tokens = t.totals.completion_tokens;
+  r.model_calls = t.totals.model_calls;
+  r.steps = t.totals.steps;
+  r.wall_seconds = t.totals.wall_seconds;
+  r.trajectory = EvalTrajectoryRef(task.task_id, seed);
+  r.model = t.model;
+  return r;
+}
+
+namespace {
+
+struct Unit {
+  const EvalTask* task = nullptr;
+  int seed = 0;
+};
+
+// The loop-side state of one eval: a queue of units, `concurrency` slots.
+class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
+ public:
+  EvalScheduler(std::deque<Unit> units, EvalRunSettings settings, EvalRunDeps deps, std::function<bool()> stop,
+                std::function<void(EvalRunOutcome)> finished, EvalRunOutcome outcome)
+      : units_(std::move(units)),
+        settings_(std::move(settings)),
+        deps_(deps),
+        stop_(std::move(stop)),
+        finished_(std::move(finished)),
+        outcome_(std::move(outcome)) {
+    for (int slot = 0; slot < std::max(1, settings_.concurrency); ++slot) free_slots_.insert(slot);
+  }
+
+  void Start() {
+    Fill();
+    PollStop();
+  }
+
+ private:
+  void PollStop() {
+    if (done_) return;
+    if (!stopping_ && stop_ && stop_()) {
+      stopping_ = true;
+      outcome_.stopped = true;
+      for (auto& [slot, rollout] : running_) {
+        if (rollout) rollout->Cancel();
+      }
+    }
+    MaybeFinish();
+    if (done_) return;
+    auto self = shared_from_this();
+    deps_.loop->RunAfter(std::chrono::milliseconds(200), [self] { self->PollStop(); });
+  }
+
+  void Fill() {
+    while (!stopping_ && outcome_.abort_reason.empty() && !units_.empty() && !free_slots_.empty()) {
+      int slot = *free_slots_.begin();
+      free_slots_.erase(free_slots_.begin());
+      Unit unit = units_.front();
+      units_.pop_front();
+      Launch(unit, slot);
+    }
+    MaybeFinish();
+  }
+
+  void MaybeFinish() {
+    if (done_ || in_flight_ > 0) return;
+    if (!units_.empty() && !stopping_ && outcome_.abort_reason.empty()) return;
+    done_ = true;
+    finished_(outcome_);
+  }
+
+  // The planned task a workspace is made for: the repository at the base commit.
+  static callgraph::PlannedTask WorkspaceTask(const Unit& unit) {
+    callgraph::PlannedTask t;
+    t.task_id = unit.task->task_id + ".s" + std::to_string(unit.seed);
+    t.repo = unit.task->repo;
+    t.commit = unit.task->base_commit;
+    return t;
+  }
+
+  void Launch(Unit unit, int slot) {
+    ++in_flight_;
+    running_[slot] = nullptr;
+    auto self = shared_from_this();
+    deps_.workers->Post([self, unit, slot] {
+      auto ws = std::make_shared<Result<std::unique_ptr<pipeline::Workspace>>>(
+          self->deps_.workspaces->Acquire(WorkspaceTask(unit), slot));
+      self->deps_.loop->Post([self, unit, slot, ws] { self->OnWorkspace(unit, slot, std::move(*ws)); });
+    });
+  }
+
+  void OnWorkspace(Unit unit, int slot, Result<std::unique_ptr<pipeline::Workspace>> ws) {
+    if (!ws.ok()) {
+      log::Logger("eval", unit.task->task_id).Warn("cannot prepare a working copy: {}", ws.status().ToString());
+      ++outcome_.infra_failures;
+      return Release(slot, nullptr);
+    }
+    if (stopping_) return Release(slot, std::move(*ws));
+    std::shared_ptr<pipeline::Workspace> env(std::move(*ws));
+    const pipeline::RepoFacts repo{env->repo_root(), env->test_command()};
+    Result<std::string> instance = deps_.prompts->Rollout2(unit.task->problem_statement, repo);
+    if (!instance.ok()) {
+      outcome_.abort_reason = instance.status().ToString();
+      return Release(slot, env);
+    }
+    const pipeline::StageSettings& s = settings_.stage;
+    agent::RolloutSpec spec;
+    spec.task_id = unit.task->task_id;
+    spec.rollout = 2;
+    spec.system_prompt = deps_.prompts->system();
+    spec.instance_prompt = std::move(*instance);
+    spec.prompts_hash = deps_.prompts->hash();
+    spec.request_template = s.request_template;
+    if (s.send_seed) spec.request_template.seed = EvalRolloutSeed(s.run_seed, unit.task->task_id, unit.seed);
+    spec.call_options = s.call_options;
+    spec.limits = s.limits;
+    spec.pricing = s.pricing;
+    agent::RolloutDeps rd{deps_.chat,    &env->tools(), &env->patch(),  deps_.loop,
+                          deps_.workers, deps_.clock,   deps_.messages, nullptr};
+    auto rollout = agent::Rollout::Create(std::move(spec), rd);
+    running_[slot] = rollout;
+    auto self = shared_from_this();
+    rollout->Start([self, unit, slot, env](agent::Trajectory t) mutable {
+      self->OnRolloutDone(unit, slot, std::move(env), std::move(t));
+    });
+  }
+
+  void OnRolloutDone(Unit unit, int slot, std::shared_ptr<pipeline::Workspace> env, agent::Trajectory t) {
+    running_[slot] = nullptr;
+    const agent::ExitStatus exit = t.exit_status;
+    if (exit == agent::ExitStatus::kCancelled || exit == agent::ExitStatus::kReplayDiverged) {
+      return Release(slot, std::move(env));
+    }
+    if (agent::IsInfrastructureExit(exit)) {
+      log::Logger("eval", unit.task->task_id).Warn("rollout ended on an infrastructure failure: {}", t.exit_detail);
+      ++outcome_.infra_failures;
+      if (exit == agent::ExitStatus::kQuota ||
+          (exit == agent::ExitStatus::kConfigError && deps_.chat->RunStopStatus().has_value())) {
+        outcome_.abort_reason = t.exit_detail;
+      }
+      return Release(slot, std::move(env));
+    }
+    std::optional<verify::VerifyRule> rule = verify::VerifyRuleFromName(unit.task->verify_rule);
+    EvalResult result =
+        ScoreRollout(*unit.task, unit.seed, t, rule.value_or(settings_.stage.verify_rule), unit.task->verify_threshold);
+    auto self = shared_from_this();
+    // Durable trajectory, then the log line; off the loop.
+    deps_.workers->Post([self, slot, env, result, text = agent::TrajectoryToJson(t)]() mutable {
+      Status s = WriteFileAtomic(self->settings_.eval_dir + "/" + result.trajectory, text);
+      if (s.ok()) s = self->deps_.log->Append(result);
+      env.reset();  // restores the working copy
+      self->deps_.loop->Post([self, slot, s] {
+        if (s.ok()) ++self->outcome_.finished;
+        else {
+          log::Logger("eval").Error("cannot record a finished rollout: {}", s.ToString());
+          ++self->outcome_.infra_failures;
+        }
+        self->Release(slot, nullptr);
+      });
+    });
+  }
+
+  // Frees the slot (the workspace is restored on a worker) and starts more.
+  void Release(int slot, std::shared_ptr<pipeline::Workspace> env) {
+    if (env) deps_.workers->Post([env]() mutable { env.reset(); });
+    running_.erase(slot);
+    free_slots_.insert(slot);
+    --in_flight_;
+    Fill();
+  }
+
+  std::deque<Unit> units_;
+  EvalRunSettings settings_;
+  EvalRunDeps deps_;
+  std::function<bool()> stop_;
+  std::function<void(EvalRunOutcome)> finished_;
+  EvalRunOutcome outcome_;
+  std::set<int> free_slots_;
+  std::map<int, std::shared_ptr<agent::Rollout>> running_;
+  int in_flight_ = 0;
+  bool stopping_ = false;
+  bool done_ = false;
+};
+
+}  // namespace
+
+void StartEval(const std::vector<EvalTask>& tasks, const std::vector<EvalResult>& done, const EvalRunSettings& settings,
+               const EvalRunDeps& deps, std::function<bool()> stop, std::function<void(EvalRunOutcome)> finished) {
+  std::set<std::pair<std::string, int>> logged;
+  for (const EvalResult& r : done) logged.emplace(r.task_id, r.seed);
+  EvalRunOutcome outcome;
+  std::deque<Unit> units;
+  // Seed-major: every task gets its first rollout before any gets a second.
+  for (int seed = 0; seed < settings.seeds; ++seed) {
+    for (const EvalTask& task : tasks) {
+      ++outcome.planned;
+      if (logged.count({task.task_id, seed})) ++outcome.done_before;
+      else units.push_back({&task, seed});
+    }
+  }
+  auto scheduler =
+      std::make_shared<EvalScheduler>(std::move(units), settings, deps, std::move(stop), std::move(finished), outcome);
+  scheduler->Start();
+}
+
+EvalRunOutcome RunEval(const std::vector<EvalTask>& tasks, const std::vector<EvalResult>& done,
+                       const EvalRunSettings& settings, const EvalRunDeps& deps, std::function<bool()> stop) {
+  std::promise<EvalRunOutcome> result;
+  std::future<EvalRunOutcome> ready = result.get_future();
+  deps.loop->Post([&] {
+    StartEval(tasks, done, settings, deps, stop, [&result](EvalRunOutcome o) { result.set_value(std::move(o)); });
+  });
+  return ready.get();
+}
+
+}  // namespace seragen::eval

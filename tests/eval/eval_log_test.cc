@@ -1,0 +1,69 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "seragen/base/file_util.h"
+#include "seragen/eval/eval_log.h"
+#include "testing/temp_dir.h"
+
+namespace seragen::eval {
+namespace {
+
+EvalResult Result(const std::string& task, int seed, bool resolved) {
+  EvalResult r;
+  r.task_id = task;
+  r.seed = seed;
+  r.exit = "submitted";
+  r.submitted = true;
+  r.recall = resolved ? 1.0 : 0.0;
+  r.resolved = resolved;
+  r.prompt_tokens = 100;
+  r.trajectory = EvalTrajectoryRef(task, seed);
+  return r;
+}
+
+TEST_CASE("eval log: results appended survive a reopen, a torn tail is cut", "[eval]") {
+  testing::TempDir dir;
+  EvalHeader header{"student", "student", "/runs/a", "sera", 0.5};
+  {
+    auto log = EvalLog::Open(dir.path(), header);
+    REQUIRE(log.ok());
+    REQUIRE(log->Append(Result("t1", 0, true)).ok());
+    REQUIRE(log->Append(Result("t2", 0, false)).ok());
+  }
+  // A kill in the middle of the next line.
+  auto text = ReadFile(EvalLogPath(dir.path()));
+  REQUIRE(text.ok());
+  REQUIRE(WriteFileAtomic(EvalLogPath(dir.path()), *text + R"({"task_id":"t3","se)").ok());
+  auto read = ReadEvalLog(dir.path());
+  REQUIRE(read.ok());
+  CHECK(read->torn_tail);
+  CHECK(read->results.size() == 2);
+  REQUIRE(read->header);
+  CHECK(read->header->model == "student");
+  {
+    auto log = EvalLog::Open(dir.path(), header);
+    REQUIRE(log.ok());
+    REQUIRE(log->Append(Result("t3", 0, true)).ok());
+  }
+  read = ReadEvalLog(dir.path());
+  REQUIRE(read.ok());
+  CHECK_FALSE(read->torn_tail);
+  REQUIRE(read->results.size() == 3);
+  CHECK(read->results[2].task_id == "t3");
+  CHECK(read->results[0].resolved);
+}
+
+TEST_CASE("eval log: one directory per model and run", "[eval]") {
+  testing::TempDir dir;
+  REQUIRE(EvalLog::Open(dir.path(), {"student", "", "/runs/a", "sera", 0.5}).ok());
+  auto other = EvalLog::Open(dir.path(), {"teacher", "", "/runs/a", "sera", 0.5});
+  REQUIRE_FALSE(other.ok());
+  CHECK(other.status().message().find("student") != std::string::npos);
+  auto empty = ReadEvalLog(dir.path() + "/none");
+  REQUIRE(empty.ok());
+  CHECK_FALSE(empty->header);
+}
+
+}  // namespace
+}  // namespace seragen::eval
