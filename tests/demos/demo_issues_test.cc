@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <vector>
 
 #include "seragen/base/rng.h"
 #include "testing/source_paths.h"
@@ -79,6 +81,50 @@ TEST_CASE("the built-in demonstration pool: 100+ user-style bug reports of many 
   CHECK(pool->size() - with_trace >= 60);  // most reports carry no trace
   CHECK(shortest < 200);
   CHECK(longest > 1500);
+}
+
+namespace {
+
+// Characters as SERA's Python counts them: UTF-8 code points.
+std::size_t CodePoints(const std::string& text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
+
+// SERA's demonstrations are SWE-bench problem statements (median about 1,185
+// characters): user reports with context, steps and expected/actual behaviour.
+// The issue writer imitates the demonstration's length and includes code only
+// when it has some, so the shipped pool's shape is the synthetic issues' shape.
+TEST_CASE("the built-in pool has SERA's length distribution, every supported language, with and without code",
+          "[demo]") {
+  auto pool = DemoIssuePool::FromFile(seragen::testing::SourcePath("prompts/demo_issues/builtin.jsonl"));
+  REQUIRE(pool.ok());
+  std::vector<std::size_t> lengths;
+  std::map<std::string, std::size_t> per_language;
+  std::size_t with_code = 0;
+  for (const DemoIssue& issue : pool->issues()) {
+    lengths.push_back(CodePoints(issue.text));
+    ++per_language[issue.language];
+    // The teacher's notion of code in a demonstration: a fenced block or an interactive prompt.
+    if (issue.text.find("```") != std::string::npos || issue.text.find(">>> ") != std::string::npos) ++with_code;
+  }
+  std::sort(lengths.begin(), lengths.end());
+  const std::size_t n = lengths.size();
+  const std::size_t median = n % 2 == 1 ? lengths[n / 2] : (lengths[n / 2 - 1] + lengths[n / 2]) / 2;
+  INFO("median " << median << ", shortest " << lengths.front() << ", longest " << lengths.back());
+  CHECK(median >= 1000);
+  CHECK(median <= 1400);
+  CHECK(lengths.front() <= 400);                  // short reports stay in the mix
+  CHECK(lengths.back() >= 2500);                  // and long ones
+  CHECK(per_language["python"] * 100 >= n * 35);  // SERA's pool is all Python
+  for (const char* language : {"javascript", "typescript", "go", "rust", "java", "c", "cpp"}) {
+    INFO(language);
+    CHECK(per_language[language] >= 5);
+  }
+  CHECK(with_code * 3 >= n);
+  CHECK((n - with_code) * 3 >= n);
 }
 
 TEST_CASE("Pick is deterministic for a given RNG state", "[demo]") {
