@@ -398,13 +398,17 @@ TEST_CASE("agent requests only ever append to their conversation, so the prefix 
 
 TEST_CASE("a changed config is refused with the list of changes", "[e2e]") {
   testing::TempDir dir;
+  TeacherProcess teacher(dir, "--seed 3");
   MakePythonRepo(dir.Sub("repo"));
-  std::string cfg = WriteConfig(dir, dir.Sub("repo"), "http://127.0.0.1:9/v1");
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url());
   std::string out;
   REQUIRE(testing::RunShell(Binary() + " plan -c " + cfg, &out) == 0);
   std::string tasks = *ReadFile(dir.Sub("run/tasks.jsonl"));
   REQUIRE(testing::RunShell(Binary() + " plan -c " + cfg, &out) == 0);
   CHECK(*ReadFile(dir.Sub("run/tasks.jsonl")) == tasks);  // deterministic, reused
+  // Only a run whose tasks ran is bound to its config (a start that ran no
+  // task is planned afresh: run_ux_e2e_test.cc).
+  REQUIRE(testing::RunShell(Binary() + " run -c " + cfg, &out) == 0);
   CHECK(testing::RunShell(Binary() + " run -c " + cfg + " --set agent.max_steps=7", &out) == 2);
   CHECK(out.find("agent.max_steps: 30 -> 7") != std::string::npos);
   CHECK(out.find("--allow-config-change") != std::string::npos);
