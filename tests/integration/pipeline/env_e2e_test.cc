@@ -31,9 +31,11 @@ void MakeSrcLayoutPackage(const std::string& path) {
       "set -e; mkdir -p " + path + "/src/envdemo " + path + "/tests && cd " + path +
       " && printf 'def start():\\n    return 42\\n' > src/envdemo/__init__.py"
       " && printf '%s\\n' 'def normalize(values):' '    \"\"\"Scale values so that they sum to one.\"\"\"'"
-      " '    total = sum(values)' '    return [v / total for v in values]' '' ''"
+      " '    if not values:' '        return []' '    total = sum(values)' '    return [v / total for v in values]' '' "
+      "''"
       " 'def top_share(values, limit):' '    \"\"\"The largest shares, at most limit of them.\"\"\"'"
-      " '    shares = sorted(normalize(values), reverse=True)' '    return shares[:limit]' > src/envdemo/core.py"
+      " '    if limit <= 0:' '        return []' '    shares = sorted(normalize(values), reverse=True)'"
+      " '    return shares[:limit]' > src/envdemo/core.py"
       " && printf '%s\\n' 'from envdemo.core import normalize, top_share' '' ''"
       " 'def test_normalize():' '    assert normalize([1, 3]) == [0.25, 0.75]' '' ''"
       " 'def test_top_share():' '    assert top_share([1, 3], 1) == [0.75]' > tests/test_core.py"
@@ -282,7 +284,7 @@ TEST_CASE("config init writes the python profile and a run imports the package t
   const std::string cfg = dir.Sub("seragen.yaml");
   std::string out;
   REQUIRE(testing::RunShell(Binary() + " config init --repo '" + dir.Sub("envdemo") + "' --base-url " + teacher.url() +
-                                " --model m -o " + cfg,
+                                " --model 'seragen-scripted-teacher (not a model)' -o " + cfg,
                             &out) == 0);
   const std::string text = *ReadFile(cfg);
   INFO(text);
@@ -292,7 +294,9 @@ TEST_CASE("config init writes the python profile and a run imports the package t
   CHECK(text.find("  test_command: 'python -m pytest -q -p no:cacheprovider'") != std::string::npos);
   // No package index here: the setup falls back to the offline install (the
   // network off so that it fails at once; the cache kept out of $HOME).
-  const std::string sets = " --set environment.setup_network=false --set environment.cache_dir=" + dir.Sub("cache");
+  // Two functions in one file: the template's held-out share would take them all.
+  const std::string sets =
+      " --set environment.setup_network=false --set eval.holdout=0 --set environment.cache_dir=" + dir.Sub("cache");
   REQUIRE(testing::RunShell(Binary() + " env check -c " + cfg + sets + " 2>&1", &out) == 0);
   CHECK(out.find("envdemo imported from /repo/src/envdemo/__init__.py") != std::string::npos);
   CHECK(out.find("environment: prepared in ") != std::string::npos);
