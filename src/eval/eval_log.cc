@@ -1,6 +1,8 @@
 #include "seragen/eval/eval_log.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <variant>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/json_depth.h"
@@ -19,6 +21,57 @@ T Get(const Json& j, const char* key, T fallback) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return fallback;
   return it->get<T>();
+}
+
+// EvalResult's members in the order its lines list them; one table serves
+// encoding and decoding, so the two name the same keys.
+using ResultMember = std::variant<std::string EvalResult::*, int EvalResult::*, bool EvalResult::*,
+                                  double EvalResult::*, std::int64_t EvalResult::*, std::optional<bool> EvalResult::*>;
+
+struct ResultField {
+  const char* key;
+  ResultMember member;
+};
+
+const ResultField kResultFields[] = {
+    {"task_id", &EvalResult::task_id},
+    {"instance_id", &EvalResult::instance_id},
+    {"seed", &EvalResult::seed},
+    {"exit", &EvalResult::exit},
+    {"submitted", &EvalResult::submitted},
+    {"autosubmitted", &EvalResult::autosubmitted},
+    {"scorable", &EvalResult::scorable},
+    {"recall", &EvalResult::recall},
+    {"precision", &EvalResult::precision},
+    {"f1", &EvalResult::f1},
+    {"resolved", &EvalResult::resolved},
+    {"tests_passed", &EvalResult::tests_passed},  // null when no test evidence
+    {"prompt_tokens", &EvalResult::prompt_tokens},
+    {"completion_tokens", &EvalResult::completion_tokens},
+    {"model_calls", &EvalResult::model_calls},
+    {"steps", &EvalResult::steps},
+    {"wall_seconds", &EvalResult::wall_seconds},
+    {"trajectory", &EvalResult::trajectory},
+    {"model", &EvalResult::model},
+};
+
+template <typename T>
+Json ToJson(const T& value) {
+  return Json(value);
+}
+
+Json ToJson(const std::optional<bool>& value) { return value ? Json(*value) : Json(); }
+
+// `*out` from `key` when present and not null (a mistyped value throws);
+// left as it is otherwise.
+template <typename T>
+void ReadKey(const Json& j, const char* key, T* out) {
+  *out = Get<T>(j, key, *out);
+}
+
+// Only a boolean counts as test evidence; anything else leaves none.
+void ReadKey(const Json& j, const char* key, std::optional<bool>* out) {
+  if (auto t = j.find(key); t != j.end() && t->is_boolean()) *out = t->get<bool>();
 }
 
 Result<Json> ParseLine(std::string_view line) {
@@ -59,51 +112,23 @@ std::string EncodeEvalHeader(const EvalHeader& h) {
 }
 
 std::string EncodeEvalResult(const EvalResult& r) {
-  Json j = {{"task_id", r.task_id},
-            {"instance_id", r.instance_id},
-            {"seed", r.seed},
-            {"exit", r.exit},
-            {"submitted", r.submitted},
-            {"autosubmitted", r.autosubmitted},
-            {"scorable", r.scorable},
-            {"recall", r.recall},
-            {"precision", r.precision},
-            {"f1", r.f1},
-            {"resolved", r.resolved},
-            {"tests_passed", r.tests_passed ? Json(*r.tests_passed) : Json()},
-            {"prompt_tokens", r.prompt_tokens},
-            {"completion_tokens", r.completion_tokens},
-            {"model_calls", r.model_calls},
-            {"steps", r.steps},
-            {"wall_seconds", r.wall_seconds},
-            {"trajectory", r.trajectory},
-            {"model", r.model}};
+  Json j = Json::object();
+  for (const ResultField& f : kResultFields) {
+    std::visit([&](auto member) { j[f.key] = ToJson(r.*member); }, f.member);
+  }
   return Dump(j);
 }
 
+// task_id and seed are required; every other key falls back to EvalResult's default.
 Result<EvalResult> DecodeEvalResult(std::string_view line) {
   SG_ASSIGN_OR_RETURN(Json j, ParseLine(line));
   try {
     EvalResult r;
     r.task_id = j.at("task_id").get<std::string>();
     r.seed = j.at("seed").get<int>();
-    r.instance_id = Get<std::string>(j, "instance_id", "");
-    r.exit = Get<std::string>(j, "exit", "");
-    r.submitted = Get<bool>(j, "submitted", false);
-    r.autosubmitted = Get<bool>(j, "autosubmitted", false);
-    r.scorable = Get<bool>(j, "scorable", false);
-    r.recall = Get<double>(j, "recall", 0);
-    r.precision = Get<double>(j, "precision", 0);
-    r.f1 = Get<double>(j, "f1", 0);
-    r.resolved = Get<bool>(j, "resolved", false);
-    if (auto t = j.find("tests_passed"); t != j.end() && t->is_boolean()) r.tests_passed = t->get<bool>();
-    r.prompt_tokens = Get<std::int64_t>(j, "prompt_tokens", 0);
-    r.completion_tokens = Get<std::int64_t>(j, "completion_tokens", 0);
-    r.model_calls = Get<int>(j, "model_calls", 0);
-    r.steps = Get<int>(j, "steps", 0);
-    r.wall_seconds = Get<double>(j, "wall_seconds", 0);
-    r.trajectory = Get<std::string>(j, "trajectory", "");
-    r.model = Get<std::string>(j, "model", "");
+    for (const ResultField& f : kResultFields) {
+      std::visit([&](auto member) { ReadKey(j, f.key, &(r.*member)); }, f.member);
+    }
     return r;
   } catch (const Json::exception& e) {
     return ParseError(std::string("eval result: ") + e.what());
