@@ -3,57 +3,54 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <variant>
+#include <vector>
 
+#include "json_line.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/json_depth.h"
 
 namespace seragen::eval {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using detail::Json;
 
 constexpr std::uint64_t kMaxLogBytes = 1ull << 30;
 
-std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
 template <typename T>
 T Get(const Json& j, const char* key, T fallback) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return fallback;
-  return it->get<T>();
+  const Json* value = detail::Present(j, key);
+  return value ? value->get<T>() : fallback;
 }
 
-// EvalResult's members in the order its lines list them; one table serves
-// encoding and decoding, so the two name the same keys.
-using ResultMember = std::variant<std::string EvalResult::*, int EvalResult::*, bool EvalResult::*,
-                                  double EvalResult::*, std::int64_t EvalResult::*, std::optional<bool> EvalResult::*>;
+// EvalResult's members in the order its lines list them, grouped by what
+// they tell: who ran, how the rollout ended, how it scored, what it cost, where
+// to look. One table serves encoding and decoding, so the two name the same keys
+// (tests_passed is null when there is no test evidence).
+using R = EvalResult;
+using ResultMember =
+    std::variant<std::string R::*, int R::*, bool R::*, double R::*, std::int64_t R::*, std::optional<bool> R::*>;
 
 struct ResultField {
   const char* key;
   ResultMember member;
 };
 
-const ResultField kResultFields[] = {
-    {"task_id", &EvalResult::task_id},
-    {"instance_id", &EvalResult::instance_id},
-    {"seed", &EvalResult::seed},
-    {"exit", &EvalResult::exit},
-    {"submitted", &EvalResult::submitted},
-    {"autosubmitted", &EvalResult::autosubmitted},
-    {"scorable", &EvalResult::scorable},
-    {"recall", &EvalResult::recall},
-    {"precision", &EvalResult::precision},
-    {"f1", &EvalResult::f1},
-    {"resolved", &EvalResult::resolved},
-    {"tests_passed", &EvalResult::tests_passed},  // null when no test evidence
-    {"prompt_tokens", &EvalResult::prompt_tokens},
-    {"completion_tokens", &EvalResult::completion_tokens},
-    {"model_calls", &EvalResult::model_calls},
-    {"steps", &EvalResult::steps},
-    {"wall_seconds", &EvalResult::wall_seconds},
-    {"trajectory", &EvalResult::trajectory},
-    {"model", &EvalResult::model},
-};
+const std::vector<ResultField> kFieldGroups[] = {
+    {{"task_id", &R::task_id}, {"instance_id", &R::instance_id}, {"seed", &R::seed}, {"exit", &R::exit}},
+    {{"submitted", &R::submitted}, {"autosubmitted", &R::autosubmitted}, {"scorable", &R::scorable}},
+    {{"recall", &R::recall}, {"precision", &R::precision}, {"f1", &R::f1}, {"resolved", &R::resolved}},
+    {{"tests_passed", &R::tests_passed}},
+    {{"prompt_tokens", &R::prompt_tokens}, {"completion_tokens", &R::completion_tokens}},
+    {{"model_calls", &R::model_calls}, {"steps", &R::steps}, {"wall_seconds", &R::wall_seconds}},
+    {{"trajectory", &R::trajectory}, {"model", &R::model}}};
+
+// Calls `visit(key, member)` for every field, in line order.
+template <typename Visit>
+void ForEachField(const Visit& visit) {
+  for (const auto& group : kFieldGroups) {
+    for (const ResultField& f : group) std::visit([&](auto member) { visit(f.key, member); }, f.member);
+  }
+}
 
 template <typename T>
 Json ToJson(const T& value) {
@@ -102,21 +99,19 @@ std::string EvalTrajectoryRef(const std::string& task_id, int seed) {
 }
 
 std::string EncodeEvalHeader(const EvalHeader& h) {
-  return Dump(Json{{"format", kEvalLogFormat},
-                   {"version", kEvalLogVersion},
-                   {"model", h.model},
-                   {"label", h.label},
-                   {"run_dir", h.run_dir},
-                   {"verify_rule", h.verify_rule},
-                   {"threshold", h.threshold}});
+  return detail::DumpLine(Json{{"format", kEvalLogFormat},
+                               {"version", kEvalLogVersion},
+                               {"model", h.model},
+                               {"label", h.label},
+                               {"run_dir", h.run_dir},
+                               {"verify_rule", h.verify_rule},
+                               {"threshold", h.threshold}});
 }
 
 std::string EncodeEvalResult(const EvalResult& r) {
   Json j = Json::object();
-  for (const ResultField& f : kResultFields) {
-    std::visit([&](auto member) { j[f.key] = ToJson(r.*member); }, f.member);
-  }
-  return Dump(j);
+  ForEachField([&](const char* key, auto member) { j[key] = ToJson(r.*member); });
+  return detail::DumpLine(j);
 }
 
 // task_id and seed are required; every other key falls back to EvalResult's default.
@@ -126,9 +121,7 @@ Result<EvalResult> DecodeEvalResult(std::string_view line) {
     EvalResult r;
     r.task_id = j.at("task_id").get<std::string>();
     r.seed = j.at("seed").get<int>();
-    for (const ResultField& f : kResultFields) {
-      std::visit([&](auto member) { ReadKey(j, f.key, &(r.*member)); }, f.member);
-    }
+    ForEachField([&](const char* key, auto member) { ReadKey(j, key, &(r.*member)); });
     return r;
   } catch (const Json::exception& e) {
     return ParseError(std::string("eval result: ") + e.what());
