@@ -201,14 +201,28 @@ std::string Absolute(const std::string& path) {
   return ec ? path : abs.lexically_normal().string();
 }
 
+// What `seragen eval` runs once its flags are parsed: a comparison, or an
+// evaluation with its directories made absolute.
+int RunEvalArgs(EvalArgs args) {
+  if (!args.compare.empty()) return ShowResults(args.compare, args.json);
+  if (args.run_dir.empty() || args.base_url.empty() || args.model.empty() || args.out_dir.empty()) {
+    std::cerr << "seragen eval: RUN_DIR, --base-url, --model and -o are required (or --compare EVAL_DIR...)\n";
+    return kExitUsage;
+  }
+  args.run_dir = Absolute(args.run_dir);
+  args.out_dir = Absolute(args.out_dir);
+  return RunEvalCommand(args);
+}
+
+constexpr const char* kEvalHelp =
+    "Run a model on a run's held-out tasks with the rollout-2 harness and score it against the teacher's reference "
+    "patches (docs/EVAL.md); or compare finished evaluations (--compare). Rerun the same command to resume.";
+
 }  // namespace
 
 void AddEvalCommand(CLI::App& app, std::function<int()>* action) {
   auto a = std::make_shared<EvalArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "eval",
-      "Run a model on a run's held-out tasks with the rollout-2 harness and score it against the teacher's reference "
-      "patches (docs/EVAL.md); or compare finished evaluations (--compare). Rerun the same command to resume.");
+  CLI::App* cmd = app.add_subcommand("eval", kEvalHelp);
   cmd->add_option("run_dir", a->run_dir, "Run directory whose plan holds tasks out (eval.holdout)");
   cmd->add_option("--base-url", a->base_url, "OpenAI-compatible endpoint serving the model, e.g. http://host:8000/v1");
   cmd->add_option("--model", a->model, "Model id to evaluate (as the endpoint serves it)");
@@ -223,19 +237,7 @@ void AddEvalCommand(CLI::App& app, std::function<int()>* action) {
   cmd->add_option("--compare", a->compare, "Print finished evaluations side by side (EVAL_DIR...), run nothing")
       ->expected(1, 64);
   cmd->add_flag("--json", a->json, "Results as one JSON object");
-  cmd->callback([a, action] {
-    *action = [a] {
-      if (!a->compare.empty()) return ShowResults(a->compare, a->json);
-      if (a->run_dir.empty() || a->base_url.empty() || a->model.empty() || a->out_dir.empty()) {
-        std::cerr << "seragen eval: RUN_DIR, --base-url, --model and -o are required (or --compare EVAL_DIR...)\n";
-        return kExitUsage;
-      }
-      EvalArgs args = *a;
-      args.run_dir = Absolute(args.run_dir);
-      args.out_dir = Absolute(args.out_dir);
-      return RunEvalCommand(args);
-    };
-  });
+  cmd->callback([a, action] { *action = [a] { return RunEvalArgs(*a); }; });
 }
 
 }  // namespace seragen::cli

@@ -4,6 +4,7 @@
 
 #include "profiles.h"
 #include "repo_files.h"
+#include "seragen/base/strings.h"
 
 namespace seragen::env {
 namespace detail {
@@ -13,18 +14,10 @@ const char* const kSystemPath = "/usr/local/bin:/usr/bin:/bin";
 
 // The first line of `text` starting with `word` followed by a blank: the rest, trimmed.
 std::string LineAfter(const std::string& text, const std::string& word) {
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(pos, end - pos);
-    pos = end + 1;
+  for (const std::string& line : SplitOn(text, "\n")) {
     if (line.size() > word.size() && line.starts_with(word) &&
         (line[word.size()] == ' ' || line[word.size()] == '\t')) {
-      line = line.substr(word.size());
-      line.erase(0, line.find_first_not_of(" \t"));
-      line.erase(line.find_last_not_of(" \t\r") + 1);
-      return line;
+      return std::string(TrimRight(TrimLeft(std::string_view(line).substr(word.size()), " \t"), " \t\r"));
     }
   }
   return "";

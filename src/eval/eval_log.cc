@@ -1,24 +1,74 @@
 #include "seragen/eval/eval_log.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <variant>
+#include <vector>
 
+#include "json_line.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/json_depth.h"
 
 namespace seragen::eval {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using detail::Json;
 
 constexpr std::uint64_t kMaxLogBytes = 1ull << 30;
 
-std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
 template <typename T>
 T Get(const Json& j, const char* key, T fallback) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return fallback;
-  return it->get<T>();
+  const Json* value = detail::Present(j, key);
+  return value ? value->get<T>() : fallback;
+}
+
+// EvalResult's members in the order its lines list them, grouped by what
+// they tell: who ran, how the rollout ended, how it scored, what it cost, where
+// to look. One table serves encoding and decoding, so the two name the same keys
+// (tests_passed is null when there is no test evidence).
+using R = EvalResult;
+using ResultMember =
+    std::variant<std::string R::*, int R::*, bool R::*, double R::*, std::int64_t R::*, std::optional<bool> R::*>;
+
+struct ResultField {
+  const char* key;
+  ResultMember member;
+};
+
+const std::vector<ResultField> kFieldGroups[] = {
+    {{"task_id", &R::task_id}, {"instance_id", &R::instance_id}, {"seed", &R::seed}, {"exit", &R::exit}},
+    {{"submitted", &R::submitted}, {"autosubmitted", &R::autosubmitted}, {"scorable", &R::scorable}},
+    {{"recall", &R::recall}, {"precision", &R::precision}, {"f1", &R::f1}, {"resolved", &R::resolved}},
+    {{"tests_passed", &R::tests_passed}},
+    {{"prompt_tokens", &R::prompt_tokens}, {"completion_tokens", &R::completion_tokens}},
+    {{"model_calls", &R::model_calls}, {"steps", &R::steps}, {"wall_seconds", &R::wall_seconds}},
+    {{"trajectory", &R::trajectory}, {"model", &R::model}}};
+
+// Calls `visit(key, member)` for every field, in line order.
+template <typename Visit>
+void ForEachField(const Visit& visit) {
+  for (const auto& group : kFieldGroups) {
+    for (const ResultField& f : group) std::visit([&](auto member) { visit(f.key, member); }, f.member);
+  }
+}
+
+template <typename T>
+Json ToJson(const T& value) {
+  return Json(value);
+}
+
+Json ToJson(const std::optional<bool>& value) { return value ? Json(*value) : Json(); }
+
+// `*out` from `key` when present and not null (a mistyped value throws);
+// left as it is otherwise.
+template <typename T>
+void ReadKey(const Json& j, const char* key, T* out) {
+  *out = Get<T>(j, key, *out);
+}
+
+// Only a boolean counts as test evidence; anything else leaves none.
+void ReadKey(const Json& j, const char* key, std::optional<bool>* out) {
+  if (auto t = j.find(key); t != j.end() && t->is_boolean()) *out = t->get<bool>();
 }
 
 Result<Json> ParseLine(std::string_view line) {
@@ -49,61 +99,29 @@ std::string EvalTrajectoryRef(const std::string& task_id, int seed) {
 }
 
 std::string EncodeEvalHeader(const EvalHeader& h) {
-  return Dump(Json{{"format", kEvalLogFormat},
-                   {"version", kEvalLogVersion},
-                   {"model", h.model},
-                   {"label", h.label},
-                   {"run_dir", h.run_dir},
-                   {"verify_rule", h.verify_rule},
-                   {"threshold", h.threshold}});
+  return detail::DumpLine(Json{{"format", kEvalLogFormat},
+                               {"version", kEvalLogVersion},
+                               {"model", h.model},
+                               {"label", h.label},
+                               {"run_dir", h.run_dir},
+                               {"verify_rule", h.verify_rule},
+                               {"threshold", h.threshold}});
 }
 
 std::string EncodeEvalResult(const EvalResult& r) {
-  Json j = {{"task_id", r.task_id},
-            {"instance_id", r.instance_id},
-            {"seed", r.seed},
-            {"exit", r.exit},
-            {"submitted", r.submitted},
-            {"autosubmitted", r.autosubmitted},
-            {"scorable", r.scorable},
-            {"recall", r.recall},
-            {"precision", r.precision},
-            {"f1", r.f1},
-            {"resolved", r.resolved},
-            {"tests_passed", r.tests_passed ? Json(*r.tests_passed) : Json()},
-            {"prompt_tokens", r.prompt_tokens},
-            {"completion_tokens", r.completion_tokens},
-            {"model_calls", r.model_calls},
-            {"steps", r.steps},
-            {"wall_seconds", r.wall_seconds},
-            {"trajectory", r.trajectory},
-            {"model", r.model}};
-  return Dump(j);
+  Json j = Json::object();
+  ForEachField([&](const char* key, auto member) { j[key] = ToJson(r.*member); });
+  return detail::DumpLine(j);
 }
 
+// task_id and seed are required; every other key falls back to EvalResult's default.
 Result<EvalResult> DecodeEvalResult(std::string_view line) {
   SG_ASSIGN_OR_RETURN(Json j, ParseLine(line));
   try {
     EvalResult r;
     r.task_id = j.at("task_id").get<std::string>();
     r.seed = j.at("seed").get<int>();
-    r.instance_id = Get<std::string>(j, "instance_id", "");
-    r.exit = Get<std::string>(j, "exit", "");
-    r.submitted = Get<bool>(j, "submitted", false);
-    r.autosubmitted = Get<bool>(j, "autosubmitted", false);
-    r.scorable = Get<bool>(j, "scorable", false);
-    r.recall = Get<double>(j, "recall", 0);
-    r.precision = Get<double>(j, "precision", 0);
-    r.f1 = Get<double>(j, "f1", 0);
-    r.resolved = Get<bool>(j, "resolved", false);
-    if (auto t = j.find("tests_passed"); t != j.end() && t->is_boolean()) r.tests_passed = t->get<bool>();
-    r.prompt_tokens = Get<std::int64_t>(j, "prompt_tokens", 0);
-    r.completion_tokens = Get<std::int64_t>(j, "completion_tokens", 0);
-    r.model_calls = Get<int>(j, "model_calls", 0);
-    r.steps = Get<int>(j, "steps", 0);
-    r.wall_seconds = Get<double>(j, "wall_seconds", 0);
-    r.trajectory = Get<std::string>(j, "trajectory", "");
-    r.model = Get<std::string>(j, "model", "");
+    ForEachField([&](const char* key, auto member) { ReadKey(j, key, &(r.*member)); });
     return r;
   } catch (const Json::exception& e) {
     return ParseError(std::string("eval result: ") + e.what());

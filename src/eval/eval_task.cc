@@ -2,28 +2,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_line.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/json_depth.h"
 
 namespace seragen::eval {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using detail::Json;
 
 constexpr std::uint64_t kMaxEvalFileBytes = 1ull << 30;
-
-std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 // Reads `key` of `j` into `out` when present with the right type; an error
 // names it otherwise (`required`) or when mistyped.
 template <typename T>
 Status Field(const Json& j, const char* key, T* out, bool required = true) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) {
+  const Json* value = detail::Present(j, key);
+  if (value == nullptr) {
     return required ? ParseError(std::string("field '") + key + "' is missing") : Status::Ok();
   }
   try {
-    *out = it->get<T>();
+    *out = value->get<T>();
   } catch (const Json::exception&) {
     return ParseError(std::string("field '") + key + "' has the wrong type");
   }
@@ -66,7 +65,7 @@ std::string EncodeEvalTask(const EvalTask& t) {
             {"FAIL_TO_PASS", "[]"},
             {"PASS_TO_PASS", "[]"},
             {"seragen", s}};
-  return Dump(j);
+  return detail::DumpLine(j);
 }
 
 Result<EvalTask> DecodeEvalTask(std::string_view line) {

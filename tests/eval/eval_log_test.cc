@@ -54,6 +54,27 @@ TEST_CASE("eval log: results appended survive a reopen, a torn tail is cut", "[e
   CHECK(read->results[0].resolved);
 }
 
+TEST_CASE("eval log: a result line lists its keys in a fixed order and reads back as written", "[eval]") {
+  EvalResult r = Result("t1", 2, true);
+  r.tests_passed = false;
+  r.model = "m";
+  const std::string line = EncodeEvalResult(r);
+  CHECK(line ==
+        R"({"task_id":"t1","instance_id":"","seed":2,"exit":"submitted","submitted":true,"autosubmitted":false,)"
+        R"("scorable":false,"recall":1.0,"precision":0.0,"f1":0.0,"resolved":true,"tests_passed":false,)"
+        R"("prompt_tokens":100,"completion_tokens":0,"model_calls":0,"steps":0,"wall_seconds":0.0,)"
+        R"("trajectory":"trajectories/t1.s2.json","model":"m"})");
+  auto back = DecodeEvalResult(line);
+  REQUIRE(back.ok());
+  CHECK(EncodeEvalResult(*back) == line);
+  r.tests_passed.reset();  // no test evidence: null, and none again when read
+  auto untested = DecodeEvalResult(EncodeEvalResult(r));
+  REQUIRE(untested.ok());
+  CHECK_FALSE(untested->tests_passed);
+  CHECK_FALSE(DecodeEvalResult(R"({"seed":0})").ok());                  // task_id is required
+  CHECK_FALSE(DecodeEvalResult(R"({"task_id":"t","seed":"x"})").ok());  // so is a numeric seed
+}
+
 TEST_CASE("eval log: one directory per model and run", "[eval]") {
   testing::TempDir dir;
   REQUIRE(EvalLog::Open(dir.path(), {"student", "", "/runs/a", "sera", 0.5}).ok());

@@ -10,17 +10,17 @@
 namespace seragen::eval {
 namespace {
 
+// A planned task's fields; its SWE-bench name follows from them as the planner
+// derives it ("<repo>__<task id>").
 EvalTask Sample() {
-  return EvalTask{.instance_id = "inventory__abc",
-                  .repo = "inventory",
-                  .base_commit = "0123456789abcdef0123456789abcdef01234567",
-                  .problem_statement = "Reserving more than is in stock succeeds.",
-                  .patch = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n",
-                  .task_id = "abc",
-                  .function_id = "a.py::f",
-                  .category = 13,
-                  .teacher_recall = 0.75,
-                  .verify_threshold = 0.5};
+  EvalTask t{
+      .task_id = "abc", .function_id = "a.py::f", .category = 13, .teacher_recall = 0.75, .verify_threshold = 0.5};
+  t.repo = "inventory";
+  t.instance_id = t.repo + "__" + t.task_id;
+  t.base_commit = "0123456789abcdef0123456789abcdef01234567";
+  t.problem_statement = "Reserving more than is in stock succeeds.";
+  t.patch = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n";
+  return t;
 }
 
 TEST_CASE("eval task: SWE-bench keys at the top, seragen's under one key, round trip", "[eval]") {
