@@ -521,7 +521,9 @@ Section<OutputConfig> OutputSchema() {
       "Tool-call ids in hf and openai records: keep the server's, or short9 (9 alphanumeric characters, "
       "unique within a record, for templates that require that length).", kOp).OneOf({"keep", "short9"});
   s.Add<Int<OutputConfig>>("max_record_tokens", &OutputConfig::max_record_tokens,
-      "Leave out records longer than this many tokens, estimated as UTF-8 bytes / 4 (0 = no limit).", kOp).Min(0);
+      "Leave out records longer than this many tokens, estimated as UTF-8 bytes / 4 (0 = no limit; "
+      "`export --max-record-tokens N` overrides). The recipes of `configs/train/` set it to about three quarters "
+      "of their sequence length, so no trainer cuts or drops a row itself.", kOp).Min(0);
   s.Add<Int<OutputConfig>>("max_patch_lines", &OutputConfig::max_patch_lines,
       "Leave out rollouts whose final patch changes more lines than this (0 = no limit).", kOp).Min(0);
   s.Add<Bool<OutputConfig>>("drop_malformed_think", &OutputConfig::drop_malformed_think,
