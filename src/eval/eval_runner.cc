@@ -198,9 +198,18 @@ class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
     });
   }
 
-  // Frees the slot (the workspace is restored on a worker) and starts more.
+  // Frees the slot and starts more. A workspace is restored on a worker
+  // first, so that no restore is still running when the last release ends
+  // the eval (the caller then tears down the pool and the workers).
   void Release(int slot, std::shared_ptr<pipeline::Workspace> env) {
-    if (env) deps_.workers->Post([env]() mutable { env.reset(); });
+    if (env) {
+      auto self = shared_from_this();
+      deps_.workers->Post([self, slot, env]() mutable {
+        env.reset();
+        self->deps_.loop->Post([self, slot] { self->Release(slot, nullptr); });
+      });
+      return;
+    }
     running_.erase(slot);
     free_slots_.insert(slot);
     --in_flight_;
