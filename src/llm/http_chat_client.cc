@@ -138,6 +138,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
         FinishFailure(s, FailureClass::kTransientNetwork, "call deadline passed while waiting for a usable endpoint");
         continue;
       }
+      if (config_gate.HoldsNewCalls(InFlight())) break;  // woken by the next answer
       AcquireHold why = AcquireHold::kNone;
       auto index = pool.Acquire(s->options.task_id, &why);
       if (!index) {
@@ -149,6 +150,12 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     }
     if (queue.empty()) NoteHold(AcquireHold::kNone);
     if (!queue.empty()) ScheduleWake();
+  }
+
+  int InFlight() const {
+    int n = 0;
+    for (const auto& [id, s] : active) n += s->phase == CallState::Phase::kInFlight ? 1 : 0;
+    return n;
   }
 
   // ---- holds (under the lock) ----

@@ -27,6 +27,19 @@ TEST_CASE("config gate: a success or a different error starts over", "[llm][gate
   CHECK(zero.OnConfigError("x"));
 }
 
+TEST_CASE("config gate: new calls wait while the calls in flight could complete a streak", "[llm][gate]") {
+  ConfigErrorGate gate(3);
+  CHECK_FALSE(gate.HoldsNewCalls(5));  // no streak: no hold, however many are in flight
+  gate.OnConfigError("A");
+  CHECK_FALSE(gate.HoldsNewCalls(1));  // 1 error + 1 in flight cannot reach 3: one more may go
+  CHECK(gate.HoldsNewCalls(2));
+  gate.OnConfigError("A");
+  CHECK_FALSE(gate.HoldsNewCalls(0));  // nothing in flight: the next call decides
+  CHECK(gate.HoldsNewCalls(1));
+  gate.OnSuccess();
+  CHECK_FALSE(gate.HoldsNewCalls(2));
+}
+
 TEST_CASE("config gate signature: digit runs collapse, length bounded", "[llm][gate]") {
   CHECK(ConfigErrorSignature("got 123 and 4") == "got # and #");
   CHECK(ConfigErrorSignature(std::string(1000, 'x')).size() == 300);

@@ -78,6 +78,37 @@ TEST_CASE("the same configuration error on 3 consecutive calls stops the run, la
   CHECK(h.server().requests().size() == 3);
 }
 
+TEST_CASE("tasks that fail fast and start again send no more than the limit while a streak is open",
+          "[llm][client][config]") {
+  // Three callers run at once, as three scheduler slots do; each starts a new
+  // call as soon as its last one failed. The first rejection comes at once,
+  // the others later: the restarted call must wait for them, not be a 4th.
+  const std::string body =
+      R"({"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens","code":"unsupported_parameter"}})";
+  ChatClientOptions options;
+  options.pool.max_concurrency = 3;
+  options.config_error_limit = 3;
+  ChatHarness h(options);
+  std::atomic<int> seen{0};
+  h.server().SetHandler([&](const testing::ReceivedRequest&) {
+    ScriptedReply r = ScriptedReply::Json(400, body);
+    if (seen.fetch_add(1) > 0) r.delay = milliseconds(300);
+    return r;
+  });
+  std::atomic<int> started{0};
+  std::atomic<int> finished{0};
+  std::function<void()> start = [&] {
+    if (started.fetch_add(1) >= 9) return;
+    h.client->Complete(SimpleRequest(), {}, [&](Result<ChatResponse>) {
+      finished.fetch_add(1);
+      start();
+    });
+  };
+  for (int i = 0; i < 3; ++i) start();
+  REQUIRE(WaitUntil([&] { return h.client->RunStopStatus().has_value() && finished.load() >= 9; }, milliseconds(5000)));
+  CHECK(h.server().requests().size() == 3);
+}
+
 TEST_CASE("a success between configuration errors resets the count", "[llm][client][config]") {
   const std::string body =
       R"({"error":{"message":"Unsupported value: 'temperature' does not support 0.6 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}})";

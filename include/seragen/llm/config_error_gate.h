@@ -29,6 +29,12 @@ class ConfigErrorGate {
     signature_.clear();
   }
 
+  // True while a streak of configuration errors is open and the calls in
+  // flight could complete it: new calls wait, so a wrong profile costs at
+  // most max(limit, calls already in flight at the first error) requests,
+  // however fast tasks fail and start again. A success or the stop ends it.
+  bool HoldsNewCalls(int in_flight) const { return count_ > 0 && count_ + in_flight >= limit_; }
+
   int count() const { return count_; }
   int limit() const { return limit_; }
 
