@@ -49,9 +49,7 @@ double UsageCostUsd(const journal::TokenUsage& usage, const Pricing& pricing) {
                       Count(usage.completion_tokens));
 }
 
-Pricing RunPricing(const RunState& run) {
-  return run.settings.saved ? run.settings.saved->llm.pricing : Pricing{};
-}
+Pricing RunPricing(const RunState& run) { return run.settings.saved ? run.settings.saved->llm.pricing : Pricing{}; }
 
 CostLedger CostRun(const RunState& run, std::size_t accepted) {
   CostLedger ledger;

@@ -4,8 +4,7 @@
 
 namespace seragen {
 
-TEST_CASE("TokenCostUsd charges cached prompt tokens at their own price when set, else at the prompt price",
-          "[base]") {
+TEST_CASE("TokenCostUsd charges cached prompt tokens at their own price when set, else at the prompt price", "[base]") {
   Pricing p;
   p.prompt_per_mtok = 2.0;
   p.completion_per_mtok = 8.0;

@@ -41,8 +41,8 @@ struct CostLedger {
   bool known = false;  // priced, and (GPU-hour) some endpoint wall time recorded
   double total_usd = 0;
   std::size_t accepted = 0;
-  double per_accepted_usd = 0;  // total / accepted; 0 when none accepted
-  double gpu_hours = 0;         // GPU-hour pricing: wall time x GPUs per endpoint
+  double per_accepted_usd = 0;                   // total / accepted; 0 when none accepted
+  double gpu_hours = 0;                          // GPU-hour pricing: wall time x GPUs per endpoint
   std::map<journal::Stage, StageCost> by_stage;  // stages whose records carry tokens
 };
 
