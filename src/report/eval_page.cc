@@ -51,14 +51,16 @@ std::string ModelsTable(const std::vector<eval::EvalSummary>& models) {
 std::string Charts(const std::vector<eval::EvalSummary>& models) {
   std::vector<Bar> resolve, recall;
   for (const eval::EvalSummary& m : models) {
-    resolve.push_back({m.label, m.resolve_rate, "95% " + PercentInterval(m.resolve_ci95)});
-    recall.push_back({m.label, m.mean_recall, fmt::format("95% {:.2f}–{:.2f}", m.recall_ci95.lo, m.recall_ci95.hi)});
+    // Short notes: the chart leaves about 90 pixels after the longest bar.
+    resolve.push_back(
+        {m.label, m.resolve_rate, fmt::format("{:.0f}–{:.0f}%", 100 * m.resolve_ci95.lo, 100 * m.resolve_ci95.hi)});
+    recall.push_back({m.label, m.mean_recall, fmt::format("{:.2f}–{:.2f}", m.recall_ci95.lo, m.recall_ci95.hi)});
   }
   BarChartOptions o;
   o.ratio = true;
   o.width = 560;
-  return "<div class=\"charts\">" + ChartBox("Resolve rate", BarChartSvg("Resolve rate", resolve, o)) +
-         ChartBox("Mean recall", BarChartSvg("Mean recall", recall, o)) + "</div>";
+  return "<div class=\"charts\">" + ChartBox("Resolve rate (95% interval)", BarChartSvg("Resolve rate", resolve, o)) +
+         ChartBox("Mean recall (95% interval)", BarChartSvg("Mean recall", recall, o)) + "</div>";
 }
 
 // One model's cells of a task row: resolved/rollouts (green when every
