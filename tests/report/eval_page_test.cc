@@ -9,19 +9,17 @@ namespace seragen::report {
 namespace {
 
 eval::EvalSummary Model(const std::string& label, double rate, eval::Interval ci) {
-  eval::EvalSummary m;
-  m.label = label;
-  m.model = label + "-id";
-  m.eval_dir = "/runs/x/eval-" + label;
-  m.n_tasks = 2;
-  m.n_rollouts = 4;
-  m.resolve_rate = rate;
-  m.resolve_ci95 = ci;
-  m.mean_recall = rate;
-  m.recall_ci95 = ci;
-  m.tokens_per_task = 12345.4;
-  m.wall_seconds_per_task = 7.25;
-  return m;
+  return eval::EvalSummary{.label = label,
+                           .model = label + "-id",
+                           .eval_dir = "/runs/x/eval-" + label,
+                           .n_tasks = 2,
+                           .n_rollouts = 4,
+                           .resolve_rate = rate,
+                           .resolve_ci95 = ci,
+                           .mean_recall = rate,
+                           .recall_ci95 = ci,
+                           .tokens_per_task = 12345.4,
+                           .wall_seconds_per_task = 7.25};
 }
 
 std::size_t Count(const std::string& text, const std::string& what) {
