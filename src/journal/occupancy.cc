@@ -15,6 +15,24 @@ double EndpointOccupancyRecord::IdleSeconds() const {
   return total;
 }
 
+namespace {
+
+json ConcurrencyJson(const ConcurrencyRecord& c) {
+  return {{"mode", c.mode},
+          {"limit", c.limit},
+          {"max_limit", c.max_limit},
+          {"lowest", c.lowest},
+          {"highest", c.highest},
+          {"bound_by", c.bound_by},
+          {"bound_detail", c.bound_detail},
+          {"load_source", c.load_source},
+          {"at_bound_s", c.at_bound_s}};
+}
+
+}  // namespace
+
+std::string EncodeConcurrency(const ConcurrencyRecord& record) { return ConcurrencyJson(record).dump(); }
+
 std::string EncodeOccupancy(const OccupancyRecord& r) {
   json endpoints = json::array();
   for (const auto& e : r.endpoints) {
@@ -33,6 +51,7 @@ std::string EncodeOccupancy(const OccupancyRecord& r) {
     x["affinity_started"] = e.affinity_started;
   }
   json j = {{"endpoints", endpoints}, {"held_s", r.held_s}, {"holds", r.holds}};
+  if (!r.concurrency.empty()) j["concurrency"] = ConcurrencyJson(r.concurrency.front());
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -79,6 +98,29 @@ Result<EndpointOccupancyRecord> DecodeEndpoint(const json& j) {
   return e;
 }
 
+Status ReadText(const json& j, const char* key, std::string* out) {
+  auto it = j.find(key);
+  if (it == j.end()) return Status::Ok();
+  if (!it->is_string()) return InvalidArgumentError(std::string("occupancy: ") + key + " is not a string");
+  *out = it->get<std::string>();
+  return Status::Ok();
+}
+
+Result<ConcurrencyRecord> DecodeConcurrency(const json& j) {
+  if (!j.is_object()) return InvalidArgumentError("occupancy: concurrency is not an object");
+  ConcurrencyRecord c;
+  SG_RETURN_IF_ERROR(ReadText(j, "mode", &c.mode));
+  SG_RETURN_IF_ERROR(Read(j, "limit", &c.limit));
+  SG_RETURN_IF_ERROR(Read(j, "max_limit", &c.max_limit));
+  SG_RETURN_IF_ERROR(Read(j, "lowest", &c.lowest));
+  SG_RETURN_IF_ERROR(Read(j, "highest", &c.highest));
+  SG_RETURN_IF_ERROR(ReadText(j, "bound_by", &c.bound_by));
+  SG_RETURN_IF_ERROR(ReadText(j, "bound_detail", &c.bound_detail));
+  SG_RETURN_IF_ERROR(ReadText(j, "load_source", &c.load_source));
+  SG_RETURN_IF_ERROR(Read(j, "at_bound_s", &c.at_bound_s));
+  return c;
+}
+
 }  // namespace
 
 Result<OccupancyRecord> DecodeOccupancy(std::string_view text) {
@@ -95,6 +137,10 @@ Result<OccupancyRecord> DecodeOccupancy(std::string_view text) {
   }
   SG_RETURN_IF_ERROR(ReadMap(j, "held_s", &r.held_s));
   SG_RETURN_IF_ERROR(ReadMap(j, "holds", &r.holds));
+  if (auto it = j.find("concurrency"); it != j.end()) {
+    SG_ASSIGN_OR_RETURN(ConcurrencyRecord c, DecodeConcurrency(*it));
+    r.concurrency.push_back(std::move(c));
+  }
   return r;
 }
 
@@ -120,6 +166,7 @@ void MergeOccupancy(const OccupancyRecord& from, OccupancyRecord& into) {
   }
   for (const auto& [cap, s] : from.held_s) into.held_s[cap] += s;
   for (const auto& [cap, n] : from.holds) into.holds[cap] += n;
+  into.concurrency.insert(into.concurrency.end(), from.concurrency.begin(), from.concurrency.end());
 }
 
 }  // namespace seragen::journal
