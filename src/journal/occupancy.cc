@@ -17,16 +17,30 @@ double EndpointOccupancyRecord::IdleSeconds() const {
 
 namespace {
 
+// The fields of a ConcurrencyRecord, for EncodeConcurrency and its decoder.
+struct CountField {
+  const char* key;
+  int ConcurrencyRecord::*member;
+};
+struct TextField {
+  const char* key;
+  std::string ConcurrencyRecord::*member;
+};
+constexpr CountField kConcurrencyCounts[] = {{"limit", &ConcurrencyRecord::limit},
+                                             {"max_limit", &ConcurrencyRecord::max_limit},
+                                             {"lowest", &ConcurrencyRecord::lowest},
+                                             {"highest", &ConcurrencyRecord::highest}};
+constexpr TextField kConcurrencyTexts[] = {{"mode", &ConcurrencyRecord::mode},
+                                           {"bound_by", &ConcurrencyRecord::bound_by},
+                                           {"bound_detail", &ConcurrencyRecord::bound_detail},
+                                           {"load_source", &ConcurrencyRecord::load_source}};
+
 json ConcurrencyJson(const ConcurrencyRecord& c) {
-  return {{"mode", c.mode},
-          {"limit", c.limit},
-          {"max_limit", c.max_limit},
-          {"lowest", c.lowest},
-          {"highest", c.highest},
-          {"bound_by", c.bound_by},
-          {"bound_detail", c.bound_detail},
-          {"load_source", c.load_source},
-          {"at_bound_s", c.at_bound_s}};
+  json j = json::object();
+  for (const TextField& f : kConcurrencyTexts) j[f.key] = c.*f.member;
+  for (const CountField& f : kConcurrencyCounts) j[f.key] = c.*f.member;
+  j["at_bound_s"] = c.at_bound_s;
+  return j;
 }
 
 }  // namespace
@@ -109,14 +123,8 @@ Status ReadText(const json& j, const char* key, std::string* out) {
 Result<ConcurrencyRecord> DecodeConcurrency(const json& j) {
   if (!j.is_object()) return InvalidArgumentError("occupancy: concurrency is not an object");
   ConcurrencyRecord c;
-  SG_RETURN_IF_ERROR(ReadText(j, "mode", &c.mode));
-  SG_RETURN_IF_ERROR(Read(j, "limit", &c.limit));
-  SG_RETURN_IF_ERROR(Read(j, "max_limit", &c.max_limit));
-  SG_RETURN_IF_ERROR(Read(j, "lowest", &c.lowest));
-  SG_RETURN_IF_ERROR(Read(j, "highest", &c.highest));
-  SG_RETURN_IF_ERROR(ReadText(j, "bound_by", &c.bound_by));
-  SG_RETURN_IF_ERROR(ReadText(j, "bound_detail", &c.bound_detail));
-  SG_RETURN_IF_ERROR(ReadText(j, "load_source", &c.load_source));
+  for (const TextField& f : kConcurrencyTexts) SG_RETURN_IF_ERROR(ReadText(j, f.key, &(c.*f.member)));
+  for (const CountField& f : kConcurrencyCounts) SG_RETURN_IF_ERROR(Read(j, f.key, &(c.*f.member)));
   SG_RETURN_IF_ERROR(Read(j, "at_bound_s", &c.at_bound_s));
   return c;
 }

@@ -7,6 +7,16 @@
 
 namespace seragen::llm {
 
+namespace {
+// The load a body publishes; fails the test when it publishes none.
+ServerLoad Published(std::string_view body) {
+  auto load = ServerLoadFromMetrics(body);
+  REQUIRE(load.ok());
+  REQUIRE(load->has_value());
+  return **load;
+}
+}  // namespace
+
 // Shapes as vLLM, SGLang and llama.cpp serve them at /metrics (values made up).
 TEST_CASE("server load: vLLM's gauges, summed over its engines", "[llm][metrics]") {
   const char* body =
@@ -18,36 +28,29 @@ TEST_CASE("server load: vLLM's gauges, summed over its engines", "[llm][metrics]
       "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"Qwen/Qwen3-8B\"} 0.42\n"
       "vllm:kv_cache_usage_perc{engine=\"1\",model_name=\"Qwen/Qwen3-8B\"} 0.61\n"
       "vllm:iteration_tokens_total_bucket{le=\"+Inf\",model_name=\"Qwen/Qwen3-8B\"} 3.0\n";
-  auto load = ServerLoadFromMetrics(body);
-  REQUIRE(load.ok());
-  REQUIRE(load->has_value());
-  CHECK((*load)->server == "vllm");
-  CHECK((*load)->running == 16);
-  CHECK((*load)->waiting == 3);
-  CHECK((*load)->kv_cache_usage == Approx(0.61));
+  ServerLoad load = Published(body);
+  CHECK(load.server == "vllm");
+  CHECK(load.running == 16);
+  CHECK(load.waiting == 3);
+  CHECK(load.kv_cache_usage == Approx(0.61));
 }
 
 TEST_CASE("server load: SGLang's and llama.cpp's gauges; older vLLM's cache gauge", "[llm][metrics]") {
-  auto sglang = ServerLoadFromMetrics(
+  ServerLoad sglang = Published(
       "sglang:num_running_reqs{model_name=\"glm\"} 30.0\nsglang:num_queue_reqs{model_name=\"glm\"} 7.0\n"
       "sglang:token_usage{model_name=\"glm\"} 0.9\nsglang:cache_hit_rate{model_name=\"glm\"} 0.8\n");
-  REQUIRE(sglang.ok());
-  REQUIRE(sglang->has_value());
-  CHECK((*sglang)->server == "sglang");
-  CHECK((*sglang)->running == 30);
-  CHECK((*sglang)->waiting == 7);
-  CHECK((*sglang)->kv_cache_usage == Approx(0.9));
-  auto llama = ServerLoadFromMetrics(
+  CHECK(sglang.server == "sglang");
+  CHECK(sglang.running == 30);
+  CHECK(sglang.waiting == 7);
+  CHECK(sglang.kv_cache_usage == Approx(0.9));
+  ServerLoad llama = Published(
       "# TYPE llamacpp:requests_processing gauge\r\nllamacpp:requests_processing 2\r\n"
       "llamacpp:requests_deferred 5\r\n");
-  REQUIRE(llama.ok());
-  REQUIRE(llama->has_value());
-  CHECK((*llama)->server == "llama.cpp");
-  CHECK((*llama)->waiting == 5);
-  CHECK((*llama)->kv_cache_usage == -1);
-  auto old = ServerLoadFromMetrics("vllm:num_requests_running 1\nvllm:gpu_cache_usage_perc 0.25 1700000000000\n");
-  REQUIRE(old.ok());
-  CHECK((*old)->kv_cache_usage == Approx(0.25));
+  CHECK(llama.server == "llama.cpp");
+  CHECK(llama.waiting == 5);
+  CHECK(llama.kv_cache_usage == -1);
+  CHECK(Published("vllm:num_requests_running 1\nvllm:gpu_cache_usage_perc 0.25 1700000000000\n").kv_cache_usage ==
+        Approx(0.25));
 }
 
 TEST_CASE("server load: none published, or hostile values", "[llm][metrics]") {
