@@ -304,7 +304,6 @@ TEST_CASE("scheduler options: slots, budgets, grace, worker threads", "[cli][opt
   CHECK(FixedConcurrency(automatic) == kAutoConcurrencyFallback);
   CHECK(TaskSchedulerOptionsFrom(automatic).concurrency == 8);
   CHECK(WorkerThreadsFrom(automatic) == 10);
-  CHECK(WorkspaceOptionsFrom(automatic).pool.capacity == 8);
 }
 
 TEST_CASE("environment specs: run-wide default, a repository's own section replaces it", "[cli][options]") {
