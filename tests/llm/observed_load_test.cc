@@ -51,7 +51,7 @@ TEST_CASE("observed load: a server that slows down reads as queueing, then as it
   CHECK(waiting == 0);
 }
 
-TEST_CASE("observed load: too few tokens keep the previous estimate; endpoints are separate", "[llm][tuner]") {
+TEST_CASE("observed load: too few tokens keep the previous estimate, and endpoints are separate", "[llm][tuner]") {
   ObservedLoad load;
   FakeEndpoint a, b;
   for (int i = 0; i < 20; ++i) {

@@ -35,7 +35,7 @@ TEST_CASE("server load: vLLM's gauges, summed over its engines", "[llm][metrics]
   CHECK(load.kv_cache_usage == Approx(0.61));
 }
 
-TEST_CASE("server load: SGLang's and llama.cpp's gauges; older vLLM's cache gauge", "[llm][metrics]") {
+TEST_CASE("server load: SGLang's and llama.cpp's gauges, and older vLLM's cache gauge", "[llm][metrics]") {
   ServerLoad sglang = Published(
       "sglang:num_running_reqs{model_name=\"glm\"} 30.0\nsglang:num_queue_reqs{model_name=\"glm\"} 7.0\n"
       "sglang:token_usage{model_name=\"glm\"} 0.9\nsglang:cache_hit_rate{model_name=\"glm\"} 0.8\n");
