@@ -466,7 +466,7 @@ export:
 
 namespace seragen::config {
 
-TEST_CASE("run.concurrency: auto by default, a count, or auto again; saved as written", "[config]") {
+TEST_CASE("run.concurrency: auto by default, a count, or auto again, saved as written", "[config]") {
   LoadedConfig defaults = MustLoad(kMinimal);
   CHECK(defaults.config.run.concurrency == 0);  // auto
   CHECK(CanonicalJson(defaults.config).find("\"concurrency\":\"auto\"") != std::string::npos);
