@@ -175,7 +175,7 @@ int RunEvalCommand(const EvalArgs& a) {
   eval::EvalRunSettings settings;
   settings.stage = StageSettingsFrom(cfg, model);
   settings.seeds = a.seeds > 0 ? a.seeds : static_cast<int>(cfg.eval.seeds);
-  settings.concurrency = a.concurrency > 0 ? a.concurrency : static_cast<int>(cfg.run.concurrency);
+  settings.concurrency = a.concurrency > 0 ? a.concurrency : static_cast<int>(FixedConcurrency(cfg));
   settings.eval_dir = a.out_dir;
   loop::EventLoop loop;
   ThreadPool workers(WorkerThreadsFrom(cfg));

@@ -78,7 +78,7 @@ pipeline::WorkspaceOptions WorkspaceOptionsFrom(const config::Config& cfg) {
   env.uid_base = static_cast<uid_t>(cfg.sandbox.uid_base);
   env.tools = ToolOptionsFrom(cfg);
   env.max_patch_bytes = SizeOf(cfg.agent.max_patch_bytes);
-  env.pool.capacity = SizeOf(cfg.workcopies.max_per_repo > 0 ? cfg.workcopies.max_per_repo : cfg.run.concurrency);
+  env.pool.capacity = SizeOf(cfg.workcopies.max_per_repo > 0 ? cfg.workcopies.max_per_repo : FixedConcurrency(cfg));
   for (const config::RepoConfig& repo : cfg.repos) {
     env::EnvironmentSpec spec = EnvironmentSpecFrom(cfg, repo);
     if (!spec.image.empty() || !spec.setup.empty() || !spec.env.empty() || spec.rootfs != cfg.sandbox.rootfs) {
@@ -104,7 +104,7 @@ sandbox::SlotUidOptions SlotUidOptionsFrom(const config::Config& cfg) {
   sandbox::SlotUidOptions opts;
   opts.lock_dir = cfg.sandbox.uid_lock_dir;
   opts.uid_base = static_cast<uid_t>(cfg.sandbox.uid_base);
-  opts.slots = IntOf(std::min<std::int64_t>(cfg.run.concurrency, 1 << 20));
+  opts.slots = IntOf(std::min<std::int64_t>(FixedConcurrency(cfg), 1 << 20));
   opts.max_candidates = opts.slots + 4096;
   return opts;
 }
@@ -235,9 +235,13 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   return s;
 }
 
+std::int64_t FixedConcurrency(const config::Config& cfg) {
+  return cfg.run.concurrency > 0 ? cfg.run.concurrency : kAutoConcurrencyFallback;
+}
+
 pipeline::TaskSchedulerOptions TaskSchedulerOptionsFrom(const config::Config& cfg) {
   pipeline::TaskSchedulerOptions sopts;
-  sopts.concurrency = IntOf(cfg.run.concurrency);
+  sopts.concurrency = IntOf(FixedConcurrency(cfg));
   sopts.budget.max_tasks = cfg.budget.max_tasks;
   sopts.budget.max_tokens = cfg.budget.max_tokens;
   sopts.budget.max_cost_usd = cfg.budget.max_cost_usd;
@@ -247,7 +251,7 @@ pipeline::TaskSchedulerOptions TaskSchedulerOptionsFrom(const config::Config& cf
 }
 
 std::size_t WorkerThreadsFrom(const config::Config& cfg) {
-  return SizeOf(std::min<std::int64_t>(cfg.run.concurrency, 512)) + 2;
+  return SizeOf(std::min<std::int64_t>(FixedConcurrency(cfg), 512)) + 2;
 }
 
 }  // namespace seragen::cli

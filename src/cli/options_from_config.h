@@ -72,6 +72,12 @@ llm::CallOptions CallOptionsFrom(const config::Config& cfg);
 // What every stage of a task uses: request template (with `model`), call
 // options, limits, pricing, issue.*, judge.*, verify.threshold, run.seed.
 pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::string& model);
+// run.concurrency with `auto` (0) read as kAutoConcurrencyFallback: what the
+// helpers here size slots, copies and threads by. `seragen run` replaces
+// auto by the node's bound first (auto_concurrency_setup.h); commands that do
+// not tune it (eval, env check) run this many.
+inline constexpr std::int64_t kAutoConcurrencyFallback = 8;
+std::int64_t FixedConcurrency(const config::Config& cfg);
 // run.concurrency, budget.*, llm.pricing, run.grace_period_s.
 pipeline::TaskSchedulerOptions TaskSchedulerOptionsFrom(const config::Config& cfg);
 // Threads for blocking work: one per task slot (at most 512) plus two.

@@ -16,6 +16,33 @@ template <typename S> using Num = ScalarField<S, double>;
 template <typename S> using Bool = ScalarField<S, bool>;
 template <typename S> using Secs = ScalarField<S, Duration>;  // written as seconds
 
+// A count, or the word `auto` (kept as 0 in memory and saved as `auto`).
+template <typename S>
+class CountOrAutoField final : public ScalarField<S, std::int64_t> {
+ public:
+  CountOrAutoField(std::string key, std::int64_t S::*member, std::string doc, Flag flags)
+      : ScalarField<S, std::int64_t>(std::move(key), member, std::move(doc), flags), member_(member) {}
+  void Parse(const YAML::Node& node, S& obj, const std::string& path, const ParseContext& ctx) const override {
+    if (node.IsScalar() && node.Scalar() == "auto") {
+      obj.*member_ = 0;
+      return;
+    }
+    ScalarField<S, std::int64_t>::Parse(node, obj, path, ctx);
+  }
+  nlohmann::ordered_json ToJson(const S& obj, bool, bool) const override {
+    if (obj.*member_ == 0) return "auto";
+    return obj.*member_;
+  }
+  void Document(const std::string& prefix, const S& defaults, std::vector<DocRow>& rows) const override {
+    ScalarField<S, std::int64_t>::Document(prefix, defaults, rows);
+    rows.back().type = "auto | " + rows.back().type;
+    if (defaults.*member_ == 0) rows.back().default_value = "auto";
+  }
+
+ private:
+  std::int64_t S::*member_;
+};
+
 constexpr Flag kOp = Flag::kOperational;
 
 std::string CheckShard(const std::string& v) {
@@ -36,9 +63,19 @@ Section<RunConfig> RunSchema() {
   s.Add<Int<RunConfig>>("seed", &RunConfig::seed,
       "Run seed. Every random choice (function order, categories, demonstration issues, sampling seeds) derives from it and the task id.")
       .Min(0);
-  s.Add<Int<RunConfig>>("concurrency", &RunConfig::concurrency,
-      "Tasks in flight at once (each holds one working copy and at most one model call).", kOp)
+  s.Add<CountOrAutoField<RunConfig>>("concurrency", &RunConfig::concurrency,
+      "Tasks in flight at once (each holds one working copy and at most one model call). auto: adapted during the "
+      "run so every endpoint's queue stays just non-empty (from the servers' published load, else from observed "
+      "latency), never above what the node can hold (run.task_memory_mb, run.task_disk_mb, CPU); docs/RUN.md.", kOp)
       .Min(1).Max(100000);
+  s.Add<Int<RunConfig>>("task_memory_mb", &RunConfig::task_memory_mb,
+      "With concurrency auto: memory one task may need (its commands and its copy's page cache); the limit keeps "
+      "a fifth of the node's available memory free.", kOp)
+      .Min(1);
+  s.Add<Int<RunConfig>>("task_disk_mb", &RunConfig::task_disk_mb,
+      "With concurrency auto: disk one task's working copy may need; 0 = twice the largest repository's checkout. "
+      "The limit keeps a fifth of the free space of the working copies' file system free.", kOp)
+      .Min(0);
   s.Add<Str<RunConfig>>("shard", &RunConfig::shard,
       "This process's shard as K/N. Empty: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when set, else 0/1.", kOp)
       .Check(CheckShard, "Format K/N, 0 <= K < N.");

@@ -123,6 +123,17 @@ Result<std::shared_ptr<OtherShardsLedger>> ShareBudgets(const ShardRunInputs& in
   return ledger;
 }
 
+// The auto concurrency of `in`, steering `scheduler` (both on `loop`), started.
+std::unique_ptr<AutoConcurrency> StartAutoConcurrency(Executor& loop, const ShardRunInputs& in,
+                                                      TaskScheduler& scheduler) {
+  auto tuner = std::make_unique<AutoConcurrency>(
+      loop, SystemClock(), *in.auto_concurrency, in.sample_load,
+      [&scheduler] { return static_cast<int>(scheduler.summary().in_flight); },
+      [&scheduler](int limit) { scheduler.SetLimit(limit); });
+  tuner->Start();
+  return tuner;
+}
+
 }  // namespace
 
 Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured) {
@@ -283,6 +294,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
 
   std::promise<RunSummary> finished;
   std::unique_ptr<TaskScheduler> scheduler;
+  std::unique_ptr<AutoConcurrency> tuner;  // run.concurrency auto
   std::atomic<bool> done{false};
   // Watches for a stop request and reports progress, on the loop.
   std::function<void()> tick;
@@ -290,6 +302,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
     if (done) return;
     if (stop_requested()) scheduler->RequestStop("interrupted by signal");
     if (ledger) ledger->MaybeRefresh(*workers);
+    if (tuner && in.on_auto_status) in.on_auto_status(tuner->status());
     if (hooks.on_tick) {
       RunSummary live = scheduler->summary();
       live.accepted_before = accepted_before;
@@ -301,8 +314,10 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   };
   pipeline_loop.Post([&] {
     scheduler = std::make_unique<TaskScheduler>(&ctx, std::move(tasks), std::move(state), sopts);
+    if (in.auto_concurrency) tuner = StartAutoConcurrency(pipeline_loop, in, *scheduler);
     scheduler->Start([&](RunSummary summary) {
       done = true;
+      if (tuner) tuner->Stop();
       finished.set_value(std::move(summary));
     });
     if (!done) pipeline_loop.RunAfter(std::chrono::milliseconds(200), tick);
@@ -312,7 +327,10 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   out.summary.accepted_before = accepted_before;
 
   workers.reset();  // finish releasing working copies
-  pipeline_loop.RunSync([&] { scheduler.reset(); });
+  pipeline_loop.RunSync([&] {
+    tuner.reset();
+    scheduler.reset();
+  });
   out.run_stop = ctx.chat->RunStopStatus();
   out.interrupted = stop_requested();
   out.seconds = elapsed();

@@ -1,5 +1,7 @@
 #include "seragen/pipeline/task_scheduler.h"
 
+#include <algorithm>
+
 #include "seragen/base/log.h"
 #include "seragen/runview/cost_ledger.h"
 
@@ -9,6 +11,7 @@ TaskScheduler::TaskScheduler(PipelineContext* context, std::vector<callgraph::Pl
                              journal::ResumeState state, TaskSchedulerOptions options)
     : ctx_(context), tasks_(std::move(tasks)), state_(std::move(state)), options_(std::move(options)) {
   slots_.resize(static_cast<std::size_t>(std::max(1, options_.concurrency)));
+  limit_ = static_cast<int>(slots_.size());
   summary_.planned = tasks_.size();
   for (const callgraph::PlannedTask& t : tasks_) {
     if (state_.IsFinished(t.task_id)) summary_.already_finished++;
@@ -17,6 +20,7 @@ TaskScheduler::TaskScheduler(PipelineContext* context, std::vector<callgraph::Pl
 
 void TaskScheduler::Start(std::function<void(RunSummary)> done) {
   done_ = std::move(done);
+  started_ = true;
   Pump();
   MaybeFinish();
 }
@@ -36,6 +40,7 @@ std::string TaskScheduler::BudgetStop(const callgraph::PlannedTask& task) {
 
 void TaskScheduler::Pump() {
   for (std::size_t slot = 0; slot < slots_.size() && !stopping_; ++slot) {
+    if (summary_.in_flight >= static_cast<std::size_t>(limit_)) break;
     if (slots_[slot]) continue;
     // Next unfinished task.
     while (next_ < tasks_.size() && state_.IsFinished(tasks_[next_].task_id)) ++next_;
@@ -52,6 +57,19 @@ void TaskScheduler::Pump() {
     summary_.in_flight++;
     runner->Start([this, slot, task](TaskOutcome outcome) { OnTaskDone(slot, task, std::move(outcome)); });
   }
+}
+
+void TaskScheduler::SetLimit(int limit) {
+  limit_ = std::clamp(limit, 1, static_cast<int>(slots_.size()));
+  if (started_) Pump();
+}
+
+bool TaskScheduler::LimitBinds() const {
+  if (stopping_ || summary_.in_flight < static_cast<std::size_t>(limit_)) return false;
+  for (std::size_t i = next_; i < tasks_.size(); ++i) {
+    if (!state_.IsFinished(tasks_[i].task_id)) return true;
+  }
+  return false;
 }
 
 void TaskScheduler::OnTaskDone(std::size_t slot, const callgraph::PlannedTask& task, TaskOutcome outcome) {

@@ -296,6 +296,11 @@ TEST_CASE("scheduler options: slots, budgets, grace, worker threads", "[cli][opt
   CHECK(s.grace == milliseconds(4500));
   CHECK(WorkerThreadsFrom(cfg) == 13);
   CHECK(WorkerThreadsFrom(Load("run.concurrency=5000")) == 514);
+  // auto, where nothing tunes it (eval, env check): a fixed 8.
+  config::Config automatic = Load("run.concurrency=auto");
+  CHECK(FixedConcurrency(automatic) == kAutoConcurrencyFallback);
+  CHECK(TaskSchedulerOptionsFrom(automatic).concurrency == 8);
+  CHECK(WorkerThreadsFrom(automatic) == 10);
 }
 
 TEST_CASE("environment specs: run-wide default, a repository's own section replaces it", "[cli][options]") {

@@ -30,8 +30,10 @@ struct RunConfig {
   std::string name = "seragen";
   std::string dir = "runs/seragen";
   std::int64_t seed = 0;
-  std::int64_t concurrency = 8;
-  std::string shard;  // "K/N"; empty = Slurm array variables, else 0/1
+  std::int64_t concurrency = 0;        // 0 = auto (pipeline/auto_concurrency.h)
+  std::int64_t task_memory_mb = 1024;  // auto: memory one task may need
+  std::int64_t task_disk_mb = 0;       // auto: disk one copy may need; 0 = twice the largest checkout
+  std::string shard;                   // "K/N"; empty = Slurm array variables, else 0/1
   Duration grace_period_s{30'000};
   std::string log_level = "info";
   std::string progress = "auto";
