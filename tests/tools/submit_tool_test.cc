@@ -24,7 +24,7 @@ TEST_CASE("the first submit shows the diff, the second submits it", "[tools][sub
   REQUIRE(second.ok());
   CHECK(second->submitted);
   CHECK(second->patch == kPatch);
-  CHECK(second->observation == Expected("submit_done", {}));
+  CHECK(second->observation == kPatch);
 }
 
 TEST_CASE("a diff changed after review is shown again", "[tools][submit]") {
@@ -62,6 +62,36 @@ TEST_CASE("a huge diff is shown cut at a line, with a note", "[tools][submit]") 
   auto done = submit.Submit();
   CHECK(done->submitted);
   CHECK(done->patch == patches.patch);  // the full patch is submitted
+}
+
+// SWE-agent makes the handed-in diff the submit step's observation (an empty
+// one shows its no-output sentence); SERA keeps it as the row's last,
+// untrained turn.
+TEST_CASE("submit: the handed-in diff is the final observation, as SWE-agent shows it", "[tools][submit]") {
+  FakePatchSource patches;
+  patches.patch = kPatch;
+  SubmitTool direct(&patches, &test::Messages(), false, "submit");
+  auto handed_in = direct.Submit();
+  REQUIRE(handed_in.ok());
+  CHECK(handed_in->submitted);
+  CHECK(handed_in->observation == kPatch);
+
+  FakePatchSource none;
+  SubmitTool empty(&none, &test::Messages(), false, "submit");
+  CHECK(empty.Submit()->observation == Expected("bash_no_output", {}));
+
+  // Clipped as the review is, in characters, never inside one.
+  FakePatchSource wide;
+  const std::string line = "+" + std::string(20, 'x') + "\n";
+  std::string accented;
+  for (int i = 0; i < 30; ++i) accented += "\xc3\xa9";
+  wide.patch = line + "+" + accented + "\n" + line;
+  SubmitTool clipped(&wide, &test::Messages(), false, "submit", 40);
+  auto r = clipped.Submit();
+  REQUIRE(r.ok());
+  const std::string note = Expected("submit_review_clipped", {{"shown", "22"}, {"total", "76"}});
+  CHECK(r->observation == line + note + "\n");
+  CHECK(r->patch == wide.patch);
 }
 
 TEST_CASE("with review off the first call submits", "[tools][submit]") {
