@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include "seragen/base/utf8.h"
+#include "seragen/base/utf8_chars.h"
 
 namespace seragen::sandbox {
 namespace {

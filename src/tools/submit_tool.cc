@@ -1,6 +1,7 @@
 #include "seragen/tools/submit_tool.h"
 
 #include "seragen/base/utf8.h"
+#include "seragen/base/utf8_chars.h"
 
 namespace seragen::tools {
 

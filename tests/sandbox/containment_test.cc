@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "sandbox/sandbox_test_util.h"
-#include "seragen/base/utf8.h"
+#include "seragen/base/utf8_chars.h"
 
 namespace seragen::sandbox {
 namespace {

@@ -20,17 +20,6 @@ std::string RepairUtf8(std::string_view text);
 // multi-byte sequence that is valid in `text`. For cutting output at a cap.
 std::size_t Utf8SafePrefixLength(std::string_view text, std::size_t max_bytes);
 
-// Characters (code points, what Python's len() counts) of valid UTF-8 text.
-std::size_t Utf8CharCount(std::string_view text);
-
-// Bytes of the first `chars` characters of valid UTF-8 text (all of it when
-// it has fewer): a prefix that never ends inside a character.
-std::size_t Utf8PrefixBytes(std::string_view text, std::size_t chars);
-
-// Offset where the last `chars` characters of valid UTF-8 text start (0 when
-// it has fewer): a suffix that never starts inside a character.
-std::size_t Utf8SuffixStart(std::string_view text, std::size_t chars);
-
 // Outside text echoed back inside a message (a path or name the agent sent):
 // repaired, and when longer than `max_bytes` cut at a character boundary with
 // "..." appended, so an argument of any size echoes as at most max_bytes + 3.
