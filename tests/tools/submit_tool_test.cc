@@ -64,34 +64,29 @@ TEST_CASE("a huge diff is shown cut at a line, with a note", "[tools][submit]") 
   CHECK(done->patch == patches.patch);  // the full patch is submitted
 }
 
+// With review off, hands `patch` in at once (the diff shown within max_chars).
+SubmitOutcome HandIn(const std::string& patch, std::size_t max_chars = 40000) {
+  FakePatchSource patches;
+  patches.patch = patch;
+  Result<SubmitOutcome> r = SubmitTool(&patches, &test::Messages(), false, "submit", max_chars).Submit();
+  REQUIRE(r.ok());
+  CHECK(r->submitted);
+  CHECK(r->patch == patch);
+  return *r;
+}
+
 // SWE-agent makes the handed-in diff the submit step's observation (an empty
 // one shows its no-output sentence); SERA keeps it as the row's last,
 // untrained turn.
 TEST_CASE("submit: the handed-in diff is the final observation, as SWE-agent shows it", "[tools][submit]") {
-  FakePatchSource patches;
-  patches.patch = kPatch;
-  SubmitTool direct(&patches, &test::Messages(), false, "submit");
-  auto handed_in = direct.Submit();
-  REQUIRE(handed_in.ok());
-  CHECK(handed_in->submitted);
-  CHECK(handed_in->observation == kPatch);
-
-  FakePatchSource none;
-  SubmitTool empty(&none, &test::Messages(), false, "submit");
-  CHECK(empty.Submit()->observation == Expected("bash_no_output", {}));
-
+  CHECK(HandIn(kPatch).observation == kPatch);
+  CHECK(HandIn("").observation == Expected("bash_no_output", {}));
   // Clipped as the review is, in characters, never inside one.
-  FakePatchSource wide;
   const std::string line = "+" + std::string(20, 'x') + "\n";
   std::string accented;
   for (int i = 0; i < 30; ++i) accented += "\xc3\xa9";
-  wide.patch = line + "+" + accented + "\n" + line;
-  SubmitTool clipped(&wide, &test::Messages(), false, "submit", 40);
-  auto r = clipped.Submit();
-  REQUIRE(r.ok());
   const std::string note = Expected("submit_review_clipped", {{"shown", "22"}, {"total", "76"}});
-  CHECK(r->observation == line + note + "\n");
-  CHECK(r->patch == wide.patch);
+  CHECK(HandIn(line + "+" + accented + "\n" + line, 40).observation == line + note + "\n");
 }
 
 TEST_CASE("with review off the first call submits", "[tools][submit]") {
