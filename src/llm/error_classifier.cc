@@ -138,8 +138,9 @@ Classification ClassifyHttpError(int status, std::string_view body) {
   if (LooksLikeConfigError(status, info)) {
     ConfigHint hint = HintForConfigError(status, info);
     if (!hint.field.empty() || !hint.config_key.empty()) {
-      c.message += " [request field: " + (hint.field.empty() ? std::string("-") : hint.field) +
-                   "; fix: " + (hint.config_key.empty() ? std::string("-") : hint.config_key) + "]";
+      c.hint = " [request field: " + (hint.field.empty() ? std::string("-") : hint.field) +
+               "; fix: " + (hint.config_key.empty() ? std::string("-") : hint.config_key) + "]";
+      c.message += c.hint;
     }
     return set(FailureClass::kConfig);
   }

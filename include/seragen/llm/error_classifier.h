@@ -26,6 +26,9 @@ ErrorEnvelope ParseErrorBody(std::string_view body);
 struct Classification {
   FailureClass failure_class = FailureClass::kNone;
   std::string message;  // one line for logs and Status messages
+  // The end of `message` that names the chat-request field and the setting
+  // to fix ("" when none): a check that is not a chat request names its own.
+  std::string hint;
 };
 
 // A non-2xx HTTP response.
