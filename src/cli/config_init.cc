@@ -120,7 +120,7 @@ Result<std::string> RenderInitConfig(const ConfigInitArgs& args, const std::stri
 }
 
 int RunConfigInit(const ConfigInitArgs& args) {
-  auto config = RenderInitConfig(args, config::DataDir() + "/configs/init.yaml");
+  auto config = RenderInitConfig(args, config::ShippedPath(config::Shipped::kInitTemplate));
   if (!config.ok()) {
     std::cerr << "seragen config init: " << config.status().message() << "\n";
     return kExitUsage;

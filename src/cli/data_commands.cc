@@ -30,7 +30,7 @@ std::optional<std::vector<runview::ExportRequest>> RequestsFor(const runview::Ex
     return std::nullopt;
   }
   for (runview::ExportRequest& req : *requests) {
-    if (req.prompts_dir.empty()) req.prompts_dir = config::DataDir() + "/prompts";
+    req.prompts_dir = config::ConfiguredOrShipped(req.prompts_dir, config::Shipped::kPrompts);
   }
   return std::move(*requests);
 }

@@ -99,10 +99,10 @@ Status ApplyParsedFlags(const TeacherArgs& a, teacher::TeacherOptions* o) {
 // Settings file, then flags, then validation.
 Result<teacher::TeacherOptions> TeacherOptionsFrom(const TeacherArgs& a) {
   teacher::TeacherOptions o;
-  std::string file = a.config.empty() ? config::DataDir() + "/configs/teacher.yaml" : a.config;
+  std::string file = a.config.empty() ? config::ShippedPath(config::Shipped::kTeacherSettings) : a.config;
   SG_ASSIGN_OR_RETURN(teacher::TeacherSettings settings, teacher::LoadTeacherSettingsFile(file));
   SG_RETURN_IF_ERROR(teacher::ApplyTeacherSettings(settings, file, &o));
-  if (o.prompts_dir.empty()) o.prompts_dir = config::DataDir() + "/prompts";
+  o.prompts_dir = config::ConfiguredOrShipped(o.prompts_dir, config::Shipped::kPrompts);
   ApplyPlainFlags(a, &o);
   SG_RETURN_IF_ERROR(ApplyParsedFlags(a, &o));
   SG_RETURN_IF_ERROR(teacher::ValidateOptions(o));
