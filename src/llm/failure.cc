@@ -83,10 +83,4 @@ FailureClass FailureClassOf(const Status& status) {
   return FailureClass::kNone;
 }
 
-std::string WithoutFailureTag(const std::string& message) {
-  if (message.rfind(kTagOpen, 0) != 0) return message;
-  std::size_t end = message.find("] ");
-  return end == std::string::npos ? message : message.substr(end + 2);
-}
-
 }  // namespace seragen::llm

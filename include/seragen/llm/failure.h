@@ -41,7 +41,5 @@ bool IsRetryable(FailureClass c);
 Status MakeFailure(FailureClass c, std::string_view message);
 // The class tagged in `status`; kNone for OK or untagged statuses.
 FailureClass FailureClassOf(const Status& status);
-// `message` without a leading "[llm:...] " class tag, for people.
-std::string WithoutFailureTag(const std::string& message);
 
 }  // namespace seragen::llm
