@@ -14,6 +14,7 @@
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/llm/error_classifier.h"
 #include "seragen/llm/failure.h"
 #include "seragen/pipeline/journal_store.h"
 #include "seragen/pipeline/usage_meter.h"

@@ -30,12 +30,6 @@ TEST_CASE("failure class round-trips through a Status, also with context", "[llm
   CHECK_FALSE(IsInfrastructureFailure(FailureClass::kToolFormat));
 }
 
-TEST_CASE("a failure's message reads without its class tag", "[llm][failure]") {
-  Status config = MakeFailure(FailureClass::kConfig, "bad field");
-  CHECK(WithoutFailureTag(config.message()) == "bad field");
-  CHECK(WithoutFailureTag("plain") == "plain");
-}
-
 TEST_CASE("endpoint options: URL normalisation and errors", "[llm][endpoint]") {
   CHECK(NormalizeBaseUrl("http://localhost:8000").value() == "http://localhost:8000/v1");
   CHECK(NormalizeBaseUrl("http://localhost:8000/").value() == "http://localhost:8000/v1");
