@@ -10,6 +10,7 @@
 #include "seragen/base/template.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/config/loader.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/env/profile.h"
 #include "seragen/repo/repository.h"
 

@@ -8,6 +8,7 @@
 #include "cli/exit_codes.h"
 #include "seragen/base/terminal_text.h"
 #include "seragen/config/loader.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/eval/eval_tasks.h"
 #include "seragen/export/record.h"
 #include "seragen/runview/export_dataset.h"

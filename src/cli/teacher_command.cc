@@ -6,6 +6,7 @@
 
 #include "cli/exit_codes.h"
 #include "seragen/config/data_dir.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/teacher/options.h"
 #include "seragen/teacher/run_command.h"
 #include "seragen/teacher/settings.h"

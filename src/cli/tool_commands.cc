@@ -9,6 +9,7 @@
 #include "seragen/base/terminal_text.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/config/loader.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/llm/commands.h"
 #include "seragen/llm/failure.h"
 #include "seragen/tools/tool_spec.h"

@@ -1,5 +1,7 @@
 #include "seragen/config/data_dir.h"
 
+#include "seragen/config/shipped_data.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -39,23 +41,5 @@ const DataDirChoice& ProcessDataDir() {
 }
 
 std::string DataDir() { return ProcessDataDir().path; }
-
-std::string_view ShippedRelativePath(Shipped what) {
-  switch (what) {
-    case Shipped::kPrompts: return "prompts";
-    case Shipped::kPingToolCheck: return "prompts/ping_tool_check.md";
-    case Shipped::kTools: return "configs/tools.yaml";
-    case Shipped::kSecretRules: return "configs/secret_rules.yaml";
-    case Shipped::kTeacherSettings: return "configs/teacher.yaml";
-    case Shipped::kInitTemplate: return "configs/init.yaml";
-  }
-  return "";
-}
-
-std::string ShippedPath(Shipped what) { return DataDir() + "/" + std::string(ShippedRelativePath(what)); }
-
-std::string ConfiguredOrShipped(const std::string& configured, Shipped what) {
-  return configured.empty() ? ShippedPath(what) : configured;
-}
 
 }  // namespace seragen::config

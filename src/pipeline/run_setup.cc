@@ -9,6 +9,7 @@
 #include "seragen/callgraph/holdout.h"
 #include "seragen/callgraph/language.h"
 #include "seragen/callgraph/selection.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/config_record.h"
 #include "seragen/pipeline/repo_source.h"

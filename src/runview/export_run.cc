@@ -12,6 +12,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/callgraph/holdout.h"
 #include "seragen/config/data_dir.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/export/dataset_card.h"
 #include "seragen/export/heldout_filter.h"
 #include "seragen/journal/result_files.h"

@@ -3,6 +3,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/config/prompt_files.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/journal/run_paths.h"
 
 namespace seragen::runview {

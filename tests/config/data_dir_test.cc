@@ -2,9 +2,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-
-#include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::config {
@@ -46,18 +43,6 @@ TEST_CASE("a share/seragen without prompts is not taken for an install, and a mi
   DataDirChoice env = ChooseDataDir({"", t.Sub("nowhere"), t.Sub("gone")});
   CHECK(env.origin == "SERAGEN_DATA_DIR");
   CHECK_FALSE(env.found);
-}
-
-TEST_CASE("every shipped data path names what the source tree ships, and a setting overrides it",
-          "[config][data_dir]") {
-  for (Shipped what : kAllShipped) {
-    const std::string path = seragen::testing::SourcePath(std::string(ShippedRelativePath(what)));
-    INFO(path);
-    CHECK(std::filesystem::exists(path));
-    CHECK(ShippedPath(what) == DataDir() + "/" + std::string(ShippedRelativePath(what)));
-  }
-  CHECK(ConfiguredOrShipped("", Shipped::kTools) == ShippedPath(Shipped::kTools));
-  CHECK(ConfiguredOrShipped("/etc/my-tools.yaml", Shipped::kTools) == "/etc/my-tools.yaml");
 }
 
 }  // namespace seragen::config
