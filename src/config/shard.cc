@@ -1,6 +1,7 @@
 #include "seragen/config/shard.h"
 
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
 namespace seragen::config {
@@ -19,22 +20,26 @@ Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& confi
   };
   if (!flag.empty()) return parse(flag, "--shard");
   if (!configured.empty()) return parse(configured, "run.shard");
-  const char* id = env("SLURM_ARRAY_TASK_ID");
-  const char* count = env("SLURM_ARRAY_TASK_COUNT");
-  if (id && count && *id && *count) {
-    const char* min = env("SLURM_ARRAY_TASK_MIN");
+  const std::string id = env("SLURM_ARRAY_TASK_ID").value_or("");
+  const std::string count = env("SLURM_ARRAY_TASK_COUNT").value_or("");
+  if (!id.empty() && !count.empty()) {
+    const std::string min = env("SLURM_ARRAY_TASK_MIN").value_or("");
     try {
-      int k = std::stoi(id) - (min && *min ? std::stoi(min) : 0);
+      int k = std::stoi(id) - (min.empty() ? 0 : std::stoi(min));
       return parse(std::to_string(k) + "/" + count, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT");
     } catch (const std::exception&) {
-      return InvalidArgumentError("SLURM_ARRAY_TASK_ID='" + std::string(id) + "' is not a number");
+      return InvalidArgumentError("SLURM_ARRAY_TASK_ID='" + id + "' is not a number");
     }
   }
   return ShardSpec{};
 }
 
 Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured) {
-  return ResolveShard(flag, configured, [](const char* name) { return std::getenv(name); });
+  return ResolveShard(flag, configured, [](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  });
 }
 
 }  // namespace seragen::config

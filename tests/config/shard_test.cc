@@ -9,9 +9,10 @@ namespace {
 
 // An environment holding exactly `vars`.
 EnvLookup Env(std::map<std::string, std::string> vars) {
-  return [vars = std::move(vars)](const char* name) -> const char* {
+  return [vars = std::move(vars)](const std::string& name) -> std::optional<std::string> {
     auto it = vars.find(name);
-    return it == vars.end() ? nullptr : it->second.c_str();
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
   };
 }
 

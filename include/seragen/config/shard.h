@@ -2,10 +2,10 @@
 // --shard flag, the config's run.shard, or a Slurm job array's variables.
 #pragma once
 
-#include <functional>
 #include <string>
 
 #include "seragen/base/result.h"
+#include "seragen/config/loader.h"  // EnvLookup
 
 namespace seragen::config {
 
@@ -13,9 +13,6 @@ struct ShardSpec {
   int index = 0;
   int count = 1;
 };
-
-// Reads one environment variable: nullptr when unset (std::getenv's contract).
-using EnvLookup = std::function<const char*(const char*)>;
 
 // flag > run.shard > SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (with
 // SLURM_ARRAY_TASK_MIN subtracted when set) > 0/1. InvalidArgument names
