@@ -10,6 +10,7 @@
 #include "seragen/base/template.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/config/loader.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/env/profile.h"
 #include "seragen/repo/repository.h"
 
@@ -120,7 +121,7 @@ Result<std::string> RenderInitConfig(const ConfigInitArgs& args, const std::stri
 }
 
 int RunConfigInit(const ConfigInitArgs& args) {
-  auto config = RenderInitConfig(args, config::DataDir() + "/configs/init.yaml");
+  auto config = RenderInitConfig(args, config::ShippedPath(config::Shipped::kInitTemplate));
   if (!config.ok()) {
     std::cerr << "seragen config init: " << config.status().message() << "\n";
     return kExitUsage;

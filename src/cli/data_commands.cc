@@ -8,6 +8,7 @@
 #include "cli/exit_codes.h"
 #include "seragen/base/terminal_text.h"
 #include "seragen/config/loader.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/eval/eval_tasks.h"
 #include "seragen/export/record.h"
 #include "seragen/runview/export_dataset.h"
@@ -30,7 +31,7 @@ std::optional<std::vector<runview::ExportRequest>> RequestsFor(const runview::Ex
     return std::nullopt;
   }
   for (runview::ExportRequest& req : *requests) {
-    if (req.prompts_dir.empty()) req.prompts_dir = config::DataDir() + "/prompts";
+    req.prompts_dir = config::ConfiguredOrShipped(req.prompts_dir, config::Shipped::kPrompts);
   }
   return std::move(*requests);
 }

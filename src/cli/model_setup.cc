@@ -1,6 +1,6 @@
 #include "cli/model_setup.h"
 
-#include <fmt/ranges.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
@@ -8,106 +8,34 @@
 #include <thread>
 
 #include "cli/options_from_config.h"
+#include "seragen/base/clock.h"
 #include "seragen/http/curl_client.h"
 #include "seragen/llm/commands.h"
-#include "seragen/llm/failure.h"
+#include "seragen/llm/startup_check.h"
 #include "seragen/loop/event_loop.h"
-#include "seragen/pipeline/shard_run.h"
 
 namespace seragen::cli {
 namespace {
 
 double Seconds(config::Duration d) { return std::chrono::duration<double>(d).count(); }
 
-// What one round of /models probes found.
-struct ModelsRound {
-  std::vector<std::string> served;  // ids, in endpoint order, without repeats
-  std::string silent;               // "URL (why), ..." of the endpoints that did not answer
-  bool any = false;
-};
-
-// The "[request field: ...; fix: ...]" the classifier adds is about chat
-// requests; the start-up check names its own key.
-std::string WithoutChatHint(std::string message) {
-  std::size_t hint = message.find(" [request field: ");
-  if (hint != std::string::npos) message.erase(hint);
-  return pipeline::StripFailureTag(message);
-}
-
-// A refusal of GET /models that waiting cannot fix: InvalidArgument naming
-// the URL, the status and the key; OK for "not up yet" (503, refused, ...).
-Status RefusedAtStart(const Status& failure, const config::Config& cfg, std::size_t i) {
-  if (llm::FailureClassOf(failure) != llm::FailureClass::kConfig) return Status::Ok();
-  const std::string endpoint = fmt::format("llm.endpoints[{}]", i);
-  const std::string& msg = failure.message();
-  std::string key = endpoint + ".base_url (the URL the OpenAI API is under, usually ending in /v1)";
-  if (msg.find("HTTP 401") != std::string::npos || msg.find("HTTP 403") != std::string::npos) {
-    bool own = !cfg.llm.endpoints[i].api_key.empty();
-    key = (own ? endpoint + ".api_key" : std::string("llm.api_key")) + " (the variable it names must hold a key " +
-          "the endpoint accepts)";
-  }
-  return InvalidArgumentError("the endpoint refused the start-up check: " + WithoutChatHint(msg) + "; fix " + key);
-}
-
-// One GET /models per endpoint. InvalidArgument at the first refusal that is
-// a configuration error.
-Result<ModelsRound> ProbeModelsOnce(const config::Config& cfg) {
-  ModelsRound round;
-  for (std::size_t i = 0; i < cfg.llm.endpoints.size(); ++i) {
-    auto report = llm::ProbeModels(PingOptionsFrom(cfg, i));
-    if (!report.ok()) {
-      SG_RETURN_IF_ERROR(RefusedAtStart(report.status(), cfg, i));
-      round.silent += (round.silent.empty() ? "" : ", ") + WithoutChatHint(report.status().message());
-      continue;
-    }
-    round.any = true;
-    for (const llm::ModelInfo& m : report->models.models) {
-      if (std::find(round.served.begin(), round.served.end(), m.id) == round.served.end()) {
-        round.served.push_back(m.id);
-      }
-    }
-  }
-  return round;
-}
-
-// The model to send: llm.model when an endpoint lists it (or when
-// llm.allow_unlisted_model), else the first listed when llm.model is empty.
-Result<std::string> PickModel(const config::Config& cfg, const std::vector<std::string>& served,
-                              const log::Logger& logger) {
-  if (cfg.llm.model.empty()) return served.front();
-  if (std::find(served.begin(), served.end(), cfg.llm.model) != served.end()) return cfg.llm.model;
-  const std::string listed = fmt::format("{}", fmt::join(served, ", "));
-  if (cfg.llm.allow_unlisted_model) {
-    logger.Warn("llm.model '{}' is not among the served ids ({}); sending it anyway (llm.allow_unlisted_model)",
-                cfg.llm.model, listed);
-    return cfg.llm.model;
-  }
-  return InvalidArgumentError("llm.model '" + cfg.llm.model +
-                              "' is not served by the endpoint(s); they list: " + listed +
-                              ". Set llm.model to one of them, or llm.allow_unlisted_model: true when a gateway "
-                              "routes names it does not list");
-}
-
 }  // namespace
 
 Result<std::string> CheckEndpointsAndModel(const config::Config& cfg, const log::Logger& logger) {
-  const auto wait_until = std::chrono::steady_clock::now() + cfg.llm.startup_wait_s;
-  SG_ASSIGN_OR_RETURN(ModelsRound round, ProbeModelsOnce(cfg));
-  for (bool warned = false; (!round.any || round.served.empty()) && std::chrono::steady_clock::now() < wait_until;) {
-    if (!warned) {
-      logger.Warn("no endpoint lists a model yet ({}); waiting up to {:g} s (llm.startup_wait_s)", round.silent,
-                  Seconds(cfg.llm.startup_wait_s));
-      warned = true;
-    }
-    std::this_thread::sleep_for(std::chrono::seconds(2));
-    SG_ASSIGN_OR_RETURN(round, ProbeModelsOnce(cfg));
+  llm::StartupCheckOptions options;
+  for (std::size_t i = 0; i < cfg.llm.endpoints.size(); ++i) {
+    const std::string setting = fmt::format("llm.endpoints[{}]", i);
+    const bool own_key = !cfg.llm.endpoints[i].api_key.empty();
+    options.endpoints.push_back({setting, own_key ? setting + ".api_key" : std::string("llm.api_key")});
   }
-  if (!round.any || round.served.empty()) {
-    return UnavailableError(
-        "no model endpoint listed a model within " + fmt::format("{:g}", Seconds(cfg.llm.startup_wait_s)) +
-        " s (llm.startup_wait_s): " + (round.silent.empty() ? std::string("empty list") : round.silent));
-  }
-  return PickModel(cfg, round.served, logger);
+  options.model = cfg.llm.model;
+  options.allow_unlisted_model = cfg.llm.allow_unlisted_model;
+  options.wait = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.llm.startup_wait_s);
+  llm::StartupCheckDeps deps;
+  deps.probe = [&cfg](std::size_t i) { return llm::ProbeEndpointModels(PingOptionsFrom(cfg, i)); };
+  deps.clock = &SystemClock();
+  deps.pause = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
+  return llm::CheckEndpointsAndChooseModel(options, deps, logger);
 }
 
 void ResolveServerProfiles(const config::LlmConfig& llm_cfg, const std::string& model,

@@ -25,7 +25,7 @@
 
 namespace seragen::cli {
 
-// Limits of one agent command: agent.command_timeout_s, tools.output_cap_bytes, sandbox.* rlimits.
+// Limits of one agent command: agent.command_timeout_s, tools.output_cap_chars, sandbox.* rlimits.
 sandbox::RunLimits RunLimitsFrom(const config::Config& cfg);
 // sandbox.mount_point, sandbox.rootfs and RunLimitsFrom. The uid and the
 // hidden paths are per run/slot and set by the caller.

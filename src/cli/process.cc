@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli/exit_codes.h"
+#include "cli/run_lines.h"
 #include "seragen/base/status_line.h"
 #include "seragen/pipeline/shard_run.h"
 
@@ -57,10 +58,9 @@ std::string ProgressDisplay::Line(const pipeline::RunSummary& summary, double el
     if (stop_seen_at_ < 0) stop_seen_at_ = elapsed_s;
     double left = std::max(0.0, grace_period_s_ - (elapsed_s - stop_seen_at_));
     // No rate or ETA: the run is not heading for them any more.
-    line = fmt::format("stopping, grace {:.0f} s, Ctrl-C again to quit; ", std::ceil(left)) +
-           pipeline::ProgressLine(summary, 0);
+    line = fmt::format("stopping, grace {:.0f} s, Ctrl-C again to quit; ", std::ceil(left)) + ProgressLine(summary, 0);
   } else {
-    line = pipeline::ProgressLine(summary, elapsed_s);
+    line = ProgressLine(summary, elapsed_s);
   }
   if (!note.empty()) line += "; " + note;
   return line;

@@ -16,6 +16,7 @@
 #include "cli/occupancy_file.h"
 #include "cli/options_from_config.h"
 #include "cli/process.h"
+#include "cli/run_lines.h"
 #include "cli/sandbox_setup.h"
 #include "cli/user_text.h"
 #include "seragen/agent/agent_messages.h"
@@ -23,8 +24,10 @@
 #include "seragen/base/log.h"
 #include "seragen/base/terminal_text.h"
 #include "seragen/callgraph/plan.h"
+#include "seragen/config/shard.h"
 #include "seragen/http/curl_client.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/llm/error_classifier.h"
 #include "seragen/llm/http_chat_client.h"
 #include "seragen/loop/event_loop.h"
 #include "seragen/pipeline/open_shard.h"
@@ -57,7 +60,7 @@ Result<pipeline::OpenedShard> OpenShardFor(const config::LoadedConfig& loaded, c
                                            const log::Logger& logger) {
   const config::Config& cfg = loaded.config;
   const bool allow_config_change = flags.allow_config_change || cfg.run.allow_config_change;
-  SG_ASSIGN_OR_RETURN(pipeline::ShardSpec shard, pipeline::ResolveShard(flags.shard, cfg.run.shard));
+  SG_ASSIGN_OR_RETURN(config::ShardSpec shard, config::ResolveShard(flags.shard, cfg.run.shard));
   SG_ASSIGN_OR_RETURN(pipeline::PreparedRun run, pipeline::PrepareRun(loaded, allow_config_change));
   for (const std::string& note : run.plan_notes) logger.Info("{}", note);
   pipeline::OpenShardOptions options;
@@ -113,11 +116,11 @@ std::string FixSetupNote(const std::vector<std::string>& failed_setups) {
 // stopped or what is left to do. Code names of statuses are left out.
 void ReportOutcome(const pipeline::ShardOutcome& o, const pipeline::ShardSpec& shard,
                    const std::vector<std::string>& failed_setups) {
-  std::cout << "shard " << shard.index << "/" << shard.count << ": " << o.line << "\n";
+  std::cout << "shard " << shard.index << "/" << shard.count << ": " << FinalLine(o.summary, o.seconds) << "\n";
   auto user = [](const std::string& text) { return WithoutStatusCodeNames(text); };
   switch (o.result) {
     case RunResult::kConfigStop:
-      std::cerr << "seragen run: stopped: " << user(pipeline::StripFailureTag(o.run_stop ? o.run_stop->message() : ""))
+      std::cerr << "seragen run: stopped: " << user(llm::WithoutFailureTag(o.run_stop ? o.run_stop->message() : ""))
                 << "\nFix the setting named above (see docs/SERVERS.md), then rerun the same command; "
                    "failed tasks are retried.\n";
       return;
@@ -301,6 +304,8 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   poller.reset();
   chat.reset();
   curl.reset();
+  logger.Info("shard {}/{} finished: {}", shard.shard.index, shard.shard.count,
+              FinalLine(outcome.summary, outcome.seconds));
   if (env_failing()) return ReportEnvStop(env_health, cfg, loaded.source_path);
   ReportOutcome(outcome, shard.shard, workspaces.FailedSetups());
   return outcome.result;

@@ -6,6 +6,7 @@
 
 #include "cli/exit_codes.h"
 #include "seragen/config/data_dir.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/teacher/options.h"
 #include "seragen/teacher/run_command.h"
 #include "seragen/teacher/settings.h"
@@ -104,10 +105,10 @@ Status ApplyParsedFlags(const TeacherArgs& a, teacher::TeacherOptions* o) {
 // Settings file, then flags, then validation.
 Result<teacher::TeacherOptions> TeacherOptionsFrom(const TeacherArgs& a) {
   teacher::TeacherOptions o;
-  std::string file = a.config.empty() ? config::DataDir() + "/configs/teacher.yaml" : a.config;
+  std::string file = a.config.empty() ? config::ShippedPath(config::Shipped::kTeacherSettings) : a.config;
   SG_ASSIGN_OR_RETURN(teacher::TeacherSettings settings, teacher::LoadTeacherSettingsFile(file));
   SG_RETURN_IF_ERROR(teacher::ApplyTeacherSettings(settings, file, &o));
-  if (o.prompts_dir.empty()) o.prompts_dir = config::DataDir() + "/prompts";
+  o.prompts_dir = config::ConfiguredOrShipped(o.prompts_dir, config::Shipped::kPrompts);
   ApplyPlainFlags(a, &o);
   SG_RETURN_IF_ERROR(ApplyParsedFlags(a, &o));
   SG_RETURN_IF_ERROR(teacher::ValidateOptions(o));

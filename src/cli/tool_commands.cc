@@ -9,6 +9,7 @@
 #include "seragen/base/terminal_text.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/config/loader.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/llm/commands.h"
 #include "seragen/llm/failure.h"
 #include "seragen/tools/tool_spec.h"
@@ -80,7 +81,7 @@ Status LoadToolCheck(const std::string& tools_file, const std::string& prompts_d
   for (const auto& t : specs.tools) o.tool_check_tools.push_back({t.name, t.description, t.parameters_schema_json});
   // A prompts.dir of its own may predate the check: the shipped text then.
   auto prompt = ReadFile(prompts_dir + "/ping_tool_check.md");
-  if (!prompt.ok()) prompt = ReadFile(config::DataDir() + "/prompts/ping_tool_check.md");
+  if (!prompt.ok()) prompt = ReadFile(config::ShippedPath(config::Shipped::kPingToolCheck));
   if (!prompt.ok()) return prompt.status();
   o.tool_check_prompt = std::move(*prompt);
   return Status::Ok();
@@ -96,8 +97,8 @@ int PingFailed(const Status& s, int code) {
 int PingCommand(PingArgs& a) {
   llm::PingOptions& o = a.options;
   o.timeout = std::chrono::milliseconds(static_cast<long long>(a.timeout_s * 1000));
-  std::string tools_file = config::DataDir() + "/configs/tools.yaml";
-  std::string prompts_dir = config::DataDir() + "/prompts";
+  std::string tools_file = config::ShippedPath(config::Shipped::kTools);
+  std::string prompts_dir = config::ShippedPath(config::Shipped::kPrompts);
   if (!a.config.empty()) {
     if (Status s = PingOptionsFromConfig(a.config, o, tools_file, prompts_dir); !s.ok())
       return PingFailed(s, kExitUsage);

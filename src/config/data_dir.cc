@@ -1,5 +1,7 @@
 #include "seragen/config/data_dir.h"
 
+#include "seragen/config/shipped_data.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -9,7 +11,7 @@ namespace {
 
 bool HasPrompts(const std::filesystem::path& dir) {
   std::error_code ec;
-  return std::filesystem::is_directory(dir / "prompts", ec);
+  return std::filesystem::is_directory(dir / ShippedRelativePath(Shipped::kPrompts), ec);
 }
 
 }  // namespace

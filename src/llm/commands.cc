@@ -118,12 +118,43 @@ ToolCheck RunToolCheck(http::Client& client, loop::EventLoop& loop, EndpointOpti
 
 }  // namespace
 
-Result<PingReport> ProbeModels(const PingOptions& options) {
-  SG_ASSIGN_OR_RETURN(EndpointOptions ep, MakeEndpointOptions(options.base_url, options.api_key_env));
-  SG_ASSIGN_OR_RETURN(ep.headers, ResolveHeaders(options.headers));
+EndpointProbe ProbeEndpointModels(const PingOptions& options) {
+  EndpointProbe probe;
+  Result<EndpointOptions> ep = MakeEndpointOptions(options.base_url, options.api_key_env);
+  if (ep.ok()) {
+    if (auto headers = ResolveHeaders(options.headers); headers.ok()) {
+      ep->headers = std::move(*headers);
+    } else {
+      ep = headers.status();
+    }
+  }
+  if (!ep.ok()) {
+    probe.detail = ep.status().message();
+    return probe;
+  }
   loop::EventLoop loop;
   http::CurlClient client(loop);
-  return Ping(client, ep, options.timeout);
+  const std::string what = "GET " + ep->base_url + "/models";
+  http::Response r = Fetch(client, ProbeRequest(*ep, ep->base_url + "/models", options.timeout));
+  if (!r.transport_ok() || r.status != 200) {
+    Classification c =
+        r.transport_ok() ? ClassifyHttpError(r.status, r.body) : ClassifyTransport(r.error, r.error_message);
+    probe.detail = what + ": " + c.message.substr(0, c.message.size() - c.hint.size());
+    if (c.failure_class == FailureClass::kConfig) {
+      const bool credentials = r.transport_ok() && (r.status == 401 || r.status == 403);
+      probe.outcome = credentials ? ProbeOutcome::kRefusedCredentials : ProbeOutcome::kRefusedAddress;
+    }
+    return probe;
+  }
+  auto models = ParseModelsResponse(r.body);
+  if (!models.ok()) {
+    probe.outcome = ProbeOutcome::kRefusedAddress;
+    probe.detail = what + ": " + models.status().message();
+    return probe;
+  }
+  probe.outcome = ProbeOutcome::kListed;
+  for (ModelInfo& m : models->models) probe.model_ids.push_back(std::move(m.id));
+  return probe;
 }
 
 Result<PingReport> PingEndpoint(const PingOptions& options) {
@@ -143,11 +174,12 @@ Result<PingReport> PingEndpoint(const PingOptions& options) {
     report.server_evidence = "configured";
   }
   report.server = std::string(ServerKindName(kind));
-  report.model = options.model.empty() ? report.models.models.front().id : options.model;
+  std::vector<std::string> served;
+  for (const ModelInfo& m : report.models.models) served.push_back(m.id);
+  const ModelChoice choice = ChooseModel(options.model, served);
+  report.model = choice.model;
+  report.model_listed = choice.listed;
   report.settings = DescribeWireOptions(ResolveWireOptions(kind, report.model, options.overrides));
-  const auto& listed = report.models.models;
-  report.model_listed =
-      std::any_of(listed.begin(), listed.end(), [&](const ModelInfo& m) { return m.id == report.model; });
   if (!options.tool_check_prompt.empty() && (report.model_listed || options.allow_unlisted_model)) {
     report.tool_check = RunToolCheck(client, loop, ep, options, kind, report.model);
   }

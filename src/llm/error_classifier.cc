@@ -138,8 +138,9 @@ Classification ClassifyHttpError(int status, std::string_view body) {
   if (LooksLikeConfigError(status, info)) {
     ConfigHint hint = HintForConfigError(status, info);
     if (!hint.field.empty() || !hint.config_key.empty()) {
-      c.message += " [request field: " + (hint.field.empty() ? std::string("-") : hint.field) +
-                   "; fix: " + (hint.config_key.empty() ? std::string("-") : hint.config_key) + "]";
+      c.hint = " [request field: " + (hint.field.empty() ? std::string("-") : hint.field) +
+               "; fix: " + (hint.config_key.empty() ? std::string("-") : hint.config_key) + "]";
+      c.message += c.hint;
     }
     return set(FailureClass::kConfig);
   }
@@ -334,6 +335,12 @@ std::optional<long long> SuggestedMaxTokens(std::string_view message, long long 
   long long room = *context - *input - margin;
   if (room <= 0) return std::nullopt;
   return room;
+}
+
+std::string WithoutFailureTag(const std::string& message) {
+  if (message.rfind("[llm:", 0) != 0) return message;
+  std::size_t end = message.find("] ");
+  return end == std::string::npos ? message : message.substr(end + 2);
 }
 
 }  // namespace seragen::llm

@@ -9,6 +9,7 @@
 #include "seragen/callgraph/holdout.h"
 #include "seragen/callgraph/language.h"
 #include "seragen/callgraph/selection.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/config_record.h"
 #include "seragen/pipeline/repo_source.h"
@@ -79,8 +80,8 @@ void SplitPlan(const config::Config& cfg, const PreparedRun& run, const std::map
 
 Result<RunResources> LoadRunResources(const config::Config& cfg) {
   RunResources r;
-  r.prompts_dir = cfg.prompts.dir.empty() ? config::DataDir() + "/prompts" : cfg.prompts.dir;
-  std::string tools_path = cfg.tools.file.empty() ? config::DataDir() + "/configs/tools.yaml" : cfg.tools.file;
+  r.prompts_dir = config::ConfiguredOrShipped(cfg.prompts.dir, config::Shipped::kPrompts);
+  std::string tools_path = config::ConfiguredOrShipped(cfg.tools.file, config::Shipped::kTools);
   std::string messages_path = r.prompts_dir + "/tools/messages.yaml";
   SG_ASSIGN_OR_RETURN(r.tool_resources, tools::LoadToolResources(tools_path, messages_path, cfg.sandbox.mount_point));
   SG_ASSIGN_OR_RETURN(std::string tools_text, ReadFile(tools_path));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -15,10 +14,11 @@
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/llm/error_classifier.h"
 #include "seragen/llm/failure.h"
 #include "seragen/pipeline/journal_store.h"
 #include "seragen/pipeline/usage_meter.h"
-#include "seragen/runview/status_breakdown.h"
+#include "seragen/runview/run_budget.h"
 
 namespace seragen::pipeline {
 namespace {
@@ -29,6 +29,7 @@ namespace {
 void WriteShardSummary(const std::string& shard_dir, const ShardSpec& shard, const ShardOutcome& o,
                        const log::Logger& logger) {
   const RunSummary& summary = o.summary;
+  const std::string config_stop = o.run_stop ? llm::WithoutFailureTag(o.run_stop->message()) : std::string();
   nlohmann::ordered_json js = {{"shard", shard.index},
                                {"shards", shard.count},
                                {"planned", summary.planned},
@@ -43,7 +44,7 @@ void WriteShardSummary(const std::string& shard_dir, const ShardSpec& shard, con
                                {"stop_reason", summary.stop_reason},
                                {"aborted", summary.aborted},
                                {"abort_detail", summary.abort_detail},
-                               {"config_stop", o.run_stop ? StripFailureTag(o.run_stop->message()) : std::string()},
+                               {"config_stop", config_stop},
                                {"seconds", o.seconds}};
   Status written = WriteFileAtomic(journal::ShardSummaryPath(shard_dir),
                                    js.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -136,34 +137,6 @@ std::unique_ptr<AutoConcurrency> StartAutoConcurrency(Executor& loop, const Shar
 
 }  // namespace
 
-Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured) {
-  auto parse = [](const std::string& text, const std::string& where) -> Result<ShardSpec> {
-    auto slash = text.find('/');
-    try {
-      if (slash == std::string::npos) throw std::invalid_argument("no slash");
-      ShardSpec s{std::stoi(text.substr(0, slash)), std::stoi(text.substr(slash + 1))};
-      if (s.count < 1 || s.index < 0 || s.index >= s.count) throw std::out_of_range("range");
-      return s;
-    } catch (const std::exception&) {
-      return InvalidArgumentError(where + ": expected K/N with 0 <= K < N, got '" + text + "'");
-    }
-  };
-  if (!flag.empty()) return parse(flag, "--shard");
-  if (!configured.empty()) return parse(configured, "run.shard");
-  const char* id = std::getenv("SLURM_ARRAY_TASK_ID");
-  const char* count = std::getenv("SLURM_ARRAY_TASK_COUNT");
-  if (id && count && *id && *count) {
-    const char* min = std::getenv("SLURM_ARRAY_TASK_MIN");
-    try {
-      int k = std::stoi(id) - (min && *min ? std::stoi(min) : 0);
-      return parse(std::to_string(k) + "/" + count, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT");
-    } catch (const std::exception&) {
-      return InvalidArgumentError("SLURM_ARRAY_TASK_ID='" + std::string(id) + "' is not a number");
-    }
-  }
-  return ShardSpec{};
-}
-
 std::vector<callgraph::PlannedTask> ShardTasks(const std::vector<callgraph::PlannedTask>& plan,
                                                const ShardSpec& shard) {
   std::vector<callgraph::PlannedTask> tasks;
@@ -175,46 +148,6 @@ std::vector<callgraph::PlannedTask> ShardTasks(const std::vector<callgraph::Plan
 
 std::string ShardDir(const std::string& run_dir, const ShardSpec& shard) {
   return journal::ShardDir(run_dir, shard.index);
-}
-
-std::string StripFailureTag(const std::string& message) {
-  if (message.rfind("[llm:", 0) != 0) return message;
-  std::size_t end = message.find("] ");
-  return end == std::string::npos ? message : message.substr(end + 2);
-}
-
-std::string ProgressLine(const RunSummary& s, double elapsed_s) {
-  std::size_t done = 0;
-  for (const auto& [k, n] : s.outcomes) done += n;
-  std::string line = fmt::format("{}/{} tasks done ({} before), {} running, {} accepted", TallyOf(s).done, s.planned,
-                                 s.already_finished, s.in_flight, s.accepted + s.accepted_before);
-  for (const auto& [k, n] : s.outcomes) line += fmt::format(", {} {}", n, k);
-  line += fmt::format(", {} tokens in / {} out", s.prompt_tokens, s.completion_tokens);
-  if (elapsed_s > 1 && done > 0) {
-    double rate = 60.0 * static_cast<double>(done) / elapsed_s;
-    std::size_t left = s.planned - std::min(s.planned, done + s.already_finished);
-    line += fmt::format(", {:.1f} tasks/min", rate);
-    if (left > 0) line += ", " + runview::FormatEta(runview::EtaMinutes(left, rate));
-  }
-  return line;
-}
-
-std::string FinalLine(const RunSummary& s, double elapsed_s) {
-  const TaskTally tally = TallyOf(s);
-  std::size_t finished_now = 0;
-  std::string kinds;
-  for (const auto& [k, n] : s.outcomes) {
-    finished_now += n;
-    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, k);
-  }
-  std::string line = fmt::format("{}/{} tasks done, {} accepted; this invocation: {} finished", tally.done, s.planned,
-                                 s.accepted + s.accepted_before, finished_now);
-  if (!kinds.empty()) line += " (" + kinds + ")";
-  line += fmt::format(", {} accepted, {} tokens in / {} out", s.accepted, s.prompt_tokens, s.completion_tokens);
-  if (elapsed_s > 1 && finished_now > 0) {
-    line += fmt::format(", {:.1f} tasks/min", 60.0 * static_cast<double>(finished_now) / elapsed_s);
-  }
-  return line;
 }
 
 TaskTally TallyOf(const RunSummary& summary) {
@@ -250,7 +183,6 @@ ShardOutcome BudgetsUnreadable(const ShardRunInputs& in, const Status& why, cons
   out.summary.aborted = true;
   out.summary.abort_detail = why.message();
   out.result = RunResult::kRuntimeError;
-  out.line = why.message();
   logger.Error("shard {}/{}: {}", in.shard.index, in.shard.count, why.message());
   return out;
 }
@@ -334,10 +266,8 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   out.run_stop = ctx.chat->RunStopStatus();
   out.interrupted = stop_requested();
   out.seconds = elapsed();
-  out.line = FinalLine(out.summary, out.seconds);
   out.tally = TallyOf(out.summary);
   out.result = ClassifyShard(out.summary, out.run_stop, out.interrupted, out.tally);
-  logger.Info("shard {}/{} finished: {}", in.shard.index, in.shard.count, out.line);
   WriteShardSummary(shard_dir, in.shard, out, logger);
   return out;
 }

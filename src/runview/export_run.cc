@@ -12,6 +12,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/callgraph/holdout.h"
 #include "seragen/config/data_dir.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/export/dataset_card.h"
 #include "seragen/export/heldout_filter.h"
 #include "seragen/journal/result_files.h"
@@ -311,7 +312,7 @@ std::map<std::string, std::string> TestCommandsOf(const config::Config& cfg) {
 Status ApplySecretSettings(const config::ExportSecretsConfig& cfg, const ExportOverrides& o, ExportRequest* req) {
   auto action = secrets::ParseSecretAction(o.secrets_action.value_or(cfg.action));
   if (!action.ok()) return InvalidArgumentError("export.secrets.action: " + action.status().message());
-  std::string rules = cfg.rules_file.empty() ? config::DataDir() + "/configs/secret_rules.yaml" : cfg.rules_file;
+  std::string rules = config::ConfiguredOrShipped(cfg.rules_file, config::Shipped::kSecretRules);
   auto scanner = secrets::LoadSecretScanner(rules, cfg.allow);
   if (!scanner.ok()) return InvalidArgumentError(scanner.status().message());
   req->secret_scanner = std::move(*scanner);

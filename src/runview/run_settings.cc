@@ -3,6 +3,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/config/prompt_files.h"
+#include "seragen/config/shipped_data.h"
 #include "seragen/journal/run_paths.h"
 
 namespace seragen::runview {
@@ -30,7 +31,7 @@ RunSettings LoadRunSettings(const std::string& run_dir, const std::string& promp
     s.config_yaml = std::move(*text);
     s.saved = std::move(loaded->config);
   }
-  s.prompts_dir = config::DataDir() + "/prompts";
+  s.prompts_dir = config::ShippedPath(config::Shipped::kPrompts);
   if (s.saved && !s.saved->prompts.dir.empty()) s.prompts_dir = s.saved->prompts.dir;
   if (!prompts_dir.empty()) s.prompts_dir = prompts_dir;
   if (auto c = config::LoadCategoryPrompts(s.prompts_dir + "/categories.yaml"); c.ok()) {

@@ -58,7 +58,7 @@ Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunL
     message.append(outcome.head);
     return UnavailableError(std::move(message));
   }
-  return ToCommandResult(std::move(outcome), request.capture_state);
+  return ToCommandResult(std::move(outcome), request.capture_state, limits);
 }
 
 }  // namespace seragen::sandbox

@@ -65,8 +65,8 @@ Status ValidateSandboxOptions(const SandboxOptions& o) {
     return InvalidArgumentError("sandbox.shell must be an absolute path, got \"" + o.shell + "\"");
   }
   if (o.limits.timeout.count() <= 0) return InvalidArgumentError("sandbox timeout must be positive");
-  if (o.limits.output_cap_bytes < 64) {
-    return InvalidArgumentError("sandbox output cap must be at least 64 bytes");
+  if (o.limits.output_cap_chars < 64) {
+    return InvalidArgumentError("sandbox output cap must be at least 64 characters");
   }
   if (o.tmp_size_mb <= 0) return InvalidArgumentError("sandbox.tmp_size_mb must be positive");
   if (!o.host_tmp.empty() && o.host_tmp[0] != '/') {

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include "seragen/base/utf8.h"
+#include "seragen/base/utf8_chars.h"
 
 namespace seragen::sandbox {
 namespace {
@@ -26,6 +27,37 @@ unset __sg_cwd __sg_env __sg_cap
 builtin eval "unset __sg_cmd
 $__sg_cmd"
 )SH";
+
+constexpr std::size_t kMaxUtf8Bytes = 4;  // bytes of UTF-8's longest character
+
+// The output cap in characters: the first 3/4 kept, then the last 1/4.
+struct OutputSplit {
+  std::size_t head_chars, tail_chars;
+};
+OutputSplit SplitOutputCap(const RunLimits& limits) {
+  const std::size_t cap = std::max<std::size_t>(limits.output_cap_chars, 64);
+  return {cap - cap / 4, cap / 4};
+}
+
+// Cuts repaired output to the cap in characters, on character boundaries.
+// The capture kept up to 4 bytes per character, so it holds at least the
+// characters kept here; the bytes cut are added to omitted_bytes.
+void CutToChars(const RunLimits& limits, CommandResult* r) {
+  const OutputSplit split = SplitOutputCap(limits);
+  std::string& head = r->output;
+  std::string& tail = r->output_tail;
+  if (tail.empty() && Utf8CharCount(head) <= split.head_chars + split.tail_chars) return;
+  if (tail.empty()) {  // the capture held the whole output: its end is the tail
+    const std::size_t head_bytes = Utf8PrefixBytes(head, split.head_chars);
+    tail = head.substr(head_bytes);
+    head.resize(head_bytes);
+  }
+  const std::size_t head_bytes = Utf8PrefixBytes(head, split.head_chars);
+  const std::size_t tail_start = Utf8SuffixStart(tail, split.tail_chars);
+  r->omitted_bytes += (head.size() - head_bytes) + tail_start;
+  head.resize(head_bytes);
+  tail.erase(0, tail_start);
+}
 
 void ReplaceAll(std::string* s, std::string_view what, const std::string& with) {
   for (std::size_t at = s->find(what); at != std::string::npos; at = s->find(what, at + with.size())) {
@@ -75,10 +107,10 @@ std::optional<ShellState> ParseShellState(std::string_view report, bool overflow
 
 void ApplyRunLimits(const RunLimits& limits, ProcessSpec* spec) {
   spec->timeout = limits.timeout;
-  const std::size_t cap = std::max<std::size_t>(limits.output_cap_bytes, 64);
-  spec->tail_bytes = cap / 4;
-  spec->head_bytes = cap - spec->tail_bytes;
-  spec->kill_after_bytes = std::max<std::uint64_t>(limits.output_kill_bytes, cap);
+  const OutputSplit split = SplitOutputCap(limits);
+  spec->tail_bytes = kMaxUtf8Bytes * split.tail_chars;
+  spec->head_bytes = kMaxUtf8Bytes * split.head_chars;
+  spec->kill_after_bytes = std::max<std::uint64_t>(limits.output_kill_bytes, spec->head_bytes + spec->tail_bytes);
   spec->limits = limits.resources;
 }
 
@@ -104,7 +136,7 @@ Status CheckHostCopy(const std::string& host_copy) {
   return Status::Ok();
 }
 
-CommandResult ToCommandResult(ProcessOutcome outcome, bool capture_state) {
+CommandResult ToCommandResult(ProcessOutcome outcome, bool capture_state, const RunLimits& limits) {
   CommandResult r;
   r.exit_code = outcome.exit_code;
   r.killed_by_signal = outcome.term_signal;
@@ -113,6 +145,7 @@ CommandResult ToCommandResult(ProcessOutcome outcome, bool capture_state) {
   r.output = RepairUtf8(outcome.head);
   r.output_tail = RepairUtf8(outcome.tail);
   r.omitted_bytes = outcome.omitted_bytes;
+  CutToChars(limits, &r);
   r.total_output_bytes = outcome.total_bytes;
   r.duration = outcome.duration;
   if (capture_state && !outcome.timed_out && !outcome.output_limit_killed) {

@@ -38,7 +38,7 @@ Result<CommandResult> UnconfinedRunner::Run(const CommandRequest& request, const
   spec.cwd = host_copy_;
   ApplyRunnerSettings(options_, request, limits, ::geteuid() == 0 && options_.uid != 0, &spec);
   SG_ASSIGN_OR_RETURN(ProcessOutcome outcome, RunProcess(spec));
-  return ToCommandResult(std::move(outcome), request.capture_state);
+  return ToCommandResult(std::move(outcome), request.capture_state, limits);
 }
 
 }  // namespace seragen::sandbox

@@ -12,6 +12,7 @@
 
 #include "seragen/base/unique_fd.h"
 #include "seragen/base/utf8.h"
+#include "seragen/base/utf8_chars.h"
 
 namespace seragen::tools {
 namespace {
@@ -303,16 +304,23 @@ Result<std::string> FileEditor::View(const std::string& path, const std::optiona
     }
   }
   std::string body;
+  std::size_t body_chars = 0;  // the cap counts characters (code points), as SWE-agent's tools do
   long long shown_last = first - 1;
   for (long long n = first; n <= last; ++n) {
     std::string line = NumberedLine(n, LineText(text, starts, static_cast<std::size_t>(n - 1)));
-    if (!body.empty() && body.size() + 1 + line.size() > options_.view_max_chars) break;
+    std::size_t line_chars = Utf8CharCount(line);
+    if (!body.empty() && body_chars + 1 + line_chars > options_.view_max_chars) break;
     if (static_cast<std::size_t>(n - first) >= std::max<std::size_t>(options_.view_max_lines, 1)) break;
-    if (body.empty() && line.size() > options_.view_max_chars) {
-      line.resize(Utf8SafePrefixLength(line, options_.view_max_chars));
+    if (body.empty() && line_chars > options_.view_max_chars) {
+      line.resize(Utf8PrefixBytes(line, options_.view_max_chars));
+      line_chars = options_.view_max_chars;
     }
-    if (!body.empty()) body += '\n';
+    if (!body.empty()) {
+      body += '\n';
+      ++body_chars;
+    }
     body += line;
+    body_chars += line_chars;
     shown_last = n;
   }
   if (shown_last < last) {

@@ -76,7 +76,6 @@ const std::vector<KeySpec>& KnownKeys() {
       {"submit_review", {"diff", "submit_tool"}},
       {"submit_review_empty", {"submit_tool"}},
       {"submit_review_clipped", {"shown", "total"}},
-      {"submit_done", {}},
       // argument validation (format errors)
       {"error_unknown_tool", {"tool", "tools"}},
       {"error_invalid_json", {"tool", "detail"}},

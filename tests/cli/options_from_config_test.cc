@@ -62,7 +62,7 @@ agent:
   max_patch_bytes: 123456
   max_trajectory_bytes: 100000
   max_answer_bytes: 55555
-tools: {output_cap_bytes: 3333}
+tools: {output_cap_chars: 3333}
 sandbox:
   mode: none
   mount_point: /work
@@ -97,7 +97,7 @@ config::Config Load(const std::string& extra_overrides = "") {
 
 void CheckRunLimits(const sandbox::RunLimits& l) {
   CHECK(l.timeout == milliseconds(7500));
-  CHECK(l.output_cap_bytes == 3333);
+  CHECK(l.output_cap_chars == 3333);
   CHECK(l.resources.cpu_seconds == 44);
   CHECK(l.resources.memory_mb == 555);
   CHECK(l.resources.max_processes == 66);

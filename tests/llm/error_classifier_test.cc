@@ -63,4 +63,10 @@ TEST_CASE("transport failures", "[llm][classify]") {
   CHECK(ClassifyTransport(TransportError::kBadUrl, "").failure_class == FailureClass::kConfig);
 }
 
+TEST_CASE("a failure's message reads without its class tag", "[llm][failure]") {
+  Status config = MakeFailure(FailureClass::kConfig, "bad field");
+  CHECK(WithoutFailureTag(config.message()) == "bad field");
+  CHECK(WithoutFailureTag("plain") == "plain");
+}
+
 }  // namespace seragen::llm

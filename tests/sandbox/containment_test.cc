@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "sandbox/sandbox_test_util.h"
+#include "seragen/base/utf8_chars.h"
 
 namespace seragen::sandbox {
 namespace {
@@ -168,7 +169,7 @@ TEST_CASE("1 GB of output is capped, never buffered, and stated", "[containment]
   SandboxFixture f(21008);
   auto r = f.Run("head -c 1000000000 /dev/zero | tr '\\0' y");
   CHECK(r.output_limit_killed);
-  CHECK(r.output.size() + r.output_tail.size() <= f.options.limits.output_cap_bytes);
+  CHECK(Utf8CharCount(r.output) + Utf8CharCount(r.output_tail) <= f.options.limits.output_cap_chars);
   CHECK(r.truncated());
   CHECK(r.total_output_bytes >= f.options.limits.output_kill_bytes);
   CHECK(r.total_output_bytes < 1000000000u);

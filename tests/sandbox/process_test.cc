@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include "seragen/base/utf8.h"
 #include "seragen/sandbox/shell_command.h"
 #include "seragen/sandbox/slot_cgroup.h"
@@ -77,6 +79,50 @@ TEST_CASE("long output keeps head and tail on character boundaries", "[sandbox][
   CHECK(r->tail.size() <= 50);
   CHECK(r->tail.substr(r->tail.size() - 3) == "END");
   CHECK(r->head.size() + r->tail.size() + r->omitted_bytes == 6003);
+}
+
+// Code points in valid UTF-8 text: what Python's len() counts.
+std::size_t CountChars(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// Runs a command printing `text` `times` times under `limits`' output cap,
+// as the runners do: the cap split by ApplyRunLimits, the cut by ToCommandResult.
+CommandResult RunPrinting(const std::string& text, int times, const RunLimits& limits) {
+  std::string escaped;
+  for (unsigned char c : text) escaped += fmt::format("\\x{:02x}", c);
+  ProcessSpec spec = Shell("for i in $(seq 1 " + std::to_string(times) + "); do printf '" + escaped + "'; done");
+  ApplyRunLimits(limits, &spec);
+  auto r = RunProcess(spec);
+  REQUIRE(r.ok());
+  return ToCommandResult(std::move(r).value(), false, limits);
+}
+
+TEST_CASE("the output cap counts characters as SWE-agent's len() does, never splitting one", "[sandbox][process]") {
+  RunLimits limits;
+  limits.output_cap_chars = 64;
+  for (const std::string text :
+       {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"}) {
+    CAPTURE(text);
+    std::string whole;
+    for (int i = 0; i < 200; ++i) whole += text;
+    CommandResult r = RunPrinting(text, 200, limits);
+    CHECK(r.truncated());
+    CHECK(IsValidUtf8(r.output));
+    CHECK(IsValidUtf8(r.output_tail));
+    CHECK(CountChars(r.output) == 48);  // the first 3/4 of the cap
+    CHECK(CountChars(r.output_tail) == 16);
+    CHECK(whole.starts_with(r.output));
+    CHECK(whole.ends_with(r.output_tail));
+    CHECK(r.omitted_bytes == whole.size() - r.output.size() - r.output_tail.size());
+  }
+  // 64 astral characters (256 bytes) are within a 64-character cap: kept whole.
+  CommandResult at_cap = RunPrinting("\xf0\x9f\x98\x80", 64, limits);
+  CHECK_FALSE(at_cap.truncated());
+  CHECK(CountChars(at_cap.output) == 64);
+  CHECK(at_cap.output_tail.empty());
 }
 
 TEST_CASE("output just at the cap is kept whole", "[sandbox][process]") {

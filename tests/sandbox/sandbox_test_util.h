@@ -24,7 +24,7 @@ inline SandboxOptions SmallOptions(uid_t uid) {
   o.uid = uid;
   o.gid = uid;
   o.limits.timeout = std::chrono::seconds(10);
-  o.limits.output_cap_bytes = 8192;
+  o.limits.output_cap_chars = 8192;
   o.limits.output_kill_bytes = 32ull * 1024 * 1024;
   o.limits.resources.cpu_seconds = 10;
   o.limits.resources.memory_mb = 512;

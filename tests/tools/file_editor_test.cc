@@ -109,6 +109,13 @@ TEST_CASE("long views are clipped at a line with a note", "[tools][editor][view]
   ExpectClippedAt(options, "line number ", std::nullopt, 4);
 }
 
+TEST_CASE("the view cap counts characters, not bytes", "[tools][editor][view]") {
+  const ToolOptions options{.view_max_chars = 100};
+  // "     N<tab>ééééé N": 14 characters (19 bytes); 6 lines and their newlines
+  // are 89 characters (a byte count would stop after 5).
+  ExpectClippedAt(options, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 ", std::nullopt, 6);
+}
+
 TEST_CASE("views are clipped at tools.view_max_lines lines, ranges included", "[tools][editor][view]") {
   const ToolOptions options{.view_max_lines = 3};
   ExpectClippedAt(options, "l", std::nullopt, 3);

@@ -24,7 +24,7 @@ TEST_CASE("the first submit shows the diff, the second submits it", "[tools][sub
   REQUIRE(second.ok());
   CHECK(second->submitted);
   CHECK(second->patch == kPatch);
-  CHECK(second->observation == Expected("submit_done", {}));
+  CHECK(second->observation == kPatch);
 }
 
 TEST_CASE("a diff changed after review is shown again", "[tools][submit]") {
@@ -62,6 +62,31 @@ TEST_CASE("a huge diff is shown cut at a line, with a note", "[tools][submit]") 
   auto done = submit.Submit();
   CHECK(done->submitted);
   CHECK(done->patch == patches.patch);  // the full patch is submitted
+}
+
+// With review off, hands `patch` in at once (the diff shown within max_chars).
+SubmitOutcome HandIn(const std::string& patch, std::size_t max_chars = 40000) {
+  FakePatchSource patches;
+  patches.patch = patch;
+  Result<SubmitOutcome> r = SubmitTool(&patches, &test::Messages(), false, "submit", max_chars).Submit();
+  REQUIRE(r.ok());
+  CHECK(r->submitted);
+  CHECK(r->patch == patch);
+  return *r;
+}
+
+// SWE-agent makes the handed-in diff the submit step's observation (an empty
+// one shows its no-output sentence); SERA keeps it as the row's last,
+// untrained turn.
+TEST_CASE("submit: the handed-in diff is the final observation, as SWE-agent shows it", "[tools][submit]") {
+  CHECK(HandIn(kPatch).observation == kPatch);
+  CHECK(HandIn("").observation == Expected("bash_no_output", {}));
+  // Clipped as the review is, in characters, never inside one.
+  const std::string line = "+" + std::string(20, 'x') + "\n";
+  std::string accented;
+  for (int i = 0; i < 30; ++i) accented += "\xc3\xa9";
+  const std::string note = Expected("submit_review_clipped", {{"shown", "22"}, {"total", "76"}});
+  CHECK(HandIn(line + "+" + accented + "\n" + line, 40).observation == line + note + "\n");
 }
 
 TEST_CASE("with review off the first call submits", "[tools][submit]") {

@@ -12,6 +12,7 @@
 #include "seragen/llm/endpoint_options.h"
 #include "seragen/llm/models_probe.h"
 #include "seragen/llm/server_profile.h"
+#include "seragen/llm/startup_check.h"
 #include "seragen/llm/types.h"
 
 namespace seragen::llm {
@@ -59,9 +60,10 @@ struct PingReport {
 // not allowed). Failures of /models are tagged Statuses (FailureClassOf)
 // with the endpoint named; a failed tool check is in the report.
 Result<PingReport> PingEndpoint(const PingOptions& options);
-// Only GET {base}/models (+ /props for llama.cpp): no server detection. The
-// start-of-run check.
-Result<PingReport> ProbeModels(const PingOptions& options);
+// Only GET {base}/models, typed for the start-of-run check
+// (startup_check.h): the ids listed, or whether waiting may help or which
+// setting is wrong (from the failure class and HTTP status).
+EndpointProbe ProbeEndpointModels(const PingOptions& options);
 std::string FormatPingReport(const PingReport& report);
 
 struct ChatCommandOptions {

@@ -26,7 +26,14 @@ ErrorEnvelope ParseErrorBody(std::string_view body);
 struct Classification {
   FailureClass failure_class = FailureClass::kNone;
   std::string message;  // one line for logs and Status messages
+  // The end of `message` that names the chat-request field and the setting
+  // to fix ("" when none): a check that is not a chat request names its own.
+  std::string hint;
 };
+
+// `message` without a leading "[llm:<class>] " tag (MakeFailure's), for
+// people: the run's stop reason on the terminal and in summary.json.
+std::string WithoutFailureTag(const std::string& message);
 
 // A non-2xx HTTP response.
 Classification ClassifyHttpError(int status, std::string_view body);

@@ -13,6 +13,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/callgraph/plan.h"
+#include "seragen/config/shard.h"
 #include "seragen/journal/journal.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/loop/event_loop.h"
@@ -28,13 +29,8 @@ namespace seragen::pipeline {
 using runview::RunResult;
 using runview::TaskTally;
 
-struct ShardSpec {
-  int index = 0;
-  int count = 1;
-};
-// flag > config > SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (with
-// SLURM_ARRAY_TASK_MIN subtracted when set) > 0/1.
-Result<ShardSpec> ResolveShard(const std::string& flag, const std::string& configured);
+// Which shard this process runs: config::ResolveShard (flag, run.shard, Slurm).
+using config::ShardSpec;
 
 // The planned tasks of `shard` (every count-th task from index), in plan order.
 std::vector<callgraph::PlannedTask> ShardTasks(const std::vector<callgraph::PlannedTask>& plan, const ShardSpec& shard);
@@ -82,20 +78,8 @@ struct ShardOutcome {
   std::optional<Status> run_stop;  // the chat client's stop (configuration or quota), if any
   bool interrupted = false;        // stop_requested() was true at the end
   TaskTally tally;
-  std::string line;  // FinalLine of the final summary
   double seconds = 0;
 };
-
-// One line of progress: done (final and not an infrastructure failure)
-// /planned, running, accepted (both counting the tasks finished before this
-// invocation), this invocation's outcomes,
-// tokens and rate (rate and ETA only when elapsed_s > 1).
-std::string ProgressLine(const RunSummary& summary, double elapsed_s);
-
-// How a shard ended: its totals over every invocation (tasks done — final
-// and not an infrastructure failure — and accepted), then this invocation's
-// part apart: finished tasks by outcome, accepted, tokens, rate.
-std::string FinalLine(const RunSummary& summary, double elapsed_s);
 
 // A configuration stop of the chat client > an aborted run > interrupted >
 // ClassifyTally(tally), except that a shard whose run-wide budget was used up
@@ -105,9 +89,6 @@ RunResult ClassifyShard(const RunSummary& summary, const std::optional<Status>& 
 
 // The tally of a finished shard: verified, skipped and model failures are done.
 TaskTally TallyOf(const RunSummary& summary);
-
-// `message` without a leading "[llm:...] " failure tag.
-std::string StripFailureTag(const std::string& message);
 
 // Runs `in.tasks` on `pipeline_loop` (which must be running and outlive the
 // call) with a worker pool, until every task finished or a stop. Writes

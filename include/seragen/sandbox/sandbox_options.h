@@ -35,9 +35,11 @@ struct ResourceLimits {
 struct RunLimits {
   // Wall clock; on expiry the whole process tree is killed.
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};
-  // Output bytes kept: the first 3/4 and the last 1/4 of this budget
-  // (stdout and stderr merged); the middle is dropped and counted.
-  std::size_t output_cap_bytes = 64 * 1024;
+  // Output characters kept (code points, as SWE-agent's len() counts an
+  // observation): the first 3/4 and the last 1/4 of this budget (stdout and
+  // stderr merged); the middle is dropped and counted. The capture holds 4
+  // bytes per character (UTF-8's longest), so the cut is made after decoding.
+  std::size_t output_cap_chars = 64 * 1024;
   // A command that writes more than this in total is killed (its output is
   // not buffered; this only bounds the time spent draining the pipe).
   std::uint64_t output_kill_bytes = 256ull * 1024 * 1024;

@@ -46,9 +46,10 @@ void ApplyRunnerSettings(const SandboxOptions& options, const CommandRequest& re
 // directory (the working copy a runner serves).
 Status CheckHostCopy(const std::string& host_copy);
 
-// Converts a finished process into a CommandResult (output repaired to
-// valid UTF-8, state parsed when requested).
-CommandResult ToCommandResult(ProcessOutcome outcome, bool capture_state);
+// Converts a finished process into a CommandResult: output repaired to valid
+// UTF-8 and cut to limits.output_cap_chars characters (the first 3/4 and the
+// last 1/4, never inside a character), state parsed when requested.
+CommandResult ToCommandResult(ProcessOutcome outcome, bool capture_state, const RunLimits& limits);
 
 // kInvalidArgument when the command is empty of bytes we can pass (contains
 // NUL) or longer than kMaxCommandBytes.

@@ -1,6 +1,8 @@
 // SubmitTool: ends the rollout with the working copy's diff. With review on,
 // the first call shows the full diff and asks the agent to confirm; the next
 // call submits. If the diff changed since it was shown, it is shown again.
+// The call that submits answers with the diff itself, as SWE-agent's submit
+// step does (an empty diff with the empty-output sentence).
 #pragma once
 
 #include <optional>
@@ -23,7 +25,8 @@ struct SubmitOutcome {
 
 class SubmitTool {
  public:
-  // review_max_chars: characters of the diff shown in the review.
+  // review_max_chars: characters (code points) of the diff shown in the
+  // review and in the final answer; a longer diff is cut at a line, with a note.
   SubmitTool(PatchSource* patches, const ToolMessages* messages, bool review, std::string tool_name,
              std::size_t review_max_chars = 40000);
 
@@ -32,6 +35,9 @@ class SubmitTool {
   Result<SubmitOutcome> Submit();
 
  private:
+  // The diff as shown: repaired UTF-8, cut at a line within review_max_chars.
+  Result<std::string> ShownDiff(const std::string& patch) const;
+
   PatchSource* patches_;
   const ToolMessages* messages_;
   bool review_;
