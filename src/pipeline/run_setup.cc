@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "pipeline/config_record.h"
+#include "pipeline/repo_source.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
@@ -10,8 +12,6 @@
 #include "seragen/callgraph/language.h"
 #include "seragen/callgraph/selection.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/pipeline/config_record.h"
-#include "seragen/pipeline/repo_source.h"
 #include "seragen/repo/checkout_check.h"
 
 namespace seragen::pipeline {

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/charts.h"
+#include "report/html.h"
 #include "report/index_charts.h"
-#include "seragen/report/charts.h"
-#include "seragen/report/html.h"
 
 namespace seragen::report {
 namespace {

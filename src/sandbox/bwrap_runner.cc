@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 
+#include "sandbox/shell_command.h"
 #include "seragen/sandbox/process.h"
-#include "seragen/sandbox/shell_command.h"
 
 namespace seragen::sandbox {
 

@@ -2,8 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "sandbox/shell_command.h"
 #include "seragen/base/utf8.h"
-#include "seragen/sandbox/shell_command.h"
 #include "seragen/sandbox/slot_cgroup.h"
 #include "testing/temp_dir.h"
 
