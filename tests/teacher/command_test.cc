@@ -15,29 +15,29 @@ int RunTeacher(const std::string& args, std::string* out) {
   return testing::RunShell(testing::BinaryDir() + "/seragen-teacher " + args, out);
 }
 
-TEST_CASE("command: strict-mode flags are checked", "[teacher]") {
-  std::string out;
-  CHECK(RunTeacher("--validate tgi", &out) == 2);
-  CHECK(out.find("tgi") != std::string::npos);
-  CHECK(RunTeacher("--no-jinja", &out) == 2);
-  CHECK(out.find("--no-jinja needs --validate llamacpp") != std::string::npos);
-}
+struct CommandCase {
+  const char* args;
+  int exit_code;
+  const char* says;  // a text the output must hold ("" for none)
+};
 
-TEST_CASE("command: bad arguments exit 2 naming the flag", "[teacher]") {
-  std::string out;
-  CHECK(RunTeacher("--faults bogus=1", &out) == 2);
-  CHECK(out.find("--faults") != std::string::npos);
-  CHECK(RunTeacher("--latency sometimes", &out) == 2);
-  CHECK(RunTeacher("--reasoning loud", &out) == 2);
-  CHECK(RunTeacher("--no-such-flag", &out) == 2);
-  CHECK(RunTeacher("--config /nonexistent/teacher.yaml", &out) == 2);
-  CHECK(out.find("/nonexistent/teacher.yaml") != std::string::npos);
-}
-
-TEST_CASE("command: --help says it is a stand-in for a model", "[teacher]") {
-  std::string out;
-  CHECK(RunTeacher("--help", &out) == 0);
-  CHECK(out.find("stand-in for a model") != std::string::npos);
+TEST_CASE("command: bad flags and files exit 2 naming what is wrong, --help says it is a stand-in", "[teacher]") {
+  const CommandCase cases[] = {
+      {"--validate tgi", 2, "tgi"},
+      {"--no-jinja", 2, "--no-jinja needs --validate llamacpp"},
+      {"--faults bogus=1", 2, "--faults"},
+      {"--latency sometimes", 2, "--latency"},
+      {"--reasoning loud", 2, "--reasoning"},
+      {"--no-such-flag", 2, "--no-such-flag"},
+      {"--config /nonexistent/teacher.yaml", 2, "/nonexistent/teacher.yaml"},
+      {"--help", 0, "stand-in for a model"},
+  };
+  for (const CommandCase& c : cases) {
+    INFO("seragen-teacher " << c.args);
+    std::string out;
+    CHECK(RunTeacher(c.args, &out) == c.exit_code);
+    CHECK(out.find(c.says) != std::string::npos);
+  }
 }
 
 }  // namespace
