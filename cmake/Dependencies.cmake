@@ -21,12 +21,12 @@ include(Catch)
 
 # Asio's non-template code compiled once (src/loop/asio_impl.cc) rather than in
 # every including source: a clean build is ~10% faster. Beast's likewise
-# (src/teacher/beast_impl.cc), in a library of its own linked only by the
+# (teacher/beast_impl.cc), in a library of its own linked only by the
 # teacher and the tests' replay server, so loop and http carry Asio alone.
 add_library(seragen_asio STATIC ${PROJECT_SOURCE_DIR}/src/loop/asio_impl.cc)
 target_link_libraries(seragen_asio PUBLIC Boost::headers Threads::Threads)
 target_compile_definitions(seragen_asio PUBLIC BOOST_ASIO_NO_DEPRECATED BOOST_ASIO_SEPARATE_COMPILATION)
-add_library(seragen_beast STATIC ${PROJECT_SOURCE_DIR}/src/teacher/beast_impl.cc)
+add_library(seragen_beast STATIC ${PROJECT_SOURCE_DIR}/teacher/beast_impl.cc)
 target_link_libraries(seragen_beast PUBLIC seragen_asio)
 target_compile_definitions(seragen_beast PUBLIC BOOST_BEAST_SEPARATE_COMPILATION)
 

@@ -14,10 +14,10 @@
 #include "seragen/agent/rollout.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/executor.h"
-#include "seragen/llm/fake_chat_client.h"
 #include "seragen/pipeline/toolbox_executor.h"
-#include "seragen/sandbox/fake_command_runner.h"
 #include "seragen/tools/tool_box.h"
+#include "testing/fake_chat_client.h"
+#include "testing/fake_command_runner.h"
 #include "testing/source_paths.h"
 
 using namespace seragen;

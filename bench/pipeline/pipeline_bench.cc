@@ -25,7 +25,7 @@
 #include "seragen/base/log.h"
 #include "seragen/config/loader.h"
 #include "seragen/runview/status_report.h"
-#include "seragen/teacher/options.h"
+#include "teacher/options.h"
 #include "teacher/server.h"
 #include "testing/source_paths.h"
 

@@ -47,10 +47,6 @@ std::optional<EdgeRequirement> EdgeRequirementFromName(std::string_view name) {
   return ValueNamed<EdgeRequirement>(kEdgeRequirementNames, name);
 }
 
-std::string_view EdgeRequirementName(EdgeRequirement requirement) {
-  return NameOf<EdgeRequirement>(kEdgeRequirementNames, requirement, "any");
-}
-
 std::vector<std::string> DefaultTestNamePatterns() {
   return {"test_*", "test",  "Test*",    "*Test",      "*Tests",       "*_test",
           "tests",  "setUp", "tearDown", "setUpClass", "tearDownClass"};

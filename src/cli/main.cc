@@ -10,7 +10,6 @@
 #include "cli/exit_codes.h"
 #include "cli/report_commands.h"
 #include "cli/run_commands.h"
-#include "cli/teacher_command.h"
 #include "cli/terminal_stream.h"
 #include "cli/tool_commands.h"
 #include "seragen/base/log.h"
@@ -42,7 +41,6 @@ int main(int argc, char** argv) {
   AddConfigCommand(app, &action);
   AddVerifyCommand(app, &action);
   AddLlmCommand(app, &action);
-  AddTeacherCommand(app, &action);
 
   try {
     app.parse(argc, argv);

@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "env/image_root.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/unique_fd.h"
-#include "seragen/env/image_root.h"
 
 namespace seragen::env {
 namespace {

@@ -113,9 +113,4 @@ std::optional<Profile> DetectProfile(const std::string& repo_dir, const ProfileO
   return std::nullopt;
 }
 
-const std::vector<std::string>& ProfileNames() {
-  static const std::vector<std::string> kNames = {"python", "node", "go", "rust"};
-  return kNames;
-}
-
 }  // namespace seragen::env

@@ -1,4 +1,4 @@
-#include "seragen/pipeline/config_record.h"
+#include "pipeline/config_record.h"
 
 #include <filesystem>
 

@@ -1,4 +1,4 @@
-#include "seragen/pipeline/journal_store.h"
+#include "pipeline/journal_store.h"
 
 #include "seragen/journal/result_files.h"
 

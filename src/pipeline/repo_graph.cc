@@ -2,11 +2,11 @@
 
 #include <filesystem>
 
+#include "pipeline/repo_source.h"
 #include "seragen/callgraph/graph_cache.h"
 #include "seragen/callgraph/graph_io.h"
 #include "seragen/callgraph/source_set.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/pipeline/repo_source.h"
 #include "seragen/repo/repository.h"
 
 namespace seragen::pipeline {

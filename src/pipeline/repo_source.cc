@@ -1,4 +1,4 @@
-#include "seragen/pipeline/repo_source.h"
+#include "pipeline/repo_source.h"
 
 namespace seragen::pipeline {
 

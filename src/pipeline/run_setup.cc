@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "pipeline/config_record.h"
+#include "pipeline/repo_source.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
@@ -11,8 +13,6 @@
 #include "seragen/callgraph/selection.h"
 #include "seragen/config/shipped_data.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/pipeline/config_record.h"
-#include "seragen/pipeline/repo_source.h"
 #include "seragen/repo/checkout_check.h"
 
 namespace seragen::pipeline {

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "pipeline/journal_store.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/log.h"
@@ -16,7 +17,6 @@
 #include "seragen/journal/run_paths.h"
 #include "seragen/llm/error_classifier.h"
 #include "seragen/llm/failure.h"
-#include "seragen/pipeline/journal_store.h"
 #include "seragen/pipeline/usage_meter.h"
 #include "seragen/runview/run_budget.h"
 

@@ -1,11 +1,11 @@
-#include "seragen/report/charts.h"
+#include "report/charts.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "seragen/report/html.h"
+#include "report/html.h"
 
 namespace seragen::report {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "seragen/report/charts.h"
-#include "seragen/report/html.h"
+#include "report/charts.h"
+#include "report/html.h"
 
 namespace seragen::report {
 namespace {

@@ -1,4 +1,4 @@
-#include "seragen/report/html.h"
+#include "report/html.h"
 
 #include <fmt/format.h>
 

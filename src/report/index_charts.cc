@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <map>
 
-#include "seragen/report/charts.h"
-#include "seragen/report/html.h"
+#include "report/charts.h"
+#include "report/html.h"
 #include "seragen/runview/cost_ledger.h"
 #include "seragen/runview/status_breakdown.h"
 

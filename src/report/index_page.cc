@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/charts.h"
+#include "report/html.h"
 #include "report/index_charts.h"
 #include "report/occupancy_section.h"
-#include "seragen/report/charts.h"
-#include "seragen/report/html.h"
 
 namespace seragen::report {
 namespace {

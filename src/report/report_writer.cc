@@ -15,6 +15,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "report/task_page.h"
 #include "seragen/base/atomic_file.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
@@ -22,7 +23,6 @@
 #include "seragen/base/thread_pool.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/report/task_detail.h"
-#include "seragen/report/task_page.h"
 
 namespace seragen::report {
 namespace {

@@ -1,4 +1,4 @@
-#include "seragen/report/task_page.h"
+#include "report/task_page.h"
 
 #include <fmt/format.h>
 
@@ -6,11 +6,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/html.h"
 #include "seragen/agent/exit_status.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/strings.h"
 #include "seragen/llm/types.h"
-#include "seragen/report/html.h"
 #include "seragen/verify/sera_lines.h"
 
 namespace seragen::report {

@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 
+#include "sandbox/shell_command.h"
 #include "seragen/sandbox/process.h"
-#include "seragen/sandbox/shell_command.h"
 
 namespace seragen::sandbox {
 
@@ -30,10 +30,6 @@ BwrapRunner::BwrapRunner(SandboxOptions options, std::string host_copy, std::str
       host_copy_(std::move(host_copy)),
       bwrap_exe_(std::move(bwrap_exe)),
       view_(std::move(view)) {}
-
-std::vector<std::string> BwrapRunner::ArgvFor(const CommandRequest& request) const {
-  return BuildBwrapArgv(options_, view_, host_copy_, "", BuildShellArgv(options_.shell, request));
-}
 
 Result<CommandResult> BwrapRunner::Run(const CommandRequest& request, const RunLimits& limits) {
   SG_RETURN_IF_ERROR(CheckCommandText(request.command));

@@ -1,4 +1,4 @@
-#include "seragen/sandbox/shell_command.h"
+#include "sandbox/shell_command.h"
 
 #include <sys/stat.h>
 

@@ -4,9 +4,9 @@
 
 #include <mutex>
 
+#include "sandbox/shell_command.h"
 #include "seragen/base/log.h"
 #include "seragen/sandbox/process.h"
-#include "seragen/sandbox/shell_command.h"
 
 namespace seragen::sandbox {
 

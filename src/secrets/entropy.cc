@@ -1,4 +1,4 @@
-#include "seragen/secrets/entropy.h"
+#include "secrets/entropy.h"
 
 #include <array>
 #include <cmath>

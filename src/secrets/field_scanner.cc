@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "secrets/entropy.h"
 #include "secrets/re2_options.h"
-#include "seragen/secrets/entropy.h"
 
 namespace seragen::secrets::internal {
 namespace {

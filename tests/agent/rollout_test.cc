@@ -6,7 +6,7 @@
 
 #include "agent/agent_test_support.h"
 #include "seragen/agent/trajectory_json.h"
-#include "seragen/llm/fake_chat_client.h"
+#include "testing/fake_chat_client.h"
 #include "testing/source_paths.h"
 
 namespace seragen::agent {

@@ -10,7 +10,7 @@
 #include "agent/agent_test_support.h"
 #include "seragen/agent/rollout.h"
 #include "seragen/agent/trajectory_json.h"
-#include "seragen/llm/fake_chat_client.h"
+#include "testing/fake_chat_client.h"
 
 namespace seragen::agent {
 namespace {

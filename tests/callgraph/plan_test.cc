@@ -153,7 +153,6 @@ TEST_CASE("selection defaults follow SERA: edges required, 5000 per repository",
   CHECK_FALSE(GlobMatchAny(options.auxiliary_patterns, "src/flask/app.py"));
   CHECK_FALSE(GlobMatchAny(options.auxiliary_patterns, "src/docstring.py"));
   CHECK(EdgeRequirementFromName("callees") == EdgeRequirement::kCallees);
-  CHECK(EdgeRequirementName(EdgeRequirement::kNone) == "none");
   CHECK_FALSE(EdgeRequirementFromName("some").has_value());
 }
 

@@ -1,4 +1,4 @@
-// The real binary: verify exit codes and argument errors of llm/teacher.
+// The real binary: verify exit codes and argument errors of verify and llm.
 #include <catch2/catch.hpp>
 
 #include "cli/cli_test_util.h"
@@ -37,23 +37,14 @@ TEST_CASE("exit codes of seragen run, as documented", "[cli][exit]") {
   CHECK(cli::ExitCodeFor(RunResult::kRuntimeError) == 1);
 }
 
-TEST_CASE("teacher strict-mode flags are checked", "[cli]") {
+TEST_CASE("llm rejects bad arguments with exit 2", "[cli]") {
   std::string out;
-  CHECK(RunSeragen("teacher --validate tgi", &out) == 2);
-  CHECK(out.find("tgi") != std::string::npos);
-  CHECK(RunSeragen("teacher --no-jinja", &out) == 2);
-  CHECK(out.find("--no-jinja needs --validate llamacpp") != std::string::npos);
+  CHECK(RunSeragen("llm ping", &out) == 2);  // --base-url missing
 }
 
-TEST_CASE("teacher and llm reject bad arguments with exit 2", "[cli]") {
-  std::string out;
-  CHECK(RunSeragen("teacher --faults bogus=1", &out) == 2);
-  CHECK(out.find("--faults") != std::string::npos);
-  CHECK(RunSeragen("teacher --latency sometimes", &out) == 2);
-  CHECK(RunSeragen("teacher --reasoning loud", &out) == 2);
-  CHECK(RunSeragen("llm ping", &out) == 2);  // --base-url missing
-  CHECK(RunSeragen("teacher --help", &out) == 0);
-  CHECK(out.find("stand-in for a model") != std::string::npos);
+TEST_CASE("the scripted teacher is not a seragen command", "[cli]") {
+  std::string out;  // it is its own program, seragen-teacher
+  CHECK(testing::RunShell("timeout 10 " + testing::BinaryDir() + "/seragen teacher --port 0", &out) == 2);
 }
 
 TEST_CASE("llm ping on a closed port fails with exit 1 and says why", "[cli]") {

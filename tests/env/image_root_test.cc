@@ -1,4 +1,4 @@
-#include "seragen/env/image_root.h"
+#include "env/image_root.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

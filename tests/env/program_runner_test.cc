@@ -1,4 +1,4 @@
-#include "seragen/env/program_runner.h"
+#include "env/program_runner.h"
 
 #include <catch2/catch.hpp>
 

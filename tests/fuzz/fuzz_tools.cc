@@ -4,8 +4,8 @@
 
 #include "fuzz/fuzz_targets.h"
 #include "seragen/base/utf8.h"
-#include "seragen/sandbox/fake_command_runner.h"
 #include "seragen/tools/tool_box.h"
+#include "testing/fake_command_runner.h"
 #include "testing/source_paths.h"
 
 namespace seragen::fuzz {

@@ -2,13 +2,15 @@
 # Makes $tmp (searchable by the sandbox uids), stops the scripted teacher whose
 # pid the test puts in $teacher_pid and removes $tmp on exit, and defines
 # fail MESSAGE, which names the test and exits 1, and show FILE..., which
-# prints files under a header line. With the two directories: $src, $build
-# and $seragen (the built binary), as absolute paths.
+# prints files under a header line. With the two directories: $src, $build,
+# $seragen (the built binary) and $teacher (build/seragen-teacher, the
+# scripted stand-in for a model), as absolute paths.
 test_name=$1
 if (( $# >= 3 )); then
   src=$(realpath "$2")
   build=$(realpath "$3")
   seragen=$build/seragen
+  teacher=$build/seragen-teacher
 fi
 show() { for f in "$@"; do echo "--- $f"; cat "$f" 2>/dev/null || true; done; }
 tmp=$(mktemp -d)
@@ -21,13 +23,14 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "$test_name: FAIL: $*" >&2; exit 1; }
 
-# start_teacher SERAGEN [TEACHER FLAGS...]: starts the scripted teacher on a
+# start_teacher TEACHER [TEACHER FLAGS...]: starts the scripted teacher
+# (TEACHER: the seragen-teacher binary, a stand-in for a model) on a
 # free port (log: $tmp/teacher.log), sets $teacher_pid and $url (its /v1
 # base URL); fails the test if it does not announce a URL within 10 s.
 start_teacher() {
-  local seragen_bin=$1
+  local teacher_bin=$1
   shift
-  "$seragen_bin" teacher --port 0 "$@" > "$tmp/teacher.log" 2>&1 &
+  "$teacher_bin" --port 0 "$@" > "$tmp/teacher.log" 2>&1 &
   teacher_pid=$!
   url=
   for _ in $(seq 1 100); do

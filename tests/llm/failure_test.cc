@@ -4,7 +4,7 @@
 
 #include "seragen/base/log.h"
 #include "seragen/llm/endpoint_options.h"
-#include "seragen/llm/fake_chat_client.h"
+#include "testing/fake_chat_client.h"
 
 #include <cstdlib>
 

@@ -10,9 +10,9 @@
 
 #include "seragen/journal/record.h"
 #include "seragen/journal/resume_state.h"
-#include "seragen/llm/fake_chat_client.h"
 #include "seragen/pipeline/run_store.h"
 #include "seragen/pipeline/workspace.h"
+#include "testing/fake_chat_client.h"
 
 namespace seragen::pipeline::testing {
 

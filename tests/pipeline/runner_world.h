@@ -15,9 +15,9 @@
 #include "seragen/base/executor.h"
 #include "seragen/config/config.h"
 #include "seragen/demos/demo_issues.h"
-#include "seragen/llm/fake_chat_client.h"
 #include "seragen/pipeline/prompt_library.h"
 #include "seragen/pipeline/task_runner.h"
+#include "testing/fake_chat_client.h"
 #include "testing/source_paths.h"
 
 namespace seragen::pipeline::testing {

@@ -1,8 +1,8 @@
-#include "seragen/report/html.h"
+#include "report/html.h"
 
 #include <catch2/catch.hpp>
 
-#include "seragen/report/charts.h"
+#include "report/charts.h"
 
 namespace seragen::report {
 namespace {

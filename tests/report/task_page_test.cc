@@ -1,4 +1,4 @@
-#include "seragen/report/task_page.h"
+#include "report/task_page.h"
 
 #include <catch2/catch.hpp>
 

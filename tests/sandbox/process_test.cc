@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "sandbox/shell_command.h"
 #include "seragen/base/utf8.h"
-#include "seragen/sandbox/shell_command.h"
 #include "seragen/sandbox/slot_cgroup.h"
 #include "testing/temp_dir.h"
 

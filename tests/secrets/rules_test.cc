@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 #include <set>
 
+#include "secrets/entropy.h"
 #include "secrets/shipped_scanner.h"
 #include "seragen/base/file_util.h"
 #include "seragen/secrets/action.h"
-#include "seragen/secrets/entropy.h"
 #include "seragen/secrets/rules.h"
 #include "testing/source_paths.h"
 

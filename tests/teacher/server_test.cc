@@ -15,7 +15,7 @@
 #include <fstream>
 #include <thread>
 
-#include "seragen/teacher/run_command.h"
+#include "teacher/run_command.h"
 #include "teacher/test_support.h"
 #include "testing/temp_dir.h"
 

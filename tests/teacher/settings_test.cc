@@ -1,4 +1,4 @@
-#include "seragen/teacher/settings.h"
+#include "teacher/settings.h"
 #include "testing/source_paths.h"
 
 #include <catch2/catch.hpp>

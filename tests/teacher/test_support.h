@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "seragen/teacher/options.h"
+#include "teacher/options.h"
 #include "teacher/policy.h"
 #include "teacher/prompt_set.h"
 

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "seragen/sandbox/fake_command_runner.h"
+#include "testing/fake_command_runner.h"
 #include "tools/tools_test_util.h"
 
 namespace seragen::tools {

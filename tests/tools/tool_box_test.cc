@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 
 #include "seragen/sandbox/bwrap_runner.h"
-#include "seragen/sandbox/fake_command_runner.h"
 #include "seragen/sandbox/self_check.h"
+#include "testing/fake_command_runner.h"
 #include "testing/temp_dir.h"
 #include "tools/tools_test_util.h"
 

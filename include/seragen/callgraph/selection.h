@@ -30,7 +30,6 @@ enum class EdgeRequirement {
 };
 // "none" / "any" / "callees" (config spelling); nullopt for anything else.
 std::optional<EdgeRequirement> EdgeRequirementFromName(std::string_view name);
-std::string_view EdgeRequirementName(EdgeRequirement requirement);
 
 inline constexpr std::size_t kDefaultMaxFunctions = 5000;  // SERA's cap per repository
 

@@ -52,7 +52,4 @@ struct ProfileOptions {
 // docs is a Python project).
 std::optional<Profile> DetectProfile(const std::string& repo_dir, const ProfileOptions& options = {});
 
-// The names profiles go by ("python", "node", "go", "rust").
-const std::vector<std::string>& ProfileNames();
-
 }  // namespace seragen::env

@@ -27,9 +27,6 @@ class BwrapRunner final : public CommandRunner {
   std::string VisibleRoot() const override { return options_.mount_point; }
   std::string Kind() const override { return "bwrap"; }
 
-  // The argv Run() would execute for `request` (for tests and debugging).
-  std::vector<std::string> ArgvFor(const CommandRequest& request) const;
-
  private:
   BwrapRunner(SandboxOptions options, std::string host_copy, std::string bwrap_exe, RootView view);
   SandboxOptions options_;

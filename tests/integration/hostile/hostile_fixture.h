@@ -1,6 +1,6 @@
 // One hostile-model scenario: a tiny repository (with a Latin-1 comment), a
 // host "canary" directory holding a root-only secret, the scripted teacher
-// replaying the attack (`seragen teacher --script`, every request body
+// replaying the attack (`seragen-teacher --script`, every request body
 // logged), one `seragen run` of a single task measured with wait4, and the
 // checks every scenario shares: the canary is unchanged, no secret reached
 // any output or the model, no crash, bounded memory and disk, no sandbox

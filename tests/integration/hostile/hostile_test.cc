@@ -58,11 +58,11 @@ TEST_CASE("the teacher refuses a bad script at start with exit 2, naming the fil
   testing::TempDir dir;
   dir.Write("bad.yaml", "rollout1:\n  - {tool: bash, arguments: {command: ls}}\n");
   std::string out;
-  CHECK(testing::RunShell(e2e::Binary() + " teacher --port 0 --script " + dir.Sub("bad.yaml"), &out) == 2);
+  CHECK(testing::RunShell(e2e::TeacherBinary() + " --port 0 --script " + dir.Sub("bad.yaml"), &out) == 2);
   INFO(out);
   CHECK(out.find(dir.Sub("bad.yaml")) != std::string::npos);
   CHECK(out.find("rollout1[0].arguments") != std::string::npos);
-  CHECK(testing::RunShell(e2e::Binary() + " teacher --port 0 --script " + dir.Sub("missing.yaml"), &out) == 2);
+  CHECK(testing::RunShell(e2e::TeacherBinary() + " --port 0 --script " + dir.Sub("missing.yaml"), &out) == 2);
   CHECK(out.find("missing.yaml") != std::string::npos);
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the built seragen into a temporary prefix and runs the demo
 # pipeline with it from an unrelated working directory, against the installed
-# binary's own scripted teacher. Nothing is copied from the source tree: the
-# prompts, configs and teacher rules must come from PREFIX/share/seragen.
+# scripted teacher (PREFIX/bin/seragen-teacher, a stand-in for a model; the
+# installed seragen links none of it). Nothing is copied from the source tree:
+# the prompts, configs and teacher rules must come from PREFIX/share/seragen.
 # Usage: install_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$(realpath "$1")
@@ -12,6 +13,9 @@ build=$(realpath "$2")
 cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
 seragen=$tmp/prefix/bin/seragen
 [[ -x "$seragen" ]] || fail "no bin/seragen in the prefix"
+teacher=$tmp/prefix/bin/seragen-teacher
+[[ -x "$teacher" ]] || fail "no bin/seragen-teacher in the prefix"
+"$src/scripts/check-no-teacher" "$seragen" || fail "the installed seragen links the scripted teacher"
 [[ -f "$tmp/prefix/share/seragen/prompts/rollout1.md" ]] || fail "prompts not installed"
 [[ -f "$tmp/prefix/share/seragen/configs/tools.yaml" ]] || fail "configs not installed"
 
@@ -31,7 +35,7 @@ shown=$("$seragen" config show -c "$tmp/prefix/share/seragen/configs/demo.yaml")
 grep -qxF "  dir: $tmp/work/demo-run/run" <<< "$shown" ||
   fail "the installed demo config does not put run.dir under the current directory"
 
-start_teacher "$seragen" --seed 7
+start_teacher "$teacher" --seed 7
 
 "$seragen" run -c "$tmp/prefix/share/seragen/configs/demo.yaml" \
   --set "run.dir=$tmp/work/run" --set "repos.0.source=$tmp/work/inventory" \

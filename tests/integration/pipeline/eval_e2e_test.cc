@@ -2,7 +2,7 @@
 // scripted teacher, its training export without the held-out tasks, the
 // held-out tasks written for other harnesses (`export --eval`, patches that
 // apply), and `seragen eval` of the teacher (killed with SIGKILL and resumed)
-// against a stand-in that gives up early (`seragen teacher --give-up-after`).
+// against a stand-in that gives up early (`seragen-teacher --give-up-after`).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>

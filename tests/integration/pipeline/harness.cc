@@ -18,12 +18,13 @@
 namespace seragen::e2e {
 
 std::string Binary() { return seragen::testing::BinaryDir() + "/seragen"; }
+std::string TeacherBinary() { return seragen::testing::BinaryDir() + "/seragen-teacher"; }
 
 TeacherProcess::TeacherProcess(const std::string& work_dir, const std::string& extra_args,
                                const std::string& log_path) {
   std::string banner = work_dir + "/teacher.out";
   std::string cmd =
-      Binary() + " teacher --port 0 --request-log " + log_path + " " + extra_args + " > " + banner + " 2>&1 & echo $!";
+      TeacherBinary() + " --port 0 --request-log " + log_path + " " + extra_args + " > " + banner + " 2>&1 & echo $!";
   std::string out;
   testing::RunShell(cmd, &out);
   pid_ = std::atoi(out.c_str());

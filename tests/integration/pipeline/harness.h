@@ -1,5 +1,6 @@
-// Helpers for end-to-end tests: the real seragen binary, a scripted teacher
-// process on a free loopback port, and small repositories made on the spot.
+// Helpers for end-to-end tests: the real seragen binary, the scripted teacher
+// (seragen-teacher, a stand-in for a model) as a process on a free loopback
+// port, and small repositories made on the spot.
 #pragma once
 
 #include <string>
@@ -9,9 +10,10 @@
 
 namespace seragen::e2e {
 
-std::string Binary();
+std::string Binary();         // build/seragen
+std::string TeacherBinary();  // build/seragen-teacher
 
-// `seragen teacher` in the background; stopped on destruction.
+// `seragen-teacher` in the background; stopped on destruction.
 class TeacherProcess {
  public:
   // extra_args e.g. "--latency fixed:20 --config FILE"; the request log goes to log_path.

@@ -89,7 +89,7 @@ done
 [[ "$(sinfo -h -o %t)" == idle ]] || { show "$cluster/slurmctld.log" "$cluster/slurmd.log"; fail "the node is not idle"; }
 
 "$src/scripts/make-demo-repo" "$tmp/inventory" > /dev/null
-start_teacher "$seragen" --seed 7 --latency fixed:60
+start_teacher "$teacher" --seed 7 --latency fixed:60
 cp "$here/cluster_config.yaml" "$tmp/config.yaml"
 printf 'budget:\n  max_tasks: 5\n' >> "$tmp/config.yaml"
 export SCRATCH=$tmp TEACHER_URL=$url SERAGEN=$seragen

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A cluster run without a cluster: scripts/slurm/submit against fake
-# sbatch/scontrol (fake/), the real seragen and its scripted teacher.
+# sbatch/scontrol (fake/), the real seragen and the scripted teacher
+# (seragen-teacher, a stand-in for a model).
 #  1. submit --shards 4 --array 0-2:2 (stepped): shard 2 gets the time-limit
 #     signal mid-run, exits 75, is requeued and resumes; the merge job (afterany)
 #     merges and exits 3 naming shards 1 and 3, which never ran;
@@ -17,7 +18,7 @@ export PATH=$here/fake:$PATH SERAGEN=$seragen
 # The simulated prefix cache is off: its cached-token counts depend on the order requests
 # arrive in, which differs between the single run and the shards compared below.
 printf 'prefix_cache_blocks: 0\n' > "$tmp/teacher.yaml"
-start_teacher "$seragen" --config "$tmp/teacher.yaml" --seed 7 --latency fixed:40
+start_teacher "$teacher" --config "$tmp/teacher.yaml" --seed 7 --latency fixed:40
 
 cp "$here/cluster_config.yaml" "$tmp/config.yaml"
 export SCRATCH=$tmp TEACHER_URL=$url

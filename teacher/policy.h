@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "seragen/teacher/options.h"
 #include "teacher/chat_request.h"
 #include "teacher/edit_memory.h"
+#include "teacher/options.h"
 #include "teacher/prompt_set.h"
 
 namespace seragen::teacher {

@@ -1,4 +1,4 @@
-#include "seragen/teacher/run_command.h"
+#include "teacher/run_command.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -28,7 +28,7 @@ std::string DescribeLatency(const LatencyModel& m) {
 
 std::string TeacherBanner(const TeacherOptions& o, int port) {
   std::string b;
-  b += "seragen teacher: a SCRIPTED STAND-IN for a model, not a language model.\n";
+  b += "seragen-teacher: a SCRIPTED STAND-IN for a model, not a language model.\n";
   b += "  It follows a fixed, seeded script so the pipeline can be demonstrated and tested without a GPU.\n";
   b += "  OpenAI-compatible endpoint: http://" + o.bind_address + ":" + std::to_string(port) + "/v1\n";
   b += "  model id: " + o.model_id + "   seed: " + std::to_string(o.seed) +
@@ -57,7 +57,7 @@ int RunTeacherCommand(const TeacherOptions& options) {
   auto port = server.Start(options);
   if (!port.ok()) {
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    std::fprintf(stderr, "seragen teacher: %s\n", port.status().ToString().c_str());
+    std::fprintf(stderr, "seragen-teacher: %s\n", port.status().ToString().c_str());
     return 2;
   }
   std::fputs(TeacherBanner(options, *port).c_str(), stdout);
@@ -67,7 +67,7 @@ int RunTeacherCommand(const TeacherOptions& options) {
   server.Stop();
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   RequestCounts counts = server.Counts();
-  std::fprintf(stdout, "seragen teacher: stopped after %llu requests", static_cast<unsigned long long>(counts.total));
+  std::fprintf(stdout, "seragen-teacher: stopped after %llu requests", static_cast<unsigned long long>(counts.total));
   for (const auto& [kind, n] : counts.by_kind)
     std::fprintf(stdout, ", %s=%llu", kind.c_str(), static_cast<unsigned long long>(n));
   std::fprintf(stdout, ", rejected=%llu\n", static_cast<unsigned long long>(counts.rejected));

@@ -1,4 +1,4 @@
-#include "seragen/teacher/settings.h"
+#include "teacher/settings.h"
 
 #include <climits>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "seragen/llm/fake_chat_client.h"
+#include "testing/fake_chat_client.h"
 
 #include "seragen/llm/wire_codec.h"
 

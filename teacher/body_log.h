@@ -1,5 +1,5 @@
 // BodyLog: appends every chat request body the teacher receives to a file,
-// one body per line (`seragen teacher --body-log FILE`). It records exactly
+// one body per line (`seragen-teacher --body-log FILE`). It records exactly
 // what reached the "model", so tests can check that no secret or host file
 // content was ever sent. Thread-safe; a write failure is reported once by
 // Open and otherwise ignored (the log is a test aid, never a reason to fail a

@@ -1,4 +1,4 @@
-// The settings file of the scripted teacher (`seragen teacher --config FILE`,
+// The settings file of the scripted teacher (`seragen-teacher --config FILE`,
 // configs/teacher.yaml): its format is the teacher's own, read through
 // config's table of optional keys (config/optional_settings.h).
 #pragma once
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "seragen/base/result.h"
-#include "seragen/teacher/options.h"
+#include "teacher/options.h"
 
 namespace seragen::teacher {
 

@@ -1,4 +1,4 @@
-// Replay mode of the scripted teacher (`seragen teacher --script FILE`): the
+// Replay mode of the scripted teacher (`seragen-teacher --script FILE`): the
 // answers come from a file that lists, per request kind, the assistant turns
 // to return in order, instead of from the rule-based policy. Tool-call
 // arguments are raw strings sent as they are, so a script can play malformed

@@ -1,20 +1,28 @@
-#include "cli/teacher_command.h"
+// seragen-teacher: the scripted teacher as a program of its own. It serves an
+// OpenAI-compatible endpoint whose answers follow a seeded script: a stand-in
+// for a model, for the demo, the tests and load tests; its output is not
+// training data. Settings come from the teacher's settings file
+// (configs/teacher.yaml in seragen's data directory unless --config names
+// another), then the flags override them. Exit codes: 0 after SIGINT/SIGTERM,
+// 2 for a bad flag or settings file or when the server cannot start.
+#include <CLI/CLI.hpp>
 
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 
-#include "cli/exit_codes.h"
 #include "seragen/config/data_dir.h"
 #include "seragen/config/shipped_data.h"
-#include "seragen/teacher/options.h"
-#include "seragen/teacher/run_command.h"
-#include "seragen/teacher/settings.h"
+#include "teacher/options.h"
+#include "teacher/run_command.h"
+#include "teacher/settings.h"
 
-namespace seragen::cli {
+namespace seragen::teacher {
 namespace {
 
-// Command-line flags of `seragen teacher`; empty / negative = not given.
+constexpr int kExitUsage = 2;
+
+// Command-line flags of `seragen-teacher`; empty / negative = not given.
 struct TeacherArgs {
   std::string config, latency, faults, reasoning, bind, prompts, request_log, script, body_log, validate, model_id,
       api_key_env;
@@ -116,25 +124,26 @@ Result<teacher::TeacherOptions> TeacherOptionsFrom(const TeacherArgs& a) {
 }
 
 }  // namespace
+}  // namespace seragen::teacher
 
-void AddTeacherCommand(CLI::App& app, std::function<int()>* action) {
-  auto a = std::make_shared<TeacherArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "teacher",
-      "Serve the built-in scripted teacher: an OpenAI-compatible endpoint whose answers come from a "
+int main(int argc, char** argv) {
+  using namespace seragen::teacher;
+  CLI::App app{
+      "seragen-teacher: serve the scripted teacher, an OpenAI-compatible endpoint whose answers come from a "
       "deterministic rule-based policy. It is a stand-in for a model, for demos, tests and load tests; "
-      "its output is not real training data.");
-  AddTeacherFlags(cmd, a.get());
-  cmd->callback([a, action] {
-    *action = [a] {
-      auto options = TeacherOptionsFrom(*a);
-      if (!options.ok()) {
-        std::cerr << "seragen teacher: " << options.status().message() << "\n";
-        return kExitUsage;
-      }
-      return teacher::RunTeacherCommand(*options);
-    };
-  });
+      "its output is not real training data."};
+  TeacherArgs args;
+  AddTeacherFlags(&app, &args);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitUsage;
+  }
+  auto options = TeacherOptionsFrom(args);
+  if (!options.ok()) {
+    std::cerr << "seragen-teacher: " << options.status().message() << "\n";
+    return kExitUsage;
+  }
+  return RunTeacherCommand(*options);
 }
-
-}  // namespace seragen::cli

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "seragen/teacher/options.h"
 #include "teacher/edit_memory.h"
+#include "teacher/options.h"
 #include "teacher/prefix_cache.h"
 #include "teacher/prompt_set.h"
 #include "teacher/request_log.h"

@@ -1,4 +1,4 @@
-// `seragen teacher`: run the scripted teacher in the foreground.
+// `seragen-teacher`: run the scripted teacher in the foreground.
 //
 // Flags the CLI should map onto TeacherOptions (see docs/TEACHER.md):
 //   --config FILE       the settings file (settings.h: LoadTeacherSettingsFile)
@@ -14,7 +14,7 @@
 //   --request-log FILE  JSONL digest per request
 #pragma once
 
-#include "seragen/teacher/options.h"
+#include "teacher/options.h"
 
 namespace seragen::teacher {
 

@@ -1,4 +1,4 @@
-#include "seragen/sandbox/fake_command_runner.h"
+#include "testing/fake_command_runner.h"
 
 namespace seragen::sandbox {
 

@@ -12,7 +12,7 @@
 #include <memory>
 
 #include "seragen/base/result.h"
-#include "seragen/teacher/options.h"
+#include "teacher/options.h"
 #include "teacher/request_log.h"
 
 namespace seragen::teacher {

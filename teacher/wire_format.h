@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "seragen/teacher/options.h"
+#include "teacher/options.h"
 #include "teacher/policy.h"
 
 namespace seragen::teacher {

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "env/program_runner.h"
 #include "seragen/base/result.h"
-#include "seragen/env/program_runner.h"
 
 namespace seragen::env {
 

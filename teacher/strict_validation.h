@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "seragen/base/result.h"
-#include "seragen/teacher/options.h"  // StrictMode
+#include "teacher/options.h"  // StrictMode
 
 namespace seragen::teacher {
 

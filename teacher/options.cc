@@ -1,4 +1,4 @@
-#include "seragen/teacher/options.h"
+#include "teacher/options.h"
 
 #include <charconv>
 #include <cmath>
