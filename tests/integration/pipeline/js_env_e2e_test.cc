@@ -44,8 +44,8 @@ const char* kRolloutScript =
     "d.delayFor('90s', '1h'))\\\"\"}\n"
     "  - tool: bash\n"
     "    arguments: |\n"
-    "      {\"command\": \"node -e \\\"require('dns').lookup('registry.npmjs.org', (e) => console.log(e ? "
-    "'network: none' : 'network: reachable'))\\\"\"}\n"
+    "      {\"command\": \"node -e \\\"require('dns').lookup('registry.npmjs.org', (e) => "
+    "console.log('network-' + (e ? 'none' : 'reachable')))\\\"\"}\n"
     "  - tool: bash\n"
     "    arguments: |\n"
     "      {\"command\": \"sed -i \\\"s/'waits '/'wait '/\\\" /repo/index.js && cd /repo && npm test\"}\n"
@@ -70,7 +70,7 @@ TEST_CASE("javascript with a lockfile: npm ci in setup, offline rollouts import 
   INFO(text);
   CHECK(text.find("  profile: node\n") != std::string::npos);
   CHECK(text.find("npm ci --ignore-scripts") != std::string::npos);
-  CHECK(text.find("test_command: npm test") != std::string::npos);
+  CHECK(text.find("  test_command: 'npm test'") != std::string::npos);
   const std::string sets = " --set eval.holdout=0 --set environment.cache_dir=" + dir.Sub("cache");
   int rc = testing::RunShell(Binary() + " env check -c " + cfg + sets + " 2>&1", &out);
   INFO(out);
@@ -87,8 +87,8 @@ TEST_CASE("javascript with a lockfile: npm ci in setup, offline rollouts import 
   REQUIRE(testing::RunShell(Binary() + " export " + dir.Sub("runs/jsdemo") + " --format openai 2>&1", &out) == 0);
   std::string rows = *ReadFile(dir.Sub("runs/jsdemo/data/t1.openai.jsonl"));
   CHECK(rows.find("jsdemo loaded: waits 2m") != std::string::npos);  // index.js and ms from /env
-  CHECK(rows.find("network: none") != std::string::npos);
-  CHECK(rows.find("network: reachable") == std::string::npos);
+  CHECK(rows.find("network-none") != std::string::npos);
+  CHECK(rows.find("network-reachable") == std::string::npos);
 
   REQUIRE(testing::RunShell(Binary() + " status " + dir.Sub("runs/jsdemo") + " --json", &out) == 0);
   json st = json::parse(out);
