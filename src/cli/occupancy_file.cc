@@ -54,9 +54,12 @@ journal::OccupancyRecord OccupancyOf(const std::vector<llm::EndpointState>& endp
   return r;
 }
 
-void SaveOccupancy(const llm::HttpChatClient& chat, const std::string& shard_dir) {
+void SaveOccupancy(const llm::HttpChatClient& chat, const journal::ConcurrencyRecord& concurrency,
+                   const std::string& shard_dir) {
   const std::string path = journal::OccupancyPath(shard_dir);
-  Status written = WriteFileAtomic(path, journal::EncodeOccupancy(OccupancyOf(chat.EndpointSnapshot(), chat.Holds())));
+  journal::OccupancyRecord record = OccupancyOf(chat.EndpointSnapshot(), chat.Holds());
+  record.concurrency = {concurrency};
+  Status written = WriteFileAtomic(path, journal::EncodeOccupancy(record));
   if (!written.ok()) log::Logger("run").Warn("could not write {} ({})", path, written.message());
 }
 

@@ -15,8 +15,9 @@ namespace seragen::cli {
 // and query, so no credential reaches the file.
 journal::OccupancyRecord OccupancyOf(const std::vector<llm::EndpointState>& endpoints, const llm::CallHolds& holds);
 
-// Writes OccupancyOf(chat) to the shard's occupancy.json (atomically); a
-// failure is a warning, never a run failure.
-void SaveOccupancy(const llm::HttpChatClient& chat, const std::string& shard_dir);
+// Writes OccupancyOf(chat) and the run's concurrency to the shard's
+// occupancy.json (atomically); a failure is a warning, never a run failure.
+void SaveOccupancy(const llm::HttpChatClient& chat, const journal::ConcurrencyRecord& concurrency,
+                   const std::string& shard_dir);
 
 }  // namespace seragen::cli

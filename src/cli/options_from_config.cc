@@ -78,7 +78,7 @@ pipeline::WorkspaceOptions WorkspaceOptionsFrom(const config::Config& cfg) {
   env.uid_base = static_cast<uid_t>(cfg.sandbox.uid_base);
   env.tools = ToolOptionsFrom(cfg);
   env.max_patch_bytes = SizeOf(cfg.agent.max_patch_bytes);
-  env.pool.capacity = SizeOf(cfg.workcopies.max_per_repo > 0 ? cfg.workcopies.max_per_repo : cfg.run.concurrency);
+  env.pool.capacity = SizeOf(cfg.workcopies.max_per_repo > 0 ? cfg.workcopies.max_per_repo : FixedConcurrency(cfg));
   for (const config::RepoConfig& repo : cfg.repos) {
     env::EnvironmentSpec spec = EnvironmentSpecFrom(cfg, repo);
     if (!spec.image.empty() || !spec.setup.empty() || !spec.env.empty() || spec.rootfs != cfg.sandbox.rootfs) {
@@ -104,7 +104,7 @@ sandbox::SlotUidOptions SlotUidOptionsFrom(const config::Config& cfg) {
   sandbox::SlotUidOptions opts;
   opts.lock_dir = cfg.sandbox.uid_lock_dir;
   opts.uid_base = static_cast<uid_t>(cfg.sandbox.uid_base);
-  opts.slots = IntOf(std::min<std::int64_t>(cfg.run.concurrency, 1 << 20));
+  opts.slots = IntOf(std::min<std::int64_t>(FixedConcurrency(cfg), 1 << 20));
   opts.max_candidates = opts.slots + 4096;
   return opts;
 }
@@ -200,10 +200,6 @@ agent::RolloutLimits AgentLimitsFrom(const config::Config& cfg) {
   return limits;
 }
 
-agent::Pricing PricingFrom(const config::Config& cfg) {
-  return {cfg.llm.pricing.prompt_per_mtok, cfg.llm.pricing.completion_per_mtok, cfg.llm.pricing.cached_per_mtok};
-}
-
 llm::CallOptions CallOptionsFrom(const config::Config& cfg) {
   llm::CallOptions call;
   call.attempt_timeout = cfg.llm.request_timeout_s;
@@ -225,7 +221,7 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   s.call_options = CallOptionsFrom(cfg);
   s.send_seed = cfg.llm.send_seed;
   s.limits = AgentLimitsFrom(cfg);
-  s.pricing = PricingFrom(cfg);
+  s.pricing = cfg.llm.pricing;
   s.issue_temperature = cfg.issue.temperature;
   s.issue_max_tokens = cfg.issue.max_tokens;
   s.issue_max_attempts = IntOf(cfg.issue.max_attempts);
@@ -241,19 +237,23 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   return s;
 }
 
+std::int64_t FixedConcurrency(const config::Config& cfg) {
+  return cfg.run.concurrency > 0 ? cfg.run.concurrency : kAutoConcurrencyFallback;
+}
+
 pipeline::TaskSchedulerOptions TaskSchedulerOptionsFrom(const config::Config& cfg) {
   pipeline::TaskSchedulerOptions sopts;
-  sopts.concurrency = IntOf(cfg.run.concurrency);
+  sopts.concurrency = IntOf(FixedConcurrency(cfg));
   sopts.budget.max_tasks = cfg.budget.max_tasks;
   sopts.budget.max_tokens = cfg.budget.max_tokens;
   sopts.budget.max_cost_usd = cfg.budget.max_cost_usd;
-  sopts.pricing = PricingFrom(cfg);
+  sopts.pricing = cfg.llm.pricing;
   sopts.grace = cfg.run.grace_period_s;
   return sopts;
 }
 
 std::size_t WorkerThreadsFrom(const config::Config& cfg) {
-  return SizeOf(std::min<std::int64_t>(cfg.run.concurrency, 512)) + 2;
+  return SizeOf(std::min<std::int64_t>(FixedConcurrency(cfg), 512)) + 2;
 }
 
 }  // namespace seragen::cli

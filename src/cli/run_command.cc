@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli/auto_concurrency_setup.h"
 #include "cli/env_gate.h"
 #include "cli/exit_codes.h"
 #include "cli/model_setup.h"
@@ -153,6 +154,33 @@ RunResult ReportEnvStop(const pipeline::EnvHealthTally& h, const config::Config&
   return RunResult::kConfigStop;
 }
 
+// `cfg` with run.concurrency auto replaced by what the node can hold
+// (`bound`, logged); `cfg` itself when the concurrency is fixed.
+config::Config SizedForNode(const config::Config& cfg, const pipeline::PreparedRun& run, pipeline::NodeBound& bound,
+                            const log::Logger& logger) {
+  config::Config sized = cfg;
+  if (cfg.run.concurrency != 0) return sized;
+  const std::string copies = cfg.workcopies.dir.empty() ? journal::WorkcopiesDir(run.run_dir) : cfg.workcopies.dir;
+  bound = pipeline::TasksTheNodeHolds(ReadNodeResources(copies), TaskNeedsFor(cfg, run));
+  logger.Info("run.concurrency auto: this node holds at most {} task(s) ({}: {})", bound.tasks, bound.bound_by,
+              bound.detail);
+  sized.run.concurrency = bound.tasks;
+  return sized;
+}
+
+// Lets an AutoConcurrency move the scheduler's limit below `bound`
+// (AutoConcurrencyOptionsFor); `record` follows its status.
+void SteerConcurrency(pipeline::ShardRunInputs& in, const pipeline::NodeBound& bound, const llm::HttpChatClient& chat,
+                      llm::ServerLoadPoller& poller, journal::ConcurrencyRecord& record) {
+  const std::vector<llm::EndpointState> endpoints = chat.EndpointSnapshot();
+  int caps = 0;
+  for (const llm::EndpointState& e : endpoints) caps += e.max_concurrency;
+  in.auto_concurrency = AutoConcurrencyOptionsFor(bound, caps, static_cast<int>(endpoints.size()));
+  in.sample_load = LoadSamplerFor(chat, poller, ReadNodeResources("").cores);
+  record = ConcurrencyRecordOf(pipeline::AutoConcurrencyStatus{});
+  in.on_auto_status = [&record](const pipeline::AutoConcurrencyStatus& s) { record = ConcurrencyRecordOf(s); };
+}
+
 }  // namespace
 
 int PlanCommand(const config::LoadedConfig& loaded, bool list_functions) {
@@ -186,10 +214,13 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   if (!opened.ok()) return FailRun("run", opened.status());
   pipeline::OpenedShard& shard = *opened;
   const pipeline::PreparedRun& run = shard.run;
+  // run.concurrency auto: slots, copies and threads for what the node can hold.
+  pipeline::NodeBound bound;
+  const config::Config sized = SizedForNode(cfg, run, bound, logger);
 
   // The workspaces: sandbox check, working copies, tools.
   std::optional<sandbox::SlotUidLease> uid_lease;
-  auto env = WorkspaceFor(cfg, run.run_dir, uid_lease, logger);
+  auto env = WorkspaceFor(sized, run.run_dir, uid_lease, logger);
   if (!env.ok()) return FailRun("run", env.status());
   if (Status ok = CheckSandbox(*env, logger); !ok.ok()) {
     std::cerr << "seragen run: the bubblewrap sandbox does not work on this machine: " << ok.message()
@@ -216,6 +247,7 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   if (!copts.ok()) return FailRun("run", copts.status());
   loop::EventLoop http_loop;
   auto curl = std::make_unique<http::CurlClient>(http_loop, CurlOptionsFrom(cfg));
+  const std::vector<llm::EndpointOptions> chat_endpoints = copts->endpoints;
   auto chat = std::make_unique<llm::HttpChatClient>(*curl, http_loop, SystemClock(), std::move(*copts));
 
   Status reachable = WaitForAnEndpoint(*chat, cfg.llm.startup_wait_s, logger);
@@ -235,8 +267,12 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
   in.shard = shard.shard;
   in.tasks = std::move(shard.tasks);
   in.context.settings = StageSettingsFrom(cfg, model);
-  in.scheduler = TaskSchedulerOptionsFrom(cfg);
-  in.worker_threads = WorkerThreadsFrom(cfg);
+  in.scheduler = TaskSchedulerOptionsFrom(sized);
+  in.worker_threads = WorkerThreadsFrom(sized);
+  journal::ConcurrencyRecord tasks_at_once = FixedConcurrencyRecord(static_cast<int>(sized.run.concurrency));
+  // The servers' published load (auto only); before `chat` at the end, like it.
+  auto poller = std::make_unique<llm::ServerLoadPoller>(*curl, SystemClock(), chat_endpoints);
+  if (cfg.run.concurrency == 0) SteerConcurrency(in, bound, *chat, *poller, tasks_at_once);
   pipeline::EnvHealthTally env_health;
   in.context.env_health = &env_health;
   auto env_failing = [&env_health, share = cfg.run.max_env_broken_share] {
@@ -254,14 +290,15 @@ RunResult RunCommand(const config::LoadedConfig& loaded, const RunFlags& flags) 
       progress.OnTick(s, elapsed_s, signals.requested(), FixSetupNote(workspaces.FailedSetups()));
       if (elapsed_s - occupancy_saved_s < 10) return;
       occupancy_saved_s = elapsed_s;
-      SaveOccupancy(*chat, shard_dir);
+      SaveOccupancy(*chat, tasks_at_once, shard_dir);
     };
     hooks.tick_interval = std::chrono::milliseconds(progress.live() ? 500 : 1000);
     outcome = pipeline::RunShard(pipeline_loop, std::move(in), hooks);
     progress.Finish();
-    SaveOccupancy(*chat, shard.shard_dir);
+    SaveOccupancy(*chat, tasks_at_once, shard.shard_dir);
   }
   // Before the pipeline loop: completions of abandoned calls are posted to it.
+  poller.reset();
   chat.reset();
   curl.reset();
   if (env_failing()) return ReportEnvStop(env_health, cfg, loaded.source_path);

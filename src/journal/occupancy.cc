@@ -15,6 +15,38 @@ double EndpointOccupancyRecord::IdleSeconds() const {
   return total;
 }
 
+namespace {
+
+// The fields of a ConcurrencyRecord, for EncodeConcurrency and its decoder.
+struct CountField {
+  const char* key;
+  int ConcurrencyRecord::*member;
+};
+struct TextField {
+  const char* key;
+  std::string ConcurrencyRecord::*member;
+};
+constexpr CountField kConcurrencyCounts[] = {{"limit", &ConcurrencyRecord::limit},
+                                             {"max_limit", &ConcurrencyRecord::max_limit},
+                                             {"lowest", &ConcurrencyRecord::lowest},
+                                             {"highest", &ConcurrencyRecord::highest}};
+constexpr TextField kConcurrencyTexts[] = {{"mode", &ConcurrencyRecord::mode},
+                                           {"bound_by", &ConcurrencyRecord::bound_by},
+                                           {"bound_detail", &ConcurrencyRecord::bound_detail},
+                                           {"load_source", &ConcurrencyRecord::load_source}};
+
+json ConcurrencyJson(const ConcurrencyRecord& c) {
+  json j = json::object();
+  for (const TextField& f : kConcurrencyTexts) j[f.key] = c.*f.member;
+  for (const CountField& f : kConcurrencyCounts) j[f.key] = c.*f.member;
+  j["at_bound_s"] = c.at_bound_s;
+  return j;
+}
+
+}  // namespace
+
+std::string EncodeConcurrency(const ConcurrencyRecord& record) { return ConcurrencyJson(record).dump(); }
+
 std::string EncodeOccupancy(const OccupancyRecord& r) {
   json endpoints = json::array();
   for (const auto& e : r.endpoints) {
@@ -33,6 +65,7 @@ std::string EncodeOccupancy(const OccupancyRecord& r) {
     x["affinity_started"] = e.affinity_started;
   }
   json j = {{"endpoints", endpoints}, {"held_s", r.held_s}, {"holds", r.holds}};
+  if (!r.concurrency.empty()) j["concurrency"] = ConcurrencyJson(r.concurrency.front());
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -79,6 +112,23 @@ Result<EndpointOccupancyRecord> DecodeEndpoint(const json& j) {
   return e;
 }
 
+Status ReadText(const json& j, const char* key, std::string* out) {
+  auto it = j.find(key);
+  if (it == j.end()) return Status::Ok();
+  if (!it->is_string()) return InvalidArgumentError(std::string("occupancy: ") + key + " is not a string");
+  *out = it->get<std::string>();
+  return Status::Ok();
+}
+
+Result<ConcurrencyRecord> DecodeConcurrency(const json& j) {
+  if (!j.is_object()) return InvalidArgumentError("occupancy: concurrency is not an object");
+  ConcurrencyRecord c;
+  for (const TextField& f : kConcurrencyTexts) SG_RETURN_IF_ERROR(ReadText(j, f.key, &(c.*f.member)));
+  for (const CountField& f : kConcurrencyCounts) SG_RETURN_IF_ERROR(Read(j, f.key, &(c.*f.member)));
+  SG_RETURN_IF_ERROR(Read(j, "at_bound_s", &c.at_bound_s));
+  return c;
+}
+
 }  // namespace
 
 Result<OccupancyRecord> DecodeOccupancy(std::string_view text) {
@@ -95,6 +145,10 @@ Result<OccupancyRecord> DecodeOccupancy(std::string_view text) {
   }
   SG_RETURN_IF_ERROR(ReadMap(j, "held_s", &r.held_s));
   SG_RETURN_IF_ERROR(ReadMap(j, "holds", &r.holds));
+  if (auto it = j.find("concurrency"); it != j.end()) {
+    SG_ASSIGN_OR_RETURN(ConcurrencyRecord c, DecodeConcurrency(*it));
+    r.concurrency.push_back(std::move(c));
+  }
   return r;
 }
 
@@ -120,6 +174,7 @@ void MergeOccupancy(const OccupancyRecord& from, OccupancyRecord& into) {
   }
   for (const auto& [cap, s] : from.held_s) into.held_s[cap] += s;
   for (const auto& [cap, n] : from.holds) into.holds[cap] += n;
+  into.concurrency.insert(into.concurrency.end(), from.concurrency.begin(), from.concurrency.end());
 }
 
 }  // namespace seragen::journal

@@ -110,6 +110,14 @@ void EndpointPool::RecordUsage(std::size_t index, std::int64_t prompt_tokens, st
   o.cached_tokens += std::max<std::int64_t>(cached_tokens, 0);
 }
 
+void EndpointPool::RecordAnswer(std::size_t index, std::int64_t completion_tokens, std::chrono::microseconds took) {
+  std::lock_guard<std::mutex> lock(mu_);
+  EndpointOccupancy& o = state_.at(index).occupancy;
+  o.answers++;
+  o.completion_tokens += std::max<std::int64_t>(completion_tokens, 0);
+  o.answer_s += std::max(0.0, std::chrono::duration<double>(took).count());
+}
+
 void EndpointPool::SetHold(AcquireHold hold) {
   std::lock_guard<std::mutex> lock(mu_);
   Advance();

@@ -283,6 +283,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
       config_gate.OnSuccess();
       auto& r = *result;
       r.endpoint = pool.options(index).base_url;
+      pool.RecordAnswer(index, r.usage.present ? r.usage.completion_tokens : 0, response.timings.total);
       if (r.usage.present && r.usage.cached_prompt_tokens) {
         pool.RecordUsage(index, r.usage.prompt_tokens, *r.usage.cached_prompt_tokens);  // hit rate of known counts
       }

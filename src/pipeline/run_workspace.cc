@@ -15,6 +15,7 @@
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
 #include "seragen/repo/diff.h"
+#include "seragen/sandbox/incremental_copy_meter.h"
 #include "seragen/sandbox/runner_factory.h"
 
 namespace seragen::pipeline {
@@ -57,6 +58,9 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
         box_(resources, runner_.get(), lease_.path(), this, options, &meter_),
         executor_(&box_, resources) {
     diff_options_.max_bytes = max_patch_bytes;
+    // The meter's one whole walk, before the first command: after each
+    // command it then looks only at what changed.
+    if (options.max_copy_bytes > 0) (void)meter_.Measure(options.max_copy_bytes, options.max_copy_entries);
     env::ProfileOptions profile_options;
     profile_options.mount_point = runner_->VisibleRoot();
     if (auto p = env::DetectProfile(lease_.path(), profile_options)) own_modules_ = std::move(p->own_modules);
@@ -91,7 +95,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   std::unique_ptr<sandbox::CommandRunner> runner_;
   std::string test_command_;
   std::vector<std::string> own_modules_;
-  sandbox::DirectoryCopyMeter meter_;
+  sandbox::IncrementalCopyMeter meter_;
   tools::ToolBox box_;
   ToolBoxExecutor executor_;
   repo::DiffOptions diff_options_;

@@ -60,7 +60,7 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
  public:
   static constexpr std::chrono::seconds kRefreshInterval{5};
 
-  OtherShardsLedger(std::string run_dir, int shard, agent::Pricing pricing)
+  OtherShardsLedger(std::string run_dir, int shard, Pricing pricing)
       : run_dir_(std::move(run_dir)), shard_(shard), pricing_(pricing) {}
 
   // Blocking. The use never goes down: a journal that does not read, or
@@ -99,7 +99,7 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
  private:
   const std::string run_dir_;
   const int shard_;
-  const agent::Pricing pricing_;
+  const Pricing pricing_;
   mutable std::mutex mu_;
   BudgetUse use_;
   bool refreshing_ = false;
@@ -121,6 +121,17 @@ Result<std::shared_ptr<OtherShardsLedger>> ShareBudgets(const ShardRunInputs& in
   }
   sopts.other_shards = [ledger] { return ledger->Get(); };
   return ledger;
+}
+
+// The auto concurrency of `in`, steering `scheduler` (both on `loop`), started.
+std::unique_ptr<AutoConcurrency> StartAutoConcurrency(Executor& loop, const ShardRunInputs& in,
+                                                      TaskScheduler& scheduler) {
+  auto tuner = std::make_unique<AutoConcurrency>(
+      loop, SystemClock(), *in.auto_concurrency, in.sample_load,
+      [&scheduler] { return static_cast<int>(scheduler.summary().in_flight); },
+      [&scheduler](int limit) { scheduler.SetLimit(limit); });
+  tuner->Start();
+  return tuner;
 }
 
 }  // namespace
@@ -248,6 +259,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   log::Logger logger("run");
   const std::string& shard_dir = in.shard_dir;
   journal::Journal* journal = in.journal;
+  const runview::BudgetUse journal_use = runview::UseOf(in.folded, in.scheduler.pricing);
   journal::ResumeState state = std::move(in.folded.tasks);
   std::vector<callgraph::PlannedTask> tasks = std::move(in.tasks);
 
@@ -272,6 +284,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   ctx.chat = &meter;
 
   TaskSchedulerOptions sopts = std::move(in.scheduler);
+  sopts.journal_use = journal_use;
   Result<std::shared_ptr<OtherShardsLedger>> shared = ShareBudgets(in, sopts);
   if (!shared.ok()) return BudgetsUnreadable(in, shared.status(), logger);
   std::shared_ptr<OtherShardsLedger> ledger = std::move(*shared);
@@ -281,6 +294,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
 
   std::promise<RunSummary> finished;
   std::unique_ptr<TaskScheduler> scheduler;
+  std::unique_ptr<AutoConcurrency> tuner;  // run.concurrency auto
   std::atomic<bool> done{false};
   // Watches for a stop request and reports progress, on the loop.
   std::function<void()> tick;
@@ -288,6 +302,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
     if (done) return;
     if (stop_requested()) scheduler->RequestStop("interrupted by signal");
     if (ledger) ledger->MaybeRefresh(*workers);
+    if (tuner && in.on_auto_status) in.on_auto_status(tuner->status());
     if (hooks.on_tick) {
       RunSummary live = scheduler->summary();
       live.accepted_before = accepted_before;
@@ -299,8 +314,10 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   };
   pipeline_loop.Post([&] {
     scheduler = std::make_unique<TaskScheduler>(&ctx, std::move(tasks), std::move(state), sopts);
+    if (in.auto_concurrency) tuner = StartAutoConcurrency(pipeline_loop, in, *scheduler);
     scheduler->Start([&](RunSummary summary) {
       done = true;
+      if (tuner) tuner->Stop();
       finished.set_value(std::move(summary));
     });
     if (!done) pipeline_loop.RunAfter(std::chrono::milliseconds(200), tick);
@@ -310,7 +327,10 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   out.summary.accepted_before = accepted_before;
 
   workers.reset();  // finish releasing working copies
-  pipeline_loop.RunSync([&] { scheduler.reset(); });
+  pipeline_loop.RunSync([&] {
+    tuner.reset();
+    scheduler.reset();
+  });
   out.run_stop = ctx.chat->RunStopStatus();
   out.interrupted = stop_requested();
   out.seconds = elapsed();

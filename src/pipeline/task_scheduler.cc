@@ -1,6 +1,9 @@
 #include "seragen/pipeline/task_scheduler.h"
 
+#include <algorithm>
+
 #include "seragen/base/log.h"
+#include "seragen/runview/cost_ledger.h"
 
 namespace seragen::pipeline {
 
@@ -8,8 +11,8 @@ TaskScheduler::TaskScheduler(PipelineContext* context, std::vector<callgraph::Pl
                              journal::ResumeState state, TaskSchedulerOptions options)
     : ctx_(context), tasks_(std::move(tasks)), state_(std::move(state)), options_(std::move(options)) {
   slots_.resize(static_cast<std::size_t>(std::max(1, options_.concurrency)));
+  limit_ = static_cast<int>(slots_.size());
   summary_.planned = tasks_.size();
-  journal_use_ = runview::UseOf(state_, options_.pricing);
   for (const callgraph::PlannedTask& t : tasks_) {
     if (state_.IsFinished(t.task_id)) summary_.already_finished++;
   }
@@ -17,13 +20,14 @@ TaskScheduler::TaskScheduler(PipelineContext* context, std::vector<callgraph::Pl
 
 void TaskScheduler::Start(std::function<void(RunSummary)> done) {
   done_ = std::move(done);
+  started_ = true;
   Pump();
   MaybeFinish();
 }
 
 std::string TaskScheduler::BudgetStop(const callgraph::PlannedTask& task) {
   if (!options_.budget.any()) return "";
-  BudgetUse used = journal_use_;
+  BudgetUse used = options_.journal_use;
   used.tasks += new_dispatched_;
   used.tokens += summary_.prompt_tokens + summary_.completion_tokens;
   used.cost_usd += summary_.cost_usd;
@@ -36,6 +40,7 @@ std::string TaskScheduler::BudgetStop(const callgraph::PlannedTask& task) {
 
 void TaskScheduler::Pump() {
   for (std::size_t slot = 0; slot < slots_.size() && !stopping_; ++slot) {
+    if (summary_.in_flight >= static_cast<std::size_t>(limit_)) break;
     if (slots_[slot]) continue;
     // Next unfinished task.
     while (next_ < tasks_.size() && state_.IsFinished(tasks_[next_].task_id)) ++next_;
@@ -54,6 +59,19 @@ void TaskScheduler::Pump() {
   }
 }
 
+void TaskScheduler::SetLimit(int limit) {
+  limit_ = std::clamp(limit, 1, static_cast<int>(slots_.size()));
+  if (started_) Pump();
+}
+
+bool TaskScheduler::LimitBinds() const {
+  if (stopping_ || summary_.in_flight < static_cast<std::size_t>(limit_)) return false;
+  for (std::size_t i = next_; i < tasks_.size(); ++i) {
+    if (!state_.IsFinished(tasks_[i].task_id)) return true;
+  }
+  return false;
+}
+
 void TaskScheduler::OnTaskDone(std::size_t slot, const callgraph::PlannedTask& task, TaskOutcome outcome) {
   // Keep the runner alive until this callback returns.
   std::shared_ptr<TaskRunner> keep = std::move(slots_[slot]);
@@ -65,8 +83,10 @@ void TaskScheduler::OnTaskDone(std::size_t slot, const callgraph::PlannedTask& t
   summary_.cached_tokens += outcome.cached_tokens;
   summary_.model_calls += outcome.model_calls;
   summary_.agent_steps += outcome.agent_steps;
-  summary_.cost_usd +=
-      runview::CostUsd(outcome.prompt_tokens, outcome.cached_tokens, outcome.completion_tokens, options_.pricing);
+  summary_.cost_usd += runview::UsageCostUsd({.prompt_tokens = outcome.prompt_tokens,
+                                              .completion_tokens = outcome.completion_tokens,
+                                              .cached_prompt_tokens = outcome.cached_tokens},
+                                             options_.pricing);
   log::Logger("pipeline", task.task_id).Info("task {}: {}", TaskOutcomeKindName(outcome.kind), outcome.detail);
   if (outcome.kind == TaskOutcome::Kind::kAbortRun && !summary_.aborted) {
     summary_.aborted = true;

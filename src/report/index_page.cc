@@ -9,6 +9,7 @@
 #include <set>
 
 #include "report/index_charts.h"
+#include "report/occupancy_section.h"
 #include "seragen/report/charts.h"
 #include "seragen/report/html.h"
 
@@ -138,9 +139,12 @@ std::string RenderIndex(const RunView& view, const IndexOptions& o) {
   std::string out = PageHead("seragen report · " + Clip(view.run_dir, 200));
   out += fmt::format("<h1>seragen run report</h1><p class=\"note\">run directory <code>{}</code></p>",
                      Escape(Clip(view.run_dir, 1000)));
-  out +=
-      "<nav><a href=\"#overview\">overview</a> · <a href=\"#charts\">charts</a> · <a href=\"#tasks\">tasks</a></nav>";
+  const std::string occupancy = OccupancySection(view.status.occupancy);
+  out += "<nav><a href=\"#overview\">overview</a> · " +
+         std::string(occupancy.empty() ? "" : "<a href=\"#occupancy\">teacher occupancy</a> · ") +
+         "<a href=\"#charts\">charts</a> · <a href=\"#tasks\">tasks</a></nav>";
   out += OverviewSection(view);
+  out += occupancy;
   out += ChartsSection(view);
   out += TableSection(view, o);
   out += "<script>" + std::string(TableScript()) + std::string(TableControlsScript()) + "</script>";

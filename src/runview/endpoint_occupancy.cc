@@ -38,6 +38,22 @@ double SameEndpointShare(const journal::EndpointOccupancyRecord& e) {
   return Share(static_cast<double>(e.affinity_kept), static_cast<double>(e.affinity_kept + e.affinity_moved_in));
 }
 
+std::string FormatConcurrency(const journal::ConcurrencyRecord& c) {
+  if (c.mode != "auto") return fmt::format("tasks      run.concurrency {}: {} at once\n", c.limit, c.limit);
+  std::string out = fmt::format(
+      "tasks      run.concurrency auto: {} at once now ({} to {} so far), at most {} on this node ({}: {}); load from "
+      "{}\n",
+      c.limit, c.lowest, c.highest, c.max_limit, c.bound_by, c.bound_detail,
+      c.load_source.empty() ? "no sample yet" : c.load_source);
+  if (c.at_bound_s > 0) {
+    out += fmt::format(
+        "held back  {:.0f} s by the node's bound of {} tasks while the endpoints' queues ran empty: more shards "
+        "on other nodes, or a larger node, would keep them busier\n",
+        c.at_bound_s, c.max_limit);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string FormatOccupancy(const journal::OccupancyRecord& r) {
@@ -68,6 +84,7 @@ std::string FormatOccupancy(const journal::OccupancyRecord& r) {
     if (s <= 0 && n == 0) continue;
     out += fmt::format("held back  {:.0f} s by {} ({} time(s)): raise it if the endpoints have room\n", s, cap, n);
   }
+  for (const auto& c : r.concurrency) out += FormatConcurrency(c);
   return out;
 }
 
@@ -92,6 +109,10 @@ std::string OccupancyJson(const journal::OccupancyRecord& r) {
   for (const auto& [cap, s] : r.held_s)
     held[cap] = {{"seconds", s}, {"times", r.holds.count(cap) ? r.holds.at(cap) : 0}};
   nlohmann::ordered_json j = {{"endpoints", endpoints}, {"held_back", held}};
+  // One entry per shard that recorded it (absent for runs before it was recorded).
+  for (const auto& c : r.concurrency) {
+    j["concurrency"].push_back(nlohmann::ordered_json::parse(journal::EncodeConcurrency(c)));
+  }
   return j.dump();
 }
 

@@ -463,3 +463,26 @@ export:
 }
 
 }  // namespace seragen::config
+
+namespace seragen::config {
+
+TEST_CASE("run.concurrency: auto by default, a count, or auto again, saved as written", "[config]") {
+  LoadedConfig defaults = MustLoad(kMinimal);
+  CHECK(defaults.config.run.concurrency == 0);  // auto
+  CHECK(CanonicalJson(defaults.config).find("\"concurrency\":\"auto\"") != std::string::npos);
+  LoadOptions fixed;
+  fixed.overrides = {"run.concurrency=12"};
+  LoadedConfig twelve = MustLoad(kMinimal, fixed);
+  CHECK(twelve.config.run.concurrency == 12);
+  CHECK(CanonicalJson(twelve.config).find("\"concurrency\":12") != std::string::npos);
+  LoadedConfig again = MustLoad(std::string(kMinimal) + "run: {concurrency: auto}\n");
+  CHECK(again.config.run.concurrency == 0);
+  for (const char* bad : {"Auto", "0", "-3", "2.5"}) {
+    INFO(bad);
+    auto r = LoadConfigText(std::string(kMinimal) + "run: {concurrency: " + bad + "}\n", "t.yaml");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message().find("run.concurrency") != std::string::npos);
+  }
+}
+
+}  // namespace seragen::config

@@ -1,4 +1,5 @@
-// Targets for the llm module: SSE assembly, response decoding, tool arguments.
+// Targets for the llm module: SSE assembly, response decoding, tool arguments,
+// the servers' /metrics.
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -6,6 +7,8 @@
 #include "fuzz/fuzz_targets.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/utf8.h"
+#include "seragen/llm/prometheus_text.h"
+#include "seragen/llm/server_load.h"
 #include "seragen/llm/sse_assembler.h"
 #include "seragen/llm/wire_codec.h"
 
@@ -73,6 +76,33 @@ int FuzzToolArguments(const std::uint8_t* data, std::size_t size) {
   llm::ChatResponse r;
   r.tool_calls.push_back(call);
   CheckResendable(r);
+  return 0;
+}
+
+// A server's /metrics body: parsed whole (every name wanted, small limits so
+// they are reached) and as the auto concurrency reads it; loads stay sane.
+int FuzzPrometheusText(const std::uint8_t* data, std::size_t size) {
+  std::string_view text = AsText(data, size);
+  llm::PrometheusLimits small;
+  small.max_samples = 64;
+  small.max_labels = 4;
+  small.max_label_value_bytes = 64;
+  auto all = llm::ParsePrometheusText(text, {}, small);
+  if (all.ok()) {
+    SERAGEN_FUZZ_CHECK(all->size() <= small.max_samples);
+    for (const auto& s : *all) {
+      SERAGEN_FUZZ_CHECK(!s.name.empty() && s.name.size() <= small.max_name_bytes);
+      SERAGEN_FUZZ_CHECK(s.labels.size() <= small.max_labels);
+      for (const auto& [k, v] : s.labels) SERAGEN_FUZZ_CHECK(!k.empty() && v.size() <= small.max_label_value_bytes);
+    }
+  }
+  auto load = llm::ServerLoadFromMetrics(text);
+  if (load.ok() && load->has_value()) {
+    const llm::ServerLoad& l = **load;
+    SERAGEN_FUZZ_CHECK(l.running >= 0 && l.running <= 1e12 && l.waiting >= 0 && l.waiting <= 1e12);
+    SERAGEN_FUZZ_CHECK(l.kv_cache_usage == -1 || (l.kv_cache_usage >= 0 && l.kv_cache_usage <= 1));
+    SERAGEN_FUZZ_CHECK(!l.server.empty());
+  }
   return 0;
 }
 

@@ -48,3 +48,32 @@ TEST_CASE("occupancy record: damaged files are refused, naming the problem", "[j
 }
 
 }  // namespace seragen::journal
+
+namespace seragen::journal {
+
+TEST_CASE("occupancy record: the run's concurrency round-trips and merges per shard", "[journal][occupancy]") {
+  OccupancyRecord r;
+  r.concurrency.push_back(
+      {"auto", 36, 48, 16, 40, "memory", "40.0 GiB available, 1.0 GiB per task", "server metrics", 120.5});
+  auto decoded = DecodeOccupancy(EncodeOccupancy(r));
+  REQUIRE(decoded.ok());
+  REQUIRE(decoded->concurrency.size() == 1);
+  const ConcurrencyRecord& c = decoded->concurrency[0];
+  CHECK(c.mode == "auto");
+  CHECK(c.limit == 36);
+  CHECK(c.max_limit == 48);
+  CHECK(c.lowest == 16);
+  CHECK(c.highest == 40);
+  CHECK(c.bound_by == "memory");
+  CHECK(c.load_source == "server metrics");
+  CHECK(c.at_bound_s == Approx(120.5));
+  OccupancyRecord merged;
+  MergeOccupancy(*decoded, merged);
+  MergeOccupancy(*decoded, merged);
+  CHECK(merged.concurrency.size() == 2);
+  CHECK(DecodeOccupancy("{}")->concurrency.empty());
+  CHECK_THAT(DecodeOccupancy(R"({"concurrency":{"mode":3}})").status().message(), Catch::Contains("mode"));
+  CHECK_THAT(DecodeOccupancy(R"({"concurrency":[]})").status().message(), Catch::Contains("concurrency"));
+}
+
+}  // namespace seragen::journal

@@ -20,6 +20,9 @@ TEST_CASE("auto concurrency rises while an endpoint's queue runs empty", "[llm][
   CHECK(Window(t, 16, 0.2) == 20);
   for (int i = 0; i < 20; ++i) Window(t, 16, 0);
   CHECK(t.limit() == 40);  // never past what the node holds
+  CHECK(t.capped());       // and it says so while the queues run empty
+  Window(t, 16, 3);
+  CHECK(!t.capped());
   // One endpoint idle while the other queues: still raised.
   t = ConcurrencyTuner(o, 16);
   t.Sample({{16, 3}, {10, 0}}, 0);
@@ -53,6 +56,14 @@ TEST_CASE("auto concurrency does not outgrow the node's CPUs", "[llm][tuner]") {
   ConcurrencyTuner t({}, 16);
   CHECK(Window(t, 10, 0, 0.3) == 16);  // queues empty, but commands wait for a CPU
   CHECK(Window(t, 10, 0, 0.5) == 14);  // far beyond: back off
+}
+
+TEST_CASE("auto concurrency does not fill a KV cache the server says is nearly full", "[llm][tuner]") {
+  ConcurrencyTuner t({}, 16);
+  t.Sample({{16, 0, 0.95}, {10, 0, 0.5}}, 0);
+  CHECK(t.Decide(16) == 16);  // queues empty, but one server's cache is 95% full
+  t.Sample({{16, 0, 0.6}, {10, 0, -1}}, 0);
+  CHECK(t.Decide(16) == 18);
 }
 
 }  // namespace seragen::llm

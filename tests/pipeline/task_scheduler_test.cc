@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "pipeline/pipeline_fakes.h"
+#include "seragen/runview/run_state.h"
 #include "testing/source_paths.h"
 
 namespace seragen::pipeline {
@@ -50,9 +51,16 @@ struct SchedulerFixture {
   }
 
   // Runs until done; timers fire (moving the fake clock) only when nothing else can run.
-  RunSummary Run(std::vector<callgraph::PlannedTask> tasks, std::function<void(TaskScheduler&)> during = nullptr) {
+  // `during` runs once, after the 5th step; `each` after every step.
+  RunSummary Run(std::vector<callgraph::PlannedTask> tasks, std::function<void(TaskScheduler&)> during = nullptr,
+                 std::function<void(TaskScheduler&)> each = nullptr) {
     // Distinct P1 per task so none is a duplicate.
-    TaskScheduler s(&ctx, std::move(tasks), journal::ResumeState::Fold(store.records), options);
+    // As RunShard: the journal folded once, its budget use from the fold.
+    journal::LoadedJournal journal;
+    journal.records = store.records;
+    runview::ShardState folded = runview::FoldShard("", journal);
+    options.journal_use = runview::UseOf(folded, options.pricing);
+    TaskScheduler s(&ctx, std::move(tasks), std::move(folded.tasks), options);
     std::optional<RunSummary> out;
     loop.Post([&] { s.Start([&](RunSummary r) { out = r; }); });
     int steps = 0;
@@ -63,6 +71,7 @@ struct SchedulerFixture {
         hold_workers = false;
       }
       if (during && ++steps == 5) during(s);
+      if (each) each(s);
     }
     workers.RunUntilIdle();
     REQUIRE(out.has_value());
@@ -216,6 +225,56 @@ TEST_CASE("a grace timer that fires after the scheduler is gone does nothing", "
   }
   CHECK(f.loop.FireNextTimer());
   CHECK(f.loop.RunUntilIdle() == 1);  // ran without touching the destroyed scheduler
+}
+
+TEST_CASE("a lowered limit lets running tasks finish and starts none beyond it", "[scheduler]") {
+  SchedulerFixture f;
+  f.options.concurrency = 4;
+  f.envs.patch1 = "";
+  std::size_t peak_before = 0, dispatched_at_cut = 0, started_over_limit = 0, last_dispatched = 0;
+  bool lowered = false;
+  RunSummary s = f.Run(
+      f.Tasks(12),
+      [&](TaskScheduler& t) {
+        peak_before = std::max(peak_before, t.summary().in_flight);
+        t.SetLimit(1);
+        lowered = true;
+        dispatched_at_cut = last_dispatched = t.summary().dispatched;
+        CHECK(t.limit() == 1);
+      },
+      [&](TaskScheduler& t) {
+        if (!lowered) {
+          peak_before = std::max(peak_before, t.summary().in_flight);
+          return;
+        }
+        // A task started after the cut only when it is the one in flight.
+        if (t.summary().dispatched > last_dispatched && t.summary().in_flight > 1) ++started_over_limit;
+        last_dispatched = t.summary().dispatched;
+      });
+  CHECK(s.dispatched == 12);
+  CHECK(peak_before == 4);
+  CHECK(dispatched_at_cut < 12);
+  CHECK(started_over_limit == 0);
+}
+
+TEST_CASE("a limit is clamped to the slots and a raised one starts tasks at once", "[scheduler]") {
+  SchedulerFixture f;
+  f.options.concurrency = 3;
+  f.envs.patch1 = "";
+  TaskScheduler s(&f.ctx, f.Tasks(6), journal::ResumeState{}, f.options);
+  s.SetLimit(0);
+  CHECK(s.limit() == 1);
+  f.loop.Post([&] { s.Start([](RunSummary) {}); });
+  f.loop.RunUntilIdle();
+  CHECK(s.summary().in_flight == 1);
+  CHECK(s.LimitBinds());
+  s.SetLimit(50);
+  CHECK(s.limit() == 3);
+  CHECK(s.summary().in_flight == 3);
+  f.workers.RunUntilIdle();
+  while (f.loop.RunOne() || f.workers.RunOne()) {
+  }
+  CHECK(!s.LimitBinds());
 }
 
 }  // namespace seragen::pipeline

@@ -42,3 +42,25 @@ TEST_CASE("status reads every shard's occupancy and shows it per endpoint", "[ru
 }
 
 }  // namespace seragen::runview
+
+namespace seragen::runview {
+
+TEST_CASE("status shows each shard's auto concurrency and the time the node's bound held it back",
+          "[runview][occupancy]") {
+  journal::OccupancyRecord r;
+  r.concurrency.push_back(
+      {"auto", 36, 48, 16, 48, "memory", "40.0 GiB available, 1.0 GiB per task", "server metrics", 95});
+  r.concurrency.push_back({"fixed", 8, 8, 8, 8, "", "", "", 0});
+  std::string text = FormatOccupancy(r);
+  CHECK_THAT(text, Catch::Contains("run.concurrency auto: 36 at once now (16 to 48 so far), at most 48 on this node "
+                                   "(memory: 40.0 GiB available, 1.0 GiB per task); load from server metrics"));
+  CHECK_THAT(text, Catch::Contains("held back  95 s by the node's bound of 48 tasks"));
+  CHECK_THAT(text, Catch::Contains("run.concurrency 8: 8 at once"));
+  auto j = nlohmann::json::parse(OccupancyJson(r));
+  REQUIRE(j["concurrency"].size() == 2);
+  CHECK(j["concurrency"][0]["at_bound_s"].get<double>() == Approx(95));
+  CHECK(j["concurrency"][1]["mode"] == "fixed");
+  CHECK_FALSE(nlohmann::json::parse(OccupancyJson({})).contains("concurrency"));
+}
+
+}  // namespace seragen::runview

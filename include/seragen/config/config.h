@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "seragen/base/pricing.h"
+
 namespace seragen::config {
 
 // A span of time. Written in YAML as a number of seconds (the keys end in
@@ -28,8 +30,10 @@ struct RunConfig {
   std::string name = "seragen";
   std::string dir = "runs/seragen";
   std::int64_t seed = 0;
-  std::int64_t concurrency = 8;
-  std::string shard;  // "K/N"; empty = Slurm array variables, else 0/1
+  std::int64_t concurrency = 0;        // 0 = auto (pipeline/auto_concurrency.h)
+  std::int64_t task_memory_mb = 1024;  // auto: memory one task may need
+  std::int64_t task_disk_mb = 0;       // auto: disk one copy may need; 0 = twice the largest checkout
+  std::string shard;                   // "K/N"; empty = Slurm array variables, else 0/1
   Duration grace_period_s{30'000};
   std::string log_level = "info";
   std::string progress = "auto";
@@ -124,12 +128,6 @@ struct HealthConfig {
   std::int64_t eject_after_failures = 5;
 };
 
-struct PricingConfig {
-  double prompt_per_mtok = 0;
-  double completion_per_mtok = 0;
-  double cached_per_mtok = 0;
-};
-
 // One extra HTTP header. The value is a literal or "${VAR}"; either way it
 // is treated as a secret (never logged, never saved in the run's config).
 struct HeaderConfig {
@@ -172,7 +170,7 @@ struct LlmConfig {
   std::string extra_body = "{}";  // JSON object text merged into every request
   RetryConfig retry;
   HealthConfig health;
-  PricingConfig pricing;
+  Pricing pricing;  // llm.pricing: the run's one price list (base/pricing.h)
 };
 
 struct AgentConfig {

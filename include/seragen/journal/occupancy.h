@@ -38,8 +38,23 @@ struct EndpointOccupancyRecord {
   double IdleSeconds() const;
 };
 
+// How many tasks one shard's run kept in flight (run.concurrency).
+struct ConcurrencyRecord {
+  std::string mode;   // "auto" or "fixed"
+  int limit = 0;      // tasks allowed in flight when the file was written
+  int max_limit = 0;  // the most ever allowed (auto: the node's bound)
+  int lowest = 0;     // auto: the limit's range so far
+  int highest = 0;
+  std::string bound_by;  // auto: what sets max_limit (memory, disk, cpu, limit), and its figures
+  std::string bound_detail;
+  std::string load_source;  // auto: where the endpoints' load came from
+  double at_bound_s = 0;    // auto: time the node's bound held tasks back while the endpoints' queues ran empty
+};
+
 struct OccupancyRecord {
   std::vector<EndpointOccupancyRecord> endpoints;
+  // One per shard that recorded it (a shard's file holds at most one).
+  std::vector<ConcurrencyRecord> concurrency;
   // What held ready calls back (a cap, or no endpoint available): seconds
   // some call waited, and how often such a hold began.
   std::map<std::string, double> held_s;
@@ -47,6 +62,9 @@ struct OccupancyRecord {
 };
 
 std::string EncodeOccupancy(const OccupancyRecord& record);
+// One ConcurrencyRecord as a JSON object (the form EncodeOccupancy nests),
+// for `status --json`.
+std::string EncodeConcurrency(const ConcurrencyRecord& record);
 // kInvalidArgument naming the problem for anything but EncodeOccupancy's form
 // (bounded nesting, numbers of the right kind).
 Result<OccupancyRecord> DecodeOccupancy(std::string_view json);

@@ -34,12 +34,17 @@ struct ConcurrencyTunerOptions {
   // only slow every command down, so the limit is not raised and, far above
   // it (twice), lowered.
   double max_cpu_pressure = 0.2;
+  // A window in which some endpoint's KV cache was on average fuller than
+  // this (as the server publishes it) does not raise the limit: more
+  // sequences would only be preempted.
+  double max_kv_cache_usage = 0.9;
 };
 
 // One sample of one endpoint.
 struct EndpointLoad {
-  double running = 0;  // requests the server runs now
-  double waiting = 0;  // requests the server has queued (or the client holds for it)
+  double running = 0;          // requests the server runs now
+  double waiting = 0;          // requests the server has queued (or the client holds for it)
+  double kv_cache_usage = -1;  // 0..1 as published; -1 unknown
 };
 
 class ConcurrencyTuner {
@@ -56,16 +61,21 @@ class ConcurrencyTuner {
   // many tasks in flight as it allows).
   int Decide(int in_flight);
   int limit() const { return limit_; }
+  // The last window asked for more tasks than max_limit allows (the queues
+  // ran empty at the node's bound): a cap that holds the endpoints back.
+  bool capped() const { return capped_; }
 
  private:
   ConcurrencyTunerOptions options_;
   int limit_;
+  bool capped_ = false;
   std::size_t samples_ = 0;
   double min_waiting_sum_ = 0;   // per sample: the least waiting endpoint
   double min_running_sum_ = 0;   // per sample: that endpoint's running requests
   double mean_waiting_sum_ = 0;  // per sample: mean waiting per endpoint
   double running_sum_ = 0;       // per sample: mean running per endpoint
   double cpu_sum_ = 0;
+  double kv_sum_ = 0;  // per sample: the fullest endpoint's KV cache (0 when unknown)
 };
 
 }  // namespace seragen::llm

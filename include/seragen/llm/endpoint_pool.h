@@ -64,6 +64,12 @@ struct EndpointOccupancy {
   double idle_unavailable_s = 0;   // idle while ejected or slowed after rate limiting (retries)
   std::int64_t prompt_tokens = 0;  // of the answers it gave
   std::int64_t cached_tokens = 0;  // of those, served from its prefix cache (as reported)
+  // Answers it gave: how many, their output tokens and the seconds from
+  // request to answer (queueing on the server included): the latency the
+  // auto concurrency watches when the server publishes no load.
+  std::uint64_t answers = 0;
+  std::int64_t completion_tokens = 0;
+  double answer_s = 0;
 };
 
 struct EndpointState {
@@ -106,6 +112,8 @@ class EndpointPool {
   void Release(std::size_t index, FailureClass failure);
   // An answer's usage, for the endpoint's prefix-cache hit rate.
   void RecordUsage(std::size_t index, std::int64_t prompt_tokens, std::int64_t cached_tokens);
+  // An answer's output tokens and its time from request to answer.
+  void RecordAnswer(std::size_t index, std::int64_t completion_tokens, std::chrono::microseconds took);
   // What holds the client's queue back now (kNone: nothing): an endpoint that
   // idles meanwhile idles because of it.
   void SetHold(AcquireHold hold);

@@ -16,6 +16,7 @@
 #include "seragen/journal/journal.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/loop/event_loop.h"
+#include "seragen/pipeline/auto_concurrency.h"
 #include "seragen/pipeline/task_runner.h"
 #include "seragen/pipeline/task_scheduler.h"
 #include "seragen/runview/run_result.h"
@@ -56,6 +57,13 @@ struct ShardRunInputs {
   std::vector<callgraph::PlannedTask> tasks;
   TaskSchedulerOptions scheduler;
   std::size_t worker_threads = 4;
+  // `run.concurrency: auto` when set: scheduler.concurrency is then the
+  // node's bound (the slots) and an AutoConcurrency moves the limit below it,
+  // sampling `sample_load` (called on the pipeline loop). `on_auto_status`
+  // (optional) gets its status after every sample, on the pipeline loop.
+  std::optional<AutoConcurrencyOptions> auto_concurrency;
+  std::function<LoadSample()> sample_load;
+  std::function<void(const AutoConcurrencyStatus&)> on_auto_status;
 };
 
 // Called on the pipeline loop: first after 200 ms, then every tick_interval.

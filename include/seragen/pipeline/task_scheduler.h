@@ -24,15 +24,17 @@ using runview::BudgetLimits;
 using runview::BudgetUse;
 
 struct TaskSchedulerOptions {
-  int concurrency = 8;
+  int concurrency = 8;  // slots: the most tasks ever in flight (SetLimit moves below it)
   // Run-wide limits (run_budget.h), checked before each dispatch against this
   // shard's journal at start, what this process dispatched and spent since,
   // and `other_shards()`. A task the journal already has is resumed whatever
   // max_tasks says: it was counted when it started.
   BudgetLimits budget;
+  // This shard's journal at start (runview::UseOf of its fold; RunShard sets it).
+  BudgetUse journal_use;
   // The other shards' use (from their journals); empty: this shard alone.
   std::function<BudgetUse()> other_shards;
-  agent::Pricing pricing;
+  Pricing pricing;
   std::chrono::milliseconds grace{30000};  // stop request -> cancel of in-flight tasks
   // Called on the loop after every finished task (progress display, logs).
   std::function<void(const struct RunSummary&)> on_progress;
@@ -72,6 +74,15 @@ class TaskScheduler {
 
   const RunSummary& summary() const { return summary_; }
 
+  // Tasks kept in flight from now on, clamped to [1, options.concurrency]
+  // (the starting limit is options.concurrency). A raised limit starts tasks
+  // at once; a lowered one lets running tasks finish and starts no new one
+  // until fewer than the limit run. Before Start it only sets the limit.
+  void SetLimit(int limit);
+  int limit() const { return limit_; }
+  // True when unfinished tasks wait that the limit alone holds back.
+  bool LimitBinds() const;
+
  private:
   void Pump();
   void OnTaskDone(std::size_t slot, const callgraph::PlannedTask& task, TaskOutcome outcome);
@@ -85,10 +96,11 @@ class TaskScheduler {
   TaskSchedulerOptions options_;
   std::size_t next_ = 0;
   std::vector<std::shared_ptr<TaskRunner>> slots_;
+  int limit_ = 1;
   RunSummary summary_;
-  BudgetUse journal_use_;            // this shard's journal at start
   std::int64_t new_dispatched_ = 0;  // dispatched tasks the journal did not have
   bool stopping_ = false;
+  bool started_ = false;
   bool done_called_ = false;
   std::function<void(RunSummary)> done_;
   // Expires with the scheduler; the grace timer checks it before touching slots_.
