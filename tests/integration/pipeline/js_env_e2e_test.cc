@@ -49,10 +49,8 @@ const char* kRolloutScript =
     "  - tool: bash\n"
     "    arguments: |\n"
     "      {\"command\": \"sed -i \\\"s/'waits '/'wait '/\\\" /repo/index.js && cd /repo && npm test\"}\n"
-    "  - tool: submit\n"
-    "    arguments: '{}'\n"
-    "  - tool: submit\n"
-    "    arguments: '{}'\n"
+    "  - {tool: submit, arguments: '{}'}\n"
+    "  - {tool: submit, arguments: '{}'}\n"
     "rollout2: *rollout\n";
 
 TEST_CASE("javascript with a lockfile: npm ci in setup, offline rollouts import the code, evidence runs the tests",
