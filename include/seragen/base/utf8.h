@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,10 +19,6 @@ std::string RepairUtf8(std::string_view text);
 // Largest n <= max_bytes such that text[0, n) does not end inside a
 // multi-byte sequence that is valid in `text`. For cutting output at a cap.
 std::size_t Utf8SafePrefixLength(std::string_view text, std::size_t max_bytes);
-
-// Appends the UTF-8 encoding of code point `cp` (the caller keeps it a scalar
-// value: <= U+10FFFF and no surrogate).
-void AppendUtf8(std::string& out, std::uint32_t cp);
 
 // Outside text echoed back inside a message (a path or name the agent sent):
 // repaired, and when longer than `max_bytes` cut at a character boundary with
