@@ -232,6 +232,8 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   s.judge_max_attempts = IntOf(cfg.judge.max_attempts);
   s.verify_threshold = cfg.verify.threshold;
   s.verify_rule = verify::VerifyRuleFromName(cfg.verify.rule).value_or(verify::VerifyRule::kSera);
+  s.evidence.enabled = cfg.verify.test_evidence;
+  s.evidence.timeout = std::chrono::duration_cast<std::chrono::seconds>(cfg.verify.test_timeout);
   return s;
 }
 

@@ -553,6 +553,13 @@ Section<VerifyConfig> VerifySchema() {
       "What counts as a changed line: sera (SERA's line rule, scores equal SERA's) or structural (hunk-aware "
       "unified-diff parser). See docs/VERIFY.md.")
       .OneOf({"sera", "structural"});
+  s.Add<Bool<VerifyConfig>>("test_evidence", &VerifyConfig::test_evidence,
+      "When the repository has environment.test_command, seragen runs it itself after rollout 2 on the base commit, "
+      "base + P1 and base + P2 (fresh copies, sandboxed, offline) and records whether P2 changes the test outcomes P1 "
+      "changed (docs/VERIFY.md, \"Test evidence\"). The model's own test runs are never evidence.", kOp);
+  s.Add<Secs<VerifyConfig>>("test_timeout", &VerifyConfig::test_timeout,
+      "Wall-clock limit of one evidence run of the test command; a run past it leaves the evidence unavailable.", kOp)
+      .Min(Duration(1000));
   return s;
 }
 

@@ -51,7 +51,8 @@ std::string EncodeEvalTask(const EvalTask& t) {
     s["test_evidence"] = {{"command", t.test_evidence->command},
                           {"base", t.test_evidence->base},
                           {"p1", t.test_evidence->p1},
-                          {"p2", t.test_evidence->p2}};
+                          {"p2", t.test_evidence->p2},
+                          {"verdict", t.test_evidence->verdict}};
   }
   // SWE-bench's own keys; the test lists stay empty (JSON text, as SWE-bench stores them)
   // until test evidence names tests.
@@ -99,7 +100,7 @@ Result<EvalTask> DecodeEvalTask(std::string_view line) {
   if (auto e = s->find("test_evidence"); e != s->end() && e->is_object()) {
     TestEvidence ev;
     for (auto [key, out] : {std::pair{"command", &ev.command}, std::pair{"base", &ev.base}, std::pair{"p1", &ev.p1},
-                            std::pair{"p2", &ev.p2}}) {
+                            std::pair{"p2", &ev.p2}, std::pair{"verdict", &ev.verdict}}) {
       SG_RETURN_IF_ERROR(Field(*e, key, out, false));
     }
     t.test_evidence = ev;

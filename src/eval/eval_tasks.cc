@@ -35,6 +35,21 @@ std::string EnvironmentKey(const config::EnvironmentConfig& e) {
   return ContentId({e.image, e.rootfs, setup, e.test_command}, 16);
 }
 
+// "ran: 12 tests, 11 pass, 1 fail, 0 skip, exit 1", or how the run ended.
+std::string RunText(const journal::TestRunSummary& r) {
+  if (r.status != journal::TestRunStatus::kRan) return std::string(journal::TestRunStatusName(r.status));
+  return fmt::format("ran: {} tests, {} pass, {} fail, {} skip, exit {}", r.tests, r.passed, r.failed, r.skipped,
+                     r.exit_code);
+}
+
+// The verified record's test evidence, when the run gathered it.
+std::optional<TestEvidence> EvidenceOf(const journal::TaskProgress& p, const std::string& command) {
+  const journal::VerificationResult* v = p.last.verification();
+  if (p.last.stage != journal::Stage::kVerified || v == nullptr || !v->tests) return std::nullopt;
+  return TestEvidence{command, RunText(v->tests->base), RunText(v->tests->p1), RunText(v->tests->p2),
+                      std::string(journal::EvidenceVerdictName(v->tests->verdict))};
+}
+
 // The run-wide settings an eval task carries.
 struct RunFacts {
   std::string verify_rule = config::VerifyConfig{}.rule;
@@ -103,6 +118,7 @@ std::variant<EvalTask, std::string> TaskOf(const runview::RunState& run, const R
     }
   }
   if (facts.cfg != nullptr) AddRepoFacts(facts, &t);
+  t.test_evidence = EvidenceOf(*p, t.test_command);
   return t;
 }
 

@@ -236,6 +236,14 @@ std::string Body(const DatasetFacts& f) {
       f.completion_tokens, f.model_calls);
   out += fmt::format("| rollouts that could not import the repository's own code (env_broken) | {} of {} ({}) |\n",
                      f.env_broken, f.rollouts, Percent(f.env_broken, f.rollouts));
+  if (f.tests_with_evidence > 0) {
+    out += fmt::format(
+        "| soft-accepted tasks whose P2 also reproduces P1's test outcomes (seragen's own test runs) | {} of {} ({}) "
+        "|\n"
+        "| tasks whose P2 reproduces P1's test outcomes that soft verification accepted | {} of {} ({}) |\n",
+        f.soft_accepted_agree, f.soft_accepted_decided, Percent(f.soft_accepted_agree, f.soft_accepted_decided),
+        f.agree_soft_accepted, f.tests_agree, Percent(f.agree_soft_accepted, f.tests_agree));
+  }
   out += CostSection(f);
   if (!f.heldout_summary.empty()) {
     out += "\n## Held out for evaluation\n\n" + f.heldout_summary +

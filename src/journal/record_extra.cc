@@ -3,6 +3,7 @@
 
 #include "journal/record_extra_json.h"
 #include "journal/simd_fields.h"
+#include "journal/test_evidence_json.h"
 #include "seragen/journal/record_extra.h"
 
 namespace seragen::journal::internal {
@@ -52,6 +53,7 @@ struct ToJson {
     // JSON has no NaN or infinity: a threshold that is not finite is not written.
     if (r.threshold && std::isfinite(*r.threshold)) j["threshold"] = *r.threshold;
     j["rollout2_submitted"] = r.rollout2_submitted;
+    if (r.tests) j["tests"] = TestEvidenceToJson(*r.tests);
     return j;
   }
 };
@@ -106,6 +108,11 @@ Result<RecordExtra> VerificationFrom(SimdObject j) {
     r.threshold = threshold;
   }
   SG_RETURN_IF_ERROR(ReadBool(j, "rollout2_submitted", false, &r.rollout2_submitted, "extra."));
+  SimdObject tests;
+  SG_ASSIGN_OR_RETURN(bool has_tests, FindObject(j, "tests", "extra.", &tests));
+  if (has_tests) {
+    SG_ASSIGN_OR_RETURN(r.tests, TestEvidenceFromJson(tests));
+  }
   return RecordExtra(std::move(r));
 }
 

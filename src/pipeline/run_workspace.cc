@@ -21,6 +21,29 @@
 namespace seragen::pipeline {
 namespace {
 
+// The patch file an evidence run applies, in the lease's /tmp.
+constexpr const char* kEvidencePatch = "seragen-evidence.diff";
+
+// Applies `patch` to a fresh copy from inside its sandbox (the host never
+// writes into a work tree after paths the agent chose): the patch goes into
+// the lease's /tmp, still empty (no command has run in it), then `git apply`,
+// or `patch` where the root has no git, reads it there.
+Status ApplyPatchInSandbox(sandbox::CommandRunner& runner, const std::string& host_tmp, const std::string& patch) {
+  if (host_tmp.empty()) return FailedPreconditionError("the working copy has no /tmp to hand the patch over");
+  SG_RETURN_IF_ERROR(WriteFileAtomic(host_tmp + "/" + kEvidencePatch, patch));
+  const std::string file = std::string("/tmp/") + kEvidencePatch;
+  sandbox::RunLimits limits;
+  limits.timeout = std::chrono::minutes(2);
+  SG_ASSIGN_OR_RETURN(sandbox::CommandResult r,
+                      runner.Run(sandbox::CommandRequest("if command -v git >/dev/null; then git apply "
+                                                         "--whitespace=nowarn " +
+                                                         file + "; else patch -p1 --batch --silent -i " + file +
+                                                         "; fi; status=$?; rm -f " + file + "; exit $status"),
+                                 limits));
+  if (r.exit_code == 0) return Status::Ok();
+  return FailedPreconditionError("the patch does not apply: " + r.output.substr(0, 500));
+}
+
 // One rollout's world: the lease (restored when released), the command runner
 // and the tools bound to the copy.
 class LeasedWorkspace final : public Workspace, public PatchSource {
@@ -52,6 +75,12 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   std::vector<std::string> own_modules() const override { return own_modules_; }
   Result<std::string> CurrentPatch() override {
     return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
+  }
+  Status ApplyPatch(const std::string& patch) override {
+    return ApplyPatchInSandbox(*runner_, lease_.paths().tmp_dir, patch);
+  }
+  Result<sandbox::CommandResult> RunCommand(const std::string& command, const sandbox::RunLimits& limits) override {
+    return runner_->Run(sandbox::CommandRequest(command), limits);
   }
 
  private:

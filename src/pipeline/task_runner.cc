@@ -353,6 +353,19 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
 
 void TaskRunner::Verify() {
   if (!rollout1_ || !rollout2_) return Finish(TaskOutcome::Kind::kInfraFailure, "rollout results missing");
+  if (!ctx_->settings.evidence.enabled) return RecordVerified(std::nullopt);
+  auto self = shared_from_this();
+  ctx_->workers->Post([self, p1 = rollout1_->patch, p2 = rollout2_->patch] {
+    std::optional<journal::TestEvidence> evidence =
+        GatherTestEvidence(*self->ctx_->workspaces, self->task_, self->slot_, p1, p2, self->ctx_->settings.evidence);
+    self->ctx_->loop->Post([self, evidence = std::move(evidence)]() mutable {
+      if (self->cancelled_) return self->Finish(TaskOutcome::Kind::kCancelled, "cancelled");
+      self->RecordVerified(std::move(evidence));
+    });
+  });
+}
+
+void TaskRunner::RecordVerified(std::optional<journal::TestEvidence> evidence) {
   verify::Scores scores = verify::ScorePatches(rollout1_->patch, rollout2_->patch, ctx_->settings.verify_rule);
   bool submitted = rollout2_->exit_status == agent::ExitStatus::kSubmitted;
   double threshold = ctx_->settings.verify_threshold;
@@ -361,7 +374,7 @@ void TaskRunner::Verify() {
   bool accepted = (submitted || rollout2_->autosubmitted) && verify::Accept(scores, threshold);
   std::string status = !scores.scorable ? "not_scorable" : accepted ? "accepted" : "rejected";
   journal::JournalRecord rec{task_.task_id, Stage::kVerified, status, attempt_};
-  rec.extra = journal::VerificationResult{RecordedScores(scores), threshold, submitted};
+  rec.extra = journal::VerificationResult{RecordedScores(scores), threshold, submitted, std::move(evidence)};
   auto self = shared_from_this();
   Persist({}, rec, [self, accepted, status] {
     self->outcome_.accepted = accepted;

@@ -144,6 +144,10 @@ std::string OverviewSection(const RunView& view) {
   out += Kv("environment", fmt::format("<span id=\"n-env-broken\">{}</span> of {} rollouts could not import the "
                                        "repository's own code (env_broken)",
                                        Count(s.env_broken), Count(s.rollouts)));
+  if (s.test_agreement.with_evidence > 0) {
+    out += Kv("test evidence",
+              "<span id=\"test-agreement\">" + Escape(runview::DescribeTestAgreement(s.test_agreement)) + "</span>");
+  }
   out += Kv("records", Wall(view));
   out += ExportSecretsRows(s);
   if (s.tasks_per_minute > 0) {

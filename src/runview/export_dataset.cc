@@ -39,6 +39,11 @@ exporter::DatasetFacts FactsOf(const RunState& run) {
   for (const CostLine& line : CostLines(st.cost)) f.cost.emplace_back(line.label, line.value);
   f.cost_basis = CostBasis(st.cost);
   f.env_broken = st.env_broken;
+  f.tests_with_evidence = st.test_agreement.with_evidence;
+  f.soft_accepted_decided = st.test_agreement.soft_accepted_decided;
+  f.soft_accepted_agree = st.test_agreement.soft_accepted_agree;
+  f.tests_agree = st.test_agreement.agree;
+  f.agree_soft_accepted = st.test_agreement.agree_soft_accepted;
   if (st.split.heldout_tasks > 0) {
     f.heldout_summary = callgraph::FormatSplit(st.split);
     for (const auto& [repo, files] : callgraph::HeldOutFiles(run.plan)) {

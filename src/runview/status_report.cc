@@ -23,6 +23,7 @@ void CountTask(const journal::TaskProgress& p, StatusReport* r) {
   if (p.finished) r->finished++;
   r->by_stage[std::string(journal::StageName(p.last.stage))]++;
   if (p.last.stage == Stage::kVerified) r->verified[p.last.status]++;
+  r->test_agreement.Add(p.last);
   if (p.last.stage == Stage::kSkipped) r->skipped[p.last.status]++;
   if (p.last.stage == Stage::kFailed && p.last.error) {
     const std::string& cls = p.last.error->error_class;
@@ -136,6 +137,7 @@ std::string FormatStatus(const StatusReport& r) {
         fmt::format("env health {} of {} rollout(s) ran the repository's code; {} failed to import it (env_broken)\n",
                     r.rollouts - r.env_broken, r.rollouts, r.env_broken);
   }
+  out += FormatTestAgreement(r.test_agreement);
   out += fmt::format(
       "failures   {} infrastructure, {} model\n",
       [&] {
@@ -246,6 +248,7 @@ std::string StatusJson(const StatusReport& r) {
                               {"eta_minutes", r.eta_minutes},
                               {"running", r.running},
                               {"torn_journals", r.torn_tails}};
+  j["test_agreement"] = nlohmann::ordered_json::parse(TestAgreementJson(r.test_agreement));
   AddBreakdownJson(r.breakdown, j);
   j["cost"] = nlohmann::ordered_json::parse(CostJson(r.cost));
   AddTokenAccountingJson(r.tokens, j);

@@ -36,11 +36,13 @@ TEST_CASE("eval task: SWE-bench keys at the top, seragen's under one key, round 
   REQUIRE(back.ok());
   CHECK(EncodeEvalTask(*back) == line);
   EvalTask with_tests = Sample();
-  with_tests.test_evidence = TestEvidence{"pytest -q", "passed", "passed", "failed"};
+  with_tests.test_evidence = TestEvidence{"pytest -q", "ran: 2 tests, 2 pass, 0 fail, 0 skip, exit 0",
+                                          "ran: 2 tests, 1 pass, 1 fail, 0 skip, exit 1", "timed_out", "unavailable"};
   auto tested = DecodeEvalTask(EncodeEvalTask(with_tests));
   REQUIRE(tested.ok());
   REQUIRE(tested->test_evidence);
-  CHECK(tested->test_evidence->p2 == "failed");
+  CHECK(tested->test_evidence->p2 == "timed_out");
+  CHECK(tested->test_evidence->verdict == "unavailable");
 }
 
 TEST_CASE("eval task: a bad line names its field, a cut file is refused", "[eval]") {

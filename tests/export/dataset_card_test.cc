@@ -75,6 +75,22 @@ TEST_CASE("dataset card: counts, provenance and the scripted-teacher warning", "
   CHECK(DatasetCard(f) == DatasetCard(f));
 }
 
+TEST_CASE("dataset card: the soft/hard agreement when the run gathered test evidence", "[export][evidence]") {
+  DatasetFacts f = Facts();
+  CHECK(DatasetCard(f).find("test outcomes") == std::string::npos);  // no evidence: no row
+  f.tests_with_evidence = 7;
+  f.soft_accepted_decided = 4;
+  f.soft_accepted_agree = 3;
+  f.tests_agree = 5;
+  f.agree_soft_accepted = 3;
+  const std::string card = DatasetCard(f);
+  CHECK(card.find("| soft-accepted tasks whose P2 also reproduces P1's test outcomes (seragen's own test runs) | 3 of "
+                  "4 (75.0%) |") != std::string::npos);
+  CHECK(
+      card.find("| tasks whose P2 reproduces P1's test outcomes that soft verification accepted | 3 of 5 (60.0%) |") !=
+      std::string::npos);
+}
+
 namespace {
 
 // The names of a features list (hf's messages, a struct's fields).

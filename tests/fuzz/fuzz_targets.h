@@ -29,6 +29,7 @@ int FuzzToolValidation(const std::uint8_t* data, std::size_t size);
 int FuzzTrajectory(const std::uint8_t* data, std::size_t size);
 int FuzzSecretScanner(const std::uint8_t* data, std::size_t size);
 int FuzzPrometheusText(const std::uint8_t* data, std::size_t size);
+int FuzzTestReport(const std::uint8_t* data, std::size_t size);
 
 using TargetFn = int (*)(const std::uint8_t*, std::size_t);
 struct Target {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -91,11 +92,30 @@ class MemoryStore final : public RunStore {
   int turn_answers_appended = 0;
 };
 
+// seragen's own test runs in scripted workspaces: the output and exit status
+// of the test command given the patch applied ("" = none), and every
+// command run (patches that contain "CONFLICT" do not apply).
+struct ScriptedTestRuns {
+  std::function<sandbox::CommandResult(const std::string& patch, const std::string& command)> run;
+  std::vector<std::string> commands;
+  std::vector<std::string> applied;
+};
+
 // Tools that do nothing but submit; the patch is fixed per rollout number.
 class ScriptedWorkspace final : public Workspace, agent::ToolExecutor, PatchSource {
  public:
-  explicit ScriptedWorkspace(std::string patch, std::string test_command = "")
-      : patch_(std::move(patch)), test_command_(std::move(test_command)) {}
+  explicit ScriptedWorkspace(std::string patch, std::string test_command = "", ScriptedTestRuns* tests = nullptr)
+      : patch_(std::move(patch)), test_command_(std::move(test_command)), tests_(tests) {}
+  Status ApplyPatch(const std::string& patch) override {
+    if (patch.find("CONFLICT") != std::string::npos) return FailedPreconditionError("the patch does not apply");
+    applied_ = patch;
+    tests_->applied.push_back(patch);
+    return Status::Ok();
+  }
+  Result<sandbox::CommandResult> RunCommand(const std::string& command, const sandbox::RunLimits&) override {
+    tests_->commands.push_back(command);
+    return tests_->run(applied_, command);
+  }
   agent::ToolExecutor& tools() override { return *this; }
   PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return "/repo"; }
@@ -114,6 +134,8 @@ class ScriptedWorkspace final : public Workspace, agent::ToolExecutor, PatchSour
  private:
   std::string patch_;
   std::string test_command_;
+  ScriptedTestRuns* tests_;
+  std::string applied_;
 };
 
 class ScriptedEnvironments final : public WorkspaceFactory {
@@ -123,7 +145,7 @@ class ScriptedEnvironments final : public WorkspaceFactory {
     if (fail) return UnavailableError("pool exhausted");
     int n = ++acquired[task.task_id];
     std::string p = n == 1 ? patch1 : patch2;
-    return std::unique_ptr<Workspace>(new ScriptedWorkspace(p, test_command));
+    return std::unique_ptr<Workspace>(new ScriptedWorkspace(p, test_command, &tests));
   }
   std::mutex mu;
   std::map<std::string, int> acquired;
@@ -133,6 +155,7 @@ class ScriptedEnvironments final : public WorkspaceFactory {
       "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1,2 @@\n x = 1\n+if x is None: raise ValueError\n";
   bool fail = false;
   std::string test_command;  // what every environment reports as the repository's test command
+  ScriptedTestRuns tests;
 };
 
 // Answers by request kind: tools offered → bash then submit; otherwise the

@@ -72,6 +72,23 @@ TEST_CASE("the overview shows the secret counts of the latest export of each for
   CHECK(html.find("5 rows scanned, 2 with hits (2 redacted, 0 dropped, 0 reported); hits: 3 jwt") != std::string::npos);
 }
 
+TEST_CASE("the overview shows the soft/hard agreement once tasks have test evidence", "[report][evidence]") {
+  seragen::testing::TempDir dir;
+  MakeRun(dir, 3, 1);
+  auto view = LoadRunView(dir.Sub("run"));
+  REQUIRE(view.ok());
+  CHECK(OverviewSection(*view).find("test-agreement") == std::string::npos);
+  view->status.test_agreement.with_evidence = 3;
+  view->status.test_agreement.soft_accepted_decided = 2;
+  view->status.test_agreement.soft_accepted_agree = 1;
+  view->status.test_agreement.agree = 1;
+  view->status.test_agreement.agree_soft_accepted = 1;
+  view->status.test_agreement.no_signal = 1;
+  CHECK(OverviewSection(*view).find(
+            "<span id=\"test-agreement\">1 of 2 soft-accepted task(s) agree on tests (50.0%); 1 "
+            "of 1 test-agreeing task(s) soft-accepted (100.0%); 1 no signal, 0 unavailable") != std::string::npos);
+}
+
 TEST_CASE("the funnel counts each step and says why tasks dropped out", "[report]") {
   seragen::testing::TempDir dir;
   testing::SyntheticRunOptions o;

@@ -244,6 +244,8 @@ struct JudgeConfig {
 struct VerifyConfig {
   double threshold = 0.5;
   std::string rule = "sera";  // sera | structural
+  bool test_evidence = true;  // seragen runs environment.test_command on base, base + P1, base + P2
+  Duration test_timeout = std::chrono::seconds(900);  // per evidence run
 };
 
 // The held-out evaluation split and `seragen eval` (docs/EVAL.md).

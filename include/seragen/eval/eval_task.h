@@ -17,12 +17,15 @@
 namespace seragen::eval {
 
 // Seragen's own test runs of a task (base, base + P1, base + P2) where the
-// environment runs a test command: outcomes as recorded ("passed",
-// "failed", ...). Empty until the run records test evidence; then `seragen
-// eval` scores rollouts with it next to soft verification.
+// environment runs a test command (docs/VERIFY.md "Test evidence"): each
+// run as "ran: 12 tests, 11 pass, 1 fail, 0 skip, exit 1" (or how it ended,
+// e.g. "timed_out"), and whether the teacher's P2 reproduced P1's test
+// outcomes (agree, disagree, no_signal, unavailable). Absent when the run
+// recorded none.
 struct TestEvidence {
   std::string command;
   std::string base, p1, p2;
+  std::string verdict;
 };
 
 struct EvalTask {

@@ -38,6 +38,13 @@ struct DatasetFacts {
   // Rollouts, and those where a command could not import the repository's
   // own code (env_broken; docs/ENVIRONMENTS.md).
   std::size_t rollouts = 0, env_broken = 0;
+  // Soft verification against seragen's own test runs (runview's
+  // TestAgreementSummary): tasks with evidence, soft-accepted tasks whose
+  // evidence decided and of those the ones that agree on tests, tasks that
+  // agree on tests and of those the soft-accepted ones. No row when 0 tasks
+  // have evidence.
+  std::size_t tests_with_evidence = 0, soft_accepted_decided = 0, soft_accepted_agree = 0, tests_agree = 0,
+              agree_soft_accepted = 0;
   std::vector<DatasetFile> files;  // the first file of each split is the hub's default config
   bool train_keys = false;         // rows carry messages[].train (--train-keys), declared in the features
   // The length filter (output.max_record_tokens, 0 = off) and the rows it left out.

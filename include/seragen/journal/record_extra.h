@@ -14,6 +14,8 @@
 #include <string>
 #include <variant>
 
+#include "seragen/journal/test_evidence.h"
+
 namespace seragen::journal {
 
 // "extra" of rollout1_done / rollout2_done:
@@ -85,11 +87,14 @@ struct VerificationScores {
 
 // "extra" of verified:
 //   {"scores":{"rule":"sera","p1_lines":4,"p2_lines":5,"matched":3,"p2_blank":false,"recall":0.75,"precision":0.6,
-//              "f1":0.666…,"scorable":true},"threshold":0.5,"rollout2_submitted":true}
+//              "f1":0.666…,"scorable":true},"threshold":0.5,"rollout2_submitted":true,"tests":{...}}
 struct VerificationResult {
   std::optional<VerificationScores> scores;  // absent: not recorded
   std::optional<double> threshold;           // the acceptance threshold used; absent: not recorded
   bool rollout2_submitted = false;
+  // seragen's own test runs (test_evidence.h); absent when the repository
+  // has no test command, the evidence step is off, or the writer predates it.
+  std::optional<TestEvidence> tests;
 
   friend bool operator==(const VerificationResult&, const VerificationResult&) = default;
 };

@@ -26,6 +26,7 @@
 #include "seragen/pipeline/env_health.h"
 #include "seragen/pipeline/prompt_library.h"
 #include "seragen/pipeline/run_store.h"
+#include "seragen/pipeline/test_evidence.h"
 #include "seragen/pipeline/turn_log_sink.h"
 #include "seragen/pipeline/workspace.h"
 #include "seragen/verify/scores.h"
@@ -51,6 +52,9 @@ struct StageSettings {
   int judge_max_attempts = 3;  // rollout-1 attempts in all, each judged
   double verify_threshold = 0.5;
   verify::VerifyRule verify_rule = verify::VerifyRule::kSera;
+  // seragen's own test runs before the verified record (off unless the run
+  // turns them on: verify.test_evidence).
+  EvidenceSettings evidence{.enabled = false};
 };
 
 // Shared by all tasks of a run. Owned by the scheduler; touched on `loop` only.
@@ -131,7 +135,10 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   bool TakeAnswer(const Result<llm::ChatResponse>& answer, const char* stage);
   // `purpose` for attempt 1 (the seeds of older runs), "<purpose>.<n>" after.
   static std::string Numbered(const std::string& purpose, int n);
+  // Gathers the test evidence on a worker (when on), then RecordVerified.
   void Verify();
+  // Scores P1 against P2 and records `verified` with the evidence.
+  void RecordVerified(std::optional<journal::TestEvidence> evidence);
   void LoadFromRefs();
 
   // Writes files (path → bytes) then appends `record`, on a worker; then `then` on loop.

@@ -12,6 +12,7 @@
 #include "seragen/agent/tool_executor.h"
 #include "seragen/base/result.h"
 #include "seragen/callgraph/plan.h"
+#include "seragen/sandbox/command_runner.h"
 
 namespace seragen::pipeline {
 
@@ -27,6 +28,20 @@ class Workspace {
   // The repository's own top-level modules (env::Profile::own_modules of the
   // copy at its base commit); empty when unknown.
   virtual std::vector<std::string> own_modules() const { return {}; }
+  // The test evidence's runs (test_evidence.h), in a workspace no agent has
+  // used: applies `patch` (git diff text) to the copy, inside its sandbox;
+  // FailedPrecondition with the tool's message when it does not apply.
+  virtual Status ApplyPatch(const std::string& patch) {
+    (void)patch;
+    return UnimplementedError("this workspace cannot apply patches");
+  }
+  // Runs `command` from the copy's root in its sandbox with `limits` (a
+  // non-OK Status only when the sandbox could not run it).
+  virtual Result<sandbox::CommandResult> RunCommand(const std::string& command, const sandbox::RunLimits& limits) {
+    (void)command;
+    (void)limits;
+    return UnimplementedError("this workspace cannot run commands");
+  }
 };
 
 class WorkspaceFactory {

@@ -13,6 +13,7 @@
 #include "seragen/runview/run_budget.h"
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/status_breakdown.h"
+#include "seragen/runview/test_agreement.h"
 #include "seragen/runview/token_accounting.h"
 #include "seragen/secrets/summary.h"
 
@@ -41,6 +42,8 @@ struct StatusReport {
   // where a command failed to import the repository's own code.
   std::size_t rollouts = 0;
   std::size_t env_broken = 0;
+  // Soft verification against seragen's own test runs (test_agreement.h).
+  TestAgreementSummary test_agreement;
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
   std::int64_t cached_tokens = 0;

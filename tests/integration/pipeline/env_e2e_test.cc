@@ -317,3 +317,73 @@ TEST_CASE("config init writes the python profile and a run imports the package t
 
 }  // namespace
 }  // namespace seragen::e2e
+
+namespace seragen::e2e {
+namespace {
+
+// Both rollouts break normalize() the same way, then "run the tests" with a
+// command that cannot fail (`false || : pytest`) and print a passing summary:
+// the model's claim. Only seragen's own runs may decide the evidence.
+const char* kForgingScript =
+    "rollout1: &forge\n"
+    "  - tool: bash\n"
+    "    arguments: |\n"
+    "      {\"command\": \"sed -i 's/return \\\\[v \\\\/ total for v in values\\\\]/return list(values)/' "
+    "/repo/src/envdemo/core.py\"}\n"
+    "  - tool: bash\n"
+    "    arguments: |\n"
+    "      {\"command\": \"cd /repo && false || : python3 -m pytest -q && echo '2 passed in 0.01s'\"}\n"
+    "  - tool: submit\n"
+    "    arguments: '{}'\n"
+    "  - tool: submit\n"
+    "    arguments: '{}'\n"
+    "rollout2: *forge\n";
+
+TEST_CASE("run: a teacher that forges a test pass gets no passing evidence, seragen's own runs decide",
+          "[e2e][env][evidence]") {
+  testing::TempDir dir;
+  MakeSrcLayoutPackage(dir.Sub("repo"));
+  dir.Write("script.yaml", kForgingScript);
+  TeacherProcess teacher(dir, "--seed 3 --script " + dir.Sub("script.yaml"));
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(),
+                                std::string(kRunEnvironment) + "  cache_dir: '" + dir.Sub("cache") + "'\n");
+  std::string out;
+  int rc = testing::RunShell(Binary() + " run -c " + cfg + " 2>&1", &out);
+  INFO(out);
+  REQUIRE(rc == 0);
+  // The model's own command "passed" (its claim, kept as an observation).
+  Exported rows = ReadExport(dir.Sub("run"));
+  REQUIRE(rows.records >= 1);
+  CHECK(CountContaining(rows.commands, "false || : python3 -m pytest -q") >= rows.records);
+  CHECK(rows.tests_passed == rows.records);
+  // seragen's own runs: both tests pass on the base and fail with P1 and P2.
+  std::size_t with_evidence = 0;
+  for (const std::string& line : ReadLines(dir.Sub("run/shard-0/journal.jsonl"))) {
+    json rec = json::parse(line);
+    if (rec.value("stage", "") != "verified") continue;
+    const json& t = rec["extra"]["tests"];
+    INFO(t.dump());
+    REQUIRE(t.is_object());
+    ++with_evidence;
+    CHECK(t["format"] == "junit");
+    CHECK(t["runs"]["base"]["passed"] == 2);
+    CHECK(t["runs"]["p1"]["failed"] == 2);
+    CHECK(t["runs"]["p2"]["failed"] == 2);
+    CHECK(t["runs"]["p2"]["passed"] == 0);
+    CHECK(t["runs"]["p2"]["exit_code"] != 0);
+    CHECK(t["verdict"] == "agree");  // P2 breaks what P1 broke, which is all the tests can say
+    REQUIRE(t["changes"].size() == 2);
+    CHECK(t["changes"][0]["test"] == "tests.test_core::test_normalize");
+    CHECK(t["changes"][0]["p2"] == "fail");
+  }
+  CHECK(with_evidence >= 1);
+  REQUIRE(testing::RunShell(Binary() + " status " + dir.Sub("run") + " --json", &out) == 0);
+  json agreement = json::parse(out)["test_agreement"];
+  CHECK(agreement["with_evidence"] == with_evidence);
+  CHECK(agreement["agree"] == with_evidence);
+  REQUIRE(testing::RunShell(Binary() + " status " + dir.Sub("run"), &out) == 0);
+  CHECK(out.find("tests      ") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace seragen::e2e
