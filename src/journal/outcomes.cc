@@ -7,8 +7,8 @@ namespace {
 
 // By each enum's value.
 constexpr std::string_view kVerdictNames[] = {"accepted", "not_scorable", "rejected", "unknown"};
-constexpr std::string_view kSkipNames[] = {"duplicate_p1", "empty_p1", "judge_no", "judge_unparseable", "rollout1_",
-                                           "unknown"};
+constexpr std::string_view kSkipNames[] = {"duplicate_p1",      "empty_p1",  "judge_no",
+                                           "judge_unparseable", "rollout1_", "unknown"};
 constexpr std::string_view kJudgeNames[] = {"yes", "no", "unparseable", "", ""};
 constexpr std::string_view kOutcomeNames[] = {"accepted", "failed",  "not_scorable", "planned",
                                               "rejected", "running", "skipped",      "unknown"};
@@ -73,16 +73,24 @@ SkipReason SkipAfterJudge(JudgeAnswer answer) {
   return {answer == JudgeAnswer::kUnparseable ? SkipKind::kJudgeUnparseable : SkipKind::kJudgeNo, ""};
 }
 
+bool IsJudgeSkip(const LatestRecord& record) {
+  if (record.stage != Stage::kSkipped) return false;
+  const SkipKind kind = ParseSkipReason(record.status).kind;
+  return kind == SkipKind::kJudgeNo || kind == SkipKind::kJudgeUnparseable;
+}
+
 bool IsSubmittedRollout(const JournalRecord& record) {
   return (record.stage == Stage::kRollout1Done || record.stage == Stage::kRollout2Done) && record.status == kSubmitted;
 }
 
 std::string_view OutcomeName(Outcome outcome) { return kOutcomeNames[static_cast<int>(outcome)]; }
 
-Outcome OutcomeOf(const LatestRecord& record) {
-  switch (record.stage) {
+Outcome OutcomeOf(const LatestRecord& record) { return OutcomeOf(record.stage, record.status); }
+
+Outcome OutcomeOf(Stage stage, std::string_view status) {
+  switch (stage) {
     case Stage::kVerified:
-      switch (ParseVerdict(record.status)) {
+      switch (ParseVerdict(status)) {
         case Verdict::kAccepted: return Outcome::kAccepted;
         case Verdict::kRejected: return Outcome::kRejected;
         case Verdict::kNotScorable: return Outcome::kNotScorable;

@@ -71,6 +71,8 @@ bool IsJudgeRejection(const JournalRecord& record);
 // The skip reason that ends a task after the judge answered `answer` to its
 // last attempt (judge_no, judge_unparseable).
 SkipReason SkipAfterJudge(JudgeAnswer answer);
+// A skipped record whose reason is the judge's (judge_no, judge_unparseable).
+bool IsJudgeSkip(const LatestRecord& record);
 
 // Whether a rollout's done record says the agent handed in ("submitted").
 bool IsSubmittedRollout(const JournalRecord& record);
@@ -84,6 +86,7 @@ std::string_view OutcomeName(Outcome outcome);
 // The outcome of a started task from its latest record: its verdict when
 // verified (kUnknown for a verdict this version does not know), skipped,
 // failed (retryable ones too: a resumed run tries them again), else running.
+Outcome OutcomeOf(Stage stage, std::string_view status);
 Outcome OutcomeOf(const LatestRecord& record);
 // Verified outcomes: accepted, rejected, not scorable.
 bool IsVerifiedOutcome(Outcome outcome);
