@@ -2,58 +2,60 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <set>
+
 namespace seragen::pipeline {
 namespace {
 
 using journal::ErrorFamily;
 using llm::FailureClass;
 
-// Every failure class, with the family the one rule gives it and what the two
-// rules it replaces said: the task runner's (model for context_overflow only)
-// and llm::IsInfrastructureFailure (infrastructure for the listed classes,
-// model for every other one).
-struct Row {
-  FailureClass failure;
-  ErrorFamily family;
-  ErrorFamily old_runner;
-  ErrorFamily old_llm;
-};
+// Every failure class, as FailureClass lists them.
+constexpr FailureClass kAll[] = {
+    FailureClass::kNone,           FailureClass::kTransientNetwork, FailureClass::kTransientServer,
+    FailureClass::kServerNotReady, FailureClass::kRateLimited,      FailureClass::kContextOverflow,
+    FailureClass::kOutputBudget,   FailureClass::kConfig,           FailureClass::kQuota,
+    FailureClass::kBadRequest,     FailureClass::kToolFormat,       FailureClass::kToolArgs,
+    FailureClass::kCancelled};
 
-constexpr ErrorFamily kI = ErrorFamily::kInfra, kM = ErrorFamily::kModel, kC = ErrorFamily::kConfig;
-
-constexpr Row kRows[] = {
-    // The rows where the two old rules disagreed, and why the one rule reads them so:
-    // untagged: nothing says the model did it, and blaming it would drop the task for good.
-    {FailureClass::kNone, kI, kI, kM},
-    // The model's own output broke the tool protocol.
-    {FailureClass::kToolFormat, kM, kI, kM},
-    {FailureClass::kToolArgs, kM, kI, kM},
-    // Like context_overflow: the task's context leaves no room for an answer.
-    {FailureClass::kOutputBudget, kM, kI, kM},
-    // Both old rules called it infrastructure; it is the user's configuration.
-    {FailureClass::kConfig, kC, kI, kI},
-    // The rows where they agreed.
-    {FailureClass::kContextOverflow, kM, kM, kM},
-    {FailureClass::kTransientNetwork, kI, kI, kI},
-    {FailureClass::kTransientServer, kI, kI, kI},
-    {FailureClass::kServerNotReady, kI, kI, kI},
-    {FailureClass::kRateLimited, kI, kI, kI},
-    {FailureClass::kQuota, kI, kI, kI},
-    {FailureClass::kBadRequest, kI, kI, kI},
-    {FailureClass::kCancelled, kI, kI, kI},
-};
+// The two rules ClassifyFailure replaces: the task runner's (the model for
+// context_overflow only) and llm::IsInfrastructureFailure's (the model for
+// every class outside its list).
+ErrorFamily OldRunnerRule(FailureClass c) {
+  return c == FailureClass::kContextOverflow ? ErrorFamily::kModel : ErrorFamily::kInfra;
+}
+ErrorFamily OldLlmRule(FailureClass c) {
+  const std::set<FailureClass> infra = {FailureClass::kTransientNetwork, FailureClass::kTransientServer,
+                                        FailureClass::kServerNotReady,   FailureClass::kRateLimited,
+                                        FailureClass::kConfig,           FailureClass::kQuota,
+                                        FailureClass::kBadRequest,       FailureClass::kCancelled};
+  return infra.count(c) ? ErrorFamily::kInfra : ErrorFamily::kModel;
+}
 
 }  // namespace
 
 TEST_CASE("one rule blames every failure class, where the two old rules disagreed too", "[pipeline][blame]") {
-  int disagreed = 0;
-  for (const Row& row : kRows) {
-    CAPTURE(llm::FailureClassName(row.failure));
-    CHECK(ClassifyFailure(row.failure) == row.family);
-    if (row.old_runner != row.old_llm) ++disagreed;
+  std::map<FailureClass, ErrorFamily> disagreed;
+  std::map<ErrorFamily, std::set<FailureClass>> by_family;
+  for (FailureClass c : kAll) {
+    if (OldRunnerRule(c) != OldLlmRule(c)) disagreed[c] = ClassifyFailure(c);
+    by_family[ClassifyFailure(c)].insert(c);
   }
-  CHECK(disagreed == 4);          // none, tool_format, tool_args, output_budget
-  CHECK(std::size(kRows) == 13);  // every FailureClass
+  // Where they disagreed: an untagged failure is the infrastructure's (nothing
+  // says the model did it, and blaming it drops the task for good); broken
+  // tool markup or arguments are the model's output; output_budget is the
+  // model's context leaving no room to answer, like context_overflow.
+  CHECK(disagreed == std::map<FailureClass, ErrorFamily>{{FailureClass::kNone, ErrorFamily::kInfra},
+                                                         {FailureClass::kOutputBudget, ErrorFamily::kModel},
+                                                         {FailureClass::kToolFormat, ErrorFamily::kModel},
+                                                         {FailureClass::kToolArgs, ErrorFamily::kModel}});
+  // Where they agreed, but on the wrong family: a refused setting is the configuration's.
+  CHECK(by_family[ErrorFamily::kConfig] == std::set<FailureClass>{FailureClass::kConfig});
+  CHECK(by_family[ErrorFamily::kModel] == std::set<FailureClass>{FailureClass::kContextOverflow,
+                                                                 FailureClass::kOutputBudget, FailureClass::kToolFormat,
+                                                                 FailureClass::kToolArgs});
+  CHECK(by_family[ErrorFamily::kInfra].size() == std::size(kAll) - 5);
 }
 
 TEST_CASE("a rollout's failing exit is blamed by the call failure behind it", "[pipeline][blame]") {
