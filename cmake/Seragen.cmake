@@ -65,11 +65,10 @@ function(seragen_test_cost out labels)
 endfunction()
 
 # Test support library shared by all test executables (fakes, temp dirs, fixtures).
-# seragen_test(<module> [SERIAL] SOURCES x_test.cc ... DEPS ...)
+# seragen_test(<module> SOURCES x_test.cc ... DEPS ...)
 # One Catch2 executable per module; each TEST_CASE becomes one ctest test.
-# SERIAL: ctest runs these tests with nothing else beside them.
 function(seragen_test module)
-  cmake_parse_arguments(T "SERIAL" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "" "SOURCES;DEPS;LABELS" ${ARGN})
   set(exe ${module}_tests)
   add_executable(${exe} ${T_SOURCES})
   target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/include
@@ -88,13 +87,9 @@ function(seragen_test module)
   # definition order, leaving the slowest (integration, defined last) as the
   # tail of a 2-core run; the estimate starts them first instead.
   seragen_test_cost(_cost "${_labels}")
-  set(_serial "")
-  if(T_SERIAL)
-    set(_serial " RUN_SERIAL TRUE")
-  endif()
   set(_label_script ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake)
   file(WRITE ${_label_script}
-    "foreach(_t IN LISTS ${exe}_TESTS)\n  set_tests_properties(\"\${_t}\" PROPERTIES LABELS \"${_labels}\" COST ${_cost}${_serial})\nendforeach()\n")
+    "foreach(_t IN LISTS ${exe}_TESTS)\n  set_tests_properties(\"\${_t}\" PROPERTIES LABELS \"${_labels}\" COST ${_cost})\nendforeach()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${_label_script})
 endfunction()
 

@@ -26,6 +26,7 @@
 #include "seragen/pipeline/run_setup.h"
 #include "seragen/pipeline/run_workspace.h"
 #include "seragen/repo/repository.h"
+#include "seragen/report/eval_page.h"
 
 namespace seragen::cli {
 namespace {
@@ -36,6 +37,7 @@ struct EvalArgs {
   int concurrency = 0;  // 0: run.concurrency
   std::vector<std::string> overrides;
   std::vector<std::string> compare;
+  std::string html;  // --compare: also write the comparison page here
   bool json = false;
 };
 
@@ -77,16 +79,25 @@ Result<std::map<std::string, std::shared_ptr<repo::Repository>>> OpenRepos(const
   return repos;
 }
 
-// Prints the evaluation in EVAL_DIR (and writes EVAL_DIR/summary.json).
-int ShowResults(const std::vector<std::string>& dirs, bool json) {
+Result<std::vector<eval::EvalSummary>> Summaries(const std::vector<std::string>& dirs) {
   std::vector<eval::EvalSummary> summaries;
   for (const std::string& dir : dirs) {
-    auto log = eval::ReadEvalLog(dir);
-    if (!log.ok()) return Failed(log.status());
-    if (!log->header) return Failed(NotFoundError(dir + " holds no evaluation (no results.jsonl)"));
-    summaries.push_back(eval::Summarize(*log->header, log->results, dir));
+    SG_ASSIGN_OR_RETURN(eval::LoadedEvalLog log, eval::ReadEvalLog(dir));
+    if (!log.header) return NotFoundError(dir + " holds no evaluation (no results.jsonl)");
+    summaries.push_back(eval::Summarize(*log.header, log.results, dir));
   }
-  std::cout << (json ? eval::SummaryJson(summaries) : eval::FormatComparison(summaries));
+  return summaries;
+}
+
+// Prints the evaluations in `dirs` side by side; with `html`, also writes
+// the comparison page there.
+int ShowResults(const std::vector<std::string>& dirs, bool json, const std::string& html = "") {
+  auto summaries = Summaries(dirs);
+  if (!summaries.ok()) return Failed(summaries.status());
+  std::cout << (json ? eval::SummaryJson(*summaries) : eval::FormatComparison(*summaries));
+  if (html.empty()) return kExitOk;
+  if (Status s = WriteFileAtomic(html, report::RenderEvalComparison(*summaries)); !s.ok()) return Failed(s);
+  std::cerr << "seragen eval: comparison page " << html << "\n";
   return kExitOk;
 }
 
@@ -204,7 +215,11 @@ std::string Absolute(const std::string& path) {
 // What `seragen eval` runs once its flags are parsed: a comparison, or an
 // evaluation with its directories made absolute.
 int RunEvalArgs(EvalArgs args) {
-  if (!args.compare.empty()) return ShowResults(args.compare, args.json);
+  if (!args.compare.empty()) return ShowResults(args.compare, args.json, args.html);
+  if (!args.html.empty()) {
+    std::cerr << "seragen eval: --html needs --compare EVAL_DIR...\n";
+    return kExitUsage;
+  }
   if (args.run_dir.empty() || args.base_url.empty() || args.model.empty() || args.out_dir.empty()) {
     std::cerr << "seragen eval: RUN_DIR, --base-url, --model and -o are required (or --compare EVAL_DIR...)\n";
     return kExitUsage;
@@ -236,6 +251,9 @@ void AddEvalCommand(CLI::App& app, std::function<int()>* action) {
       ->type_name("KEY=VALUE");
   cmd->add_option("--compare", a->compare, "Print finished evaluations side by side (EVAL_DIR...), run nothing")
       ->expected(1, 64);
+  cmd->add_option("--html", a->html,
+                  "With --compare: also write the comparison page (rates with intervals, per-task table) to this "
+                  "HTML file");
   cmd->add_flag("--json", a->json, "Results as one JSON object");
   cmd->callback([a, action] { *action = [a] { return RunEvalArgs(*a); }; });
 }

@@ -18,7 +18,7 @@ struct TeacherArgs {
   std::string config, latency, faults, reasoning, bind, prompts, request_log, script, body_log, validate, model_id,
       api_key_env;
   bool no_jinja = false;
-  int port = -1, threads = 0;
+  int port = -1, threads = 0, give_up_after = -1;
   long long seed = -1, context_window = 0;
 };
 
@@ -45,6 +45,10 @@ void AddTeacherFlags(CLI::App* cmd, TeacherArgs* a) {
       "Refuse requests exactly as this server would (status, error body, message): vllm | sglang | llamacpp | openai");
   cmd->add_flag("--no-jinja", a->no_jinja, "With --validate llamacpp: act like llama-server started without --jinja");
   cmd->add_option("--model-id", a->model_id, "Model id to serve (e.g. o3-mini to act as an OpenAI reasoning model)");
+  cmd->add_option("--give-up-after", a->give_up_after,
+                  "A weaker stand-in for evaluation tests: rollout 2 submits what it has after this many turns "
+                  "(0 = never)")
+      ->check(CLI::Range(0, 1000));
   cmd->add_option("--api-key-env", a->api_key_env,
                   "Answer 401 to /v1/ requests without 'Authorization: Bearer' and the value of this variable");
 }
@@ -54,6 +58,7 @@ void ApplyPlainFlags(const TeacherArgs& a, teacher::TeacherOptions* o) {
   if (!a.bind.empty()) o->bind_address = a.bind;
   if (a.seed >= 0) o->seed = static_cast<std::uint64_t>(a.seed);
   if (a.threads > 0) o->threads = a.threads;
+  if (a.give_up_after >= 0) o->knobs.rollout2_give_up_after_turns = a.give_up_after;
   if (a.context_window > 0) o->context_window = static_cast<int>(a.context_window);
   if (!a.prompts.empty()) o->prompts_dir = a.prompts;
   if (!a.request_log.empty()) o->request_log_path = a.request_log;

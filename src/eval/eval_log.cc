@@ -172,6 +172,7 @@ Result<EvalLog> EvalLog::Open(const std::string& eval_dir, const EvalHeader& hea
 }
 
 Status EvalLog::Append(const EvalResult& result) {
+  std::lock_guard<std::mutex> lock(*mutex_);
   std::string next = text_ + EncodeEvalResult(result) + "\n";
   SG_RETURN_IF_ERROR(WriteFileAtomic(path_, next));
   text_ = std::move(next);

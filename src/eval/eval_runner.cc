@@ -167,6 +167,12 @@ class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
     running_[slot] = nullptr;
     const agent::ExitStatus exit = t.exit_status;
     if (exit == agent::ExitStatus::kCancelled || exit == agent::ExitStatus::kReplayDiverged) {
+      // Cancelled by our stop: the exit says "interrupted". Otherwise (a call
+      // the client cancelled on its own) it is not recorded and must be rerun.
+      if (!stopping_) {
+        log::Logger("eval", unit.task->task_id).Warn("rollout ended without a result: {}", t.exit_detail);
+        ++outcome_.infra_failures;
+      }
       return Release(slot, std::move(env));
     }
     if (agent::IsInfrastructureExit(exit)) {

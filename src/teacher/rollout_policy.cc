@@ -384,8 +384,8 @@ class RolloutTurn {
   }
 
   PolicyReply Decide() {
-    if (!ConfirmSubmit() && !FindFile() && !ReadFile() && !SearchAndFocus() && !Reproduce() && !Edit() && !Check() &&
-        !RerunReproduction() && !RunTests() && !RemoveReproduction()) {
+    if (!ConfirmSubmit() && !GiveUp() && !FindFile() && !ReadFile() && !SearchAndFocus() && !Reproduce() && !Edit() &&
+        !Check() && !RerunReproduction() && !RunTests() && !RemoveReproduction()) {
       // 11. Submit.
       Submit(FillNames(Pick(talk_, {"The change to `{f}` is in place. Submitting so I can review the diff.",
                                     "That should address the problem. Let me submit and look over the diff.",
@@ -423,6 +423,15 @@ class RolloutTurn {
     Submit(Pick(talk_, {"The diff shows only the change I intended, so I'll confirm the submission.",
                         "Reviewed the diff; it is what I meant to change. Submitting for real now.",
                         "That diff looks right. Confirming."}));
+    return true;
+  }
+
+  // A deliberately weaker agent (rollout2_give_up_after_turns): rollout 2
+  // stops at that turn and submits whatever the working copy holds.
+  bool GiveUp() {
+    const int after = ctx_.knobs.rollout2_give_up_after_turns;
+    if (after <= 0 || info_.kind != RequestKind::kRollout2 || turn_ < after) return false;
+    Submit(FillNames("I have not pinned down what is wrong with `{f}` yet, and I am out of ideas; submitting as is."));
     return true;
   }
 

@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "seragen/base/file_util.h"
 #include "seragen/eval/eval_log.h"
@@ -84,6 +87,32 @@ TEST_CASE("eval log: one directory per model and run", "[eval]") {
   auto empty = ReadEvalLog(dir.path() + "/none");
   REQUIRE(empty.ok());
   CHECK_FALSE(empty->header);
+}
+
+// `seragen eval` records finished rollouts from its worker threads: every
+// append must land, none may overwrite another's line.
+TEST_CASE("eval log: appends from several threads at once all land", "[eval]") {
+  testing::TempDir dir;
+  auto log = EvalLog::Open(dir.path(), {"student", "", "/runs/a", "sera", 0.5});
+  REQUIRE(log.ok());
+  constexpr int kThreads = 6, kEach = 8;
+  std::vector<std::thread> threads;
+  std::vector<int> failures(kThreads, 0);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        if (!log->Append(Result("t" + std::to_string(t), i, true)).ok()) ++failures[t];
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int f : failures) CHECK(f == 0);
+  auto read = ReadEvalLog(dir.path());
+  REQUIRE(read.ok());
+  std::set<std::string> units;
+  for (const EvalResult& r : read->results) units.insert(r.task_id + "#" + std::to_string(r.seed));
+  CHECK(read->results.size() == kThreads * kEach);
+  CHECK(units.size() == kThreads * kEach);
 }
 
 }  // namespace

@@ -1,8 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "pipeline/pipeline_fakes.h"
 #include "seragen/eval/eval_runner.h"
+#include "testing/source_paths.h"
+#include "testing/temp_dir.h"
 
 namespace seragen::eval {
 namespace {
@@ -47,6 +52,85 @@ TEST_CASE("eval runner: request seeds are fixed per (run seed, task, seed) and d
   CHECK(EvalRolloutSeed(1, "t", 0) != EvalRolloutSeed(1, "t", 1));
   CHECK(EvalRolloutSeed(1, "t", 0) != EvalRolloutSeed(2, "t", 0));
   CHECK(EvalRolloutSeed(1, "t", 0) <= 0x7fffffffULL);
+}
+
+// The scheduler with a scripted model and workspaces, a real log in a temp
+// directory, run on queue executors until it reports.
+struct EvalFixture {
+  std::string prompts_dir = seragen::testing::SourcePath("prompts");
+  pipeline::PromptLibrary prompts = *pipeline::PromptLibrary::Load(prompts_dir, config::PromptsConfig{});
+  agent::AgentMessages messages = *agent::AgentMessages::Load(prompts_dir + "/format_errors");
+  llm::FakeChatClient chat;
+  pipeline::testing::ScriptedEnvironments envs;
+  FakeClock clock;
+  QueueExecutor loop{clock};
+  QueueExecutor workers;
+  seragen::testing::TempDir dir;
+  EvalLog log = *EvalLog::Open(dir.path(), {"m", "", "/runs/a", "sera", 0.5});
+  EvalRunSettings settings;
+
+  EvalFixture() {
+    settings.stage.request_template.model = "m";
+    settings.seeds = 2;
+    settings.concurrency = 3;
+    settings.eval_dir = dir.path();
+  }
+
+  EvalRunOutcome Run(const std::vector<EvalTask>& tasks) {
+    EvalRunDeps deps{&prompts, &messages, &chat, &envs, &loop, &workers, &clock, &log};
+    std::optional<EvalRunOutcome> out;
+    loop.Post([&] {
+      StartEval(
+          tasks, {}, settings, deps, [] { return false; }, [&](EvalRunOutcome o) { out = o; });
+    });
+    while (!out) {
+      if (!loop.RunOne() && !workers.RunOne() && !loop.FireNextTimer()) break;
+    }
+    workers.RunUntilIdle();
+    REQUIRE(out.has_value());
+    return *out;
+  }
+};
+
+EvalTask Task(const std::string& id, const std::string& issue) {
+  EvalTask t;
+  t.task_id = id;
+  t.instance_id = "r__" + id;
+  t.problem_statement = issue;
+  t.patch = kReference;
+  t.verify_rule = "sera";
+  t.verify_threshold = 0.5;
+  return t;
+}
+
+bool Mentions(const llm::ChatRequest& req, const std::string& text) {
+  for (const llm::Message& m : req.messages) {
+    if (m.content.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A rollout that ends cancelled while nobody asked the eval to stop (a call
+// the client cancelled on its own) is neither recorded nor silently dropped:
+// it counts as an infrastructure failure, so the command exits 3 and a rerun
+// runs it.
+TEST_CASE("eval runner: every rollout is recorded or left to a rerun, none vanishes", "[eval]") {
+  EvalFixture f;
+  f.chat.SetHandler([](const llm::ChatRequest& req) -> Result<llm::ChatResponse> {
+    if (Mentions(req, "cancelled on its own")) return llm::MakeFailure(llm::FailureClass::kCancelled, "call cancelled");
+    return llm::MakeToolCallResponse("submit", "{}");
+  });
+  std::vector<EvalTask> tasks = {Task("t0", "Saving twice loses data."), Task("t1", "A call cancelled on its own."),
+                                 Task("t2", "Reading an empty file crashes.")};
+  EvalRunOutcome o = f.Run(tasks);
+  CHECK(o.planned == 6);
+  CHECK(o.finished == 4);
+  CHECK(o.infra_failures == 2);
+  CHECK_FALSE(o.stopped);
+  auto read = ReadEvalLog(f.dir.path());
+  REQUIRE(read.ok());
+  CHECK(read->results.size() == 4);
+  for (const EvalResult& r : read->results) CHECK(r.task_id != "t1");
 }
 
 }  // namespace

@@ -211,6 +211,22 @@ TEST_CASE("Rollout 2 finds the function from the issue, its edit sometimes repea
   CHECK(different >= 2);
 }
 
+TEST_CASE("With give-up-after, rollout 2 submits what it has after that many turns, rollout 1 is unchanged") {
+  PolicyContext ctx = DefaultContext(3);
+  ctx.knobs.rollout2_give_up_after_turns = 3;
+  RolloutRun r1 = DriveRollout(Rollout1Prompt("require_key", "pkg/config.py", 49), ctx);
+  REQUIRE(r1.submitted);
+  CHECK(!r1.patch.empty());
+  ctx.knobs.rollout2_same_edit_rate = 1.0;  // the full agent would fix it
+  RolloutRun r2 = DriveRollout(Rollout2Prompt(WriteIssueFor(r1, ctx, 0)), ctx);
+  INFO(Summary(r2));
+  std::vector<std::string> seq = CallSequence(r2);
+  REQUIRE(seq.size() >= 4);
+  CHECK(seq[3] == "submit");
+  CHECK(r2.submitted);
+  CHECK(r2.patch.empty());  // it looked around and changed nothing
+}
+
 TEST_CASE("Rollout 2 without a file in the issue searches for the definition") {
   RolloutRun r2 = DriveRollout(Rollout2Prompt("Calling `clamp()` with a value equal to the upper limit misbehaves."),
                                DefaultContext(5));

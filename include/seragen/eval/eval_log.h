@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,13 +70,17 @@ Result<LoadedEvalLog> ReadEvalLog(const std::string& eval_dir);
 class EvalLog {
  public:
   static Result<EvalLog> Open(const std::string& eval_dir, const EvalHeader& header);
-  // One more line, durable when this returns. Thread-compatible (one writer).
+  // One more line, durable when this returns. Thread-safe: appends from
+  // several threads are written one after another, each onto the log as the
+  // previous one left it (the eval records rollouts from its workers).
   Status Append(const EvalResult& result);
 
  private:
-  EvalLog(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {}
+  EvalLog(std::string path, std::string text)
+      : path_(std::move(path)), text_(std::move(text)), mutex_(std::make_unique<std::mutex>()) {}
   std::string path_;
-  std::string text_;  // the log's bytes as written
+  std::string text_;                   // the log's bytes as written; guarded by *mutex_
+  std::unique_ptr<std::mutex> mutex_;  // on the heap so that an EvalLog can move
 };
 
 // "<dir>/results.jsonl", "<dir>/trajectories/<task>.s<seed>.json" (relative).

@@ -75,6 +75,9 @@ struct PolicyKnobs {
   // Behaviour of the scripted agent.
   double check_command_rate = 0.5;       // run a quick check before submitting
   double rollout2_same_edit_rate = 0.6;  // rollout 2 repeats the edit its issue came from
+  // > 0: a deliberately weaker agent for evaluation tests (--give-up-after):
+  // rollout 2 submits whatever its working copy holds at this turn.
+  int rollout2_give_up_after_turns = 0;
   double judge_yes_rate = 0.9;
   // Split streamed text and arguments into pieces of about this many bytes.
   int stream_piece_bytes = 24;

@@ -167,5 +167,57 @@ TEST_CASE("browser: hostile run text stays text, and without JavaScript the tabl
   CHECK(std::filesystem::file_size(art + "/index-nojs.png") > 0);
 }
 
+// An EVAL_DIR as `seragen eval` leaves it: the header, then one line per
+// rollout; task k of n resolves in `resolved_tasks` of them.
+void WriteEvalDir(const std::string& dir, const std::string& label, int resolved_tasks) {
+  std::filesystem::create_directories(dir);
+  std::string text =
+      json{{"format", "seragen-eval"}, {"version", 1},          {"model", label + "-id"}, {"label", label},
+           {"run_dir", "/runs/x"},     {"verify_rule", "sera"}, {"threshold", 0.5}}
+          .dump() +
+      "\n";
+  for (int task = 0; task < 6; ++task) {
+    for (int seed = 0; seed < 2; ++seed) {
+      const bool resolved = task < resolved_tasks;
+      text += json{{"task_id", "task" + std::to_string(task)},
+                   {"seed", seed},
+                   {"exit", "submitted"},
+                   {"submitted", true},
+                   {"recall", resolved ? 1.0 : 0.2},
+                   {"resolved", resolved},
+                   {"prompt_tokens", 1000 + 100 * task},
+                   {"wall_seconds", 2.5}}
+                  .dump() +
+              "\n";
+    }
+  }
+  REQUIRE(WriteFileAtomic(dir + "/results.jsonl", text).ok());
+}
+
+TEST_CASE("browser: the comparison page of three evaluations loads from disk with no console errors", "[browser]") {
+  testing::TempDir dir;
+  WriteEvalDir(dir.Sub("teacher"), "teacher", 5);
+  WriteEvalDir(dir.Sub("base"), "base <script>console.error('injected')</script>", 1);
+  WriteEvalDir(dir.Sub("tuned"), "tuned", 4);
+  std::string out;
+  const std::string page = dir.Sub("compare.html");
+  REQUIRE(testing::RunShell(Binary() + " eval --compare " + dir.Sub("teacher") + " " + dir.Sub("base") + " " +
+                                dir.Sub("tuned") + " --html " + page,
+                            &out) == 0);
+  Browser b;
+  const std::string art = ArtifactDir();
+  b.Run("--window-size=1280,1400 --screenshot=" + art + "/eval-compare.png", "file://" + page);
+  CHECK(b.ConsoleLines().empty());
+  CHECK(std::filesystem::file_size(art + "/eval-compare.png") > 0);
+  std::string dom = b.Run("--virtual-time-budget=2000 --dump-dom", "file://" + page);
+  CHECK(b.ConsoleLines().empty());  // the hostile label did not run
+  CHECK(dom.find("&lt;script&gt;console.error") != std::string::npos);
+  std::regex model_row("<tr><td><b>[^<]*</b>");
+  CHECK(std::distance(std::sregex_iterator(dom.begin(), dom.end(), model_row), std::sregex_iterator()) == 3);
+  CHECK(dom.find("83.3%") != std::string::npos);  // the teacher: 5 of 6 tasks
+  std::regex task_row("<tr><td><code>task[0-9]</code></td>");
+  CHECK(std::distance(std::sregex_iterator(dom.begin(), dom.end(), task_row), std::sregex_iterator()) == 6);
+}
+
 }  // namespace
 }  // namespace seragen::e2e
