@@ -166,7 +166,7 @@ TEST_CASE("configuration errors below the client's limit fail tasks, the run goe
   RunSummary s = f.Run(f.Tasks(10));
   CHECK_FALSE(s.aborted);
   CHECK(s.dispatched == 10);
-  CHECK(s.outcomes[TaskOutcome::Kind::kInfraFailure] == 10);
+  CHECK(s.outcomes[TaskOutcome::Kind::kConfigFailure] == 10);
 }
 
 TEST_CASE("a configuration error aborts the run once the client stops it", "[scheduler]") {
