@@ -141,11 +141,7 @@ void Rollout::Account(const llm::Usage& usage) {
   t.completion_tokens += usage.completion_tokens;
   std::int64_t cached = usage.cached_prompt_tokens.value_or(0);
   t.cached_prompt_tokens += cached;
-  const Pricing& p = spec_.pricing;
-  t.cost_usd += (static_cast<double>(usage.prompt_tokens - cached) * p.prompt_per_mtok +
-                 static_cast<double>(cached) * p.cached_per_mtok +
-                 static_cast<double>(usage.completion_tokens) * p.completion_per_mtok) /
-                1e6;
+  t.cost_usd += TokenCostUsd(spec_.pricing, usage.prompt_tokens, cached, usage.completion_tokens);
 }
 
 void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime sent) {

@@ -200,10 +200,6 @@ agent::RolloutLimits AgentLimitsFrom(const config::Config& cfg) {
   return limits;
 }
 
-agent::Pricing PricingFrom(const config::Config& cfg) {
-  return {cfg.llm.pricing.prompt_per_mtok, cfg.llm.pricing.completion_per_mtok, cfg.llm.pricing.cached_per_mtok};
-}
-
 llm::CallOptions CallOptionsFrom(const config::Config& cfg) {
   llm::CallOptions call;
   call.attempt_timeout = cfg.llm.request_timeout_s;
@@ -225,7 +221,7 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   s.call_options = CallOptionsFrom(cfg);
   s.send_seed = cfg.llm.send_seed;
   s.limits = AgentLimitsFrom(cfg);
-  s.pricing = PricingFrom(cfg);
+  s.pricing = cfg.llm.pricing;
   s.issue_temperature = cfg.issue.temperature;
   s.issue_max_tokens = cfg.issue.max_tokens;
   s.issue_max_attempts = IntOf(cfg.issue.max_attempts);
@@ -245,7 +241,7 @@ pipeline::TaskSchedulerOptions TaskSchedulerOptionsFrom(const config::Config& cf
   sopts.budget.max_tasks = cfg.budget.max_tasks;
   sopts.budget.max_tokens = cfg.budget.max_tokens;
   sopts.budget.max_cost_usd = cfg.budget.max_cost_usd;
-  sopts.pricing = PricingFrom(cfg);
+  sopts.pricing = cfg.llm.pricing;
   sopts.grace = cfg.run.grace_period_s;
   return sopts;
 }

@@ -67,8 +67,6 @@ Result<llm::RequestOverrides> RequestOverridesOf(const config::LlmConfig& llm);
 
 // agent.* limits of one rollout.
 agent::RolloutLimits AgentLimitsFrom(const config::Config& cfg);
-// llm.pricing.
-agent::Pricing PricingFrom(const config::Config& cfg);
 // Per-call settings: llm.request_timeout_s per attempt, agent.wall_clock_s for the whole call, llm.stream.
 llm::CallOptions CallOptionsFrom(const config::Config& cfg);
 // What every stage of a task uses: request template (with `model`), call

@@ -226,11 +226,20 @@ Section<HealthConfig> HealthSchema() {
   return s;
 }
 
-Section<PricingConfig> PricingSchema() {
-  Section<PricingConfig> s;
-  s.Add<Num<PricingConfig>>("prompt_per_mtok", &PricingConfig::prompt_per_mtok, "USD per million prompt tokens.", kOp).Min(0);
-  s.Add<Num<PricingConfig>>("completion_per_mtok", &PricingConfig::completion_per_mtok, "USD per million completion tokens.", kOp).Min(0);
-  s.Add<Num<PricingConfig>>("cached_per_mtok", &PricingConfig::cached_per_mtok, "USD per million cached prompt tokens.", kOp).Min(0);
+Section<Pricing> PricingSchema() {
+  Section<Pricing> s;
+  s.Add<Num<Pricing>>("prompt_per_mtok", &Pricing::prompt_per_mtok,
+      "USD per million prompt tokens (those not served from the server's prompt cache).", kOp).Min(0);
+  s.Add<Num<Pricing>>("completion_per_mtok", &Pricing::completion_per_mtok, "USD per million completion tokens.", kOp)
+      .Min(0);
+  s.Add<Num<Pricing>>("cached_per_mtok", &Pricing::cached_per_mtok,
+      "USD per million cached prompt tokens (as the server reports them); -1 = not set: the prompt price.", kOp)
+      .Min(-1);
+  s.Add<Num<Pricing>>("gpu_hour_usd", &Pricing::gpu_hour_usd,
+      "USD per GPU-hour of each endpoint's wall time (its occupancy record), instead of per-token prices; "
+      "exclusive with them (docs/RUN.md, \"Cost ledger\").", kOp).Min(0);
+  s.Add<Int<Pricing>>("gpus_per_endpoint", &Pricing::gpus_per_endpoint,
+      "GPUs behind each endpoint, for llm.pricing.gpu_hour_usd.", kOp).Min(1);
   return s;
 }
 
@@ -316,8 +325,8 @@ Section<LlmConfig> LlmSchema() {
       "Server-specific fields merged into every request body (e.g. chat_template_kwargs).");
   s.Add<SectionField<LlmConfig, RetryConfig>>("retry", &LlmConfig::retry, "Retries of failed calls.", RetrySchema(), kOp);
   s.Add<SectionField<LlmConfig, HealthConfig>>("health", &LlmConfig::health, "Endpoint health checks.", HealthSchema(), kOp);
-  s.Add<SectionField<LlmConfig, PricingConfig>>("pricing", &LlmConfig::pricing,
-      "Prices for cost accounting and budgets.", PricingSchema(), kOp);
+  s.Add<SectionField<LlmConfig, Pricing>>("pricing", &LlmConfig::pricing,
+      "Prices for the cost ledger (`seragen status`, report, dataset card) and budgets: per-token prices or a GPU-hour price.", PricingSchema(), kOp);
   return s;
 }
 
@@ -340,7 +349,8 @@ Section<AgentConfig> AgentSchema() {
   s.Add<Int<AgentConfig>>("max_consecutive_timeouts", &AgentConfig::max_consecutive_timeouts,
       "Consecutive command timeouts before the rollout ends.").Min(1);
   s.Add<Int<AgentConfig>>("max_tokens", &AgentConfig::max_tokens, "Tokens (prompt + completion) per rollout; 0 = no limit.").Min(0);
-  s.Add<Num<AgentConfig>>("max_cost_usd", &AgentConfig::max_cost_usd, "Cost per rollout; 0 = no limit.").Min(0);
+  s.Add<Num<AgentConfig>>("max_cost_usd", &AgentConfig::max_cost_usd,
+      "Cost per rollout, priced with llm.pricing's per-token prices; 0 = no limit.").Min(0);
   s.Add<Bool<AgentConfig>>("submit_review", &AgentConfig::submit_review,
       "First submit shows the agent its diff for review; the second submits.");
   s.Add<Int<AgentConfig>>("max_patch_bytes", &AgentConfig::max_patch_bytes,
@@ -570,8 +580,8 @@ Section<BudgetConfig> BudgetSchema() {
       "Dispatch nothing more once the run has used this many prompt + completion tokens, over every "
       "invocation and shard (0 = no limit).", kOp).Min(0);
   s.Add<Num<BudgetConfig>>("max_cost_usd", &BudgetConfig::max_cost_usd,
-      "Dispatch nothing more once the run has cost this much (llm.pricing over every invocation's and "
-      "shard's tokens; 0 = no limit).", kOp).Min(0);
+      "Dispatch nothing more once the run has cost this much (the cost ledger: llm.pricing's per-token prices "
+      "over every invocation's and shard's tokens; 0 = no limit).", kOp).Min(0);
   return s;
 }
 
@@ -619,6 +629,42 @@ Section<Config> BuildRoot() {
 }
 
 // clang-format on
+
+// YAML node at `keys` for an issue's position (the root when a key is absent).
+YAML::Node NodeAt(const YAML::Node& root, std::initializer_list<const char*> keys) {
+  YAML::Node n = root;
+  for (const char* k : keys) {
+    if (!n.IsMap() || !n[k]) return root;
+    n = n[k];
+  }
+  return n;
+}
+
+// llm.pricing is one kind of price, and a cost limit needs a price it can
+// check while the run goes (per-token: a GPU-hour cost is known only from
+// the endpoints' wall time).
+void CheckPricing(const Config& config, const ParseContext& ctx, const YAML::Node& root) {
+  const Pricing& p = config.llm.pricing;
+  if (p.cached_per_mtok < 0 && p.cached_per_mtok != -1) {
+    ctx.Add("llm.pricing.cached_per_mtok", NodeAt(root, {"llm", "pricing", "cached_per_mtok"}),
+            "must be >= 0, or -1 for the prompt price, got " + FormatDouble(p.cached_per_mtok));
+  }
+  if (p.per_gpu_hour() && (p.per_token() || p.cached_per_mtok == 0)) {
+    ctx.Add("llm.pricing.gpu_hour_usd", NodeAt(root, {"llm", "pricing", "gpu_hour_usd"}),
+            "a GPU-hour price and per-token prices are exclusive; set llm.pricing.gpu_hour_usd or the "
+            "llm.pricing.*_per_mtok prices");
+  }
+  auto check_limit = [&](double limit, const char* section, const char* path) {
+    if (limit <= 0 || p.per_token()) return;
+    ctx.Add(path, NodeAt(root, {section, "max_cost_usd"}),
+            p.per_gpu_hour() ? "needs per-token prices (llm.pricing.*_per_mtok): with llm.pricing.gpu_hour_usd the "
+                               "cost is known only from the endpoints' wall time"
+                             : "needs per-token prices (llm.pricing.*_per_mtok); without them every cost is $0");
+  };
+  check_limit(config.budget.max_cost_usd, "budget", "budget.max_cost_usd");
+  check_limit(config.agent.max_cost_usd, "agent", "agent.max_cost_usd");
+}
+
 }  // namespace
 
 const Section<Config>& RootSchema() {
@@ -690,6 +736,7 @@ void Finalize(Config& config, const ParseContext& ctx, const YAML::Node& root) {
   if (config.issue.demos.source == "file" && config.issue.demos.file.empty()) {
     ctx.Add("issue.demos.file", node_at({"issue", "demos"}), "required when issue.demos.source is file");
   }
+  CheckPricing(config, ctx, root);
   (void)none;
 }
 

@@ -194,6 +194,17 @@ std::string Percent(std::size_t part, std::size_t whole) {
   return whole == 0 ? "n/a" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
+// "## Cost": the run's cost ledger as `seragen status` shows it, byte for
+// byte (seragen's own labels and figures, no outside text); nothing without
+// prices (no figure is made up).
+std::string CostSection(const DatasetFacts& f) {
+  if (f.cost_basis.empty()) return "";
+  if (f.cost.empty()) return "\n## Cost\n\nCost " + f.cost_basis + ".\n";  // "unknown: ..."
+  std::string out = "\n## Cost\n\nFrom " + f.cost_basis + ":\n\n| | |\n|---|---|\n";
+  for (const auto& [label, value] : f.cost) out += fmt::format("| {} | {} |\n", label, value);
+  return out;
+}
+
 std::string Body(const DatasetFacts& f) {
   std::string out = fmt::format("# seragen: {}\n\n", CardText(f.run_name));
   if (f.scripted_teacher) {
@@ -225,6 +236,7 @@ std::string Body(const DatasetFacts& f) {
       f.completion_tokens, f.model_calls);
   out += fmt::format("| rollouts that could not import the repository's own code (env_broken) | {} of {} ({}) |\n",
                      f.env_broken, f.rollouts, Percent(f.env_broken, f.rollouts));
+  out += CostSection(f);
   if (!f.heldout_summary.empty()) {
     out += "\n## Held out for evaluation\n\n" + f.heldout_summary +
            ". No row above comes from these tasks or changes these files; `seragen export RUN --eval DIR` writes "

@@ -135,6 +135,15 @@ Result<JournalRecord> DecodeTask(SimdObject j) {
 
 }  // namespace
 
+TokenUsage& TokenUsage::operator+=(const TokenUsage& add) {
+  prompt_tokens += add.prompt_tokens;
+  completion_tokens += add.completion_tokens;
+  reasoning_tokens += add.reasoning_tokens;
+  calls += add.calls;
+  cached_prompt_tokens += add.cached_prompt_tokens;
+  return *this;
+}
+
 std::string_view StageName(Stage stage) {
   for (const auto& [s, name] : kStageNames) {
     if (s == stage) return name;

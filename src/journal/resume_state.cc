@@ -23,14 +23,6 @@ int AttemptCategory(const TaskProgress& progress, int planned) {
 
 namespace {
 
-void AddTokens(const TokenUsage& add, TokenUsage* sum) {
-  sum->prompt_tokens += add.prompt_tokens;
-  sum->completion_tokens += add.completion_tokens;
-  sum->reasoning_tokens += add.reasoning_tokens;
-  sum->calls += add.calls;
-  sum->cached_prompt_tokens += add.cached_prompt_tokens;
-}
-
 RolloutDraw DrawOf(const JournalRecord& record) {
   const RolloutResult* r = record.rollout();
   return r == nullptr ? RolloutDraw{} : RolloutDraw{r->category_index, r->seed, r->env_broken > 0};
@@ -85,7 +77,7 @@ void ResumeState::Apply(const JournalRecord& record) {
   t.max_attempt = std::max(t.max_attempt, record.attempt);
   if (IsJudgeRejection(record)) ForgetRejectedAttempt(&t);
   ++t.records;
-  AddTokens(record.tokens, &t.tokens);
+  t.tokens += record.tokens;
   for (const auto& [name, ms] : record.timings_ms) t.wall_ms += ms;
   NoteMilestones(record, &t);
   t.last = LatestRecord(record);

@@ -67,7 +67,7 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
  public:
   static constexpr std::chrono::seconds kRefreshInterval{5};
 
-  OtherShardsLedger(std::string run_dir, int shard, agent::Pricing pricing)
+  OtherShardsLedger(std::string run_dir, int shard, Pricing pricing)
       : run_dir_(std::move(run_dir)), shard_(shard), pricing_(pricing) {}
 
   // Blocking. The use never goes down: a journal that does not read, or
@@ -106,7 +106,7 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
  private:
   const std::string run_dir_;
   const int shard_;
-  const agent::Pricing pricing_;
+  const Pricing pricing_;
   mutable std::mutex mu_;
   BudgetUse use_;
   bool refreshing_ = false;
@@ -257,6 +257,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   log::Logger logger("run");
   const std::string& shard_dir = in.shard_dir;
   journal::Journal* journal = in.journal;
+  const runview::BudgetUse journal_use = runview::UseOf(in.folded, in.scheduler.pricing);
   journal::ResumeState state = std::move(in.folded.tasks);
   std::vector<callgraph::PlannedTask> tasks = std::move(in.tasks);
 
@@ -281,6 +282,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   ctx.chat = &meter;
 
   TaskSchedulerOptions sopts = std::move(in.scheduler);
+  sopts.journal_use = journal_use;
   Result<std::shared_ptr<OtherShardsLedger>> shared = ShareBudgets(in, sopts);
   if (!shared.ok()) return BudgetsUnreadable(in, shared.status(), logger);
   std::shared_ptr<OtherShardsLedger> ledger = std::move(*shared);

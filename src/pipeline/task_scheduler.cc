@@ -1,6 +1,7 @@
 #include "seragen/pipeline/task_scheduler.h"
 
 #include "seragen/base/log.h"
+#include "seragen/runview/cost_ledger.h"
 
 namespace seragen::pipeline {
 
@@ -9,7 +10,6 @@ TaskScheduler::TaskScheduler(PipelineContext* context, std::vector<callgraph::Pl
     : ctx_(context), tasks_(std::move(tasks)), state_(std::move(state)), options_(std::move(options)) {
   slots_.resize(static_cast<std::size_t>(std::max(1, options_.concurrency)));
   summary_.planned = tasks_.size();
-  journal_use_ = runview::UseOf(state_, options_.pricing);
   for (const callgraph::PlannedTask& t : tasks_) {
     if (state_.IsFinished(t.task_id)) summary_.already_finished++;
   }
@@ -23,7 +23,7 @@ void TaskScheduler::Start(std::function<void(RunSummary)> done) {
 
 std::string TaskScheduler::BudgetStop(const callgraph::PlannedTask& task) {
   if (!options_.budget.any()) return "";
-  BudgetUse used = journal_use_;
+  BudgetUse used = options_.journal_use;
   used.tasks += new_dispatched_;
   used.tokens += summary_.prompt_tokens + summary_.completion_tokens;
   used.cost_usd += summary_.cost_usd;
@@ -65,8 +65,10 @@ void TaskScheduler::OnTaskDone(std::size_t slot, const callgraph::PlannedTask& t
   summary_.cached_tokens += outcome.cached_tokens;
   summary_.model_calls += outcome.model_calls;
   summary_.agent_steps += outcome.agent_steps;
-  summary_.cost_usd +=
-      runview::CostUsd(outcome.prompt_tokens, outcome.cached_tokens, outcome.completion_tokens, options_.pricing);
+  summary_.cost_usd += runview::UsageCostUsd({.prompt_tokens = outcome.prompt_tokens,
+                                              .completion_tokens = outcome.completion_tokens,
+                                              .cached_prompt_tokens = outcome.cached_tokens},
+                                             options_.pricing);
   log::Logger("pipeline", task.task_id).Info("task {}: {}", TaskOutcomeKindName(outcome.kind), outcome.detail);
   if (outcome.kind == TaskOutcome::Kind::kAbortRun && !summary_.aborted) {
     summary_.aborted = true;

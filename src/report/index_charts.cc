@@ -7,6 +7,7 @@
 
 #include "seragen/report/charts.h"
 #include "seragen/report/html.h"
+#include "seragen/runview/cost_ledger.h"
 #include "seragen/runview/status_breakdown.h"
 
 namespace seragen::report {
@@ -68,7 +69,8 @@ std::string TokensTable(const runview::StatusReport& s) {
   t += Kv("prompt tokens", Thousands(s.prompt_tokens) + " (" + Thousands(s.cached_tokens) + " cached)");
   t += Kv("completion tokens", Thousands(s.completion_tokens));
   t += Kv("model calls", Thousands(s.model_calls));
-  if (s.breakdown.priced) t += Kv("cost", fmt::format("${:.2f} (llm.pricing)", s.breakdown.cost_usd));
+  for (const runview::CostLine& line : runview::CostLines(s.cost)) t += Kv("cost " + line.label, line.value);
+  if (s.cost.pricing.priced()) t += Kv("cost basis", Escape(runview::CostBasis(s.cost)));
   if (s.breakdown.accepted > 0)
     t += Kv("tokens per accepted", Thousands(static_cast<long long>(s.breakdown.tokens_per_accepted)));
   std::string cache;

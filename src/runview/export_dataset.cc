@@ -36,6 +36,8 @@ exporter::DatasetFacts FactsOf(const RunState& run) {
   f.completion_tokens = st.completion_tokens;
   f.model_calls = st.model_calls;
   f.rollouts = st.rollouts;
+  for (const CostLine& line : CostLines(st.cost)) f.cost.emplace_back(line.label, line.value);
+  f.cost_basis = CostBasis(st.cost);
   f.env_broken = st.env_broken;
   if (st.split.heldout_tasks > 0) {
     f.heldout_summary = callgraph::FormatSplit(st.split);

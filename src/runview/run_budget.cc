@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "seragen/runview/cost_ledger.h"
 #include "seragen/runview/run_state.h"
 
 namespace seragen::runview {
@@ -32,31 +33,26 @@ BudgetUse& BudgetUse::operator+=(const BudgetUse& o) {
   return *this;
 }
 
-double CostUsd(std::int64_t prompt, std::int64_t cached, std::int64_t completion, const agent::Pricing& p) {
-  return (static_cast<double>(prompt - cached) * p.prompt_per_mtok + static_cast<double>(cached) * p.cached_per_mtok +
-          static_cast<double>(completion) * p.completion_per_mtok) /
-         1e6;
+BudgetUse UseOf(const ShardState& shard, const Pricing& pricing) {
+  const journal::TokenUsage tokens = shard.totals.tokens();
+  return BudgetUse{static_cast<std::int64_t>(shard.tasks.tasks().size()),
+                   SaturatingAdd(tokens.prompt_tokens, tokens.completion_tokens),
+                   BoundedCost(UsageCostUsd(tokens, pricing))};
 }
 
-BudgetUse UseOf(const journal::ResumeState& state, const agent::Pricing& pricing) {
+BudgetUse RunUse(const std::vector<ShardState>& shards, const Pricing& pricing) {
   BudgetUse use;
-  for (const auto& [id, t] : state.tasks()) {
-    const std::int64_t prompt = Bounded(t.tokens.prompt_tokens), completion = Bounded(t.tokens.completion_tokens);
-    const std::int64_t cached = std::min(prompt, Bounded(t.tokens.cached_prompt_tokens));
-    use += BudgetUse{1, SaturatingAdd(prompt, completion), BoundedCost(CostUsd(prompt, cached, completion, pricing))};
-  }
+  for (const ShardState& s : shards) use += UseOf(s, pricing);
   return use;
 }
 
-Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const agent::Pricing& pricing) {
+Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const Pricing& pricing) {
   FoldOptions options;
   options.plan = false;
   options.settings = false;
   options.skip_shard = shard;
   SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir, options));
-  BudgetUse use;
-  for (const ShardState& s : run.shards) use += UseOf(s.tasks, pricing);
-  return use;
+  return RunUse(run.shards, pricing);
 }
 
 std::string BudgetExhausted(const BudgetUse& used, const BudgetLimits& limits) {

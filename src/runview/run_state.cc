@@ -66,6 +66,12 @@ Result<std::vector<ShardState>> FoldShards(const std::string& run_dir, int skip_
 
 }  // namespace
 
+journal::TokenUsage ShardTotals::tokens() const {
+  journal::TokenUsage sum;
+  for (const auto& [stage, usage] : tokens_by_stage) sum += usage;
+  return sum;
+}
+
 int RunState::shard_count() const { return shards.empty() ? 1 : std::max(1, shards.front().journal.header.shards); }
 
 const ShardState* RunState::OwnerOf(const std::string& task_id) const {

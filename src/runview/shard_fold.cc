@@ -90,11 +90,7 @@ ShardFolder::ShardFolder(int index, std::string shard_dir) {
 
 void ShardFolder::Add(const journal::JournalRecord& rec) {
   ShardTotals& t = state_.totals;
-  t.tokens.prompt_tokens += rec.tokens.prompt_tokens;
-  t.tokens.completion_tokens += rec.tokens.completion_tokens;
-  t.tokens.reasoning_tokens += rec.tokens.reasoning_tokens;
-  t.tokens.cached_prompt_tokens += rec.tokens.cached_prompt_tokens;
-  t.tokens.calls += rec.tokens.calls;
+  t.tokens_by_stage[rec.stage] += rec.tokens;
   if (rec.stage == Stage::kRollout1Done || rec.stage == Stage::kRollout2Done) CountRolloutExit(rec, &t);
   if (const journal::RolloutResult* r1 = rec.stage == Stage::kRollout1Done ? rec.rollout() : nullptr;
       r1 != nullptr && !r1->patch_sha256.empty()) {
@@ -110,6 +106,7 @@ ShardState ShardFolder::Finish(journal::LoadedJournal journal) && {
   journal.records.shrink_to_fit();
   state_.journal = std::move(journal);
   state_.totals.accounting = std::move(accountant_).Result();
+  AddStageCache(state_.totals.tokens_by_stage, &state_.totals.accounting);
   return std::move(state_);
 }
 

@@ -45,8 +45,7 @@ void Line(std::string& out, const char* name, const std::map<std::string, Accept
 
 }  // namespace
 
-StatusBreakdown ComputeBreakdown(const RunState& run, const config::PricingConfig& pricing, std::int64_t prompt_tokens,
-                                 std::int64_t cached_tokens, std::int64_t completion_tokens) {
+StatusBreakdown ComputeBreakdown(const RunState& run, std::int64_t spent_tokens) {
   StatusBreakdown b;
   std::unordered_map<std::string_view, const callgraph::PlannedTask*> by_id;
   for (const auto& t : run.plan) by_id.emplace(t.task_id, &t);
@@ -63,14 +62,7 @@ StatusBreakdown ComputeBreakdown(const RunState& run, const config::PricingConfi
     if (accepted) b.accepted++;
   });
   b.shards = ShardsOf(run);
-  b.priced = pricing.prompt_per_mtok > 0 || pricing.completion_per_mtok > 0 || pricing.cached_per_mtok > 0;
-  b.cost_usd = (static_cast<double>(prompt_tokens - cached_tokens) * pricing.prompt_per_mtok +
-                static_cast<double>(cached_tokens) * pricing.cached_per_mtok +
-                static_cast<double>(completion_tokens) * pricing.completion_per_mtok) /
-               1e6;
-  if (b.accepted > 0) {
-    b.tokens_per_accepted = static_cast<double>(prompt_tokens + completion_tokens) / static_cast<double>(b.accepted);
-  }
+  if (b.accepted > 0) b.tokens_per_accepted = static_cast<double>(spent_tokens) / static_cast<double>(b.accepted);
   return b;
 }
 
@@ -91,7 +83,6 @@ std::string FormatBreakdown(const StatusBreakdown& b) {
   std::string out;
   Line(out, "category", b.by_category);
   Line(out, "repository", b.by_repo);
-  if (b.priced) out += fmt::format("cost       ${:.2f} (llm.pricing over the journals' tokens)\n", b.cost_usd);
   if (b.accepted > 0) out += fmt::format("per accept {:.0f} tokens per accepted trajectory\n", b.tokens_per_accepted);
   std::string incomplete;
   for (const ShardProgress& s : b.shards) {

@@ -54,10 +54,11 @@ void AddShardTotals(const RunState& run, StatusReport* r, double* first, double*
   for (const ShardState& shard : run.shards) {
     const ShardTotals& t = shard.totals;
     if (shard.journal.dropped_tail_bytes > 0) r->torn_tails++;
-    r->prompt_tokens += t.tokens.prompt_tokens;
-    r->completion_tokens += t.tokens.completion_tokens;
-    r->cached_tokens += t.tokens.cached_prompt_tokens;
-    r->model_calls += t.tokens.calls;
+    const journal::TokenUsage tokens = t.tokens();
+    r->prompt_tokens += tokens.prompt_tokens;
+    r->completion_tokens += tokens.completion_tokens;
+    r->cached_tokens += tokens.cached_prompt_tokens;
+    r->model_calls += tokens.calls;
     for (const auto& [exit, n] : t.rollout_exits) r->rollout_exits[exit] += n;
     r->autosubmitted += t.autosubmitted;
     r->rollouts += t.rollouts;
@@ -87,18 +88,17 @@ void AddRates(double first, double last, StatusReport* r) {
   }
 }
 
-// Pricing, budget and category names come from the run's saved config
-// (defaults when it is missing or does not load: status still reports
-// everything else).
+// Prices, budget and category names come from the run's saved config
+// (none when it is missing or does not load: status still reports
+// everything else). Cost and budget use are the ledger's and the budgets'
+// own calculations (cost_ledger.h, run_budget.h).
 void AddBreakdown(const RunState& run, StatusReport* r) {
-  config::PricingConfig pricing;
   if (const auto& saved = run.settings.saved) {
-    pricing = saved->llm.pricing;
     r->budget = {saved->budget.max_tasks, saved->budget.max_tokens, saved->budget.max_cost_usd};
   }
-  r->breakdown = ComputeBreakdown(run, pricing, r->prompt_tokens, r->cached_tokens, r->completion_tokens);
-  r->budget_used = {static_cast<std::int64_t>(r->started), r->prompt_tokens + r->completion_tokens,
-                    r->breakdown.cost_usd};
+  r->breakdown = ComputeBreakdown(run, r->prompt_tokens + r->completion_tokens);
+  r->cost = CostRun(run, r->breakdown.accepted);
+  r->budget_used = RunUse(run.shards, r->cost.pricing);
 }
 
 }  // namespace
@@ -182,6 +182,7 @@ std::string FormatStatus(const StatusReport& r) {
     out += "\n";
   }
   out += FormatBreakdown(r.breakdown);
+  out += FormatCost(r.cost);
   if (r.budget.any()) out += "budget     " + FormatBudgetUse(r.budget_used, r.budget) + " used (run-wide)\n";
   for (const auto& [format, secrets] : r.export_secrets) {
     out += fmt::format("export     {} ", format) + FormatSecretSummary(secrets);
@@ -219,7 +220,6 @@ void AddBreakdownJson(const StatusBreakdown& b, nlohmann::ordered_json& j) {
   j["acceptance_by_category"] = acceptance(b.by_category);
   j["acceptance_by_repo"] = acceptance(b.by_repo);
   j["accepted"] = b.accepted;
-  j["cost_usd"] = b.cost_usd;
   j["tokens_per_accepted"] = b.tokens_per_accepted;
   nlohmann::ordered_json shards = nlohmann::ordered_json::array();
   for (const ShardProgress& s : b.shards) {
@@ -271,6 +271,7 @@ std::string StatusJson(const StatusReport& r) {
                               {"running", r.running},
                               {"torn_journals", r.torn_tails}};
   AddBreakdownJson(r.breakdown, j);
+  j["cost"] = nlohmann::ordered_json::parse(CostJson(r.cost));
   AddTokenAccountingJson(r.tokens, j);
   for (const auto& [format, secrets] : r.export_secrets) {  // no key before an export with a scan
     j["export_secrets"][format] = nlohmann::ordered_json::parse(secrets::EncodeSecretSummary(secrets));

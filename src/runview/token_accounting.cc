@@ -30,11 +30,6 @@ void TokenAccountant::Waste(const std::string& why, std::int64_t tokens) {
 }
 
 void TokenAccountant::Add(const journal::JournalRecord& r) {
-  if (const char* stage = CacheStage(r.stage)) {
-    StageCache& c = acc_.cache_by_stage[stage];
-    c.prompt_tokens += r.tokens.prompt_tokens;
-    c.cached_tokens += r.tokens.cached_prompt_tokens;
-  }
   if (const journal::RolloutResult* rr = r.rollout()) {
     acc_.rollout_replays += rr->replayed_calls > 0 ? 1 : 0;
     acc_.replayed_calls += static_cast<std::int64_t>(rr->replayed_calls);
@@ -61,6 +56,16 @@ void TokenAccountant::Add(const journal::JournalRecord& r) {
   if (!why.empty()) Waste(why, o.task);
   // Settled (accepted, or counted as waste above): a later record of the task starts from nothing.
   if (!why.empty() || journal::IsAccepted(r)) open_.erase(r.task_id);
+}
+
+void AddStageCache(const std::map<journal::Stage, journal::TokenUsage>& by_stage, TokenAccounting* acc) {
+  for (const auto& [stage, usage] : by_stage) {
+    const char* name = CacheStage(stage);
+    if (name == nullptr) continue;
+    StageCache& c = acc->cache_by_stage[name];
+    c.prompt_tokens += usage.prompt_tokens;
+    c.cached_tokens += usage.cached_prompt_tokens;
+  }
 }
 
 void AddAccounting(const TokenAccounting& add, TokenAccounting* sum) {

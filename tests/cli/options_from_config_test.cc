@@ -241,10 +241,6 @@ TEST_CASE("agent limits, pricing and call options", "[cli][options]") {
   CHECK(l.max_answer_bytes == 55555);
   // 64-bit config integers saturate in int options instead of wrapping.
   CHECK(AgentLimitsFrom(Load("agent.max_steps=5000000000")).max_steps == std::numeric_limits<int>::max());
-  agent::Pricing p = PricingFrom(cfg);
-  CHECK(p.prompt_per_mtok == 1.25);
-  CHECK(p.completion_per_mtok == 2.5);
-  CHECK(p.cached_per_mtok == 0.125);
   llm::CallOptions call = CallOptionsFrom(cfg);
   CHECK(call.attempt_timeout == milliseconds(42250));
   CHECK(call.deadline == milliseconds(99500));  // the rollout's wall clock bounds one call
@@ -264,6 +260,7 @@ TEST_CASE("stage settings: request template, issue, judge, verification", "[cli]
   CHECK_FALSE(s.send_seed);
   CHECK(s.limits.max_steps == 17);
   CHECK(s.pricing.completion_per_mtok == 2.5);
+  CHECK(s.pricing.cached_per_mtok == 0.125);
   CHECK(s.issue_temperature == 0.2);
   CHECK(s.issue_max_tokens == 321);
   CHECK(s.issue_max_attempts == 4);

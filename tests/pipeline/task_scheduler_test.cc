@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "pipeline/pipeline_fakes.h"
+#include "seragen/runview/run_state.h"
 #include "testing/source_paths.h"
 
 namespace seragen::pipeline {
@@ -52,7 +53,12 @@ struct SchedulerFixture {
   // Runs until done; timers fire (moving the fake clock) only when nothing else can run.
   RunSummary Run(std::vector<callgraph::PlannedTask> tasks, std::function<void(TaskScheduler&)> during = nullptr) {
     // Distinct P1 per task so none is a duplicate.
-    TaskScheduler s(&ctx, std::move(tasks), journal::ResumeState::Fold(store.records), options);
+    // As RunShard: the journal folded once, its budget use from the fold.
+    journal::LoadedJournal journal;
+    journal.records = store.records;
+    runview::ShardState folded = runview::FoldShard("", journal);
+    options.journal_use = runview::UseOf(folded, options.pricing);
+    TaskScheduler s(&ctx, std::move(tasks), std::move(folded.tasks), options);
     std::optional<RunSummary> out;
     loop.Post([&] { s.Start([&](RunSummary r) { out = r; }); });
     int steps = 0;

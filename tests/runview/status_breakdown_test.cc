@@ -54,15 +54,13 @@ RunState RunOf(std::vector<callgraph::PlannedTask> plan, const std::vector<journ
 
 }  // namespace
 
-TEST_CASE("breakdown: acceptance per category and repository, cost and tokens per accepted", "[status]") {
+TEST_CASE("breakdown: acceptance per category and repository and tokens per accepted", "[status]") {
   std::vector<journal::ShardJournal> shards = {
       Shard(0, 3,
             {Rec("a", Stage::kRollout1Done, "submitted"), Rec("a", Stage::kVerified, "accepted"),
              Rec("d", Stage::kVerified, "rejected")}),
       Shard(2, 3, {Rec("c", Stage::kVerified, "accepted"), Rec("f", Stage::kSkipped, "judge_no")})};
-  config::PricingConfig pricing{2.0, 8.0, 0.5};
-  StatusBreakdown b =
-      ComputeBreakdown(RunOf(Plan(), shards, {"off-by-one", "null-check"}), pricing, 1'000'000, 200'000, 100'000);
+  StatusBreakdown b = ComputeBreakdown(RunOf(Plan(), shards, {"off-by-one", "null-check"}), 1'100'000);
   CHECK(b.by_category.at("off-by-one").verified == 2);
   CHECK(b.by_category.at("off-by-one").accepted == 2);
   CHECK(b.by_category.at("null-check").verified == 1);
@@ -71,14 +69,10 @@ TEST_CASE("breakdown: acceptance per category and repository, cost and tokens pe
   CHECK(b.by_repo.at("web").verified == 2);
   CHECK(b.by_repo.at("web").accepted == 1);
   CHECK(b.accepted == 2);
-  // 800k uncached at $2, 200k cached at $0.5, 100k out at $8 per million.
-  CHECK(b.priced);
-  CHECK(b.cost_usd == Approx(1.6 + 0.1 + 0.8));
   CHECK(b.tokens_per_accepted == Approx(550'000));
   std::string text = FormatBreakdown(b);
   CHECK(text.find("category   null-check 0/1 (0%), off-by-one 2/2 (100%)") != std::string::npos);
   CHECK(text.find("repository core 1/1 (100%), web 1/2 (50%)") != std::string::npos);
-  CHECK(text.find("cost       $2.50") != std::string::npos);
   CHECK(text.find("550000 tokens per accepted trajectory") != std::string::npos);
 }
 
@@ -89,7 +83,7 @@ TEST_CASE("breakdown: a task counts under the category its accepted attempt was 
       Shard(0, 1,
             {Rec("a", Stage::kRollout1Done, "submitted"), Rec("a", Stage::kJudgeDone, "no"), retried,
              Rec("a", Stage::kVerified, "accepted")})};
-  StatusBreakdown b = ComputeBreakdown(RunOf(Plan(), shards, {"off-by-one", "null-check"}), {}, 0, 0, 0);
+  StatusBreakdown b = ComputeBreakdown(RunOf(Plan(), shards, {"off-by-one", "null-check"}), 0);
   CHECK(b.by_category.count("off-by-one") == 0);
   CHECK(b.by_category.at("null-check").accepted == 1);
 }
@@ -98,24 +92,22 @@ TEST_CASE("breakdown: every shard of N is listed, and the incomplete ones are na
   std::vector<journal::ShardJournal> shards = {
       Shard(0, 3, {Rec("a", Stage::kVerified, "accepted"), Rec("d", Stage::kVerified, "rejected")}),
       Shard(2, 3, {Rec("c", Stage::kVerified, "accepted"), Rec("f", Stage::kRollout1Done, "submitted")})};
-  StatusBreakdown b = ComputeBreakdown(RunOf(Plan(), shards), {}, 0, 0, 0);
+  StatusBreakdown b = ComputeBreakdown(RunOf(Plan(), shards), 0);
   REQUIRE(b.shards.size() == 3);
   CHECK(b.shards[0].complete());
   CHECK_FALSE(b.shards[1].has_journal);
   CHECK(b.shards[1].planned == 2);
   CHECK(b.shards[2].done == 1);
-  CHECK_FALSE(b.priced);
   CHECK(b.by_category.count("category 0") == 1);  // no names: the index
   std::string text = FormatBreakdown(b);
   CHECK(text.find("incomplete shards 1/3 (0 of 2 done, never ran), 2/3 (1 of 2 done)\n") != std::string::npos);
-  CHECK(text.find("cost") == std::string::npos);
   // All done: no incomplete line (the Slurm merge step relies on it).
   std::vector<journal::ShardJournal> done = {
       shards[0], Shard(1, 3, {Rec("b", Stage::kSkipped, "judge_no"), Rec("e", Stage::kSkipped, "judge_no")}),
       Shard(2, 3, {Rec("c", Stage::kVerified, "accepted"), Rec("f", Stage::kVerified, "accepted")})};
-  CHECK(FormatBreakdown(ComputeBreakdown(RunOf(Plan(), done), {}, 0, 0, 0)).find("incomplete") == std::string::npos);
+  CHECK(FormatBreakdown(ComputeBreakdown(RunOf(Plan(), done), 0)).find("incomplete") == std::string::npos);
   // Before any shard ran, N is unknown: nothing to list.
-  CHECK(ComputeBreakdown(RunOf(Plan(), {}), {}, 0, 0, 0).shards.empty());
+  CHECK(ComputeBreakdown(RunOf(Plan(), {}), 0).shards.empty());
 }
 
 TEST_CASE("ETA from the remaining tasks and the rate", "[status]") {

@@ -19,6 +19,7 @@
 #include "seragen/agent/turn_replay.h"
 #include "seragen/base/clock.h"
 #include "seragen/base/executor.h"
+#include "seragen/base/pricing.h"
 #include "seragen/llm/chat_client.h"
 
 namespace seragen::agent {
@@ -45,12 +46,6 @@ struct RolloutLimits {
   std::int64_t max_answer_bytes = 0;
 };
 
-struct Pricing {
-  double prompt_per_mtok = 0;
-  double completion_per_mtok = 0;
-  double cached_per_mtok = 0;
-};
-
 struct RolloutSpec {
   std::string task_id;
   int rollout = 1;
@@ -60,7 +55,7 @@ struct RolloutSpec {
   llm::ChatRequest request_template;  // model, sampling, max_tokens, seed, tool_choice, extra body
   llm::CallOptions call_options;      // per-attempt timeout, stream; deadline is set per call
   RolloutLimits limits;
-  Pricing pricing;
+  Pricing pricing;  // per-token prices for limits.max_cost_usd (base/pricing.h)
   // Turns answered before a kill (turn_replay.h): the first replay.size()
   // model calls are answered from them, in order, instead of by `chat`.
   std::vector<RecordedTurn> replay;

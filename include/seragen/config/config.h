@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "seragen/base/pricing.h"
+
 namespace seragen::config {
 
 // A span of time. Written in YAML as a number of seconds (the keys end in
@@ -124,12 +126,6 @@ struct HealthConfig {
   std::int64_t eject_after_failures = 5;
 };
 
-struct PricingConfig {
-  double prompt_per_mtok = 0;
-  double completion_per_mtok = 0;
-  double cached_per_mtok = 0;
-};
-
 // One extra HTTP header. The value is a literal or "${VAR}"; either way it
 // is treated as a secret (never logged, never saved in the run's config).
 struct HeaderConfig {
@@ -172,7 +168,7 @@ struct LlmConfig {
   std::string extra_body = "{}";  // JSON object text merged into every request
   RetryConfig retry;
   HealthConfig health;
-  PricingConfig pricing;
+  Pricing pricing;  // llm.pricing: the run's one price list (base/pricing.h)
 };
 
 struct AgentConfig {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "seragen/export/record.h"
@@ -29,6 +30,11 @@ struct DatasetFacts {
   bool scripted_teacher = false;
   std::size_t planned = 0, finished = 0, verified = 0, accepted = 0;
   std::int64_t prompt_tokens = 0, completion_tokens = 0, model_calls = 0;
+  // What the run cost, as `seragen status` shows it (runview's cost ledger):
+  // its figures as (label, value), e.g. ("per accepted row", "$0.41"), and
+  // where they come from; both empty for a run without prices.
+  std::vector<std::pair<std::string, std::string>> cost;
+  std::string cost_basis;
   // Rollouts, and those where a command could not import the repository's
   // own code (env_broken; docs/ENVIRONMENTS.md).
   std::size_t rollouts = 0, env_broken = 0;

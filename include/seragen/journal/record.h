@@ -72,6 +72,7 @@ struct TokenUsage {
   std::int64_t calls = 0;                 // model calls made
   std::int64_t cached_prompt_tokens = 0;  // prompt tokens served from the server's cache (0 = none or unknown)
 
+  TokenUsage& operator+=(const TokenUsage& add);  // every count summed
   friend bool operator==(const TokenUsage&, const TokenUsage&) = default;
 };
 

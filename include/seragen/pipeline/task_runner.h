@@ -38,7 +38,7 @@ struct StageSettings {
   llm::CallOptions call_options;
   bool send_seed = true;
   agent::RolloutLimits limits;
-  agent::Pricing pricing;
+  Pricing pricing;
   double issue_temperature = 0.6;
   std::int64_t issue_max_tokens = 4096;
   int issue_max_attempts = 10;  // writer requests until one holds a non-empty issue tag

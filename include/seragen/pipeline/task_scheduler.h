@@ -30,9 +30,11 @@ struct TaskSchedulerOptions {
   // and `other_shards()`. A task the journal already has is resumed whatever
   // max_tasks says: it was counted when it started.
   BudgetLimits budget;
+  // This shard's journal at start (runview::UseOf of its fold; RunShard sets it).
+  BudgetUse journal_use;
   // The other shards' use (from their journals); empty: this shard alone.
   std::function<BudgetUse()> other_shards;
-  agent::Pricing pricing;
+  Pricing pricing;
   std::chrono::milliseconds grace{30000};  // stop request -> cancel of in-flight tasks
   // Called on the loop after every finished task (progress display, logs).
   std::function<void(const struct RunSummary&)> on_progress;
@@ -86,7 +88,6 @@ class TaskScheduler {
   std::size_t next_ = 0;
   std::vector<std::shared_ptr<TaskRunner>> slots_;
   RunSummary summary_;
-  BudgetUse journal_use_;            // this shard's journal at start
   std::int64_t new_dispatched_ = 0;  // dispatched tasks the journal did not have
   bool stopping_ = false;
   bool done_called_ = false;

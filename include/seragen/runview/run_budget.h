@@ -12,10 +12,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
-#include "seragen/agent/rollout.h"
+#include "seragen/base/pricing.h"
 #include "seragen/base/result.h"
-#include "seragen/journal/resume_state.h"
 
 namespace seragen::runview {
 
@@ -27,21 +27,26 @@ inline constexpr std::int64_t kMaxBudgetCount = std::int64_t{1} << 53;
 struct BudgetUse {
   std::int64_t tasks = 0;   // tasks started: with a journal record, or dispatched by this process
   std::int64_t tokens = 0;  // prompt + completion
-  double cost_usd = 0;      // priced with llm.pricing
+  double cost_usd = 0;      // the tokens priced as the cost ledger does (cost_ledger.h UsageCostUsd)
 
   BudgetUse& operator+=(const BudgetUse& o);
 };
 
-// USD for these token counts (cached prompt tokens at their own price).
-double CostUsd(std::int64_t prompt, std::int64_t cached, std::int64_t completion, const agent::Pricing& pricing);
+struct ShardState;
 
-// The use recorded in one folded journal.
-BudgetUse UseOf(const journal::ResumeState& state, const agent::Pricing& pricing);
+// The use recorded in one folded shard journal: its tasks, its tokens (every
+// record's, ShardTotals) and their cost. The one budget calculation: the run
+// side adds it up over the shards for its checks, `status` for its "budget"
+// line, so the two cannot disagree.
+BudgetUse UseOf(const ShardState& shard, const Pricing& pricing);
+
+// UseOf summed over every shard of a folded run.
+BudgetUse RunUse(const std::vector<ShardState>& shards, const Pricing& pricing);
 
 // The use recorded in every shard journal of RUN_DIR except shard `shard`'s
 // (FoldRun without the plan and the settings). A journal that does not read
 // is an error naming it: the caller must not go on as if it were empty.
-Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const agent::Pricing& pricing);
+Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const Pricing& pricing);
 
 struct BudgetLimits {
   std::int64_t max_tasks = 0;  // 0 = no limit

@@ -27,7 +27,10 @@ namespace seragen::runview {
 
 // What one shard's records add up to beyond each task's progress.
 struct ShardTotals {
-  journal::TokenUsage tokens;  // every record's tokens
+  // Every record's tokens by the record's stage: the one sum of a shard's
+  // usage (the cost ledger prices it, status and the budgets total it).
+  std::map<journal::Stage, journal::TokenUsage> tokens_by_stage;
+  journal::TokenUsage tokens() const;  // over every stage
   // rollout exit status -> count; "autosubmitted:<status>" for rollouts that
   // submitted their diff after that limit (agent::OutcomeName)
   std::map<std::string, std::size_t> rollout_exits;

@@ -1,6 +1,7 @@
 // The parts of `seragen status` that cluster runs need beyond the totals:
 // per-shard completeness (for the merge step), acceptance per category and
-// per repository, cost from llm.pricing and tokens per accepted trajectory.
+// per repository and tokens per accepted trajectory (the cost is the
+// ledger's, cost_ledger.h).
 // Computed from the folded run (run_state.h) only.
 #pragma once
 
@@ -8,8 +9,6 @@
 #include <map>
 #include <string>
 #include <vector>
-
-#include "seragen/config/config.h"
 
 namespace seragen::runview {
 
@@ -34,17 +33,15 @@ struct StatusBreakdown {
   std::map<std::string, Acceptance> by_category;  // category topic (or "category N")
   std::map<std::string, Acceptance> by_repo;
   std::size_t accepted = 0;
-  double cost_usd = 0;             // journal token totals priced with llm.pricing
-  bool priced = false;             // llm.pricing has a non-zero price
   double tokens_per_accepted = 0;  // (prompt + completion) / accepted; 0 when none accepted
 };
 
 struct RunState;
 
-// Category names from the run's settings. Token totals are those summed from
-// the journals by the caller. A task in two shards counts once (ForEachTask).
-StatusBreakdown ComputeBreakdown(const RunState& run, const config::PricingConfig& pricing, std::int64_t prompt_tokens,
-                                 std::int64_t cached_tokens, std::int64_t completion_tokens);
+// Category names from the run's settings. `spent_tokens` (prompt +
+// completion) is summed from the journals by the caller. A task in two
+// shards counts once (ForEachTask).
+StatusBreakdown ComputeBreakdown(const RunState& run, std::int64_t spent_tokens);
 
 // Minutes left for `remaining` tasks at `tasks_per_minute`; -1 when the rate
 // is not known yet (<= 0).

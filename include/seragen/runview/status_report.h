@@ -10,6 +10,7 @@
 #include "seragen/base/result.h"
 #include "seragen/journal/occupancy.h"
 #include "seragen/journal/outcomes.h"
+#include "seragen/runview/cost_ledger.h"
 #include "seragen/runview/run_budget.h"
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/status_breakdown.h"
@@ -54,7 +55,8 @@ struct StatusReport {
   bool running = false;         // a process holds a shard's lock (ReadStatus; StatusOf leaves false)
   std::size_t shards = 0;
   std::size_t torn_tails = 0;  // journals that ended in a torn line (a crash)
-  StatusBreakdown breakdown;   // per shard, category, repository; cost (status_breakdown.h)
+  StatusBreakdown breakdown;   // per shard, category, repository (status_breakdown.h)
+  CostLedger cost;             // total, per accepted row, per stage (cost_ledger.h)
   TokenAccounting tokens;      // cache hit rate per stage, wasted tokens (token_accounting.h)
   // budget.* of the run's saved config.yaml (the latest invocation's) and the
   // run-wide use they are checked against: started tasks, tokens, cost.
@@ -77,8 +79,8 @@ std::map<std::string, std::size_t> CountsByName(const std::map<journal::ErrorCla
 
 // FoldRun and StatusOf; FoldRun's errors.
 Result<StatusReport> ReadStatus(const std::string& run_dir);
-// Pricing, budget and category names come from the run's saved settings
-// (defaults when it has none).
+// Prices, budget and category names come from the run's saved settings
+// (none when it has none).
 StatusReport StatusOf(const RunState& run);
 std::string FormatStatus(const StatusReport& report);
 std::string StatusJson(const StatusReport& report);

@@ -60,6 +60,9 @@ class TokenAccountant {
   std::unordered_map<std::string, Open> open_;
 };
 
+// Fills `acc->cache_by_stage` from a shard's usage by stage (ShardTotals).
+void AddStageCache(const std::map<journal::Stage, journal::TokenUsage>& by_stage, TokenAccounting* acc);
+
 // Adds another shard's accounting to `sum`.
 void AddAccounting(const TokenAccounting& add, TokenAccounting* sum);
 

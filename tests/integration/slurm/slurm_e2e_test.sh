@@ -54,7 +54,7 @@ unset FAKE_SLURM_TIME_LIMIT_TASK
 grep -q 'end 1003 - restart=0 exit=0' "$events" || { show "$events" "$logs/seragen-merge-1003.out"; fail "merge of the complete run did not exit 0"; }
 "$seragen" status "$tmp/run" > "$tmp/status.txt"
 grep -q '^result  *complete' "$tmp/status.txt" || { show "$tmp/status.txt"; fail "status not complete"; }
-grep -q '^cost  *\$' "$tmp/status.txt" || { show "$tmp/status.txt"; fail "status shows no cost"; }
+grep -q '^cost  *total \$' "$tmp/status.txt" || { show "$tmp/status.txt"; fail "status shows no cost"; }
 
 # 3. Same tasks and records as the single process.
 diff <(cut -f1 "$tmp/single/tasks.jsonl") <(cut -f1 "$tmp/run/tasks.jsonl") > /dev/null || fail "plans differ"
