@@ -17,7 +17,7 @@ std::string ProgressLine(const RunSummary& s, double elapsed_s) {
   for (const auto& [k, n] : s.outcomes) done += n;
   std::string line = fmt::format("{}/{} tasks done ({} before), {} running, {} accepted", TallyOf(s).done, s.planned,
                                  s.already_finished, s.in_flight, s.accepted + s.accepted_before);
-  for (const auto& [k, n] : s.outcomes) line += fmt::format(", {} {}", n, k);
+  for (const auto& [k, n] : s.outcomes) line += fmt::format(", {} {}", n, pipeline::TaskOutcomeKindName(k));
   line += fmt::format(", {} tokens in / {} out", s.prompt_tokens, s.completion_tokens);
   if (elapsed_s > 1 && done > 0) {
     double rate = 60.0 * static_cast<double>(done) / elapsed_s;
@@ -34,7 +34,7 @@ std::string FinalLine(const RunSummary& s, double elapsed_s) {
   std::string kinds;
   for (const auto& [k, n] : s.outcomes) {
     finished_now += n;
-    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, k);
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, pipeline::TaskOutcomeKindName(k));
   }
   std::string line = fmt::format("{}/{} tasks done, {} accepted; this invocation: {} finished", tally.done, s.planned,
                                  s.accepted + s.accepted_before, finished_now);

@@ -101,7 +101,9 @@ Status DecodeRefsAndError(SimdObject j, JournalRecord* r) {
   SG_ASSIGN_OR_RETURN(bool has_error, FindObject(j, "error", "", &o));
   if (has_error) {
     ErrorInfo e;
-    SG_RETURN_IF_ERROR(ReadText(o, "class", false, &e.error_class, "error."));
+    std::string error_class;
+    SG_RETURN_IF_ERROR(ReadText(o, "class", false, &error_class, "error."));
+    e.error_class = ParseErrorClass(error_class);
     SG_RETURN_IF_ERROR(ReadText(o, "message", false, &e.message, "error."));
     SG_RETURN_IF_ERROR(ReadBool(o, "retryable", false, &e.retryable, "error."));
     r->error = std::move(e);
@@ -205,7 +207,7 @@ Result<std::string> EncodeRecord(const JournalRecord& r) {
   }
   if (r.error) {
     Json e;
-    PutText(e, "class", r.error->error_class);
+    PutText(e, "class", ErrorClassName(r.error->error_class));
     PutText(e, "message", r.error->message);
     e["retryable"] = r.error->retryable;
     j["error"] = std::move(e);

@@ -23,8 +23,6 @@ int AttemptCategory(const TaskProgress& progress, int planned) {
 
 namespace {
 
-constexpr std::string_view kSubmitted = "submitted";
-
 RolloutDraw DrawOf(const JournalRecord& record) {
   const RolloutResult* r = record.rollout();
   return r == nullptr ? RolloutDraw{} : RolloutDraw{r->category_index, r->seed, r->env_broken > 0};
@@ -32,14 +30,14 @@ RolloutDraw DrawOf(const JournalRecord& record) {
 
 void NoteMilestones(const JournalRecord& record, TaskProgress* t) {
   switch (record.stage) {
-    case Stage::kRollout1Done: t->reached.rollout1_submitted |= record.status == kSubmitted; break;
+    case Stage::kRollout1Done: t->reached.rollout1_submitted |= IsSubmittedRollout(record); break;
     case Stage::kJudgeDone: t->reached.judged_yes |= !IsJudgeRejection(record); break;
     case Stage::kIssueDone:
       t->reached.issue_written = true;
       t->reached.judged_yes = true;  // without a judge, every issue follows an unjudged rollout 1
       if (const IssueResult* issue = record.issue()) t->issue = *issue;
       break;
-    case Stage::kRollout2Done: t->reached.rollout2_submitted |= record.status == kSubmitted; break;
+    case Stage::kRollout2Done: t->reached.rollout2_submitted |= IsSubmittedRollout(record); break;
     default: break;
   }
 }

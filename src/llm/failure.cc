@@ -29,20 +29,6 @@ std::string_view FailureClassName(FailureClass c) {
   return "unknown";
 }
 
-bool IsInfrastructureFailure(FailureClass c) {
-  switch (c) {
-    case FailureClass::kTransientNetwork:
-    case FailureClass::kTransientServer:
-    case FailureClass::kServerNotReady:
-    case FailureClass::kRateLimited:
-    case FailureClass::kConfig:
-    case FailureClass::kQuota:
-    case FailureClass::kBadRequest:
-    case FailureClass::kCancelled: return true;
-    default: return false;
-  }
-}
-
 bool IsRetryable(FailureClass c) {
   return c == FailureClass::kTransientNetwork || c == FailureClass::kTransientServer ||
          c == FailureClass::kServerNotReady || c == FailureClass::kRateLimited;

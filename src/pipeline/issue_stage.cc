@@ -72,15 +72,17 @@ Result<std::string> ExtractTagged(const std::string& content, const std::string&
   return inner;
 }
 
-JudgeVerdict ParseJudgeVerdict(const std::string& content, const std::string& tag) {
+journal::JudgeAnswer ParseJudgeReply(const std::string& content, const std::string& tag) {
+  using journal::JudgeAnswer;
   Result<std::string> answer = ExtractTagged(content, tag);
-  if (!answer.ok()) return JudgeVerdict::kUnparseable;
-  // As SERA reads it: the trimmed answer, lower-cased, is exactly "yes"
+  if (!answer.ok()) return JudgeAnswer::kUnparseable;
+  // As SERA reads it: the trimmed answer, lower-cased, is exactly yes
   // ("Yes." is not).
   const std::string word = AsciiLower(*answer);
-  if (word == "yes") return JudgeVerdict::kYes;
-  if (word == "no") return JudgeVerdict::kNo;
-  return JudgeVerdict::kUnparseable;
+  for (JudgeAnswer a : {JudgeAnswer::kYes, JudgeAnswer::kNo}) {
+    if (word == journal::JudgeAnswerName(a)) return a;
+  }
+  return JudgeAnswer::kUnparseable;
 }
 
 }  // namespace seragen::pipeline

@@ -23,6 +23,13 @@
 namespace seragen::pipeline {
 namespace {
 
+// {"<TaskOutcomeKindName>": count, ...} in name order.
+nlohmann::ordered_json OutcomesJson(const RunSummary& summary) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [kind, n] : summary.outcomes) j[std::string(TaskOutcomeKindName(kind))] = n;
+  return j;
+}
+
 // SHARD_DIR/summary.json: this invocation's summary, for people and scripts.
 // The journal, not this file, is the durable record, so a failed write is
 // logged and the run's result stands.
@@ -36,7 +43,7 @@ void WriteShardSummary(const std::string& shard_dir, const ShardSpec& shard, con
                                {"already_finished", summary.already_finished},
                                {"accepted_before", summary.accepted_before},
                                {"dispatched", summary.dispatched},
-                               {"outcomes", summary.outcomes},
+                               {"outcomes", OutcomesJson(summary)},
                                {"accepted", summary.accepted},
                                {"prompt_tokens", summary.prompt_tokens},
                                {"completion_tokens", summary.completion_tokens},
@@ -154,10 +161,12 @@ TaskTally TallyOf(const RunSummary& summary) {
   TaskTally tally;
   tally.planned = summary.planned;
   tally.done = summary.already_finished;
-  for (const char* kind : {"verified", "skipped", "model_failure"}) {
-    if (auto it = summary.outcomes.find(kind); it != summary.outcomes.end()) tally.done += it->second;
+  using Kind = TaskOutcome::Kind;
+  for (const auto& [kind, n] : summary.outcomes) {
+    if (kind == Kind::kVerified || kind == Kind::kSkipped || kind == Kind::kModelFailure) tally.done += n;
+    // Neither is the model's: a resumed run retries both.
+    if (kind == Kind::kInfraFailure || kind == Kind::kConfigFailure) tally.infra_failed += n;
   }
-  if (auto it = summary.outcomes.find("infra_failure"); it != summary.outcomes.end()) tally.infra_failed = it->second;
   return tally;
 }
 

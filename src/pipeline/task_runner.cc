@@ -10,8 +10,10 @@
 #include "seragen/base/log.h"
 #include "seragen/base/rng.h"
 #include "seragen/base/utf8.h"
+#include "seragen/journal/outcomes.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/env_health.h"
+#include "seragen/pipeline/failure_blame.h"
 #include "seragen/pipeline/issue_stage.h"
 #include "seragen/verify/scores.h"
 
@@ -54,14 +56,24 @@ journal::VerificationScores RecordedScores(const verify::Scores& s) {
           s.scorable};
 }
 
+// The runner's outcome of a failure of `family` that does not stop the run.
+TaskOutcome::Kind KindOf(journal::ErrorFamily family) {
+  switch (family) {
+    case journal::ErrorFamily::kModel: return TaskOutcome::Kind::kModelFailure;
+    case journal::ErrorFamily::kConfig: return TaskOutcome::Kind::kConfigFailure;
+    default: return TaskOutcome::Kind::kInfraFailure;
+  }
+}
+
 }  // namespace
 
 std::string_view TaskOutcomeKindName(TaskOutcome::Kind kind) {
   switch (kind) {
     case TaskOutcome::Kind::kVerified: return "verified";
-    case TaskOutcome::Kind::kSkipped: return "skipped";
+    case TaskOutcome::Kind::kSkipped: return "skipped";  // not an outcome: the runner's kind
     case TaskOutcome::Kind::kModelFailure: return "model_failure";
     case TaskOutcome::Kind::kInfraFailure: return "infra_failure";
+    case TaskOutcome::Kind::kConfigFailure: return "config_failure";
     case TaskOutcome::Kind::kCancelled: return "cancelled";
     case TaskOutcome::Kind::kAbortRun: return "abort_run";
   }
@@ -161,9 +173,10 @@ void TaskRunner::Next() {
   if (!progress_.Done(Stage::kRollout1Done)) {
     // Killed after the judge's last "no" was recorded but before the skip.
     if (s.judge_enabled && r1_attempt_ > s.judge_max_attempts) {
-      journal::JournalRecord skip{task_.task_id, Stage::kSkipped, "judge_no", attempt_};
+      const std::string why = journal::SkipReasonName(journal::SkipAfterJudge(journal::JudgeAnswer::kNo));
+      journal::JournalRecord skip{task_.task_id, Stage::kSkipped, why, attempt_};
       auto self = shared_from_this();
-      return Persist({}, skip, [self] { self->Finish(TaskOutcome::Kind::kSkipped, "judge_no"); });
+      return Persist({}, skip, [self, why] { self->Finish(TaskOutcome::Kind::kSkipped, why); });
     }
     return RunRollout(1);
   }
@@ -191,7 +204,7 @@ void TaskRunner::RunRollout(int number) {
     self->ctx_->loop->Post([self, number, env, resumed]() mutable {
       if (!env->ok()) {
         journal::JournalRecord rec{self->task_.task_id, Stage::kFailed, "environment", self->attempt_};
-        rec.error = journal::ErrorInfo{"infra.environment", env->status().ToString(), true};
+        rec.error = journal::ErrorInfo{{journal::ErrorFamily::kInfra, "environment"}, env->status().ToString(), true};
         return self->Persist({}, rec, [self, msg = env->status().ToString()] {
           self->Finish(TaskOutcome::Kind::kInfraFailure, "cannot prepare a working copy: " + msg);
         });
@@ -298,13 +311,14 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
     journal::JournalRecord rec{task_.task_id, Stage::kFailed, exit_name, attempt_};
     // The turn log keeps the answered calls for the next run, which counts them when the rollout ends.
     rec.tokens = Minus(TokensOf(t), turn_sink_ ? turn_sink_->journaled() : journal::TokenUsage{});
-    rec.error = journal::ErrorInfo{"infra." + exit_name, t.exit_detail, true};
+    const journal::ErrorFamily family = ClassifyFailure(exit);
+    rec.error = journal::ErrorInfo{{family, exit_name}, t.exit_detail, true};
     // A configuration error fails this task (retried on rerun); the run stops
     // only once the client says so (the same error on consecutive calls).
     bool abort = exit == agent::ExitStatus::kQuota ||
                  (exit == agent::ExitStatus::kConfigError && ctx_->chat->RunStopStatus().has_value());
-    return Persist({}, rec, [self, abort, detail = t.exit_detail] {
-      self->Finish(abort ? TaskOutcome::Kind::kAbortRun : TaskOutcome::Kind::kInfraFailure, detail);
+    return Persist({}, rec, [self, abort, family, detail = t.exit_detail] {
+      self->Finish(abort ? TaskOutcome::Kind::kAbortRun : KindOf(family), detail);
     });
   }
   std::string path = journal::TrajectoryRef(task_.task_id, number);
@@ -333,17 +347,18 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
   Persist({{path, std::move(text)}}, rec, [self, number, exit, handed_in, p1_hash] {
     self->DropTurnLog();
     if (number == 2) return self->Next();
-    std::string why;
-    if (!handed_in) why = "rollout1_" + std::string(agent::ExitStatusName(exit));
-    else if (!self->rollout1_->has_patch) why = "empty_p1";
-    else if (!self->ctx_->p1_hashes.insert(p1_hash).second) why = "duplicate_p1";
-    if (why.empty()) return self->Next();
+    journal::SkipReason reason;
+    if (!handed_in) reason = {journal::SkipKind::kRollout1Ended, std::string(agent::ExitStatusName(exit))};
+    else if (!self->rollout1_->has_patch) reason = {journal::SkipKind::kEmptyP1, ""};
+    else if (!self->ctx_->p1_hashes.insert(p1_hash).second) reason = {journal::SkipKind::kDuplicateP1, ""};
+    else return self->Next();
+    const std::string why = journal::SkipReasonName(reason);
     // As SERA, whose judge sees every rollout 1: a rollout 1 that changed
     // nothing or ended without handing in takes the task's next attempt. It is
     // recorded as a judge_done that is not a yes (no judge call is made: such
     // a change is never valid), so resume counts the attempt.
     const StageSettings& s = self->ctx_->settings;
-    if (why != "duplicate_p1" && s.judge_enabled && self->r1_attempt_ < s.judge_max_attempts) {
+    if (reason.kind != journal::SkipKind::kDuplicateP1 && s.judge_enabled && self->r1_attempt_ < s.judge_max_attempts) {
       return self->RetryRollout1({self->task_.task_id, Stage::kJudgeDone, why, self->attempt_}, /*p1_counted=*/false);
     }
     journal::JournalRecord skip{self->task_.task_id, Stage::kSkipped, why, self->attempt_};
@@ -372,7 +387,10 @@ void TaskRunner::RecordVerified(std::optional<journal::TestEvidence> evidence) {
   // An autosubmitted P2 is scored like a submitted one (SERA verifies every
   // prediction); export still keeps only plain submits by default.
   bool accepted = (submitted || rollout2_->autosubmitted) && verify::Accept(scores, threshold);
-  std::string status = !scores.scorable ? "not_scorable" : accepted ? "accepted" : "rejected";
+  using journal::Verdict;
+  const std::string status(journal::VerdictName(!scores.scorable ? Verdict::kNotScorable
+                                                : accepted       ? Verdict::kAccepted
+                                                                 : Verdict::kRejected));
   journal::JournalRecord rec{task_.task_id, Stage::kVerified, status, attempt_};
   rec.extra = journal::VerificationResult{RecordedScores(scores), threshold, submitted, std::move(evidence)};
   auto self = shared_from_this();
@@ -387,16 +405,14 @@ void TaskRunner::FailFromChat(const Status& status, const std::string& stage) {
   if (fc == llm::FailureClass::kCancelled || cancelled_) return Finish(TaskOutcome::Kind::kCancelled, "cancelled");
   bool abort =
       fc == llm::FailureClass::kQuota || (fc == llm::FailureClass::kConfig && ctx_->chat->RunStopStatus().has_value());
-  bool model = fc == llm::FailureClass::kContextOverflow;
-  std::string cls = std::string(model ? "model." : "infra.") + stage + "." + std::string(llm::FailureClassName(fc));
+  const journal::ErrorFamily family = ClassifyFailure(fc);
+  const bool model = family == journal::ErrorFamily::kModel;
   journal::JournalRecord rec{task_.task_id, Stage::kFailed, stage, attempt_};
-  rec.error = journal::ErrorInfo{cls, status.ToString(), !model};
+  rec.error =
+      journal::ErrorInfo{{family, stage + "." + std::string(llm::FailureClassName(fc))}, status.ToString(), !model};
   auto self = shared_from_this();
-  Persist({}, rec, [self, abort, model, msg = status.ToString()] {
-    self->Finish(abort   ? TaskOutcome::Kind::kAbortRun
-                 : model ? TaskOutcome::Kind::kModelFailure
-                         : TaskOutcome::Kind::kInfraFailure,
-                 msg);
+  Persist({}, rec, [self, abort, family, msg = status.ToString()] {
+    self->Finish(abort ? TaskOutcome::Kind::kAbortRun : KindOf(family), msg);
   });
 }
 

@@ -7,6 +7,7 @@
 #include "seragen/base/log.h"
 #include "seragen/base/rng.h"
 #include "seragen/base/utf8.h"
+#include "seragen/journal/outcomes.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/issue_stage.h"
 #include "seragen/pipeline/task_runner.h"
@@ -119,7 +120,7 @@ void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer, const std::stri
     rec.tokens = issue_tokens_;
     std::string msg = "no usable issue text in " + std::to_string(issue_tries_) +
                       " answers (issue.max_attempts); the last: " + issue.status().message();
-    rec.error = journal::ErrorInfo{"model.issue_unparseable", msg, false};
+    rec.error = journal::ErrorInfo{{journal::ErrorFamily::kModel, rec.status}, msg, false};
     return Persist({}, rec, [self, msg] { self->Finish(TaskOutcome::Kind::kModelFailure, msg); });
   }
   issue_ = *issue;
@@ -155,15 +156,16 @@ void TaskRunner::RunJudge() {
 
 void TaskRunner::OnJudgeAnswer(Result<llm::ChatResponse> answer) {
   if (!TakeAnswer(answer, "judge")) return;
-  JudgeVerdict v = ParseJudgeVerdict(answer->content, ctx_->prompts->judge_tag());
-  std::string status = v == JudgeVerdict::kYes ? "yes" : v == JudgeVerdict::kNo ? "no" : "unparseable";
+  const journal::JudgeAnswer v = ParseJudgeReply(answer->content, ctx_->prompts->judge_tag());
+  const std::string status(journal::JudgeAnswerName(v));
   journal::JournalRecord rec{task_.task_id, Stage::kJudgeDone, status, attempt_};
   rec.tokens = TokensOfOne(*answer);
   auto self = shared_from_this();
-  if (v != JudgeVerdict::kYes && r1_attempt_ < ctx_->settings.judge_max_attempts) return RetryRollout1(rec);
+  if (v != journal::JudgeAnswer::kYes && r1_attempt_ < ctx_->settings.judge_max_attempts) return RetryRollout1(rec);
   Persist({}, rec, [self, v, status] {
-    if (v == JudgeVerdict::kYes) return self->Next();
-    journal::JournalRecord skip{self->task_.task_id, Stage::kSkipped, "judge_" + status, self->attempt_};
+    if (v == journal::JudgeAnswer::kYes) return self->Next();
+    journal::JournalRecord skip{self->task_.task_id, Stage::kSkipped,
+                                journal::SkipReasonName(journal::SkipAfterJudge(v)), self->attempt_};
     self->Persist({}, skip, [self, status] {
       self->Finish(TaskOutcome::Kind::kSkipped, "judge said " + status + " to every rollout-1 attempt");
     });

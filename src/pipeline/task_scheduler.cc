@@ -76,7 +76,7 @@ void TaskScheduler::OnTaskDone(std::size_t slot, const callgraph::PlannedTask& t
   // Keep the runner alive until this callback returns.
   std::shared_ptr<TaskRunner> keep = std::move(slots_[slot]);
   summary_.in_flight--;
-  summary_.outcomes[std::string(TaskOutcomeKindName(outcome.kind))]++;
+  summary_.outcomes[outcome.kind]++;
   if (outcome.accepted) summary_.accepted++;
   summary_.prompt_tokens += outcome.prompt_tokens;
   summary_.completion_tokens += outcome.completion_tokens;

@@ -44,7 +44,7 @@ std::string Drops(const std::map<std::string, std::size_t>& drops) {
 std::string FunnelTable(const RunView& view) {
   Funnel f = ComputeFunnel(view.rows);
   const char* labels[] = {"planned",       "rollout 1 submitted", "judged (passed)",
-                          "issue written", "rollout 2 submitted", "accepted"};
+                          "issue written", "rollout 2 submitted", "accepted"};  // not an outcome: step labels
   std::string out =
       "<table class=\"funnel\" id=\"funnel\"><thead><tr><th>step</th><th class=\"n\">tasks</th><th "
       "class=\"n\">of planned</th><th></th><th>dropped before this step (why)</th></tr></thead><tbody>";
@@ -138,9 +138,13 @@ std::string OverviewSection(const RunView& view) {
                                  Count(s.planned), Count(s.started), Count(s.finished)));
   out += TeacherRows(view);
   out += Kv("result", Escape(s.result));
-  out += Kv("verified", MapLine(s.verified) + fmt::format(" · acceptance {:.1f}%", 100 * s.acceptance_rate));
-  out += Kv("skipped", MapLine(s.skipped));
-  out += Kv("failures", "infrastructure: " + MapLine(s.infra_failures) + "; model: " + MapLine(s.model_failures));
+  out += Kv("verified",
+            MapLine(runview::CountsByName(s.verified)) + fmt::format(" · acceptance {:.1f}%", 100 * s.acceptance_rate));
+  out += Kv("skipped", MapLine(runview::CountsByName(s.skipped)));
+  std::string failures = "infrastructure: " + MapLine(runview::CountsByName(s.infra_failures)) +
+                         "; model: " + MapLine(runview::CountsByName(s.model_failures));
+  if (!s.config_failures.empty()) failures += "; configuration: " + MapLine(runview::CountsByName(s.config_failures));
+  out += Kv("failures", failures);
   out += Kv("environment", fmt::format("<span id=\"n-env-broken\">{}</span> of {} rollouts could not import the "
                                        "repository's own code (env_broken)",
                                        Count(s.env_broken), Count(s.rollouts)));
@@ -204,10 +208,10 @@ std::string ChartsSection(const RunView& view) {
   std::vector<double> steps1, steps2, tokens1, tokens2, recall;
   std::map<std::string, std::size_t> format_errors;
   for (const TaskRow& r : view.rows) {
-    if (r.outcome == "accepted" || r.outcome == "rejected" || r.outcome == "not_scorable") {
+    if (journal::IsVerifiedOutcome(r.outcome)) {
       auto& a = by_dir[r.Directory()];
       a.verified++;
-      if (r.outcome == "accepted") a.accepted++;
+      if (r.outcome == journal::Outcome::kAccepted) a.accepted++;
     }
     if (r.scores && r.scores->scorable) recall.push_back(r.scores->recall);
     for (const Side& side :

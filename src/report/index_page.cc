@@ -31,8 +31,8 @@ std::string TaskRowHtml(const TaskRow& row, const IndexOptions& o) {
       "<tr><td><a href=\"{}/{}\"><code>{}</code></a></td><td>{}</td><td>{}</td><td>{}</td><td class=\"o-{}\">{}</td>"
       "<td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
       o.tasks_dir, UrlComponent(row.page), E(row.task_id.substr(0, 12)), E(FunctionLabel(row)), E(row.repo),
-      E(row.category_name), UrlComponent(row.outcome), E(row.outcome), E(row.detail), steps(row.r1), steps(row.r2),
-      Thousands(row.tokens.prompt_tokens + row.tokens.completion_tokens),
+      E(row.category_name), UrlComponent(row.OutcomeName()), E(row.OutcomeName()), E(row.detail), steps(row.r1),
+      steps(row.r2), Thousands(row.tokens.prompt_tokens + row.tokens.completion_tokens),
       row.scores ? fmt::format("{:.2f}", row.scores->recall) : "");
 }
 
@@ -59,7 +59,7 @@ std::string Select(std::string_view id, std::string_view label, const std::set<s
 std::string TableSection(const RunView& view, const IndexOptions& o) {
   std::set<std::string> outcomes, categories, repos;
   for (const TaskRow& r : view.rows) {
-    outcomes.insert(r.outcome);
+    outcomes.insert(std::string(r.OutcomeName()));
     categories.insert(r.category_name);
     repos.insert(r.repo);
   }
@@ -126,7 +126,7 @@ std::string RowsChunkJs(const std::vector<TaskRow>& rows, std::size_t begin, std
   for (std::size_t i = begin; i < end && i < rows.size(); ++i) {
     const TaskRow& r = rows[i];
     data.push_back({r.page, Clip(r.task_id, kMaxCellBytes), Clip(FunctionLabel(r), kMaxCellBytes),
-                    Clip(r.repo, kMaxCellBytes), Clip(r.category_name, kMaxCellBytes), r.outcome,
+                    Clip(r.repo, kMaxCellBytes), Clip(r.category_name, kMaxCellBytes), r.OutcomeName(),
                     Clip(r.detail, kMaxCellBytes), steps(r.r1), steps(r.r2),
                     r.tokens.prompt_tokens + r.tokens.completion_tokens, Recall(r)});
   }

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "seragen/report/html.h"
+#include "report/html.h"
 #include "seragen/runview/endpoint_occupancy.h"
 
 namespace seragen::report {

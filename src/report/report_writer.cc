@@ -72,8 +72,8 @@ std::string Stamp(const TaskRow& row) {
   std::size_t recall_size = 1;
   if (row.scores) recall_size = fmt::format_to_n(recall, sizeof recall, "{}", row.scores->recall).size;
   message.clear();
-  for (std::string_view f : {kPageFormat, std::string_view(row.outcome), std::string_view(row.stage),
-                             std::string_view(row.detail), std::string_view(row.error_message), std::string_view(refs)})
+  for (std::string_view f : {kPageFormat, row.OutcomeName(), row.StageName(), std::string_view(row.detail),
+                             std::string_view(row.error_message), std::string_view(refs)})
     AppendField(message, f);
   for (std::int64_t n :
        {std::int64_t{row.shard}, row.tokens.calls, row.tokens.prompt_tokens, std::int64_t{row.judge_rejections}})

@@ -72,24 +72,20 @@ std::string VerdictReason(const journal::LatestRecord& rec) {
 // Outcome, stage and detail from the folded progress of the task.
 void FillProgress(const journal::TaskProgress& p, TaskRow* row) {
   row->started = true;
-  row->stage = std::string(journal::StageName(p.last.stage));
+  row->stage = p.last.stage;
   row->refs = p.refs;
   row->judge_rejections = p.judge_rejections;
   row->attempts = p.judge_rejections + 1;
+  row->outcome = journal::OutcomeOf(p.last);  // failed: retryable ones too (a resumed run tries them again)
   if (p.last.stage == Stage::kVerified) {
-    row->outcome = p.last.status;
     row->detail = VerdictReason(p.last);
   } else if (p.last.stage == Stage::kSkipped) {
-    row->outcome = "skipped";
-    row->detail = p.last.status;
-  } else if (p.last.stage == Stage::kFailed) {
-    row->outcome = "failed";  // retryable ones too (a resumed run tries them again)
-  } else {
-    row->outcome = "running";
-    row->detail = p.last.status;
+    row->detail = journal::SkipReasonName(journal::ParseSkipReason(p.last.status));
+  } else if (p.last.stage != Stage::kFailed) {
+    row->detail = p.last.status;  // the stage's own status (a rollout's exit status, "written", a judge answer)
   }
   if (p.last.error) {
-    row->detail = p.last.error->error_class;
+    row->detail = journal::ErrorClassName(p.last.error->error_class);
     row->error_message = ClipEcho(p.last.error->message, 2000);
   }
   row->funnel[kAccepted] = journal::IsAccepted(p.last);
@@ -158,7 +154,7 @@ void AddPlannedRows(runview::RunState& run, RunView* view, RowIndex* index) {
     TaskRow row;
     FillFromPlan(std::move(run.plan[i]), run.settings, &row);
     row.shard = static_cast<int>(journal::ShardOf(i, shards));
-    row.outcome = "planned";
+    row.outcome = journal::Outcome::kPlanned;
     row.funnel[kPlanned] = true;
     row.page = PageName(row.task_id);
     view->rows.push_back(std::move(row));
@@ -248,10 +244,11 @@ Funnel ComputeFunnel(const std::vector<TaskRow>& rows) {
       if (row.funnel[s]) {
         f.counts[s]++;
       } else if (s > 0 && row.funnel[s - 1]) {
-        std::string why = row.outcome;
+        std::string why(row.OutcomeName());
+        const bool running = row.outcome == journal::Outcome::kRunning;
         // A verdict's reason (a recall) is per task, not a reason class.
-        if (!row.detail.empty() && row.outcome != "running" && row.stage != "verified") why += "/" + row.detail;
-        if (row.outcome == "running") why += " (" + row.stage + ")";
+        if (!row.detail.empty() && !running && row.stage != Stage::kVerified) why += "/" + row.detail;
+        if (running) why += " (" + std::string(row.StageName()) + ")";
         f.drops[s][why]++;
       }
     }

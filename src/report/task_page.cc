@@ -29,7 +29,7 @@ std::string Kv(std::string_view key, const std::string& value_html) {
 }
 
 std::string OutcomeSpan(const TaskRow& row) {
-  return fmt::format("<span class=\"o-{}\">{}</span>", UrlComponent(row.outcome), E(row.outcome));
+  return fmt::format("<span class=\"o-{}\">{}</span>", UrlComponent(row.OutcomeName()), E(row.OutcomeName()));
 }
 
 std::string SummaryTable(const RunView& view, const TaskRow& row) {
@@ -37,7 +37,7 @@ std::string SummaryTable(const RunView& view, const TaskRow& row) {
   t += Kv("task", "<code>" + E(row.task_id) + "</code>");
   t += Kv("outcome", OutcomeSpan(row) + (row.detail.empty() ? "" : " · " + E(row.detail)));
   if (!row.error_message.empty()) t += Kv("error", "<span class=\"bad\">" + Escape(row.error_message) + "</span>");
-  t += Kv("latest stage", E(row.stage.empty() ? "not started" : row.stage));
+  t += Kv("latest stage", E(row.stage ? row.StageName() : "not started"));
   t += Kv("repository", E(row.repo) + " @ <code>" + E(row.commit.substr(0, 12)) + "</code>");
   t += Kv("category", E(row.category_name) + row.CategoryNote());
   t += Kv("shard", fmt::format("{}", row.shard));

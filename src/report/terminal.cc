@@ -43,8 +43,10 @@ void AppendHeader(const TaskRow& row, const Style& st, std::string& out) {
   out += fmt::format("function   {} ({}:{}-{}, {})\n", safe(row.function_id), safe(row.file), row.start_line,
                      row.end_line, safe(row.repo));
   out += "category   " + safe(row.category_name) + row.CategoryNote() + "\n";
-  std::string outcome = safe(row.outcome) + (row.detail.empty() ? "" : " (" + safe(row.detail) + ")");
-  std::string_view color = row.outcome == "accepted" ? kGreen : row.outcome == "failed" ? kRed : kYellow;
+  std::string outcome = safe(row.OutcomeName()) + (row.detail.empty() ? "" : " (" + safe(row.detail) + ")");
+  std::string_view color = row.outcome == journal::Outcome::kAccepted ? kGreen
+                           : row.outcome == journal::Outcome::kFailed ? kRed
+                                                                      : kYellow;
   out += "outcome    " + st(color, outcome) + "\n";
   if (!row.error_message.empty()) out += "error      " + safe(row.error_message) + "\n";
   if (row.scores) out += "scores     " + Scores(row) + "\n";

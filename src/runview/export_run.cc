@@ -15,6 +15,7 @@
 #include "seragen/config/shipped_data.h"
 #include "seragen/export/dataset_card.h"
 #include "seragen/export/heldout_filter.h"
+#include "seragen/journal/outcomes.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/runview/export_secrets_status.h"
@@ -118,7 +119,7 @@ class RunExporter {
     outcome.task_id = p.task_id;
     outcome.rollout1 = r1 ? &*r1 : nullptr;
     outcome.rollout2 = r2 ? &*r2 : nullptr;
-    outcome.judge_rejected = p.last.stage == journal::Stage::kSkipped && p.last.status.starts_with("judge_");
+    outcome.judge_rejected = journal::IsJudgeSkip(p.last);
     outcome.judged_yes = journal::Rollout1JudgedYes(p);
     outcome.verified = p.last.stage == journal::Stage::kVerified;
     outcome.test_command = md.test_command;

@@ -17,18 +17,37 @@ namespace {
 
 using journal::Stage;
 
+std::map<journal::ErrorClass, std::size_t>& FailuresOf(journal::ErrorFamily family, StatusReport* r) {
+  switch (family) {
+    case journal::ErrorFamily::kInfra: return r->infra_failures;
+    case journal::ErrorFamily::kConfig: return r->config_failures;
+    default: return r->model_failures;
+  }
+}
+
+template <typename Key, typename NameOf>
+std::map<std::string, std::size_t> Named(const std::map<Key, std::size_t>& counts, NameOf name_of) {
+  std::map<std::string, std::size_t> named;
+  for (const auto& [key, n] : counts) named[std::string(name_of(key))] += n;
+  return named;
+}
+
+std::size_t Sum(const std::map<journal::ErrorClass, std::size_t>& counts) {
+  std::size_t n = 0;
+  for (const auto& [k, v] : counts) n += v;
+  return n;
+}
+
 // One task's latest record, counted once (the owner's copy).
 void CountTask(const journal::TaskProgress& p, StatusReport* r) {
   r->started++;
   if (p.finished) r->finished++;
   r->by_stage[std::string(journal::StageName(p.last.stage))]++;
-  if (p.last.stage == Stage::kVerified) r->verified[p.last.status]++;
+  if (std::optional<journal::Verdict> v = journal::VerdictOf(p.last.stage, p.last.status)) r->verified[*v]++;
   r->test_agreement.Add(p.last);
-  if (p.last.stage == Stage::kSkipped) r->skipped[p.last.status]++;
-  if (p.last.stage == Stage::kFailed && p.last.error) {
-    const std::string& cls = p.last.error->error_class;
-    (journal::ErrorFamilyOf(cls) == journal::ErrorFamily::kInfra ? r->infra_failures : r->model_failures)[cls]++;
-  }
+  if (p.last.stage == Stage::kSkipped) r->skipped[journal::ParseSkipReason(p.last.status)]++;
+  if (p.last.stage == Stage::kFailed && p.last.error)
+    FailuresOf(p.last.error->error_class.family, r)[p.last.error->error_class]++;
 }
 
 // Totals of every shard's records, and the span of their timestamps.
@@ -55,12 +74,12 @@ void AddRates(double first, double last, StatusReport* r) {
   TaskTally tally;
   tally.planned = r->planned;
   tally.done = r->finished;
-  for (const auto& [k, n] : r->infra_failures) tally.infra_failed += n;
+  // Neither is the model's: a resumed run retries both.
+  tally.infra_failed = Sum(r->infra_failures) + Sum(r->config_failures);
   r->result = std::string(RunResultName(ClassifyTally(tally)));
   std::size_t verified = 0;
   for (const auto& [k, n] : r->verified) verified += n;
-  const std::string accepted(journal::VerdictName(journal::Verdict::kAccepted));
-  auto acc = r->verified.find(accepted);
+  auto acc = r->verified.find(journal::Verdict::kAccepted);
   r->acceptance_rate =
       verified && acc != r->verified.end() ? static_cast<double>(acc->second) / static_cast<double>(verified) : 0;
   if (last > first && r->finished > 0) {
@@ -84,6 +103,18 @@ void AddBreakdown(const RunState& run, StatusReport* r) {
 }
 
 }  // namespace
+
+std::map<std::string, std::size_t> CountsByName(const std::map<journal::Verdict, std::size_t>& counts) {
+  return Named(counts, journal::VerdictName);
+}
+
+std::map<std::string, std::size_t> CountsByName(const std::map<journal::SkipReason, std::size_t>& counts) {
+  return Named(counts, journal::SkipReasonName);
+}
+
+std::map<std::string, std::size_t> CountsByName(const std::map<journal::ErrorClass, std::size_t>& counts) {
+  return Named(counts, journal::ErrorClassName);
+}
 
 Result<StatusReport> ReadStatus(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir));
@@ -126,9 +157,9 @@ std::string FormatStatus(const StatusReport& r) {
     out += "\n";
   };
   line("stages", r.by_stage);
-  line("verified", r.verified);
+  line("verified", CountsByName(r.verified));
   out += fmt::format("acceptance {:.1f}% of verified tasks\n", 100.0 * r.acceptance_rate);
-  line("skipped", r.skipped);
+  line("skipped", CountsByName(r.skipped));
   line("rollouts", r.rollout_exits);
   if (r.autosubmitted > 0)
     out += fmt::format("autosubmit {} rollout(s) submitted their diff after a limit\n", r.autosubmitted);
@@ -138,20 +169,12 @@ std::string FormatStatus(const StatusReport& r) {
                     r.rollouts - r.env_broken, r.rollouts, r.env_broken);
   }
   out += FormatTestAgreement(r.test_agreement);
-  out += fmt::format(
-      "failures   {} infrastructure, {} model\n",
-      [&] {
-        std::size_t n = 0;
-        for (auto& [k, v] : r.infra_failures) n += v;
-        return n;
-      }(),
-      [&] {
-        std::size_t n = 0;
-        for (auto& [k, v] : r.model_failures) n += v;
-        return n;
-      }());
-  line("  infra", r.infra_failures);
-  line("  model", r.model_failures);
+  out += fmt::format("failures   {} infrastructure, {} model", Sum(r.infra_failures), Sum(r.model_failures));
+  if (!r.config_failures.empty()) out += fmt::format(", {} configuration", Sum(r.config_failures));
+  out += "\n";
+  line("  infra", CountsByName(r.infra_failures));
+  line("  model", CountsByName(r.model_failures));
+  line("  config", CountsByName(r.config_failures));
   out += fmt::format("tokens     {} in ({} cached), {} out, {} model calls\n", r.prompt_tokens, r.cached_tokens,
                      r.completion_tokens, r.model_calls);
   out += FormatTokenAccounting(r.tokens);
@@ -232,14 +255,15 @@ std::string StatusJson(const StatusReport& r) {
                               {"result", r.result},
                               {"shards", r.shards},
                               {"by_stage", r.by_stage},
-                              {"verified", r.verified},
+                              {"verified", CountsByName(r.verified)},
                               {"acceptance_rate", r.acceptance_rate},
-                              {"skipped", r.skipped},
+                              {"skipped", CountsByName(r.skipped)},
                               {"rollout_exits", r.rollout_exits},
                               {"autosubmitted", r.autosubmitted},
                               {"env_health", EnvHealthJson(r)},
-                              {"infra_failures", r.infra_failures},
-                              {"model_failures", r.model_failures},
+                              {"infra_failures", CountsByName(r.infra_failures)},
+                              {"model_failures", CountsByName(r.model_failures)},
+                              {"config_failures", CountsByName(r.config_failures)},
                               {"prompt_tokens", r.prompt_tokens},
                               {"completion_tokens", r.completion_tokens},
                               {"cached_prompt_tokens", r.cached_tokens},

@@ -45,10 +45,14 @@ void TokenAccountant::Add(const journal::JournalRecord& r) {
     o.task -= o.attempt;
     o.attempt = 0;
   }
+  // Waste is named by the outcome that settled it: skipped, rejected,
+  // not_scorable, failed (a retryable failure settles nothing).
+  const journal::Outcome outcome = journal::OutcomeOf(r.stage, r.status);
   std::string why;
-  if (r.stage == Stage::kSkipped) why = "skipped";
-  if (r.stage == Stage::kVerified && !journal::IsAccepted(r)) why = r.status;
-  if (r.stage == Stage::kFailed && r.error && !r.error->retryable) why = "failed";
+  if (outcome != journal::Outcome::kRunning && outcome != journal::Outcome::kAccepted &&
+      (outcome != journal::Outcome::kFailed || (r.error && !r.error->retryable))) {
+    why = std::string(journal::OutcomeName(outcome));
+  }
   if (!why.empty()) Waste(why, o.task);
   // Settled (accepted, or counted as waste above): a later record of the task starts from nothing.
   if (!why.empty() || journal::IsAccepted(r)) open_.erase(r.task_id);

@@ -62,7 +62,7 @@ TEST_CASE("a resumed journal with failures loads its errors, attempts and reject
   CHECK(failed.stage == Stage::kFailed);
   CHECK(failed.status == "exit_llm_error");
   REQUIRE(failed.error.has_value());
-  CHECK(failed.error->error_class == "infra.exit_llm_error");
+  CHECK(failed.error->error_class == ErrorClass{ErrorFamily::kInfra, "exit_llm_error"});
   CHECK(failed.error->retryable);
   CHECK(failed.error->message.rfind("[llm:transient_server] HTTP 503", 0) == 0);
   CHECK(std::holds_alternative<std::monostate>(failed.extra));

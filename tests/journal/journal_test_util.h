@@ -20,7 +20,7 @@ inline JournalRecord MakeRecord(int i) {
   r.timings_ms = {{"rollout", 1000 + i}};
   r.tokens = {100 * i, 10 * i, i, 1};
   if (i % 3 == 1) r.refs = {{"trajectory", "trajectories/t" + std::to_string(i) + ".json"}};
-  if (i % 5 == 4) r.error = ErrorInfo{"infra.timeout", "line one\nline two\t{}", i % 2 == 0};
+  if (i % 5 == 4) r.error = ErrorInfo{ParseErrorClass("infra.timeout"), "line one\nline two\t{}", i % 2 == 0};
   if (r.stage == Stage::kRollout1Done) r.extra = RolloutResult{i % 2 == 0, "sha-\"}" + std::to_string(i)};
   if (r.stage == Stage::kIssueDone) r.extra = IssueResult{"demo {\"}\n" + std::to_string(i)};
   if (r.stage == Stage::kVerified) {

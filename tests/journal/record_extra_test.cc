@@ -220,7 +220,7 @@ TEST_CASE("every text field survives control characters and invalid UTF-8 exactl
     r.status = HostileText(rng);
     r.attempt = 1 + static_cast<int>(rng.Uniform(3));
     r.at = HostileText(rng);
-    r.error = ErrorInfo{HostileText(rng), HostileText(rng), rng.Bernoulli(0.5)};
+    r.error = ErrorInfo{ParseErrorClass(HostileText(rng)), HostileText(rng), rng.Bernoulli(0.5)};
     // Names must be UTF-8 (checked below); control characters are fine.
     r.timings_ms = {{RepairUtf8(HostileText(rng)), static_cast<std::int64_t>(rng.Uniform(1000))}};
     r.refs = {{RepairUtf8(HostileText(rng)), "trajectories/" + RepairUtf8(HostileText(rng)) + ".json"}};

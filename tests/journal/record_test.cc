@@ -20,7 +20,7 @@ JournalRecord FullRecord() {
   r.timings_ms = {{"rollout", 8123}, {"queue", 5}};
   r.tokens = {1000, 200, 50, 7, 640};
   r.refs = {{"trajectory", "trajectories/3fa2.r2.json"}, {"patch", "patches/3fa2.p2.diff"}};
-  r.error = ErrorInfo{"model.exit_format", "three bad turns\nin a row \"quoted\" \xe2\x9c\x93", true};
+  r.error = ErrorInfo{ParseErrorClass("model.exit_format"), "three bad turns\nin a row \"quoted\" \xe2\x9c\x93", true};
   r.extra = RolloutResult{true, ""};
   return r;
 }

@@ -50,7 +50,7 @@ TEST_CASE("a retryable failure keeps the task open with its done stages", "[jour
   ResumeState s;
   s.Apply(Rec("a", Stage::kRollout1Done));
   JournalRecord fail = Rec("a", Stage::kFailed);
-  fail.error = ErrorInfo{"infra.endpoint_unavailable", "connection refused", true};
+  fail.error = ErrorInfo{ParseErrorClass("infra.endpoint_unavailable"), "connection refused", true};
   s.Apply(fail);
   CHECK_FALSE(s.IsFinished("a"));
   CHECK(s.finished_count() == 0);
@@ -68,7 +68,7 @@ TEST_CASE("a retryable failure keeps the task open with its done stages", "[jour
 TEST_CASE("non-retryable failures and skips finish a task", "[journal][resume]") {
   ResumeState s;
   JournalRecord fail = Rec("a", Stage::kFailed);
-  fail.error = ErrorInfo{"model.exit_format", "three malformed turns", false};
+  fail.error = ErrorInfo{ParseErrorClass("model.exit_format"), "three malformed turns", false};
   s.Apply(fail);
   s.Apply(Rec("b", Stage::kSkipped));
   JournalRecord no_error = Rec("c", Stage::kFailed);

@@ -25,9 +25,6 @@ TEST_CASE("failure class round-trips through a Status, also with context", "[llm
   CHECK(FailureClassOf(Status()) == FailureClass::kNone);
   CHECK(FailureClassOf(InternalError("plain")) == FailureClass::kNone);
   CHECK(FailureClassOf(InternalError("[llm:nonsense] x")) == FailureClass::kNone);
-  CHECK(IsInfrastructureFailure(FailureClass::kRateLimited));
-  CHECK_FALSE(IsInfrastructureFailure(FailureClass::kContextOverflow));
-  CHECK_FALSE(IsInfrastructureFailure(FailureClass::kToolFormat));
 }
 
 TEST_CASE("endpoint options: URL normalisation and errors", "[llm][endpoint]") {

@@ -26,7 +26,7 @@ PreparedRun FiveTaskRun(const seragen::testing::TempDir& dir, const std::string&
 
 journal::JournalRecord FinalFailure(const std::string& task_id) {
   journal::JournalRecord r{task_id, journal::Stage::kFailed, "given up", 1};
-  r.error = journal::ErrorInfo{"model.exit_format", "gave up", false};
+  r.error = journal::ErrorInfo{{journal::ErrorFamily::kModel, "exit_format"}, "gave up", false};
   return r;
 }
 

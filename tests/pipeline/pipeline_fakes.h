@@ -167,6 +167,7 @@ struct ScriptedModel {
   std::deque<std::string> issue_replies, judge_replies;
   int rollout_calls = 0, issue_calls = 0, judge_calls = 0;
   std::optional<llm::FailureClass> fail_rollouts;
+  std::optional<Status> fail_issue;        // every issue-writer call fails with this status
   std::int64_t rollout_prompt_tokens = 0;  // > 0: agent answers report this usage (and 1 completion token)
   // Rollout 1 (no issue written yet) never submits: it runs commands until a budget ends it.
   bool rollout1_never_submits = false;
@@ -203,6 +204,7 @@ struct ScriptedModel {
         return llm::MakeTextResponse(Next(judge_replies, judge_reply));
       }
       ++issue_calls;
+      if (fail_issue) return *fail_issue;
       return llm::MakeTextResponse(Next(issue_replies, issue_reply));
     });
   }

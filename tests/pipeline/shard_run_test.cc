@@ -26,7 +26,8 @@ TEST_CASE("a shard's tasks are every count-th planned task from its index", "[sh
 TEST_CASE("shard result: config stop, then abort, then interrupt, then the tally", "[shard][exit]") {
   RunSummary s;
   s.planned = 4;
-  s.outcomes = {{"verified", 2}, {"skipped", 1}, {"infra_failure", 1}};
+  s.outcomes = {
+      {TaskOutcome::Kind::kVerified, 2}, {TaskOutcome::Kind::kSkipped, 1}, {TaskOutcome::Kind::kInfraFailure, 1}};
   TaskTally t = TallyOf(s);
   CHECK(t.planned == 4);
   CHECK(t.done == 3);

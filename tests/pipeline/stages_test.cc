@@ -110,19 +110,19 @@ TEST_CASE("tagged output extraction and the judge rule", "[issue]") {
   CHECK_FALSE(ExtractTagged("no tags here", "issue").ok());
   CHECK_FALSE(ExtractTagged("<issue>   </issue>", "issue").ok());
   CHECK_FALSE(ExtractTagged("<issue>cut off", "issue").ok());
-  CHECK(ParseJudgeVerdict("<answer>yes</answer>", "answer") == JudgeVerdict::kYes);
-  CHECK(ParseJudgeVerdict("<answer> yes \n</answer>", "answer") == JudgeVerdict::kYes);
+  CHECK(ParseJudgeReply("<answer>yes</answer>", "answer") == journal::JudgeAnswer::kYes);
+  CHECK(ParseJudgeReply("<answer> yes \n</answer>", "answer") == journal::JudgeAnswer::kYes);
   // As SERA reads it: case-insensitive, and only the bare word is a yes
   // ("Yes." and "yes!" are not: SERA compares the stripped text to "yes").
-  CHECK(ParseJudgeVerdict("<answer>Yes</answer>", "answer") == JudgeVerdict::kYes);
-  CHECK(ParseJudgeVerdict("<answer> YES </answer>", "answer") == JudgeVerdict::kYes);
-  CHECK(ParseJudgeVerdict("<answer> YES. </answer>", "answer") == JudgeVerdict::kUnparseable);
-  CHECK(ParseJudgeVerdict("<answer>yes!</answer>", "answer") == JudgeVerdict::kUnparseable);
-  CHECK(ParseJudgeVerdict("<answer>No</answer>", "answer") == JudgeVerdict::kNo);
-  CHECK(ParseJudgeVerdict("<answer>NO.</answer>", "answer") == JudgeVerdict::kUnparseable);
-  CHECK(ParseJudgeVerdict("<answer>yes, it does</answer>", "answer") == JudgeVerdict::kUnparseable);
-  CHECK(ParseJudgeVerdict("<answer>yesno</answer>", "answer") == JudgeVerdict::kUnparseable);
-  CHECK(ParseJudgeVerdict("yes", "answer") == JudgeVerdict::kUnparseable);
+  CHECK(ParseJudgeReply("<answer>Yes</answer>", "answer") == journal::JudgeAnswer::kYes);
+  CHECK(ParseJudgeReply("<answer> YES </answer>", "answer") == journal::JudgeAnswer::kYes);
+  CHECK(ParseJudgeReply("<answer> YES. </answer>", "answer") == journal::JudgeAnswer::kUnparseable);
+  CHECK(ParseJudgeReply("<answer>yes!</answer>", "answer") == journal::JudgeAnswer::kUnparseable);
+  CHECK(ParseJudgeReply("<answer>No</answer>", "answer") == journal::JudgeAnswer::kNo);
+  CHECK(ParseJudgeReply("<answer>NO.</answer>", "answer") == journal::JudgeAnswer::kUnparseable);
+  CHECK(ParseJudgeReply("<answer>yes, it does</answer>", "answer") == journal::JudgeAnswer::kUnparseable);
+  CHECK(ParseJudgeReply("<answer>yesno</answer>", "answer") == journal::JudgeAnswer::kUnparseable);
+  CHECK(ParseJudgeReply("yes", "answer") == journal::JudgeAnswer::kUnparseable);
   CHECK(LastClosingTag("put it in <issue></issue> tags") == "issue");
   CHECK(LastClosingTag("nothing") == "");
 }

@@ -10,6 +10,7 @@
 #include "repo/git_fixture.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/utf8.h"
+#include "seragen/journal/error_class.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/repo/diff.h"
 #include "seragen/repo/repository.h"
@@ -330,7 +331,7 @@ TEST_CASE("an issue reply without the tag is a model failure once attempts run o
   CHECK(o.detail.find("3 answers") != std::string::npos);
   CHECK(f.store.records.back().tokens.calls == 3);
   REQUIRE(f.store.records.back().error.has_value());
-  CHECK(f.store.records.back().error->error_class == "model.issue_unparseable");
+  CHECK(journal::ErrorClassName(f.store.records.back().error->error_class) == "model.issue_unparseable");
   CHECK_FALSE(f.store.records.back().error->retryable);
 }
 
@@ -342,7 +343,7 @@ TEST_CASE("infrastructure failures are tagged, retryable, and abort on config er
     CHECK(o.kind == TaskOutcome::Kind::kInfraFailure);
     REQUIRE(f.store.records.size() == 1);
     CHECK(f.store.records[0].stage == journal::Stage::kFailed);
-    CHECK(f.store.records[0].error->error_class == "infra.exit_llm_error");
+    CHECK(journal::ErrorClassName(f.store.records[0].error->error_class) == "infra.exit_llm_error");
     CHECK(f.store.records[0].error->retryable);
     // A resumed run tries again, as attempt 2.
     journal::TaskProgress p = f.Progress("t1");
@@ -355,7 +356,8 @@ TEST_CASE("infrastructure failures are tagged, retryable, and abort on config er
   SECTION("a configuration error fails the task (retried on rerun) while the client has not stopped the run") {
     RunnerFixture f;
     f.model.fail_rollouts = llm::FailureClass::kConfig;
-    CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kInfraFailure);
+    CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kConfigFailure);
+    CHECK(journal::ErrorClassName(f.store.records.back().error->error_class) == "config.exit_config");
     CHECK(f.store.records.back().error->retryable);
   }
   SECTION("configuration error aborts the run once the client stops it") {
@@ -369,7 +371,7 @@ TEST_CASE("infrastructure failures are tagged, retryable, and abort on config er
     f.envs.fail = true;
     TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
     CHECK(o.kind == TaskOutcome::Kind::kInfraFailure);
-    CHECK(f.store.records.back().error->error_class == "infra.environment");
+    CHECK(journal::ErrorClassName(f.store.records.back().error->error_class) == "infra.environment");
   }
   SECTION("disk failure") {
     RunnerFixture f;
@@ -378,6 +380,40 @@ TEST_CASE("infrastructure failures are tagged, retryable, and abort on config er
     CHECK(o.kind == TaskOutcome::Kind::kInfraFailure);
     CHECK(o.detail.find("disk full") != std::string::npos);
     CHECK(f.store.records.empty());  // never a record pointing at a missing file
+  }
+}
+
+TEST_CASE("a failed call is journaled with the family ClassifyFailure gives it", "[pipeline][blame]") {
+  struct Case {
+    Status failure;
+    TaskOutcome::Kind kind;
+    const char* error_class;
+    bool retryable;
+  };
+  // The old rule here blamed the model for context_overflow only: tool_format
+  // and output_budget were journaled as retryable infrastructure failures.
+  const Case cases[] = {
+      {llm::MakeFailure(llm::FailureClass::kToolFormat, "markup"), TaskOutcome::Kind::kModelFailure,
+       "model.issue.tool_format", false},
+      {llm::MakeFailure(llm::FailureClass::kOutputBudget, "no room"), TaskOutcome::Kind::kModelFailure,
+       "model.issue.output_budget", false},
+      {llm::MakeFailure(llm::FailureClass::kContextOverflow, "long"), TaskOutcome::Kind::kModelFailure,
+       "model.issue.context_overflow", false},
+      {llm::MakeFailure(llm::FailureClass::kConfig, "401"), TaskOutcome::Kind::kConfigFailure, "config.issue.config",
+       true},
+      {llm::MakeFailure(llm::FailureClass::kRateLimited, "429"), TaskOutcome::Kind::kInfraFailure,
+       "infra.issue.rate_limited", true},
+      {InternalError("untagged"), TaskOutcome::Kind::kInfraFailure, "infra.issue.none", true},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.error_class);
+    RunnerFixture f;
+    f.model.fail_issue = c.failure;
+    TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
+    CHECK(o.kind == c.kind);
+    REQUIRE(f.store.records.back().error.has_value());
+    CHECK(journal::ErrorClassName(f.store.records.back().error->error_class) == c.error_class);
+    CHECK(f.store.records.back().error->retryable == c.retryable);
   }
 }
 

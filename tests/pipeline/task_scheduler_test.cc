@@ -88,7 +88,7 @@ TEST_CASE("all tasks run to completion on bounded slots", "[scheduler]") {
   CHECK(s.planned == 10);
   CHECK(s.dispatched == 10);
   CHECK(s.in_flight == 0);
-  CHECK(s.outcomes["skipped"] == 10);
+  CHECK(s.outcomes[TaskOutcome::Kind::kSkipped] == 10);
   CHECK(s.stop_reason.empty());
   CHECK(s.model_calls == 20);
 }
@@ -108,7 +108,7 @@ TEST_CASE("max_tasks budget stops dispatching but lets in-flight work finish", "
   f.options.budget.max_tasks = 4;
   RunSummary s = f.Run(f.Tasks(10));
   CHECK(s.dispatched == 4);
-  CHECK(s.outcomes["skipped"] == 4);
+  CHECK(s.outcomes[TaskOutcome::Kind::kSkipped] == 4);
   CHECK(s.stop_reason == "budget.max_tasks reached (run-wide: 4 of 4 tasks started)");
 }
 
@@ -160,12 +160,12 @@ TEST_CASE("a task the journal has is resumed although max_tasks is used up", "[s
   journal::JournalRecord started;
   started.task_id = "task0";
   started.stage = journal::Stage::kFailed;
-  started.error = journal::ErrorInfo{"infra.endpoint", "down", true};
+  started.error = journal::ErrorInfo{journal::ParseErrorClass("infra.endpoint"), "down", true};
   f.store.records.push_back(started);
   f.options.budget.max_tasks = 1;
   RunSummary s = f.Run(tasks);
   CHECK(s.dispatched == 1);
-  CHECK(s.outcomes["skipped"] == 1);
+  CHECK(s.outcomes[TaskOutcome::Kind::kSkipped] == 1);
   CHECK(s.stop_reason == "budget.max_tasks reached (run-wide: 1 of 1 tasks started)");
 }
 
@@ -175,7 +175,7 @@ TEST_CASE("configuration errors below the client's limit fail tasks, the run goe
   RunSummary s = f.Run(f.Tasks(10));
   CHECK_FALSE(s.aborted);
   CHECK(s.dispatched == 10);
-  CHECK(s.outcomes["infra_failure"] == 10);
+  CHECK(s.outcomes[TaskOutcome::Kind::kConfigFailure] == 10);
 }
 
 TEST_CASE("a configuration error aborts the run once the client stops it", "[scheduler]") {
@@ -199,8 +199,10 @@ TEST_CASE("a stop request cancels in-flight tasks after the grace period", "[sch
   });
   CHECK(s.stop_reason == "SIGTERM");
   CHECK(s.dispatched == 3);
-  CHECK(s.outcomes["cancelled"] >= 1);
-  CHECK(s.outcomes["cancelled"] + s.outcomes["verified"] + s.outcomes["skipped"] == 3);
+  CHECK(s.outcomes[TaskOutcome::Kind::kCancelled] >= 1);
+  CHECK(s.outcomes[TaskOutcome::Kind::kCancelled] + s.outcomes[TaskOutcome::Kind::kVerified] +
+            s.outcomes[TaskOutcome::Kind::kSkipped] ==
+        3);
   // The cancel came from the loop's timer, exactly one grace period after the stop.
   CHECK(f.clock.Now() - stopped_at == std::chrono::seconds(7));
   // Nothing was recorded for cancelled tasks beyond their durable stages.

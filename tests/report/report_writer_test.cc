@@ -112,7 +112,7 @@ TEST_CASE("a second report keeps the pages of unchanged tasks and rewrites chang
   REQUIRE(view.ok());
   journal::JournalRecord fail{view->rows[8].task_id, journal::Stage::kFailed, "", 1};
   fail.at = "2026-11-20T11:00:00.000Z";
-  fail.error = journal::ErrorInfo{"infra.sandbox", "gone", false};
+  fail.error = journal::ErrorInfo{journal::ParseErrorClass("infra.sandbox"), "gone", false};
   std::ofstream(journal::JournalPath(journal::ShardDir(dir.Sub("run"), 0)), std::ios::app)
       << *journal::EncodeRecord(fail) << "\n";
   auto third = WriteReport(ro);

@@ -32,19 +32,19 @@ TEST_CASE("LoadRunView gives one row per planned task with its outcome from the 
   std::map<std::string, std::size_t> outcomes;
   for (std::size_t i = 0; i < view->rows.size(); ++i) {
     INFO(i);
-    CHECK(view->rows[i].outcome == testing::SyntheticOutcome(i));
+    CHECK(view->rows[i].OutcomeName() == testing::SyntheticOutcome(i));
     CHECK(view->rows[i].shard == static_cast<int>(i % 2));
-    outcomes[view->rows[i].outcome]++;
+    outcomes[std::string(view->rows[i].OutcomeName())]++;
   }
   CHECK(outcomes["accepted"] == 12);
   CHECK(view->status.planned == 30);
-  CHECK(view->status.verified["accepted"] == 12);
+  CHECK(view->status.verified[journal::Verdict::kAccepted] == 12);
   CHECK(view->recipe_hash == "synthetic-recipe");
   CHECK(view->shard_dirs.size() == 2);
   const TaskRow& failed = view->rows[5];
   CHECK(failed.detail == "model.exit_format");
   CHECK(failed.error_message == "too many format errors <b>");
-  CHECK(view->rows[1].outcome == "rejected");
+  CHECK(view->rows[1].OutcomeName() == "rejected");
   CHECK(view->rows[1].detail == "recall 0.50 < 0.75");  // why it was rejected
   const TaskRow& accepted = view->rows[0];
   REQUIRE(accepted.scores);
@@ -147,7 +147,7 @@ TEST_CASE("LoadRunView reads a run in progress whose journal ends in a half-writ
   auto view = LoadRunView(dir.Sub("run"));
   REQUIRE(view.ok());
   CHECK(view->rows.size() == 10);
-  CHECK(view->rows[8].outcome == "running");
+  CHECK(view->rows[8].OutcomeName() == "running");
   CHECK(view->status.torn_tails == 1);
 }
 
@@ -167,9 +167,9 @@ TEST_CASE("a task in two shards' journals gives one row, from the first shard", 
   REQUIRE(view.ok());
   CHECK(view->rows.size() == 6);
   CHECK(view->rows[0].shard == 0);
-  CHECK(view->rows[0].outcome == "accepted");
-  CHECK(view->rows[1].outcome == testing::SyntheticOutcome(1));  // shard 1's own task
-  CHECK(view->rows[2].outcome == testing::SyntheticOutcome(2));
+  CHECK(view->rows[0].OutcomeName() == "accepted");
+  CHECK(view->rows[1].OutcomeName() == testing::SyntheticOutcome(1));  // shard 1's own task
+  CHECK(view->rows[2].OutcomeName() == testing::SyntheticOutcome(2));
 }
 
 TEST_CASE("LoadRunView fails with not found for a directory without a plan", "[report]") {

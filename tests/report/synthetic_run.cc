@@ -109,7 +109,7 @@ std::vector<JournalRecord> RecordsOf(const std::string& id, std::size_t i) {
   if (outcome == "running") return out;
   if (outcome == "failed") {
     JournalRecord f = rec(Stage::kFailed, "");
-    f.error = journal::ErrorInfo{"model.exit_format", "too many format errors <b>", false};
+    f.error = journal::ErrorInfo{journal::ParseErrorClass("model.exit_format"), "too many format errors <b>", false};
     out.push_back(f);
     return out;
   }

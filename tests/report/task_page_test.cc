@@ -75,7 +75,7 @@ TEST_CASE("a task page of a task not started yet says so", "[report]") {
   auto view = LoadRunView(dir.Sub("run"));
   REQUIRE(view.ok());
   const TaskRow& row = view->rows[9];
-  REQUIRE(row.outcome == "planned");
+  REQUIRE(row.OutcomeName() == "planned");
   std::string page = RenderTaskPage(*view, row, LoadTaskDetail(*view, row, nullptr));
   CHECK(page.find("no trajectory (yet)") != std::string::npos);
   CHECK(page.find("not verified (yet)") != std::string::npos);

@@ -107,7 +107,6 @@ TEST_CASE("FormatShow prints hostile one-line fields on one line and no control 
       "x\n\xc2\x9b"
       "31m\xe2\x80\xae\x1b]0;t\x07";
   row.function_id = row.file = row.repo = row.category_name = row.detail = row.error_message = hostile;
-  row.outcome = hostile;
   TaskDetail d = LoadTaskDetail(l.view, row, nullptr);
   REQUIRE(d.r1);
   d.r1->model = d.r1->exit_detail = hostile;

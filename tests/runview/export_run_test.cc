@@ -105,7 +105,8 @@ void WriteRun(const std::string& run_dir, const std::vector<TaskScript>& tasks) 
                 .ok());
     for (const auto& [stage, status] : s.after_rollout1) {
       JournalRecord r{s.id, stage, status, 1};
-      if (stage == Stage::kFailed) r.error = journal::ErrorInfo{"model.judge", "judge call failed", false};
+      if (stage == Stage::kFailed)
+        r.error = journal::ErrorInfo{journal::ParseErrorClass("model.judge"), "judge call failed", false};
       add(r);
     }
   }

@@ -141,6 +141,34 @@ TEST_CASE("status counts env_broken rollouts and reports the environment's healt
   CHECK(FormatStatus(*after).find("failed to import it (env_broken)") != std::string::npos);
 }
 
+TEST_CASE("status counts failures by the family of their class, an unknown family with the model's",
+          "[status][blame]") {
+  TempDir dir;
+  std::string run_dir = MakeFixtureRun(dir.path() + "/run");
+  auto before = ReadStatus(run_dir);
+  REQUIRE(before.ok());
+  std::string path = journal::JournalPath(journal::ShardDir(run_dir, 0));
+  std::string text = *ReadFile(path);
+  const char* classes[] = {"config.issue.config", "config.exit_config", "infra.exit_llm_error", "oops.older"};
+  for (std::size_t i = 0; i < std::size(classes); ++i) {
+    journal::JournalRecord r{"f" + std::to_string(i), journal::Stage::kFailed, "issue", 1};
+    r.error = journal::ErrorInfo{journal::ParseErrorClass(classes[i]), "x", true};
+    r.at = "2026-11-20T10:00:30.000Z";
+    text += *journal::EncodeRecord(r) + "\n";
+  }
+  REQUIRE(WriteFileAtomic(path, text).ok());
+  auto after = ReadStatus(run_dir);
+  REQUIRE(after.ok());
+  CHECK(CountsByName(after->config_failures) ==
+        std::map<std::string, std::size_t>{{"config.exit_config", 1}, {"config.issue.config", 1}});
+  CHECK(CountsByName(after->infra_failures) == std::map<std::string, std::size_t>{{"infra.exit_llm_error", 1}});
+  CHECK(CountsByName(after->model_failures).at("oops.older") == 1);
+  CHECK(FormatStatus(*after).find("failures   1 infrastructure, 5 model, 2 configuration\n") != std::string::npos);
+  CHECK(FormatStatus(*before).find("configuration") == std::string::npos);
+  nlohmann::json j = nlohmann::json::parse(StatusJson(*after));
+  CHECK(j["config_failures"]["config.issue.config"] == 1);
+}
+
 // Writes the fixture run to $SERAGEN_FIXTURE_RUN_DIR, for making the golden
 // file with a seragen binary of another version (hidden: run by name only).
 TEST_CASE("make the status fixture run", "[.make-fixture]") {

@@ -25,6 +25,7 @@
 #include <variant>
 
 #include "seragen/base/result.h"
+#include "seragen/journal/error_class.h"
 #include "seragen/journal/record_extra.h"
 
 namespace seragen::journal {
@@ -76,7 +77,7 @@ struct TokenUsage {
 };
 
 struct ErrorInfo {
-  std::string error_class;  // e.g. "infra.endpoint_unavailable", "model.exit_format"
+  ErrorClass error_class;  // on disk "<family>.<cause>", e.g. "infra.exit_llm_error" (error_class.h)
   std::string message;
   bool retryable = false;  // a resumed run may try the task again
 

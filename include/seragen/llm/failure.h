@@ -31,9 +31,8 @@ enum class FailureClass {
 
 std::string_view FailureClassName(FailureClass c);
 
-// True for classes that are the infrastructure's fault (the rollout should be
-// tagged as an infrastructure failure, not a model failure).
-bool IsInfrastructureFailure(FailureClass c);
+// Who a class blames (model, infrastructure, configuration) is decided in one
+// place, pipeline::ClassifyFailure (pipeline/failure_blame.h).
 // True for classes the retry policy may retry.
 bool IsRetryable(FailureClass c);
 

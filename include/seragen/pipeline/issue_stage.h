@@ -6,6 +6,7 @@
 
 #include "seragen/agent/trajectory.h"
 #include "seragen/base/result.h"
+#include "seragen/journal/outcomes.h"
 #include "seragen/llm/types.h"
 #include "seragen/pipeline/prompt_library.h"
 
@@ -31,10 +32,10 @@ llm::ChatRequest ToolLessRequest(const llm::ChatRequest& base, std::string promp
 // kParseError (saying what was missing) when absent or empty.
 Result<std::string> ExtractTagged(const std::string& content, const std::string& tag);
 
-enum class JudgeVerdict { kYes, kNo, kUnparseable };
-// The tagged answer, trimmed, lower-cased (ASCII) and without trailing '.' or
-// '!': "yes" is kYes, "no" is kNo, anything else (or no tag) kUnparseable.
-// Only kYes lets rollout 1 go on.
-JudgeVerdict ParseJudgeVerdict(const std::string& content, const std::string& tag);
+// The judge's reply as the answer journaled for it: the tagged answer,
+// trimmed and lower-cased (ASCII), is the name of kYes or kNo
+// (journal::JudgeAnswerName: the words the judge prompt asks for); anything
+// else (or no tag) is kUnparseable. Only kYes lets rollout 1 go on.
+journal::JudgeAnswer ParseJudgeReply(const std::string& content, const std::string& tag);
 
 }  // namespace seragen::pipeline

@@ -76,13 +76,16 @@ struct PipelineContext {
 };
 
 struct TaskOutcome {
+  // In the order of their names (TaskOutcomeKindName). Failures are
+  // classified by pipeline::ClassifyFailure (failure_blame.h).
   enum class Kind {
-    kVerified,      // rollout 2 scored (accepted or not)
-    kSkipped,       // stopped on purpose: no P1, duplicate P1, judge said no, rollout-2 ended unsubmitted
-    kModelFailure,  // the model could not do a stage (unparseable issue, ...)
-    kInfraFailure,  // endpoint/sandbox/disk failure: retried on resume
-    kCancelled,     // shutdown: resumes from the last durable stage
-    kAbortRun,      // configuration or quota error: the whole run must stop
+    kAbortRun,       // configuration or quota error: the whole run must stop
+    kCancelled,      // shutdown: resumes from the last durable stage
+    kConfigFailure,  // the endpoint refused our configuration for this task: retried on resume
+    kInfraFailure,   // endpoint/sandbox/disk failure: retried on resume
+    kModelFailure,   // the model could not do a stage (unparseable issue, context overflow, ...)
+    kSkipped,        // stopped on purpose: no P1, duplicate P1, judge said no, rollout-2 ended unsubmitted
+    kVerified,       // rollout 2 scored (accepted or not)
   };
   Kind kind = Kind::kVerified;
   std::string detail;

@@ -46,7 +46,7 @@ struct RunSummary {
   std::size_t accepted_before = 0;   // of those, accepted (set by RunShard from the journal)
   std::size_t dispatched = 0;
   std::size_t in_flight = 0;
-  std::map<std::string, std::size_t> outcomes;  // TaskOutcomeKindName -> count
+  std::map<TaskOutcome::Kind, std::size_t> outcomes;  // by kind (named by TaskOutcomeKindName)
   std::size_t accepted = 0;
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "seragen/base/result.h"
+#include "seragen/journal/outcomes.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/ref_list.h"
 #include "seragen/runview/status_report.h"
@@ -21,8 +22,14 @@ namespace seragen::report {
 
 // Steps of the funnel, in order. A task counts in a step when its journal
 // shows it got there (in any rollout-1 attempt).
-inline constexpr const char* kFunnelSteps[] = {"planned",       "rollout1_submitted", "judged",
-                                               "issue_written", "rollout2_submitted", "accepted"};
+inline constexpr const char* kFunnelSteps[] = {
+    "planned",  // not an outcome: a funnel step id
+    "rollout1_submitted",
+    "judged",
+    "issue_written",
+    "rollout2_submitted",
+    "accepted",  // not an outcome: a funnel step id
+};
 inline constexpr std::size_t kFunnelStepCount = 6;
 
 // What the trajectory file of one rollout says (filled by the report writer
@@ -58,8 +65,10 @@ struct TaskRow {
   std::string Directory() const;
   // Outcome: accepted, rejected, not_scorable (verified), skipped, failed,
   // running (started, not finished), planned (no record yet).
-  std::string outcome;
-  std::string stage;   // latest stage name ("" when not started)
+  journal::Outcome outcome = journal::Outcome::kPlanned;
+  std::optional<journal::Stage> stage;  // latest stage (none when not started)
+  std::string_view OutcomeName() const { return journal::OutcomeName(outcome); }
+  std::string_view StageName() const { return stage ? journal::StageName(*stage) : std::string_view(); }
   std::string detail;  // skip reason, error class or rollout exit status
   std::string error_message;
   int attempts = 0;  // rollout-1 attempts (judge rejections + 1)

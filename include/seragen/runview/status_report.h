@@ -9,6 +9,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/journal/occupancy.h"
+#include "seragen/journal/outcomes.h"
 #include "seragen/runview/cost_ledger.h"
 #include "seragen/runview/run_budget.h"
 #include "seragen/runview/run_state.h"
@@ -29,11 +30,14 @@ struct StatusReport {
   // The exit-code classification of `seragen run` over the whole plan
   // (RunResultName): complete, incomplete or nothing_succeeded.
   std::string result;
-  std::map<std::string, std::size_t> by_stage;        // latest stage of each started task
-  std::map<std::string, std::size_t> verified;        // accepted / rejected / not_scorable
-  std::map<std::string, std::size_t> skipped;         // reason -> count
-  std::map<std::string, std::size_t> infra_failures;  // error class -> count (latest record)
-  std::map<std::string, std::size_t> model_failures;
+  std::map<std::string, std::size_t> by_stage;       // latest stage of each started task
+  std::map<journal::Verdict, std::size_t> verified;  // accepted / rejected / not_scorable
+  std::map<journal::SkipReason, std::size_t> skipped;
+  // Error class -> count (latest record), by family; a class of no known
+  // family is counted with the model's, as it always was.
+  std::map<journal::ErrorClass, std::size_t> infra_failures;
+  std::map<journal::ErrorClass, std::size_t> model_failures;
+  std::map<journal::ErrorClass, std::size_t> config_failures;
   // rollout exit status -> count; "autosubmitted:<status>" for rollouts that
   // submitted their diff after that limit (agent::OutcomeName)
   std::map<std::string, std::size_t> rollout_exits;
@@ -69,6 +73,12 @@ struct StatusReport {
   journal::OccupancyRecord occupancy;
   std::vector<std::string> occupancy_problems;
 };
+
+// A count map keyed by outcome values, keyed by their journal names instead
+// (for text and JSON).
+std::map<std::string, std::size_t> CountsByName(const std::map<journal::Verdict, std::size_t>& counts);
+std::map<std::string, std::size_t> CountsByName(const std::map<journal::SkipReason, std::size_t>& counts);
+std::map<std::string, std::size_t> CountsByName(const std::map<journal::ErrorClass, std::size_t>& counts);
 
 // FoldRun and StatusOf; FoldRun's errors.
 Result<StatusReport> ReadStatus(const std::string& run_dir);
