@@ -87,8 +87,8 @@ int main(int argc, char** argv) {
   std::printf("incremental, first (one walk):   %.2f ms\n", first_ms);
   std::printf("incremental, nothing changed:    median %.3f ms\n", idle_ms);
   std::printf("incremental, after 4 files written: median %.3f ms (acceptance: <= 10 ms)\n", touched_ms);
-  std::printf("agrees with a whole walk: %s (full walks: %llu)\n",
-              check.ok() && mine.ok() && check->bytes == mine->bytes && check->entries == mine->entries ? "yes" : "NO",
+  const bool agrees = check.ok() && mine.ok() && check->bytes == mine->bytes && check->entries == mine->entries;
+  std::printf("agrees with a whole walk: %s (full walks: %llu)\n", agrees ? "YES" : "NO",
               static_cast<unsigned long long>(incremental.full_walks()));
   std::filesystem::remove_all(root);
   return 0;

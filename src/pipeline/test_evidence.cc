@@ -48,7 +48,7 @@ Run RunIn(Workspace& ws, const std::string& patch, verify::TestFormat format, co
   }
   sandbox::RunLimits limits;
   limits.timeout = settings.timeout;
-  limits.output_cap_bytes = settings.output_cap_bytes;
+  limits.output_cap_chars = settings.output_cap_chars;
   limits.resources.cpu_seconds = static_cast<int>(settings.timeout.count());
   Result<sandbox::CommandResult> r = ws.RunCommand(verify::EvidenceCommand(format, ws.test_command()), limits);
   if (!r.ok()) {
@@ -65,7 +65,7 @@ Run RunIn(Workspace& ws, const std::string& patch, verify::TestFormat format, co
   }
   if (r->truncated() || r->output_limit_killed) {
     run.summary.status = TestRunStatus::kTruncated;
-    run.problem = "the tests wrote more than " + std::to_string(settings.output_cap_bytes) + " bytes";
+    run.problem = "the tests wrote more than " + std::to_string(settings.output_cap_chars) + " characters";
     return run;
   }
   run.outcomes = verify::ParseTestOutput(format, r->output, r->exit_code);

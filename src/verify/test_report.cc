@@ -216,7 +216,7 @@ void JUnitElement(TestOutcomes& out, std::optional<OpenCase>& open, std::string_
     open.reset();
   } else if (open && (name == "failure" || name == "error")) {
     open->outcome = TestOutcome::kFail;
-  } else if (open && name == "skipped" && open->outcome != TestOutcome::kFail) {
+  } else if (open && name == "skipped" && open->outcome != TestOutcome::kFail) {  // not an outcome: a JUnit tag
     open->outcome = TestOutcome::kSkip;
   }
 }

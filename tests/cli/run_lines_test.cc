@@ -13,7 +13,7 @@ pipeline::RunSummary Summary() {
   s.already_finished = 2;
   s.accepted_before = 1;
   s.in_flight = 3;
-  s.outcomes = {{"skipped", 1}, {"verified", 3}};
+  s.outcomes = {{pipeline::TaskOutcome::Kind::kSkipped, 1}, {pipeline::TaskOutcome::Kind::kVerified, 3}};
   s.accepted = 2;
   s.prompt_tokens = 1000;
   s.completion_tokens = 50;

@@ -13,8 +13,7 @@ std::span<const Target> AllTargets() {
       {"tool_arguments", FuzzToolArguments},   {"patch_lines", FuzzPatchLines},
       {"journal_reader", FuzzJournalReader},   {"journal_record", FuzzJournalRecord},
       {"trajectory", FuzzTrajectory},          {"turn_log", FuzzTurnLog},
-      {"prometheus_text", FuzzPrometheusText},
-      {"test_report", FuzzTestReport},
+      {"prometheus_text", FuzzPrometheusText}, {"test_report", FuzzTestReport},
 #ifndef SERAGEN_FUZZ_PARSERS_ONLY
       {"patch_check", FuzzPatchCheck},         {"config_loader", FuzzConfigLoader},
       {"tool_validation", FuzzToolValidation}, {"secret_scanner", FuzzSecretScanner},

@@ -19,9 +19,10 @@
 namespace seragen::pipeline {
 
 struct EvidenceSettings {
-  bool enabled = true;                       // verify.test_evidence
-  std::chrono::seconds timeout{900};         // verify.test_timeout, per run
-  std::size_t output_cap_bytes = 16u << 20;  // a run's output kept; more marks the run truncated
+  bool enabled = true;                // verify.test_evidence
+  std::chrono::seconds timeout{900};  // verify.test_timeout, per run
+  std::size_t output_cap_chars =
+      16u << 20;  // characters of a run's output kept (the sandbox holds <= 4 bytes each); more marks it truncated
 };
 
 // Blocking (three sandboxed test runs): call on a worker. nullopt when the
