@@ -512,6 +512,27 @@ bool Running(int pid) {
   return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
 }
 
+// Chat requests in the teacher's request log (not its models or health probes).
+std::size_t ChatRequests(const std::string& log) {
+  std::size_t n = 0;
+  for (const std::string& line : ReadLines(log)) {
+    json j = json::parse(line, nullptr, false);
+    if (!j.is_object()) continue;
+    std::string kind = j.value("kind", "");
+    n += kind == "models" || kind == "health" ? 0 : 1;
+  }
+  return n;
+}
+
+// Waits (at most 30 s) until the teacher has more than `before` chat requests,
+// i.e. the run started at `pid` made its first model call, or until it ended.
+void WaitForRequestsBeyond(const std::string& log, std::size_t before, int pid) {
+  for (int i = 0; i < 3000 && Running(pid); ++i) {
+    if (ChatRequests(log) > before) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 // Requests the teacher answered more than once: the same messages with the
 // same seed (an issue-writer retry has another seed), in body-log order. For
 // each, the round (index into `marks`, the body-log length after each kill)
@@ -553,10 +574,13 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
   int kills = 0;
   for (int round = 0; round < 20; ++round) {
     std::string out;
+    const std::size_t requests_before = ChatRequests(dir.Sub("requests.jsonl"));
     testing::RunShell(Binary() + " run -c " + cfg + " > " + dir.Sub("run.log") + " 2>&1 & echo $!", &out);
     int pid = std::atoi(out.c_str());
     REQUIRE(pid > 0);
-    // Long enough, even on a loaded 2-core machine, for some rollouts to become durable.
+    // The window opens at the round's first model call (start-up on a loaded 2-core machine can
+    // take longer than the window itself); long enough then for some rollouts to become durable.
+    WaitForRequestsBeyond(dir.Sub("requests.jsonl"), requests_before, pid);
     std::this_thread::sleep_for(std::chrono::milliseconds(300 + rng.Uniform(1000)));
     bool alive = Running(pid);
     ::kill(pid, SIGKILL);
