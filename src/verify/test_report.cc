@@ -8,6 +8,7 @@
 
 #include "seragen/base/enum_names.h"
 #include "seragen/base/json_depth.h"
+#include "seragen/base/json_strings.h"
 #include "seragen/base/strings.h"
 #include "seragen/base/utf8.h"
 
@@ -61,21 +62,7 @@ void Add(TestOutcomes& out, std::string_view raw_id, TestOutcome outcome, bool r
 
 void AppendCodePoint(std::string& out, std::uint32_t cp) {
   if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+  AppendUtf8(out, cp);
 }
 
 // A numeric character reference's value ("#65", "#x41"); nullopt when malformed.

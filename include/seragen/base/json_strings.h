@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,5 +30,9 @@ std::string DecodeJsonString(std::string_view token);
 // `text` as one JSON string token (quotes included), invalid UTF-8 replaced
 // by U+FFFD.
 std::string EncodeJsonString(std::string_view text);
+
+// Appends `cp` as UTF-8; `cp` must be a Unicode scalar value (not a surrogate,
+// at most 0x10FFFF).
+void AppendUtf8(std::string& out, std::uint32_t cp);
 
 }  // namespace seragen
