@@ -7,7 +7,6 @@ namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 
-
 // Four hex digits at `at`, or -1.
 long Hex4(std::string_view s, std::size_t at) {
   if (at + 4 > s.size()) return -1;
