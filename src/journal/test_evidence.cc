@@ -50,15 +50,13 @@ namespace {
 constexpr const char* kRunNames[] = {"base", "p1", "p2"};
 
 Json RunToJson(const TestRunSummary& r) {
-  Json j;
-  j["status"] = std::string(TestRunStatusName(r.status));
-  j["exit_code"] = r.exit_code;
-  j["tests"] = r.tests;
-  j["passed"] = r.passed;
-  j["failed"] = r.failed;
-  j["skipped"] = r.skipped;
-  j["ms"] = r.duration_ms;
-  return j;
+  return Json{{"status", std::string(TestRunStatusName(r.status))},
+              {"exit_code", r.exit_code},
+              {"tests", r.tests},
+              {"passed", r.passed},
+              {"failed", r.failed},
+              {"skipped", r.skipped},
+              {"ms", r.duration_ms}};
 }
 
 // Reads the enum member `field` of `j` through `named`; a name it does not
