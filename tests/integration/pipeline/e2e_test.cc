@@ -270,8 +270,7 @@ TEST_CASE("a teacher that never submits in rollout 1: the call budget autosubmit
   // Rollout 1 changes a file, then only looks around until the call budget ends it.
   std::string script = "rollout1:\n  - tool: bash\n    arguments: '{\"command\": \"echo seen >> README.md\"}'\n";
   for (int i = 0; i < 30; ++i) script += "  - tool: bash\n    arguments: '{\"command\": \"ls\"}'\n";
-  dir.Write("script.yaml", script);
-  TeacherProcess teacher(dir, "--seed 3 --script " + dir.Sub("script.yaml"));
+  TeacherProcess teacher(dir, ReplayFlags(dir, script));
   std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(), "");
   std::string out;
   // One task is enough (the others would repeat its P1): exit code 3, the rest of the plan left undone.

@@ -343,8 +343,7 @@ TEST_CASE("run: a teacher that forges a test pass gets no passing evidence, sera
           "[e2e][env][evidence]") {
   testing::TempDir dir;
   MakeSrcLayoutPackage(dir.Sub("repo"));
-  dir.Write("script.yaml", kForgingScript);
-  TeacherProcess teacher(dir, "--seed 3 --script " + dir.Sub("script.yaml"));
+  TeacherProcess teacher(dir, ReplayFlags(dir, kForgingScript));
   std::string cfg = WriteConfig(dir, dir.Sub("repo"), teacher.url(),
                                 std::string(kRunEnvironment) + "  cache_dir: '" + dir.Sub("cache") + "'\n");
   std::string out;

@@ -56,6 +56,11 @@ TeacherProcess::~TeacherProcess() {
   }
 }
 
+std::string ReplayFlags(const testing::TempDir& dir, const std::string& script) {
+  dir.Write("script.yaml", script);
+  return "--seed 3 --script " + dir.Sub("script.yaml");
+}
+
 std::string WriteConfig(const testing::TempDir& dir, const std::string& repo_dir, const std::string& url,
                         const std::string& extra_yaml) {
   std::string yaml =

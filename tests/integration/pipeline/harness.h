@@ -30,6 +30,10 @@ class TeacherProcess {
 };
 
 // Writes a config for `repo_dir` against `url` into dir/config.yaml; returns its path.
+// Writes `script` to dir/script.yaml and returns the teacher flags that
+// replay it (seed 3).
+std::string ReplayFlags(const testing::TempDir& dir, const std::string& script);
+
 std::string WriteConfig(const testing::TempDir& dir, const std::string& repo_dir, const std::string& url,
                         const std::string& extra_yaml = "");
 

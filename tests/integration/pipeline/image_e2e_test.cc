@@ -119,8 +119,7 @@ TEST_CASE("the demo pipeline runs inside a Debian image given as a docker-save a
   const std::string env_cache = "/var/tmp/seragen-test-env-" + std::to_string(::geteuid());
   HostListener listener;
   const std::string probe = "seragen-image-probe-" + ContentId({dir.path()}, 12);
-  dir.Write("script.yaml", RolloutScript(probe, listener.port));
-  TeacherProcess teacher(dir, "--seed 3 --script " + dir.Sub("script.yaml"));
+  TeacherProcess teacher(dir, ReplayFlags(dir, RolloutScript(probe, listener.port)));
   dir.Write("config.yaml",
             "run: {dir: run, seed: 11, concurrency: 2, progress: never, grace_period_s: 2}\n"
             "repos: [{name: sample, source: '" +

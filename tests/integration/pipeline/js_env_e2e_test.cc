@@ -57,8 +57,7 @@ TEST_CASE("javascript with a lockfile: npm ci in setup, offline rollouts import 
           "[e2e][env][evidence][network]") {
   testing::TempDir dir;
   MakeNodeRepo(dir.Sub("jsdemo"));
-  dir.Write("script.yaml", kRolloutScript);
-  TeacherProcess teacher(dir, "--seed 3 --script " + dir.Sub("script.yaml"));
+  TeacherProcess teacher(dir, ReplayFlags(dir, kRolloutScript));
   const std::string cfg = dir.Sub("seragen.yaml");
   std::string out;
   REQUIRE(testing::RunShell(Binary() + " config init --repo '" + dir.Sub("jsdemo") + "' --base-url " + teacher.url() +
