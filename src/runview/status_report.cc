@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "runview/test_agreement_json.h"
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/journal/shard_lock.h"
@@ -272,7 +273,7 @@ std::string StatusJson(const StatusReport& r) {
                               {"eta_minutes", r.eta_minutes},
                               {"running", r.running},
                               {"torn_journals", r.torn_tails}};
-  j["test_agreement"] = nlohmann::ordered_json::parse(TestAgreementJson(r.test_agreement));
+  j["test_agreement"] = TestAgreementJson(r.test_agreement);
   AddBreakdownJson(r.breakdown, j);
   j["cost"] = nlohmann::ordered_json::parse(CostJson(r.cost));
   AddTokenAccountingJson(r.tokens, j);

@@ -1,5 +1,7 @@
 #include "seragen/runview/test_agreement.h"
 
+#include "runview/test_agreement_json.h"
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -62,7 +64,7 @@ std::string FormatTestAgreement(const TestAgreementSummary& s) {
   return "tests      " + DescribeTestAgreement(s) + "\n";
 }
 
-std::string TestAgreementJson(const TestAgreementSummary& s) {
+nlohmann::ordered_json TestAgreementJson(const TestAgreementSummary& s) {
   auto share = [](std::optional<double> x) { return x ? nlohmann::ordered_json(*x) : nlohmann::ordered_json(); };
   nlohmann::ordered_json j = {{"with_evidence", s.with_evidence},
                               {"agree", s.agree},
@@ -74,7 +76,7 @@ std::string TestAgreementJson(const TestAgreementSummary& s) {
                               {"soft_to_hard", share(s.SoftToHard())},
                               {"agree_soft_accepted", s.agree_soft_accepted},
                               {"hard_to_soft", share(s.HardToSoft())}};
-  return j.dump();
+  return j;
 }
 
 }  // namespace seragen::runview

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runview/test_agreement_json.h"
+
 namespace seragen::runview {
 namespace {
 
@@ -44,13 +46,13 @@ TEST_CASE("test agreement: soft-accepted tasks that agree on tests, and the reve
   CHECK(FormatTestAgreement(s) ==
         "tests      2 of 3 soft-accepted task(s) agree on tests (66.7%); 2 of 3 test-agreeing task(s) soft-accepted "
         "(66.7%); 1 no signal, 1 unavailable (seragen's own test runs)\n");
-  nlohmann::json j = nlohmann::json::parse(TestAgreementJson(s));
+  nlohmann::ordered_json j = TestAgreementJson(s);
   CHECK(j["soft_to_hard"].get<double>() == Approx(2.0 / 3.0));
   CHECK(j["no_signal"] == 1);
 
   TestAgreementSummary none;
   CHECK(FormatTestAgreement(none).empty());
-  CHECK(nlohmann::json::parse(TestAgreementJson(none))["hard_to_soft"].is_null());
+  CHECK(TestAgreementJson(none)["hard_to_soft"].is_null());
 }
 
 }  // namespace seragen::runview

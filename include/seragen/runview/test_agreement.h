@@ -37,9 +37,7 @@ struct TestAgreementSummary {
 std::string DescribeTestAgreement(const TestAgreementSummary& s);
 // "tests      " + DescribeTestAgreement + "\n", or "" when no task has evidence.
 std::string FormatTestAgreement(const TestAgreementSummary& s);
-// {"with_evidence":N,"agree":..,"disagree":..,"no_signal":..,"unavailable":..,
-//  "soft_accepted_decided":..,"soft_accepted_agree":..,"soft_to_hard":x|null,
-//  "agree_soft_accepted":..,"hard_to_soft":x|null} (JSON text).
-std::string TestAgreementJson(const TestAgreementSummary& s);
+// The JSON object of `status --json` is built by TestAgreementJson in the
+// module's private test_agreement_json.h.
 
 }  // namespace seragen::runview
