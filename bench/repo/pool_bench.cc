@@ -1,11 +1,12 @@
-// Working-copy pool benchmark: on a generated 5,000-file repository, prints
-// the time to create the pool (its pruned object store) and a copy, the median acquire+release time after a
-// rollout-sized change (20 modified, 10 deleted, 10 added files, ignored build
-// output), and the time of DiffAgainstBase on that change.
+// Working-copy pool benchmark: on a generated repository (5,000 files unless
+// told), prints the time to create the pool (its pruned object store) and a copy, the median acquire+release time
+// after a rollout-sized change (20 modified, 10 deleted, 10 added files, ignored build output), the time of
+// DiffAgainstBase on that change, and what handing a copy to a slot's uid costs (as root).
 //
-//   bench_repo_pool [work_dir] [iterations]
+//   bench_repo_pool [work_dir] [iterations] [files]
 // work_dir defaults to /dev/shm/seragen-bench-repo (tmpfs); pass a disk path to
-// compare. The directory is deleted and recreated.
+// compare. The directory is deleted and recreated. iterations 0 measures only
+// the ownership figures; files is rounded down to a multiple of 50.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -73,8 +74,10 @@ std::string FilePath(int dir, int file) {
   return "pkg" + std::to_string(dir) + "/module_" + std::to_string(file) + ".py";
 }
 
+int g_dirs = 100;  // 50 files each
+
 void Generate(const std::string& source) {
-  for (int d = 0; d < 100; ++d) {
+  for (int d = 0; d < g_dirs; ++d) {
     for (int f = 0; f < 50; ++f) Write(fs::path(source) / FilePath(d, f), FileText(d, f, 0));
   }
   Write(fs::path(source) / ".gitignore", "__pycache__/\n*.pyc\nbuild/\n");
@@ -88,15 +91,15 @@ void Generate(const std::string& source) {
 // 20 modified, 10 deleted, 10 added (in a new package), 60 ignored outputs.
 void RolloutChange(const std::string& copy, int round) {
   for (int i = 0; i < 20; ++i) {
-    int d = (round * 7 + i * 3) % 100;
+    int d = (round * 7 + i * 3) % g_dirs;
     Write(fs::path(copy) / FilePath(d, i % 50), FileText(d, i % 50, round + 1));
   }
-  for (int i = 0; i < 10; ++i) fs::remove(fs::path(copy) / FilePath((round + i * 11) % 100, 40 + i));
+  for (int i = 0; i < 10; ++i) fs::remove(fs::path(copy) / FilePath((round + i * 11) % g_dirs, 40 + i));
   for (int i = 0; i < 10; ++i) {
     Write(fs::path(copy) / ("newpkg/sub/added_" + std::to_string(i) + ".py"), FileText(999, i, round));
   }
   Write(fs::path(copy) / "newpkg/__init__.py", "");
-  for (int i = 0; i < 50; ++i) {
+  for (int i = 0; i < 50 && i < g_dirs; ++i) {
     Write(fs::path(copy) / ("pkg" + std::to_string(i) + "/__pycache__/module_0.cpython-311.pyc"),
           std::string(2000, '\x01'));
   }
@@ -166,7 +169,7 @@ void RunScenario(const Repository& repo, const std::string& base, const std::str
   std::printf("  verify_after_restore=%s                      wall (median)   cpu (median)\n", verify ? "on " : "off");
   std::printf("    create the pool (its object store)      %8.1f ms    %8.1f ms   (once per repository and commit)\n",
               pool_ms, pool_cpu);
-  std::printf("    create a copy (5,000 files)             %8.1f ms    %8.1f ms\n", Median(create_ms),
+  std::printf("    create a copy (%5d files)             %8.1f ms    %8.1f ms\n", g_dirs * 50, Median(create_ms),
               Median(create_cpu));
   std::printf("    acquire+release after a rollout         %8.1f ms    %8.1f ms   (target < 50 ms)\n", Median(total_ms),
               Median(total_cpu));
@@ -177,8 +180,11 @@ void RunScenario(const Repository& repo, const std::string& base, const std::str
               Median(diff_cpu), patch_bytes);
 }
 
-// What the sandbox's per-slot uid costs: handing a copy to another uid with
-// AdoptOwnership, versus a plain chown -R that leaves the stat cache stale.
+// What the sandbox's per-slot uid costs (cpu, and wall for the slot change):
+// AdoptOwnership to a new uid walks the whole copy; before the pool kept
+// owners, every acquire paid that walk even for the uid the copy already had.
+// GiveTo of a copy back with its owner after a rollout touches only what root
+// wrote since. A plain chown -R leaves the stat cache stale.
 void RunOwnership(const Repository& repo, const std::string& base, const std::string& pool_dir) {
   if (geteuid() != 0) {
     std::printf("  ownership: skipped (needs root to chown)\n");
@@ -189,32 +195,38 @@ void RunOwnership(const Repository& repo, const std::string& base, const std::st
   options.capacity = 1;
   auto pool = WorkingCopyPool::Create(repo, base, options);
   if (!pool.ok()) Die(pool.status().ToString());
-  std::vector<double> adopt_ms, adopt_again_ms, cycle_ms, stale_status_ms;
-  for (int round = 0; round < 3; ++round) {
-    auto lease = pool->Acquire();
+  std::vector<double> adopt_ms, adopt_again_ms, give_back_ms, give_back_wall, stale_status_ms;
+  for (int round = 0; round < 5; ++round) {
+    const unsigned uid = 1000 + round;
+    auto lease = pool->Acquire(std::chrono::milliseconds(0), uid);
     if (!lease.ok()) Die(lease.status().ToString());
     double cpu = CpuMs();
-    if (!seragen::repo::AdoptOwnership(lease->paths(), 1000 + round, 1000 + round).ok()) Die("adopt failed");
+    if (!lease->GiveTo(uid, uid).ok()) Die("GiveTo a new uid failed");  // the pool's owner differs: a walk
     adopt_ms.push_back(CpuMs() - cpu);
-    cpu = CpuMs();
-    (void)seragen::repo::AdoptOwnership(lease->paths(), 1000 + round, 1000 + round);
-    adopt_again_ms.push_back(CpuMs() - cpu);
     RolloutChange(lease->path(), round);
-    cpu = CpuMs();
     (void)lease->Release();
-    auto again = pool->Acquire();
-    cycle_ms.push_back(CpuMs() - cpu);
+    auto again = pool->Acquire(std::chrono::milliseconds(0), uid);
     if (!again.ok()) Die(again.status().ToString());
+    cpu = CpuMs();
+    auto wall = Clock::now();
+    if (!again->GiveTo(uid, uid).ok()) Die("GiveTo the same uid failed");
+    give_back_wall.push_back(Ms(Clock::now() - wall));
+    give_back_ms.push_back(CpuMs() - cpu);
+    cpu = CpuMs();
+    (void)seragen::repo::AdoptOwnership(again->paths(), uid, uid);  // what every acquire did before
+    adopt_again_ms.push_back(CpuMs() - cpu);
     std::string chown = "chown -R " + std::to_string(2000 + round) + " '" + again->path() + "'";
     if (std::system(chown.c_str()) != 0) Die("chown failed");
     cpu = CpuMs();
     (void)seragen::repo::DirtyPaths(again->paths());
     stale_status_ms.push_back(CpuMs() - cpu);
   }
-  std::printf("  sandbox ownership (cpu, median of 3)\n");
-  std::printf("    AdoptOwnership to a new uid             %8.1f ms   (again, nothing to do: %.1f ms)\n",
-              Median(adopt_ms), Median(adopt_again_ms));
-  std::printf("    release+acquire after rollout, adopted  %8.1f ms\n", Median(cycle_ms));
+  std::printf("  sandbox ownership (%d files, cpu, median of 5)\n", g_dirs * 50);
+  std::printf("    GiveTo a new uid (AdoptOwnership, a walk) %8.1f ms\n", Median(adopt_ms));
+  std::printf("    copy back with its slot after a rollout:\n");
+  std::printf("      before: AdoptOwnership walks again     %8.1f ms\n", Median(adopt_again_ms));
+  std::printf("      now: GiveTo its owner                  %8.1f ms   (wall %.1f ms; target <= 10 ms)\n",
+              Median(give_back_ms), Median(give_back_wall));
   std::printf("    status after a plain chown -R           %8.1f ms   (every file re-hashed)\n",
               Median(stale_status_ms));
 }
@@ -224,6 +236,7 @@ void RunOwnership(const Repository& repo, const std::string& base, const std::st
 int main(int argc, char** argv) {
   std::string work = argc > 1 ? argv[1] : "/dev/shm/seragen-bench-repo";
   int iterations = argc > 2 ? std::atoi(argv[2]) : 15;
+  if (argc > 3) g_dirs = std::max(1, std::atoi(argv[3]) / 50);
   std::error_code ec;
   fs::remove_all(work, ec);
   fs::create_directories(work);
@@ -234,14 +247,16 @@ int main(int argc, char** argv) {
   if (getloadavg(load, 1) != 1) load[0] = -1;
   std::printf("bench_repo_pool: load average %.1f on %u cores (wall times grow with load; cpu times do not)\n", load[0],
               std::thread::hardware_concurrency());
-  std::printf("bench_repo_pool: 5,000 files x ~3.6 KB in %s (generated in %.0f ms), %d iterations\n", work.c_str(),
-              Ms(Clock::now() - gen_start), iterations);
+  std::printf("bench_repo_pool: %d files x ~3.6 KB in %s (generated in %.0f ms), %d iterations\n", g_dirs * 50,
+              work.c_str(), Ms(Clock::now() - gen_start), iterations);
   auto repo = Repository::Open(source);
   if (!repo.ok()) Die(repo.status().ToString());
   auto base = repo->ResolveCommit("HEAD");
   if (!base.ok()) Die(base.status().ToString());
-  RunScenario(*repo, *base, work + "/pool-verify", iterations, true);
-  RunScenario(*repo, *base, work + "/pool-noverify", iterations, false);
+  if (iterations > 0) {
+    RunScenario(*repo, *base, work + "/pool-verify", iterations, true);
+    RunScenario(*repo, *base, work + "/pool-noverify", iterations, false);
+  }
   RunOwnership(*repo, *base, work + "/pool-owner");
   fs::remove_all(work, ec);
   return 0;

@@ -128,11 +128,19 @@ class SandboxSetupRunner final : public env::SetupRunner {
 
 // As root, hands the copy to the slot's uid while keeping the index's stat
 // cache valid (a plain chown would make every later status/diff re-hash every
-// file). Without root the sandbox runs as this user, who owns the copy already
-// (bwrap maps it to the slot uid inside), and could not chown it anyway.
+// file); a copy that slot had before changes hands only where root wrote since
+// (WorkingCopyLease::GiveTo). Without root the sandbox runs as this user, who
+// owns the copy already (bwrap maps it to the slot uid inside), and could not
+// chown it anyway.
 Status AdoptForSandbox(sandbox::SandboxMode mode, repo::WorkingCopyLease& lease, const sandbox::SandboxOptions& sb) {
   if (mode != sandbox::SandboxMode::kBwrap || ::geteuid() != 0) return Status::Ok();
-  return repo::AdoptOwnership(lease.paths(), sb.uid, sb.gid);
+  return lease.GiveTo(sb.uid, sb.gid);
+}
+
+// A copy for the sandbox `sb`, preferably one its uid had before (no walk).
+Result<repo::WorkingCopyLease> AcquireFor(repo::WorkingCopyPool& pool, const sandbox::SandboxOptions& sb,
+                                          std::chrono::milliseconds wait) {
+  return pool.Acquire(wait, static_cast<unsigned>(sb.uid));
 }
 
 // The sandbox defaults with the environment's variables over them.
@@ -203,7 +211,7 @@ Result<RunWorkspaceFactory::Prepared> RunWorkspaceFactory::PrepareFor(const call
   if (!spec.has_setup()) return Prepared{spec, ""};
   SG_RETURN_IF_ERROR(MakeDirs(options_.env_log_dir));
   const std::string log = journal::EnvSetupLogPath(options_.env_log_dir, task.repo, task.commit);
-  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool.Acquire(std::chrono::minutes(10)));
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(pool, sb, std::chrono::minutes(10)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   sandbox::SandboxOptions setup_sb = sb;
@@ -282,7 +290,7 @@ Result<sandbox::SandboxOptions> RunWorkspaceFactory::SandboxFor(const callgraph:
 Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
-  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   sb.host_tmp = lease.paths().tmp_dir;  // one /tmp for the whole rollout
@@ -300,7 +308,7 @@ Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const ca
   const std::size_t setups_before = SetupsRun();
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
-  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, pool->Acquire(std::chrono::seconds(60)));
+  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));

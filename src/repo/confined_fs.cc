@@ -285,6 +285,31 @@ Status ConfinedDir::ChownAll(uid_t uid, gid_t gid) const {
   return Walk(fd_.get(), 0, "", path_, visit);
 }
 
+Status ConfinedDir::ChownPath(std::string_view relative, uid_t uid, gid_t gid) const {
+  UniqueFd dir(::dup(fd_.get()));
+  if (dir.get() < 0) return IoError("cannot duplicate a descriptor of " + path_ + ": " + Errno(errno));
+  std::string walked;
+  for (const std::string& part : SplitOn(relative, "/")) {
+    if (part.empty()) continue;
+    if (part == "." || part == "..") {
+      return InvalidArgumentError("path '" + std::string(relative) + "' in " + path_ + " has a '" + part +
+                                  "' component");
+    }
+    walked = Join(walked, part);
+    struct stat st;
+    if (::fstatat(dir.get(), part.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Status::Ok();  // gone
+    if ((st.st_uid != uid || st.st_gid != gid) &&
+        ::fchownat(dir.get(), part.c_str(), uid, gid, AT_SYMLINK_NOFOLLOW) != 0) {
+      return IoError("cannot chown '" + walked + "' in " + path_ + ": " + Errno(errno));
+    }
+    if (!S_ISDIR(st.st_mode)) return Status::Ok();
+    UniqueFd next(OpenDirAt(dir.get(), part.c_str()));
+    if (!next.valid()) return Status::Ok();  // replaced meanwhile: nothing of ours to give below it
+    dir = std::move(next);
+  }
+  return Status::Ok();
+}
+
 Result<std::string> ConfinedDir::ReadFile(std::string_view relative, std::size_t max_bytes) const {
   std::string leaf;
   SG_ASSIGN_OR_RETURN(UniqueFd parent, OpenParent(relative, &leaf));

@@ -78,6 +78,11 @@ class ConfinedDir {
   // AT_SYMLINK_NOFOLLOW; entries already right are not touched).
   Status ChownAll(uid_t uid, gid_t gid) const;
 
+  // Gives `relative` and every directory on the way to it (not the root) to
+  // uid:gid, never following a symlink (a symlinked component is itself
+  // given and the walk stops there). OK when a component does not exist.
+  Status ChownPath(std::string_view relative, uid_t uid, gid_t gid) const;
+
   // Reads regular file `relative` (never through a symlink). NotFound when it
   // is missing, FailedPrecondition when it is not a regular file,
   // ResourceExhausted when it holds more than `max_bytes`.

@@ -159,7 +159,7 @@ Result<StatusScan> ScanChanges(git_repository* repo, const std::string& copy_pat
 // confirms those paths are clean afterwards. Costs one stat per file plus work
 // proportional to the change, versus two full walks for checkout + status.
 Status RestoreChangedPaths(git_repository* repo, const std::string& copy_path, std::string_view base_commit,
-                           bool verify) {
+                           bool verify, std::vector<std::string>* rewritten) {
   SG_ASSIGN_OR_RETURN(git_oid oid, internal::ParseOid(base_commit));
   SG_RETURN_IF_ERROR(DetachHead(repo, copy_path, oid));
   SG_ASSIGN_OR_RETURN(StatusScan scan, ScanChanges(repo, copy_path, nullptr));
@@ -167,6 +167,7 @@ Status RestoreChangedPaths(git_repository* repo, const std::string& copy_path, s
   SG_ASSIGN_OR_RETURN(internal::ConfinedDir root, internal::ConfinedDir::Open(copy_path));
   for (const std::string& path : scan.extra) SG_RETURN_IF_ERROR(root.RemoveAll(path));
   if (!scan.tracked.empty()) {
+    *rewritten = scan.tracked;
     SG_RETURN_IF_ERROR(CheckoutBase(repo, copy_path, base_commit, &scan.tracked));
     SG_ASSIGN_OR_RETURN(internal::TreePtr tree, internal::CommitTree(repo, base_commit));
     SG_RETURN_IF_ERROR(SyncIndexEntries(repo, copy_path, tree.get(), scan.tracked));
@@ -320,13 +321,20 @@ Status CreateWorkingCopy(const CopyPaths& copy, std::string_view base_commit, co
 }
 
 Status RestoreCopy(const CopyPaths& copy, std::string_view base_commit, const std::string& source_objects_dir,
-                   bool verify) {
+                   bool verify, RestoredScope* scope) {
+  RestoredScope ignored;
+  if (scope == nullptr) scope = &ignored;
+  *scope = RestoredScope{};  // whole until the targeted restore says otherwise
   SG_RETURN_IF_ERROR(CheckCopyIsReal(copy));
   SG_RETURN_IF_ERROR(EnsureAlternates(copy.git_dir, source_objects_dir));
   SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy.work_tree));
   SG_ASSIGN_OR_RETURN(RepoPtr repo, OpenCopyRepository(copy));
-  Status targeted = RestoreChangedPaths(repo.get(), copy.work_tree, base_commit, verify);
-  if (targeted.ok()) return targeted;
+  std::vector<std::string> rewritten;
+  Status targeted = RestoreChangedPaths(repo.get(), copy.work_tree, base_commit, verify, &rewritten);
+  if (targeted.ok()) {
+    *scope = RestoredScope{false, std::move(rewritten)};
+    return targeted;
+  }
   // The index may be corrupt or a removal may have failed: do it the slow way.
   SG_RETURN_IF_ERROR(CheckoutBase(repo.get(), copy.work_tree, base_commit));
   if (!verify) return Status::Ok();
@@ -351,63 +359,6 @@ Status RestoreWorkingCopy(const CopyPaths& copy, std::string_view base_commit) {
   SG_RETURN_IF_ERROR(NeutraliseWorkTree(copy.work_tree));
   SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenCopyRepository(copy));
   return CheckoutBase(repo.get(), copy.work_tree, base_commit);
-}
-
-Status AdoptOwnership(const CopyPaths& copy, unsigned uid, unsigned gid) {
-  SG_RETURN_IF_ERROR(internal::CheckCopyIsReal(copy));
-  // 1. Give everything in the work tree (its .git included) to uid:gid, never
-  //    following a symlink. The authoritative git directory stays root's.
-  SG_ASSIGN_OR_RETURN(internal::ConfinedDir root, internal::ConfinedDir::Open(copy.work_tree));
-  SG_RETURN_IF_ERROR(root.ChownAll(uid, gid));
-  if (!copy.tmp_dir.empty()) {
-    // Empty, made by Prepare: only the directory itself changes hands.
-    SG_ASSIGN_OR_RETURN(internal::ConfinedDir tmp, internal::ConfinedDir::Open(copy.tmp_dir));
-    SG_RETURN_IF_ERROR(tmp.ChownAll(uid, gid));
-  }
-  // 2. chown changed ctime/uid/gid, which the index's stat cache compares: take
-  //    them over for entries whose mtime, size and inode still match, so the
-  //    next status does not re-hash every file.
-  SG_ASSIGN_OR_RETURN(internal::RepoPtr repo, internal::OpenCopyRepository(copy));
-  git_index* raw = nullptr;
-  int rc = git_repository_index(&raw, repo.get());
-  if (rc != 0) return GitStatus(rc, "cannot open the index of " + copy.work_tree);
-  internal::IndexPtr index(raw);
-  std::string workdir = git_repository_workdir(repo.get());
-  std::vector<git_index_entry> updates;
-  std::size_t count = git_index_entrycount(index.get());
-  for (std::size_t i = 0; i < count; ++i) {
-    const git_index_entry* entry = git_index_get_byindex(index.get(), i);
-    if (entry == nullptr || GIT_INDEX_ENTRY_STAGE(entry) != 0) continue;
-    struct stat st;
-    if (::lstat((workdir + entry->path).c_str(), &st) != 0) continue;
-    bool same_content_stat = entry->mtime.seconds == static_cast<int32_t>(st.st_mtim.tv_sec) &&
-                             entry->mtime.nanoseconds == static_cast<uint32_t>(st.st_mtim.tv_nsec) &&
-                             entry->file_size == static_cast<uint32_t>(st.st_size) &&
-                             entry->ino == static_cast<uint32_t>(st.st_ino);
-    if (!same_content_stat) continue;
-    if (entry->uid == st.st_uid && entry->gid == st.st_gid &&
-        entry->ctime.seconds == static_cast<int32_t>(st.st_ctim.tv_sec) &&
-        entry->ctime.nanoseconds == static_cast<uint32_t>(st.st_ctim.tv_nsec)) {
-      continue;
-    }
-    git_index_entry updated = *entry;
-    updated.uid = st.st_uid;
-    updated.gid = st.st_gid;
-    updated.ctime.seconds = static_cast<int32_t>(st.st_ctim.tv_sec);
-    updated.ctime.nanoseconds = static_cast<uint32_t>(st.st_ctim.tv_nsec);
-    updates.push_back(updated);
-  }
-  if (updates.empty()) return Status::Ok();  // the agent's index copy is already equal
-  for (const git_index_entry& updated : updates) {
-    rc = git_index_add(index.get(), &updated);  // same path: replaces; copies the path
-    if (rc != 0) return GitStatus(rc, std::string("cannot refresh '") + updated.path + "' in the index");
-  }
-  rc = git_index_write(index.get());
-  if (rc != 0) return GitStatus(rc, "cannot write the index of " + copy.work_tree);
-  index.reset();
-  repo.reset();
-  // The agent's index mirrors the authoritative one, stat cache included.
-  return internal::CopyIndexToAgentGitDir(copy, /*chown=*/true, uid, gid);
 }
 
 Result<std::vector<std::string>> DirtyPaths(const CopyPaths& copy) {

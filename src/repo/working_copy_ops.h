@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "seragen/base/status.h"
 #include "seragen/repo/copy_paths.h"
@@ -41,13 +42,21 @@ Status ResetAgentGitDir(const CopyPaths& copy, std::string_view base_commit, con
 // it, mtime kept) and gives it to uid:gid when `chown` is set.
 Status CopyIndexToAgentGitDir(const CopyPaths& copy, bool chown, unsigned uid, unsigned gid);
 
+// What a restore wrote as root in the work tree: the whole tree (a full
+// checkout), or only `paths` (relative, with the directories leading to them).
+struct RestoredScope {
+  bool whole = true;
+  std::vector<std::string> paths;
+};
+
 // Restores a copy to `base_commit` in place: checks the git directory, repairs
 // the alternates file, unlinks symlinks in the work tree, then removes/checks
 // out only what a status walk reports (falling back to a full forced
 // checkout). With `verify`, confirms the touched paths are clean. The work
 // tree's `.git` is left alone (ResetAgentGitDir replaces it on acquire).
+// `scope` (may be null) says what was rewritten, also when it fails.
 Status RestoreCopy(const CopyPaths& copy, std::string_view base_commit, const std::string& source_objects_dir,
-                   bool verify);
+                   bool verify, RestoredScope* scope = nullptr);
 
 // FailedPrecondition unless `git_dir` is a directory and none of the metadata
 // files a restore writes (HEAD, index, logs/HEAD, alternates, ...) is a

@@ -7,11 +7,14 @@
 
 #include <cerrno>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <vector>
 
+#include "repo/copy_ownership.h"
 #include "repo/pruned_objects.h"
 #include "repo/working_copy_ops.h"
 #include "seragen/base/file_util.h"
@@ -55,9 +58,17 @@ struct WorkingCopyPool::State {
   std::string source_objects_dir;  // the pool's pruned store (EnsurePrunedObjects), which copies borrow
   WorkingCopyPoolOptions options;
 
+  struct Owner {
+    unsigned uid;
+    unsigned gid;
+    bool operator==(const Owner&) const = default;
+  };
   struct Slot {
     bool leased = false;
     UniqueFd lock_fd;  // open while leased
+    // Whom every entry of the copy belongs to (GiveTo), when known; written
+    // only by the lease holder, read by TryClaim only while not leased.
+    std::optional<Owner> owner;
   };
   std::mutex mu;
   std::condition_variable released;
@@ -67,16 +78,22 @@ struct WorkingCopyPool::State {
   CopyPaths Paths(std::size_t i) const { return CopyPaths{CopyPath(i), CopyPath(i) + ".git", CopyPath(i) + ".tmp"}; }
   std::string LockPath(std::size_t i) const { return CopyPath(i) + ".lock"; }
   std::string CleanStamp(std::size_t i) const { return CopyPath(i) + ".clean"; }
+  // What this pool writes in a clean stamp: the base commit, then a token of
+  // this pool object, so a copy restored by another process is told apart.
+  std::string stamp_token;
+  std::string StampText() const { return base_commit + "\n" + stamp_token + "\n"; }
 
   // Under mu: claims a slot not leased here and not locked by another process.
-  // Prefers slots whose copy already exists. Returns false when none is free.
-  bool TryClaim(std::size_t* out) {
-    for (int pass = 0; pass < 2; ++pass) {
+  // Prefers a copy that belongs to uid `prefer_owner`, then any copy that
+  // already exists. Returns false when none is free.
+  bool TryClaim(std::optional<unsigned> prefer_owner, std::size_t* out) {
+    for (int pass = 0; pass < 3; ++pass) {
       for (std::size_t i = 0; i < slots.size(); ++i) {
         if (slots[i].leased) continue;
+        if (pass == 0 && (!prefer_owner || !slots[i].owner || slots[i].owner->uid != *prefer_owner)) continue;
         std::error_code ec;
         bool exists = fs::exists(CopyPath(i), ec);
-        if ((pass == 0) != exists) continue;
+        if ((pass < 2) != exists) continue;
         UniqueFd fd(::open(LockPath(i).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
         if (!fd.valid() || ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) continue;
         slots[i].leased = true;
@@ -109,19 +126,42 @@ struct WorkingCopyPool::State {
   // Deletes copy i (work tree and git directory) and builds it again.
   Status Rebuild(std::size_t i) {
     CopyPaths copy = Paths(i);
+    slots[i].owner.reset();  // every entry is root's again
     SG_RETURN_IF_ERROR(internal::ForceRemoveAll(copy.work_tree));
     SG_RETURN_IF_ERROR(internal::ForceRemoveAll(copy.git_dir));
     return internal::CreateWorkingCopy(copy, base_commit, source_objects_dir);
   }
 
   // Restores copy i in place; on failure deletes it so it is rebuilt later.
+  // What the restore rewrote goes back to the copy's owner.
   Status Restore(std::size_t i) {
     CopyPaths copy = Paths(i);
-    Status status = internal::RestoreCopy(copy, base_commit, source_objects_dir, options.verify_after_restore);
+    internal::RestoredScope scope;
+    Status status = internal::RestoreCopy(copy, base_commit, source_objects_dir, options.verify_after_restore, &scope);
+    if (status.ok()) SettleOwner(i, scope);
     if (!status.ok()) {
       Log().Warn("rebuilding working copy {}: {}", copy.work_tree, status.ToString());
       return Rebuild(i);
     }
+    return Status::Ok();
+  }
+
+  // After a restore of claimed slot i: gives the rewritten paths back to the
+  // copy's owner, or forgets the owner when they cannot be (a whole checkout).
+  void SettleOwner(std::size_t i, const internal::RestoredScope& scope) {
+    std::optional<Owner>& owner = slots[i].owner;
+    if (!owner) return;
+    if (scope.whole || !internal::GiveRestoredPaths(Paths(i), scope.paths, owner->uid, owner->gid).ok()) owner.reset();
+  }
+
+  // Gives claimed slot i to uid:gid (WorkingCopyLease::GiveTo).
+  Status GiveTo(std::size_t i, Owner to) {
+    std::optional<Owner>& owner = slots[i].owner;
+    const bool known = owner == to;
+    owner.reset();  // unknown until the change is complete
+    SG_RETURN_IF_ERROR(known ? internal::AdoptKnownOwner(Paths(i), to.uid, to.gid)
+                             : AdoptOwnership(Paths(i), to.uid, to.gid));
+    owner = to;
     return Status::Ok();
   }
 
@@ -138,8 +178,12 @@ struct WorkingCopyPool::State {
     } else if (!fs::exists(CleanStamp(i), ec)) {
       // A previous holder died (or failed) before restoring it.
       Log().Info("restoring working copy {} left dirty by an earlier lease", copy.work_tree);
+      slots[i].owner.reset();  // that holder may have been another process
       SG_RETURN_IF_ERROR(Restore(i));
     } else {
+      // Only this pool's own stamp vouches for the owner it remembers.
+      auto stamp = seragen::ReadFile(CleanStamp(i));
+      if (!stamp.ok() || *stamp != StampText()) slots[i].owner.reset();
       SG_RETURN_IF_ERROR(internal::EnsureAlternates(copy.git_dir, source_objects_dir));
       if (options.verify_on_acquire && !Verify(i).ok()) SG_RETURN_IF_ERROR(Restore(i));
     }
@@ -160,7 +204,7 @@ struct WorkingCopyPool::State {
     if (status.ok()) status = internal::ResetAgentGitDir(Paths(i), base_commit, source_objects_dir);
     // The rollout's /tmp ends with it (without the stamp, the next Prepare retries).
     if (status.ok()) status = internal::ForceRemoveAll(Paths(i).tmp_dir);
-    if (status.ok()) status = internal::WriteFileReplacing(CleanStamp(i), base_commit + "\n");
+    if (status.ok()) status = internal::WriteFileReplacing(CleanStamp(i), StampText());
     Unclaim(i);
     return status;
   }
@@ -179,6 +223,9 @@ Result<WorkingCopyPool> WorkingCopyPool::Create(const Repository& source, std::s
   auto state = std::make_shared<State>();
   state->base_commit = commit;
   state->options = options;
+  state->stamp_token = std::to_string(::getpid()) + "-" +
+                       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "-" +
+                       std::to_string(reinterpret_cast<std::uintptr_t>(state.get()));
   std::error_code ec;
   std::string root = fs::absolute(options.pool_dir, ec).lexically_normal().string();
   state->directory = root + "/" + PoolKey(source.objects_dir(), commit);
@@ -191,12 +238,21 @@ Result<WorkingCopyPool> WorkingCopyPool::Create(const Repository& source, std::s
 }
 
 Result<WorkingCopyLease> WorkingCopyPool::Acquire(std::chrono::milliseconds wait) {
+  return AcquireFor(wait, std::nullopt);
+}
+
+Result<WorkingCopyLease> WorkingCopyPool::Acquire(std::chrono::milliseconds wait, unsigned prefer_owner) {
+  return AcquireFor(wait, prefer_owner);
+}
+
+Result<WorkingCopyLease> WorkingCopyPool::AcquireFor(std::chrono::milliseconds wait,
+                                                     std::optional<unsigned> prefer_owner) {
   State& s = *state_;
   std::size_t slot = 0;
   {
     std::unique_lock<std::mutex> lock(s.mu);
     auto deadline = std::chrono::steady_clock::now() + wait;
-    while (!s.TryClaim(&slot)) {
+    while (!s.TryClaim(prefer_owner, &slot)) {
       // Another process may free a slot without notifying us: poll while waiting.
       auto now = std::chrono::steady_clock::now();
       if (now >= deadline) {
@@ -245,6 +301,11 @@ WorkingCopyLease& WorkingCopyLease::operator=(WorkingCopyLease&& other) noexcept
 WorkingCopyLease::~WorkingCopyLease() {
   Status status = Release();
   if (!status.ok()) Log().Warn("releasing working copy {}: {}", paths_.work_tree, status.ToString());
+}
+
+Status WorkingCopyLease::GiveTo(unsigned uid, unsigned gid) {
+  if (!pool_) return FailedPreconditionError("working copy " + paths_.work_tree + " is released");
+  return pool_->GiveTo(slot_, WorkingCopyPool::State::Owner{uid, gid});
 }
 
 Status WorkingCopyLease::Release() {

@@ -143,5 +143,31 @@ TEST_CASE("confined: ChownAll never changes the owner of a symlink's target") {
   CHECK(st.st_uid == 0);
 }
 
+TEST_CASE("confined: ChownPath gives a path and the directories to it, never through a symlink") {
+  if (::geteuid() != 0) {
+    WARN("not root: cannot chown to another uid, skipped");
+    return;
+  }
+  Layout l;
+  MustRun("ln -s " + Quote(l.outside) + " " + Quote(l.copy + "/a/out"));
+  auto root = ConfinedDir::Open(l.copy);
+  REQUIRE(root.ok());
+  REQUIRE(root->ChownPath("a/b/file.txt", 54321, 54322).ok());
+  REQUIRE(root->ChownPath("a/out/top.txt", 54321, 54322).ok());
+  REQUIRE(root->ChownPath("a/missing/x", 54321, 54322).ok());
+  auto owner = [](const std::string& path) {
+    struct stat st;
+    REQUIRE(::lstat(path.c_str(), &st) == 0);
+    return st.st_uid;
+  };
+  CHECK(owner(l.copy + "/a") == 54321);
+  CHECK(owner(l.copy + "/a/b") == 54321);
+  CHECK(owner(l.copy + "/a/b/file.txt") == 54321);
+  CHECK(owner(l.copy + "/a/out") == 54321);  // the symlink itself
+  CHECK(owner(l.outside + "/top.txt") == 0);
+  CHECK(owner(l.outside) == 0);
+  CHECK(owner(l.copy) == 0);  // the root is not part of the path
+}
+
 }  // namespace
 }  // namespace seragen::repo::internal

@@ -339,6 +339,80 @@ TEST_CASE("pool: AdoptOwnership hands a copy to another uid and keeps the stat c
   ExpectPristine(pool.directory() + "/copy-0", f.base);
 }
 
+bool RunningAsRoot() {
+  if (::geteuid() == 0) return true;
+  WARN("not root: cannot chown to another uid, skipped");
+  return false;
+}
+
+// Entries of the work tree (its .git left out) not owned by `uid`.
+std::string NotOwnedBy(const std::string& copy, unsigned uid) {
+  return MustRun("cd " + Quote(copy) + " && find . -path ./.git -prune -o ! -uid " + std::to_string(uid) + " -print");
+}
+
+TEST_CASE("pool: a copy back with its owner changes hands only where the restore wrote") {
+  if (!RunningAsRoot()) return;
+  PoolFixture f;
+  WorkingCopyPool pool = f.MakePool(1);
+  std::string path;
+  {
+    WorkingCopyLease lease = Must(pool.Acquire(std::chrono::milliseconds(0), 54321));
+    REQUIRE(lease.GiveTo(54321, 54322).ok());
+    path = lease.path();
+    // The rollout edits and deletes tracked files; run.sh is changed behind the pool's back.
+    MustRun("cd " + Quote(path) + " && echo x >> a.txt && rm -r dir && echo n > new.txt && chown 99999 run.sh");
+    REQUIRE(lease.Release().ok());
+  }
+  CHECK(NotOwnedBy(path, 54321) == "./run.sh\n");  // the restored a.txt, dir/ and dir/sub/ are the owner's
+  WorkingCopyLease again = Must(pool.Acquire(std::chrono::milliseconds(0), 54321));
+  REQUIRE(again.GiveTo(54321, 54322).ok());
+  CHECK(NotOwnedBy(again.path(), 54321) == "./run.sh\n");  // no walk: only .git and /tmp changed hands
+  CHECK(
+      MustRun("find " + Quote(again.path() + "/.git") + " " + Quote(again.paths().tmp_dir) + " ! -uid 54321").empty());
+  CHECK(Must(DirtyPaths(again.paths())).empty());
+  CHECK(MustRun(Git(again.path()) + " ls-files --debug a.txt").find("uid: 54321\tgid: 54322") != std::string::npos);
+}
+
+TEST_CASE("pool: a uid gets back the copy it had and a new uid gets a copy wholly its own") {
+  if (!RunningAsRoot()) return;
+  PoolFixture f;
+  WorkingCopyPool pool = f.MakePool(2);
+  std::map<unsigned, std::string> had;
+  {
+    WorkingCopyLease first = Must(pool.Acquire(std::chrono::milliseconds(0), 54321));
+    WorkingCopyLease second = Must(pool.Acquire(std::chrono::milliseconds(0), 54331));
+    REQUIRE(first.GiveTo(54321, 54321).ok());
+    REQUIRE(second.GiveTo(54331, 54331).ok());
+    had = {{54321, first.path()}, {54331, second.path()}};
+  }
+  for (unsigned uid : {54331u, 54321u}) {
+    WorkingCopyLease lease = Must(pool.Acquire(std::chrono::milliseconds(0), uid));
+    CHECK(lease.path() == had[uid]);
+  }
+  WorkingCopyLease other = Must(pool.Acquire(std::chrono::milliseconds(0), 54341));
+  REQUIRE(other.GiveTo(54341, 54341).ok());
+  CHECK(NotOwnedBy(other.path(), 54341).empty());
+  CHECK(MustRun("find " + Quote(other.path()) + " " + Quote(other.paths().tmp_dir) + " ! -uid 54341").empty());
+}
+
+TEST_CASE("pool: an owner is not trusted once another process has used the copy") {
+  if (!RunningAsRoot()) return;
+  PoolFixture f;
+  WorkingCopyPool mine = f.MakePool(1);
+  WorkingCopyPool theirs = f.MakePool(1);  // the same directory, as another seragen process would use it
+  {
+    WorkingCopyLease lease = Must(mine.Acquire(std::chrono::milliseconds(0), 54321));
+    REQUIRE(lease.GiveTo(54321, 54321).ok());
+  }
+  {
+    WorkingCopyLease lease = Must(theirs.Acquire(std::chrono::milliseconds(0), 54331));
+    REQUIRE(lease.GiveTo(54331, 54331).ok());
+  }
+  WorkingCopyLease lease = Must(mine.Acquire(std::chrono::milliseconds(0), 54321));
+  REQUIRE(lease.GiveTo(54321, 54321).ok());
+  CHECK(NotOwnedBy(lease.path(), 54321).empty());
+}
+
 TEST_CASE("pool: verify_on_acquire catches edits made to an idle copy") {
   PoolFixture f;
   WorkingCopyPoolOptions options;

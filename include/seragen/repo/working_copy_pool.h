@@ -39,6 +39,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,6 +84,10 @@ class WorkingCopyPool {
   // When all `capacity` copies are leased, waits up to `wait` for a release,
   // then returns ResourceExhausted.
   Result<WorkingCopyLease> Acquire(std::chrono::milliseconds wait = std::chrono::milliseconds(0));
+  // As above, preferring an idle copy last given to uid `prefer_owner`
+  // (WorkingCopyLease::GiveTo), which that uid can then take over without a
+  // walk of the whole copy.
+  Result<WorkingCopyLease> Acquire(std::chrono::milliseconds wait, unsigned prefer_owner);
 
   const std::string& base_commit() const;
   // Directory holding this pool's copies, lock files and stamps.
@@ -95,6 +100,7 @@ class WorkingCopyPool {
 
  private:
   explicit WorkingCopyPool(std::shared_ptr<State> state);
+  Result<WorkingCopyLease> AcquireFor(std::chrono::milliseconds wait, std::optional<unsigned> prefer_owner);
   std::shared_ptr<State> state_;
 };
 
@@ -116,6 +122,14 @@ class WorkingCopyLease {
   // is returned even when restoring fails (it is then rebuilt on next use), and
   // the failure is reported. Calling it again is a no-op returning OK.
   Status Release();
+
+  // Gives the copy to uid:gid for a sandbox running as that uid (needs root).
+  // The pool remembers a copy's owner and, after each restore, gives the
+  // paths the restore rewrote back to it; so when the copy already belongs to
+  // uid:gid only what root wrote since (the work tree's .git, /tmp) changes
+  // hands. Otherwise, or when the pool does not know the owner (a new
+  // process, a rebuilt or wholly checked-out copy), AdoptOwnership walks it.
+  Status GiveTo(unsigned uid, unsigned gid);
 
  private:
   friend class WorkingCopyPool;
