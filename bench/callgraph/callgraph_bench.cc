@@ -5,6 +5,9 @@
 //   bench_callgraph --dir DIR [...]      build the graph of each directory and print its figures
 //   bench_callgraph --dump DIR           print every node and edge of DIR's graph
 //   bench_callgraph --mb N [DIR]         generate N MB instead of 32 (written to DIR if given)
+//   bench_callgraph --cache DIR [MB]     the generated tree's graph built in a new run directory with DIR
+//                                        as the shared graph cache, then again in another (as a second run
+//                                        of the commit would): wall and CPU of each; DIR is emptied first
 //   --threads N (first argument)         parse with N threads (default 2)
 #include <chrono>
 #include <cstdio>
@@ -16,6 +19,7 @@
 #include "bench_util.h"
 #include "callgraph/python_tree_generator.h"
 #include "seragen/callgraph/graph.h"
+#include "seragen/callgraph/graph_cache.h"
 #include "seragen/callgraph/graph_io.h"
 #include "seragen/callgraph/source_set.h"
 
@@ -55,6 +59,39 @@ int Measure(const std::string& name, const FileSource& source, unsigned threads)
   return 0;
 }
 
+// A first and a second run's graph of the same commit through the shared cache in `dir`.
+int MeasureCache(const std::string& dir, std::size_t target_bytes, unsigned threads) {
+  std::filesystem::remove_all(dir);
+  InMemoryFileSource source;
+  GeneratePythonTree(target_bytes, /*seed=*/7, &source);
+  GraphOptions options;
+  options.threads = threads;
+  GraphCacheScope scope;
+  scope.shared_dir = dir + "/shared";
+  std::string first_json;
+  for (const char* run : {"first run", "second run"}) {
+    auto start = std::chrono::steady_clock::now();
+    double cpu_start = seragen::bench::ReadUsage().cpu_seconds;
+    bool cached = false;
+    auto graph =
+        BuildGraphCached(source, dir + "/" + run + "/graph", "generated", "0123456789abcdef", options, &cached, scope);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double cpu = seragen::bench::ReadUsage().cpu_seconds - cpu_start;
+    if (!graph.ok()) {
+      std::fprintf(stderr, "%s\n", graph.status().ToString().c_str());
+      return 1;
+    }
+    std::string json = WriteGraphJson(*graph);
+    if (first_json.empty()) first_json = json;
+    std::printf("%s: %.3f s wall, %.2f s CPU, %s; %zu files, %zu functions, %zu edges, graph file %.1f MB%s\n", run,
+                seconds, cpu, cached ? "from the shared cache" : "parsed", source.size(), graph->nodes.size(),
+                graph->edges.size(), json.size() / 1e6, json == first_json ? "" : " (DIFFERS from the first)");
+  }
+  std::printf("peak RSS %ld MB\n", seragen::bench::ReadUsage().peak_rss_kib / 1024);
+  std::filesystem::remove_all(dir);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,6 +118,9 @@ int main(int argc, char** argv) {
     }
     std::printf("%s", FormatGraphStats(graph->stats).c_str());
     return 0;
+  }
+  if (args.size() >= 2 && args[0] == "--cache") {
+    return MeasureCache(args[1], (args.size() >= 3 ? std::stoul(args[2]) : 32u) << 20, threads);
   }
   if (!args.empty() && args[0] == "--dir") {
     int rc = 0;

@@ -1,15 +1,24 @@
 // Whole-pipeline benchmark: `seragen run` in-process against the scripted
 // teacher in a forked child process (so the figures are the orchestrator's).
 //
-//   bench_pipeline [tasks=48] [concurrency=8] [latency_ms=0]
+//   bench_pipeline [tasks=48] [concurrency=8] [latency_ms=0] [packages]
 //
 // Prints tasks per minute, agent steps per second, orchestrator CPU per agent
-// step and peak RSS. With latency_ms=2000 and concurrency=1000 it is the
-// "1,000 rollouts in flight" memory check (target: peak RSS under 2 GB).
+// step and peak RSS, and per model call seragen's own CPU and its sandboxed
+// commands' CPU (everything it spawned and reaped). With latency_ms=2000 and
+// concurrency=1000 it is the "1,000 rollouts in flight" memory check (target:
+// peak RSS under 2 GB). `packages`, a ':'-separated list of Python package
+// directories (e.g. sympy and the mpmath it imports), makes the repository
+// out of copies of them instead of the small generated one: a repository whose
+// commands take seconds (each reproduction script imports the package). The
+// plan is made first and not counted. The scripted teacher stands in for a
+// model: it calls no GPU, so these figures are seragen's and the commands'.
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +66,30 @@ void MakeRepo(const std::string& dir, int files) {
   if (std::system(cmd.c_str()) != 0) std::exit(1);
 }
 
+// A repository holding copies of the Python package directories listed in
+// `packages` (':'-separated), without their bytecode.
+void MakeRepoFromPackages(const std::string& dir, const std::string& packages) {
+  std::string cmd = "mkdir -p " + dir;
+  for (std::size_t at = 0; at <= packages.size();) {
+    std::size_t end = std::min(packages.find(':', at), packages.size());
+    if (end > at) cmd += " && cp -r '" + packages.substr(at, end - at) + "' " + dir + "/";
+    at = end + 1;
+  }
+  cmd += " && find " + dir + " -name __pycache__ -prune -exec rm -rf {} + && cd " + dir +
+         " && git init -q -b main . && git -c user.name=b -c user.email=b@example.invalid add -A && "
+         "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z "
+         "git -c user.name=b -c user.email=b@example.invalid commit -q -m bench";
+  if (std::system(cmd.c_str()) != 0) std::exit(1);
+}
+
+// CPU seconds (user + system) of the reaped descendants of this process.
+double ChildrenCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,7 +101,12 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(base);
   std::filesystem::permissions(
       base, std::filesystem::perms::all & ~std::filesystem::perms::group_write & ~std::filesystem::perms::others_write);
-  MakeRepo(base + "/repo", (tasks + 7) / 8 + 1);
+  const std::string packages = argc > 4 ? argv[4] : "";
+  if (packages.empty()) {
+    MakeRepo(base + "/repo", (tasks + 7) / 8 + 1);
+  } else {
+    MakeRepoFromPackages(base + "/repo", packages);
+  }
 
   // The teacher runs in a child process, started before this process has threads.
   int pipefd[2];
@@ -123,11 +161,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", loaded.status().ToString().c_str());
     return 1;
   }
+  if (!packages.empty() && cli::PlanCommand(*loaded) != 0) return 1;  // the graph's parse is not a model call's
   auto start = std::chrono::steady_clock::now();
   double cpu0 = bench::ReadUsage().cpu_seconds;
+  const double children0 = ChildrenCpuSeconds();
   runview::RunResult result = cli::RunCommand(*loaded, {});
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double cpu = bench::ReadUsage().cpu_seconds - cpu0;
+  const double sandbox_cpu = ChildrenCpuSeconds() - children0;  // before the teacher is reaped
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
 
@@ -162,6 +203,11 @@ int main(int argc, char** argv) {
     std::printf("prompt cache agent turns %5.1f%% (target >= 90%%: %s)\n", agent_rate,
                 agent_rate >= 90.0 ? "met" : "NOT met");
     std::printf("wasted tokens (no accepted trajectory): %lld\n", static_cast<long long>(status->tokens.wasted_total));
+    const double calls = static_cast<double>(std::max<std::int64_t>(1, status->model_calls));
+    std::printf(
+        "model calls %lld: seragen CPU per call %.1f ms (target <= 15), sandboxed commands' CPU per call %.1f ms "
+        "(target <= 150)\n",
+        static_cast<long long>(status->model_calls), 1000.0 * cpu / calls, 1000.0 * sandbox_cpu / calls);
   }
   return result == runview::RunResult::kComplete ? 0 : 1;
 }

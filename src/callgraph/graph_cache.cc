@@ -1,7 +1,15 @@
 #include "seragen/callgraph/graph_cache.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
+#include "seragen/base/log.h"
 #include "seragen/callgraph/graph_io.h"
 
 namespace seragen::callgraph {
@@ -20,26 +28,31 @@ std::string SafeName(std::string_view name) {
 
 }  // namespace
 
-std::string GraphCacheKey(std::string_view repo_name, std::string_view commit, const GraphOptions& options) {
+std::string GraphCacheKey(std::string_view repo_name, std::string_view commit, const GraphOptions& options,
+                          std::string_view source_key) {
   // Threads and the parse timeout do not change a successful graph's content
   // (a timeout shows in stats, but retrying with a longer one is a user choice).
-  return ContentId({repo_name, commit, ExtractorFingerprint(), std::to_string(options.max_file_bytes),
-                    options.skip_generated ? "gen1" : "gen0", options.link_ambiguous ? "amb1" : "amb0",
-                    std::to_string(options.max_ambiguous_candidates)},
-                   24);
+  std::string key = ContentId({repo_name, commit, ExtractorFingerprint(), std::to_string(options.max_file_bytes),
+                               options.skip_generated ? "gen1" : "gen0", options.link_ambiguous ? "amb1" : "amb0",
+                               std::to_string(options.max_ambiguous_candidates)},
+                              24);
+  // Keys made without a source key stay as they were.
+  return source_key.empty() ? key : ContentId({key, source_key}, 24);
 }
 
 std::string GraphCachePath(std::string_view cache_dir, std::string_view repo_name, std::string_view commit,
-                           const GraphOptions& options) {
-  return std::string(cache_dir) + "/" + SafeName(repo_name) + "-" + GraphCacheKey(repo_name, commit, options) + ".json";
+                           const GraphOptions& options, std::string_view source_key) {
+  return std::string(cache_dir) + "/" + SafeName(repo_name) + "-" +
+         GraphCacheKey(repo_name, commit, options, source_key) + ".json";
 }
 
 std::string GraphCacheFilePrefix(std::string_view repo_name) { return SafeName(repo_name) + "-"; }
 
 std::optional<CallGraph> LoadCachedGraph(std::string_view cache_dir, std::string_view repo_name,
-                                         std::string_view commit, const GraphOptions& options) {
+                                         std::string_view commit, const GraphOptions& options,
+                                         std::string_view source_key) {
   Result<std::string> text =
-      ReadRegularFile(GraphCachePath(cache_dir, repo_name, commit, options), kMaxGraphCacheBytes);
+      ReadRegularFile(GraphCachePath(cache_dir, repo_name, commit, options, source_key), kMaxGraphCacheBytes);
   if (!text.ok()) return std::nullopt;
   Result<CallGraph> graph = ReadGraphJson(*text);
   if (!graph.ok()) return std::nullopt;
@@ -47,24 +60,98 @@ std::optional<CallGraph> LoadCachedGraph(std::string_view cache_dir, std::string
 }
 
 Status StoreCachedGraph(std::string_view cache_dir, std::string_view repo_name, std::string_view commit,
-                        const GraphOptions& options, const CallGraph& graph) {
-  return WriteFileAtomic(GraphCachePath(cache_dir, repo_name, commit, options), WriteGraphJson(graph));
+                        const GraphOptions& options, const CallGraph& graph, std::string_view source_key) {
+  SG_RETURN_IF_ERROR(MakeDirs(std::string(cache_dir)));
+  return WriteFileAtomic(GraphCachePath(cache_dir, repo_name, commit, options, source_key), WriteGraphJson(graph));
 }
 
+Status PruneGraphCache(const std::string& dir, std::uint64_t max_bytes) {
+  struct File {
+    std::string path;
+    std::uint64_t bytes;
+    struct timespec mtime;
+  };
+  std::vector<File> files;
+  std::uint64_t total = 0;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string path = it->path().string();
+    struct stat st;
+    if (!path.ends_with(".json") || ::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    files.push_back({path, static_cast<std::uint64_t>(st.st_size), st.st_mtim});
+    total += static_cast<std::uint64_t>(st.st_size);
+  }
+  if (ec) return IoError("cannot list the graph cache " + dir + ": " + ec.message());
+  std::sort(files.begin(), files.end(), [](const File& a, const File& b) {
+    return a.mtime.tv_sec != b.mtime.tv_sec ? a.mtime.tv_sec < b.mtime.tv_sec : a.mtime.tv_nsec < b.mtime.tv_nsec;
+  });
+  for (const File& f : files) {
+    if (total <= max_bytes) break;
+    std::filesystem::remove(f.path, ec);
+    if (ec) return IoError("cannot remove " + f.path + " from the graph cache: " + ec.message());
+    total -= f.bytes;
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+const log::Logger& Log() {
+  static const log::Logger logger("callgraph");
+  return logger;
+}
+
+// The shared directory's graph of this key, marked used (for pruning), and
+// copied as it is (no second encoding) into `cache_dir`.
+Result<std::optional<CallGraph>> TakeShared(const GraphCacheScope& scope, std::string_view cache_dir,
+                                            std::string_view repo_name, std::string_view commit,
+                                            const GraphOptions& options) {
+  if (scope.shared_dir.empty()) return std::optional<CallGraph>();
+  const std::string path = GraphCachePath(scope.shared_dir, repo_name, commit, options, scope.source_key);
+  Result<std::string> text = ReadRegularFile(path, kMaxGraphCacheBytes);
+  if (!text.ok()) return std::optional<CallGraph>();
+  Result<CallGraph> graph = ReadGraphJson(*text);
+  if (!graph.ok()) return std::optional<CallGraph>();
+  (void)::utimensat(AT_FDCWD, path.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);
+  SG_RETURN_IF_ERROR(MakeDirs(std::string(cache_dir)));
+  SG_RETURN_IF_ERROR(WriteFileAtomic(GraphCachePath(cache_dir, repo_name, commit, options, scope.source_key), *text)
+                         .WithContext("storing the call graph cache"));
+  return std::optional<CallGraph>(std::move(graph).value());
+}
+
+void StoreShared(const GraphCacheScope& scope, std::string_view repo_name, std::string_view commit,
+                 const GraphOptions& options, const CallGraph& graph) {
+  if (scope.shared_dir.empty()) return;
+  // Graphs describe private code: the directory is the user's alone.
+  if (MakeDirs(scope.shared_dir).ok()) (void)::chmod(scope.shared_dir.c_str(), 0700);
+  Status stored = StoreCachedGraph(scope.shared_dir, repo_name, commit, options, graph, scope.source_key);
+  if (stored.ok()) stored = PruneGraphCache(scope.shared_dir, scope.shared_max_bytes);
+  if (!stored.ok()) Log().Warn("the shared graph cache {} is not used: {}", scope.shared_dir, stored.ToString());
+}
+
+}  // namespace
+
 Result<CallGraph> BuildGraphCached(const FileSource& source, std::string_view cache_dir, std::string_view repo_name,
-                                   std::string_view commit, const GraphOptions& options, bool* from_cache) {
+                                   std::string_view commit, const GraphOptions& options, bool* from_cache,
+                                   const GraphCacheScope& scope) {
   if (from_cache != nullptr) *from_cache = false;
-  if (!commit.empty()) {
-    if (std::optional<CallGraph> cached = LoadCachedGraph(cache_dir, repo_name, commit, options)) {
-      if (from_cache != nullptr) *from_cache = true;
-      return std::move(*cached);
-    }
+  if (commit.empty()) return BuildGraph(source, options);
+  auto store_here = [&](const CallGraph& graph) {
+    return StoreCachedGraph(cache_dir, repo_name, commit, options, graph, scope.source_key)
+        .WithContext("storing the call graph cache");
+  };
+  if (std::optional<CallGraph> cached = LoadCachedGraph(cache_dir, repo_name, commit, options, scope.source_key)) {
+    if (from_cache != nullptr) *from_cache = true;
+    return std::move(*cached);
+  }
+  SG_ASSIGN_OR_RETURN(std::optional<CallGraph> shared, TakeShared(scope, cache_dir, repo_name, commit, options));
+  if (shared) {
+    if (from_cache != nullptr) *from_cache = true;
+    return std::move(*shared);
   }
   SG_ASSIGN_OR_RETURN(CallGraph graph, BuildGraph(source, options));
-  if (!commit.empty()) {
-    SG_RETURN_IF_ERROR(
-        StoreCachedGraph(cache_dir, repo_name, commit, options, graph).WithContext("storing the call graph cache"));
-  }
+  SG_RETURN_IF_ERROR(store_here(graph));
+  StoreShared(scope, repo_name, commit, options, graph);
   return graph;
 }
 

@@ -13,6 +13,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/unique_fd.h"
+#include "seragen/base/user_cache_dir.h"
 
 namespace seragen::env {
 namespace {
@@ -131,15 +132,6 @@ std::map<std::string, std::string> EnvironmentVariables(const std::map<std::stri
   return out;
 }
 
-std::string DefaultEnvironmentCacheDir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && x[0] == '/') {
-    return std::string(x) + "/seragen/env";
-  }
-  if (::geteuid() == 0) return "/var/cache/seragen/env";
-  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/') {
-    return std::string(home) + "/.cache/seragen/env";
-  }
-  return "/tmp/seragen-env-cache";
-}
+std::string DefaultEnvironmentCacheDir() { return UserCacheDir("env"); }
 
 }  // namespace seragen::env

@@ -7,6 +7,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
+#include "seragen/base/user_cache_dir.h"
 #include "seragen/callgraph/graph_cache.h"
 #include "seragen/callgraph/holdout.h"
 #include "seragen/callgraph/language.h"
@@ -76,6 +77,15 @@ void SplitPlan(const config::Config& cfg, const PreparedRun& run, const std::map
   notes->push_back(callgraph::FormatSplit(callgraph::MarkHoldout(plan, options, bodies)));
 }
 
+// The graph cache runs share (UserCacheDir("graphs")): a repository's skip
+// globs chose its files, so they key its graph too.
+callgraph::GraphCacheScope SharedGraphCache(const config::RepoConfig& rc) {
+  callgraph::GraphCacheScope scope;
+  scope.shared_dir = UserCacheDir("graphs");
+  for (const std::string& glob : rc.skip) scope.source_key += "skip:" + glob + "\n";
+  return scope;
+}
+
 }  // namespace
 
 Result<RunResources> LoadRunResources(const config::Config& cfg) {
@@ -142,8 +152,8 @@ Result<PreparedRun> PrepareRun(const config::LoadedConfig& loaded, bool allow_co
     gopts.max_file_bytes = static_cast<std::uint64_t>(rc.max_file_bytes);
     gopts.link_ambiguous = cfg.selection.resolve_ambiguous;
     bool cached = false;
-    auto graph =
-        callgraph::BuildGraphCached(source, journal::GraphDir(run.run_dir), rc.name, commits[rc.name], gopts, &cached);
+    auto graph = callgraph::BuildGraphCached(source, journal::GraphDir(run.run_dir), rc.name, commits[rc.name], gopts,
+                                             &cached, SharedGraphCache(rc));
     if (!graph.ok()) return graph.status().WithContext("call graph of " + rc.name);
     graphs.push_back(std::move(*graph));
     const callgraph::CallGraph& g = graphs.back();

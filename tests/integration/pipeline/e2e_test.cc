@@ -415,6 +415,27 @@ TEST_CASE("a changed config is refused with the list of changes", "[e2e]") {
   CHECK(testing::RunShell(Binary() + " plan -c " + cfg + " --set run.concurrency=9", &out) == 0);
 }
 
+TEST_CASE("a new run of the same commit plans from the shared graph cache with the same task ids", "[e2e]") {
+  testing::TempDir dir;
+  MakePythonRepo(dir.Sub("repo"));
+  std::string cfg = WriteConfig(dir, dir.Sub("repo"), "http://127.0.0.1:9/v1");
+  const std::string plan = "XDG_CACHE_HOME=" + dir.Sub("cache") + " " + Binary() + " plan -c " + cfg;
+  std::string out;
+  REQUIRE(testing::RunShell(plan + " --set run.dir=" + dir.Sub("run1"), &out) == 0);
+  CHECK(out.find("graph from cache") == std::string::npos);
+  const std::string tasks = *ReadFile(dir.Sub("run1/tasks.jsonl"));
+  REQUIRE(testing::RunShell(plan + " --set run.dir=" + dir.Sub("run2"), &out) == 0);
+  CHECK(out.find("(graph from cache)") != std::string::npos);
+  CHECK(*ReadFile(dir.Sub("run2/tasks.jsonl")) == tasks);
+  // A damaged entry is rebuilt: the same plan again.
+  REQUIRE(testing::RunShell(
+              "for f in " + dir.Sub("cache/seragen/graphs") + "/*.json; do head -c 200 \"$f\" > \"$f.cut\" && mv \"$f.cut\" \"$f\"; done",
+              &out) == 0);
+  REQUIRE(testing::RunShell(plan + " --set run.dir=" + dir.Sub("run3"), &out) == 0);
+  CHECK(out.find("graph from cache") == std::string::npos);
+  CHECK(*ReadFile(dir.Sub("run3/tasks.jsonl")) == tasks);
+}
+
 TEST_CASE("seragen plan shows what selection did: reasons and picked functions per directory", "[e2e]") {
   testing::TempDir dir;
   MakePythonRepo(dir.Sub("repo"));
