@@ -428,9 +428,9 @@ TEST_CASE("a new run of the same commit plans from the shared graph cache with t
   CHECK(out.find("(graph from cache)") != std::string::npos);
   CHECK(*ReadFile(dir.Sub("run2/tasks.jsonl")) == tasks);
   // A damaged entry is rebuilt: the same plan again.
-  REQUIRE(testing::RunShell(
-              "for f in " + dir.Sub("cache/seragen/graphs") + "/*.json; do head -c 200 \"$f\" > \"$f.cut\" && mv \"$f.cut\" \"$f\"; done",
-              &out) == 0);
+  REQUIRE(testing::RunShell("for f in " + dir.Sub("cache/seragen/graphs") +
+                                "/*.json; do head -c 200 \"$f\" > \"$f.cut\" && mv \"$f.cut\" \"$f\"; done",
+                            &out) == 0);
   REQUIRE(testing::RunShell(plan + " --set run.dir=" + dir.Sub("run3"), &out) == 0);
   CHECK(out.find("graph from cache") == std::string::npos);
   CHECK(*ReadFile(dir.Sub("run3/tasks.jsonl")) == tasks);
