@@ -1,7 +1,7 @@
 // Whole-pipeline benchmark: `seragen run` in-process against the scripted
 // teacher in a forked child process (so the figures are the orchestrator's).
 //
-//   bench_pipeline [tasks=48] [concurrency=8] [latency_ms=0] [packages]
+//   bench_pipeline [tasks=48] [concurrency=8] [latency_ms=0] [packages] [copies_dir]
 //
 // Prints tasks per minute, agent steps per second, orchestrator CPU per agent
 // step and peak RSS, and per model call seragen's own CPU and its sandboxed
@@ -13,6 +13,8 @@
 // commands take seconds (each reproduction script imports the package). The
 // plan is made first and not counted. The scripted teacher stands in for a
 // model: it calls no GPU, so these figures are seragen's and the commands'.
+// `copies_dir` puts the working copies there (e.g. on tmpfs) instead of under
+// the bench directory in /tmp.
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -155,7 +157,7 @@ int main(int argc, char** argv) {
                      "\n"
                      "agent: {max_steps: 40, wall_clock_s: 600, command_timeout_s: 60}\n"
                      "workcopies: {dir: " +
-                     base + "/copies}\n";
+                     (argc > 5 ? std::string(argv[5]) : base + "/copies") + "}\n";
   auto loaded = config::LoadConfigText(yaml, base + "/bench.yaml");
   if (!loaded.ok()) {
     std::fprintf(stderr, "%s\n", loaded.status().ToString().c_str());
