@@ -13,6 +13,7 @@
 #include "seragen/export/record.h"
 #include "seragen/runview/export_dataset.h"
 #include "seragen/runview/export_run.h"
+#include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/status_report.h"
 
 namespace seragen::cli {
@@ -136,6 +137,7 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
           std::cerr << "seragen status: " << r.status().message() << "\n";
           return kExitUsage;
         }
+        r->export_secrets = runview::ReadExportSecrets(*run_dir);
         // Names from the run directory and the endpoint: escaped (as JSON escapes inside --json).
         const std::string text = *json ? runview::StatusJson(*r) : runview::FormatStatus(*r);
         std::cout << TerminalSafe(text, text.size(), *json ? TerminalField::kJson : TerminalField::kBlock);

@@ -18,7 +18,6 @@
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_settings.h"
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/trajectory_secrets.h"

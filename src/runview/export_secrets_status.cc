@@ -1,7 +1,5 @@
 #include "seragen/runview/export_secrets_status.h"
 
-#include <fmt/format.h>
-
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -35,14 +33,6 @@ std::map<std::string, secrets::SecretSummary> ReadExportSecrets(const std::strin
   for (const std::string& format : exporter::FormatNames()) {
     if (auto summary = ReadOne(dir + "/" + journal::ExportSummaryName(format))) out[format] = *summary;
   }
-  return out;
-}
-
-std::string FormatSecretSummary(const secrets::SecretSummary& s, const std::string& indent) {
-  std::string out =
-      indent + fmt::format("secrets: {} rows scanned, {} with hits ({} redacted, {} dropped, {} reported)\n",
-                           s.rows_scanned, s.rows_with_hits, s.rows_redacted, s.rows_dropped, s.rows_reported);
-  for (const auto& [rule, n] : s.hits_by_rule) out += indent + fmt::format("  secret {}: {}\n", rule, n);
   return out;
 }
 

@@ -16,8 +16,4 @@ namespace seragen::runview {
 // large, malformed, too deep) is left out: status reports what it can.
 std::map<std::string, secrets::SecretSummary> ReadExportSecrets(const std::string& run_dir);
 
-// The secret lines of `export` and `status`: rows scanned, with hits and
-// what happened to them, then hits by rule, each line after `indent`.
-std::string FormatSecretSummary(const secrets::SecretSummary& summary, const std::string& indent = "");
-
 }  // namespace seragen::runview
