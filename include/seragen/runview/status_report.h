@@ -67,7 +67,7 @@ struct StatusReport {
   BudgetUse budget_used;
   // Format -> the secret counts of its latest export, as the export wrote them
   // into the data directory; filled by the caller that reads them
-  // (ReadExportSecrets, export_secrets_status.h): status itself does not scan.
+  // (publish::ReadExportSecrets): status itself does not scan.
   std::map<std::string, secrets::SecretSummary> export_secrets;
   // The teacher endpoints' occupancy (endpoint_occupancy.h), filled by
   // ReadStatus from the shards' occupancy.json; unreadable files named.

@@ -1,4 +1,4 @@
-#include "seragen/runview/export_secrets_status.h"
+#include "seragen/publish/export_secrets_status.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -8,7 +8,7 @@
 #include "seragen/export/record.h"
 #include "seragen/journal/run_paths.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 // A summary is a few hundred bytes; a rule table of a few hundred entries
@@ -36,4 +36,4 @@ std::map<std::string, secrets::SecretSummary> ReadExportSecrets(const std::strin
   return out;
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

@@ -9,11 +9,11 @@
 
 #include "seragen/secrets/summary.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 
 // Format name -> the "secrets" object of its summary. A format never
 // exported, exported without a scan, or whose summary does not read (too
 // large, malformed, too deep) is left out: status reports what it can.
 std::map<std::string, secrets::SecretSummary> ReadExportSecrets(const std::string& run_dir);
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish
