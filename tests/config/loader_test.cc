@@ -300,13 +300,7 @@ TEST_CASE("the rendered YAML loads back to the same config", "[config]") {
 
 namespace {
 
-EnvLookup FakeEnv(std::map<std::string, std::string> vars) {
-  return [vars](const std::string& name) -> std::optional<std::string> {
-    auto it = vars.find(name);
-    if (it == vars.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using testing::FakeEnv;
 
 const char* kInterpolated = R"(
 run:
