@@ -19,17 +19,21 @@ JournalRecord Verified(TestEvidence e) {
   return r;
 }
 
+using verify::TestFormat;
+using verify::TestOutcome;
+using verify::TestVerdict;
+
 TestEvidence Sample() {
   TestEvidence e;
-  e.format = "junit";
-  e.verdict = EvidenceVerdict::kAgree;
+  e.format = TestFormat::kJUnitXml;
+  e.agreement.verdict = TestVerdict::kAgree;
   e.base = {TestRunStatus::kRan, 0, 2, 2, 0, 0, 812};
   e.p1 = {TestRunStatus::kRan, 1, 2, 1, 1, 0, 790};
   e.p2 = {TestRunStatus::kRan, 1, 2, 1, 1, 0, 801};
-  e.p1_changed = 1;
-  e.reproduced = 1;
-  e.changes = {
-      {"tests.test_core::test_top_share \xff", RecordedOutcome::kPass, RecordedOutcome::kFail, RecordedOutcome::kFail}};
+  e.agreement.p1_changed = 1;
+  e.agreement.reproduced = 1;
+  e.agreement.changes = {
+      {"tests.test_core::test_top_share \xff", TestOutcome::kPass, TestOutcome::kFail, TestOutcome::kFail}};
   return e;
 }
 
@@ -48,7 +52,7 @@ TEST_CASE("test evidence: a verified record keeps it through encode and decode",
   CHECK(*back->record == r);
 
   TestEvidence unavailable;
-  unavailable.format = "exit";
+  unavailable.format = TestFormat::kExitStatus;
   unavailable.detail = "p1: the patch does not apply";
   unavailable.p1.status = TestRunStatus::kPatchFailed;
   CHECK(DecodeEntry(*EncodeRecord(Verified(unavailable)))->record->verification()->tests == unavailable);
@@ -66,11 +70,11 @@ TEST_CASE("test evidence: unknown names and missing runs are refused, changes ar
   CHECK_FALSE(DecodeEntry(bad).ok());
 
   TestEvidence many = Sample();
-  many.changes.assign(kMaxRecordedChanges + 5, many.changes[0]);
+  many.agreement.changes.assign(kMaxRecordedChanges + 5, many.agreement.changes[0]);
   Result<JournalEntry> read = DecodeEntry(*EncodeRecord(Verified(many)));
   REQUIRE(read.ok());
-  CHECK(read->record->verification()->tests->changes.size() == kMaxRecordedChanges);
-  CHECK(read->record->verification()->tests->changes_truncated);
+  CHECK(read->record->verification()->tests->agreement.changes.size() == kMaxRecordedChanges);
+  CHECK(read->record->verification()->tests->agreement.changes_truncated);
   // A record without evidence reads back without it (older writers).
   JournalRecord plain = Verified(Sample());
   std::get<VerificationResult>(plain.extra).tests.reset();
@@ -90,20 +94,20 @@ constexpr std::string_view kRun = R"("exit_code":0,"tests":0,"passed":0,"failed"
 std::vector<std::pair<std::string, TestEvidence>> EarlierLines() {
   const std::string zero = std::string(kRun);
   TestEvidence agree = Sample();
-  agree.changes[0].test = "t::a";
+  agree.agreement.changes[0].test = "t::a";
   TestEvidence changed = Sample();
-  changed.format = "go-json";
-  changed.verdict = EvidenceVerdict::kDisagree;
+  changed.format = TestFormat::kGoJson;
+  changed.agreement.verdict = TestVerdict::kDisagree;
   changed.p2.status = TestRunStatus::kTruncated;
-  changed.regressed = 1;
-  changed.changes = {{"pkg::TestA", RecordedOutcome::kAbsent, RecordedOutcome::kPass, RecordedOutcome::kSkip},
-                     {"pkg::TestB", RecordedOutcome::kFail, RecordedOutcome::kAbsent, RecordedOutcome::kPass}};
+  changed.agreement.regressed = 1;
+  changed.agreement.changes = {{"pkg::TestA", std::nullopt, TestOutcome::kPass, TestOutcome::kSkip},
+                               {"pkg::TestB", TestOutcome::kFail, std::nullopt, TestOutcome::kPass}};
   TestEvidence quiet;
-  quiet.format = "tap";
-  quiet.verdict = EvidenceVerdict::kNoSignal;
+  quiet.format = TestFormat::kTap;
+  quiet.agreement.verdict = TestVerdict::kNoSignal;
   TestEvidence lost;
-  lost.format = "exit";
-  lost.verdict = EvidenceVerdict::kUnavailable;
+  lost.format = TestFormat::kExitStatus;
+  lost.agreement.verdict = TestVerdict::kUnavailable;
   lost.detail = "base: no sandbox; p1: slow";
   lost.base.status = TestRunStatus::kNotStarted;
   lost.p1.status = TestRunStatus::kTimedOut;
