@@ -1,4 +1,4 @@
-#include "seragen/runview/dataset_dir.h"
+#include "runview/dataset_dir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

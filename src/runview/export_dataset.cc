@@ -7,11 +7,11 @@
 #include <span>
 #include <string_view>
 
+#include "runview/dataset_dir.h"
 #include "seragen/base/file_util.h"
 #include "seragen/export/dataset_card.h"
 #include "seragen/export/export_rules.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/runview/dataset_dir.h"
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/status_report.h"
 

@@ -7,6 +7,7 @@
 #include <span>
 #include <unordered_map>
 
+#include "runview/trajectory_secrets.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/atomic_file.h"
 #include "seragen/base/file_util.h"
@@ -21,7 +22,6 @@
 #include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_settings.h"
 #include "seragen/runview/run_state.h"
-#include "seragen/runview/trajectory_secrets.h"
 #include "seragen/verify/scores.h"
 
 namespace seragen::runview {

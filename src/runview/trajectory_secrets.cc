@@ -1,4 +1,4 @@
-#include "seragen/runview/trajectory_secrets.h"
+#include "runview/trajectory_secrets.h"
 
 #include <deque>
 #include <nlohmann/json.hpp>
