@@ -11,16 +11,6 @@ namespace {
 
 using journal::TestRunStatus;
 
-journal::RecordedOutcome Recorded(const std::optional<verify::TestOutcome>& o) {
-  if (!o) return journal::RecordedOutcome::kAbsent;
-  switch (*o) {
-    case verify::TestOutcome::kPass: return journal::RecordedOutcome::kPass;
-    case verify::TestOutcome::kFail: return journal::RecordedOutcome::kFail;
-    case verify::TestOutcome::kSkip: return journal::RecordedOutcome::kSkip;
-  }
-  return journal::RecordedOutcome::kAbsent;
-}
-
 struct Run {
   journal::TestRunSummary summary;
   verify::TestOutcomes outcomes;
@@ -73,19 +63,6 @@ Run RunIn(Workspace& ws, const std::string& patch, verify::TestFormat format, co
   return run;
 }
 
-void Fill(journal::TestEvidence& e, const verify::TestAgreement& a) {
-  e.verdict = a.verdict == verify::TestVerdict::kAgree      ? journal::EvidenceVerdict::kAgree
-              : a.verdict == verify::TestVerdict::kDisagree ? journal::EvidenceVerdict::kDisagree
-                                                            : journal::EvidenceVerdict::kNoSignal;
-  e.p1_changed = a.p1_changed;
-  e.reproduced = a.reproduced;
-  e.regressed = a.regressed;
-  for (const verify::TestChange& c : a.changes) {
-    e.changes.push_back({c.test, Recorded(c.base), Recorded(c.p1), Recorded(c.p2)});
-  }
-  e.changes_truncated = a.changes_truncated;
-}
-
 }  // namespace
 
 std::optional<journal::TestEvidence> GatherTestEvidence(WorkspaceFactory& workspaces,
@@ -109,20 +86,21 @@ std::optional<journal::TestEvidence> GatherTestEvidence(WorkspaceFactory& worksp
     format = verify::FormatForCommand((*ws)->test_command());
     runs[i] = RunIn(**ws, patches[i] ? *patches[i] : std::string(), format, settings);
   }
-  e.format = std::string(verify::TestFormatName(format));
+  e.format = format;
   e.base = runs[0].summary;
   e.p1 = runs[1].summary;
   e.p2 = runs[2].summary;
   for (int i = 0; i < 3; ++i) {
     if (runs[i].problem.empty()) continue;
-    e.verdict = journal::EvidenceVerdict::kUnavailable;
+    e.agreement.verdict = verify::TestVerdict::kUnavailable;
     e.detail += std::string(e.detail.empty() ? "" : "; ") + names[i] + ": " + runs[i].problem.substr(0, 300);
   }
   if (!e.detail.empty()) {
     log::Logger("evidence", task.task_id).Warn("test evidence unavailable: {}", e.detail);
     return e;
   }
-  Fill(e, verify::CompareTestRuns(runs[0].outcomes, runs[1].outcomes, runs[2].outcomes, journal::kMaxRecordedChanges));
+  e.agreement =
+      verify::CompareTestRuns(runs[0].outcomes, runs[1].outcomes, runs[2].outcomes, journal::kMaxRecordedChanges);
   return e;
 }
 
