@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "seragen/base/result.h"
+
 namespace seragen::journal {
 
 inline constexpr std::size_t kMaxRecordedChanges = 50;
@@ -72,5 +74,12 @@ struct TestEvidence {
   bool changes_truncated = false;
   friend bool operator==(const TestEvidence&, const TestEvidence&) = default;
 };
+
+// The evidence as the JSON object of "extra.tests" above, on one line, for
+// other files that keep evidence (the eval's results.jsonl): the same keys
+// and rules as the journal's own records.
+std::string EncodeTestEvidence(const TestEvidence& evidence);
+// Parses such an object; errors name the member ("extra.tests.<member>").
+Result<TestEvidence> DecodeTestEvidence(std::string_view json_object);
 
 }  // namespace seragen::journal
