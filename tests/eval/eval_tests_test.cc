@@ -63,7 +63,7 @@ TEST_CASE("eval tests: a rollout passes when it gives every test the reference c
   CHECK(Verdict(Run({{"a", kPass}, {"c", kPass}})) == EvidenceVerdict::kDisagree);
 }
 
-TEST_CASE("eval tests: a rollout whose own run gives no outcomes fails; without a reference signal there is none",
+TEST_CASE("eval tests: a rollout whose own run gives no outcomes fails, without a reference signal there is none",
           "[eval]") {
   for (auto status :
        {journal::TestRunStatus::kTimedOut, journal::TestRunStatus::kTruncated, journal::TestRunStatus::kPatchFailed}) {
