@@ -25,6 +25,10 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kModel = "'seragen-scripted-teacher (not a model)'";
+// The evals run the repository's tests (without an environment setup: the
+// package is imported from the working copy); the run has no test command,
+// so its rollouts run no tests (time).
+constexpr const char* kTestCommand = "'environment.test_command=python3 -m pytest -q -p no:cacheprovider'";
 
 std::set<std::string> HeldOut(const std::string& run_dir, std::set<std::string>* files) {
   std::set<std::string> ids;
@@ -42,7 +46,7 @@ std::set<std::string> HeldOut(const std::string& run_dir, std::set<std::string>*
 std::string EvalCommand(const std::string& run_dir, const std::string& url, const std::string& out,
                         const std::string& flags) {
   return Binary() + " eval " + run_dir + " --base-url " + url + " --model " + kModel +
-         " --seeds 2 --concurrency 3 --set verify.test_evidence=true -o " + out + " " + flags;
+         " --seeds 2 --concurrency 3 --set " + kTestCommand + " -o " + out + " " + flags;
 }
 
 // `seragen eval ... --json`; rerun (resumed) while a loaded machine left
@@ -156,13 +160,7 @@ TEST_CASE(
   // directory): the default teacher's rate on the 4 tasks was seen at 0 and at 0.75.
   dir.Write("teacher.yaml", "policy:\n  rollout2_same_edit_rate: 1.0\n");
   TeacherProcess teacher(dir, "--config " + dir.Sub("teacher.yaml"));
-  // The repository's tests run without an environment setup (the package
-  // is imported from the working copy). The run gathers no test evidence
-  // of its own (time); the evals turn it on.
-  const std::string config = WritePythonRepoConfig(
-      dir, teacher.url(),
-      "eval: {holdout: 0.4}\nverify: {test_evidence: false}\nenvironment:\n  test_command: python3 -m pytest -q -p "
-      "no:cacheprovider\n");
+  const std::string config = WritePythonRepoConfig(dir, teacher.url(), "eval: {holdout: 0.4}\n");
   AddEdgeTests(dir, dir.Sub("repo"));
   const std::string run_dir = dir.Sub("run");
   std::string out;
