@@ -11,8 +11,9 @@
 #include "seragen/config/shipped_data.h"
 #include "seragen/eval/eval_tasks.h"
 #include "seragen/export/record.h"
-#include "seragen/runview/export_dataset.h"
-#include "seragen/runview/export_run.h"
+#include "seragen/publish/export_dataset.h"
+#include "seragen/publish/export_run.h"
+#include "seragen/publish/export_secrets_status.h"
 #include "seragen/runview/status_report.h"
 
 namespace seragen::cli {
@@ -24,13 +25,13 @@ namespace {
 
 // The export requests of `o`, each with its prompts directory; an error
 // message on stderr (and nullopt) when the run's settings do not load.
-std::optional<std::vector<runview::ExportRequest>> RequestsFor(const runview::ExportOverrides& o) {
-  auto requests = runview::ExportRequestsFor(o);
+std::optional<std::vector<publish::ExportRequest>> RequestsFor(const publish::ExportOverrides& o) {
+  auto requests = publish::ExportRequestsFor(o);
   if (!requests.ok()) {
     std::cerr << "seragen export: " << requests.status().message() << "\n";
     return std::nullopt;
   }
-  for (runview::ExportRequest& req : *requests) {
+  for (publish::ExportRequest& req : *requests) {
     req.prompts_dir = config::ConfiguredOrShipped(req.prompts_dir, config::Shipped::kPrompts);
   }
   return std::move(*requests);
@@ -42,26 +43,26 @@ int ExportFailed(const Status& s) {
   return s.code() == StatusCode::kNotFound ? kExitUsage : kExitRuntimeFailure;
 }
 
-int RunExport(const runview::ExportOverrides& o) {
+int RunExport(const publish::ExportOverrides& o) {
   auto requests = RequestsFor(o);
   if (!requests) return kExitUsage;
-  auto reports = runview::ExportRuns(*requests);  // one reading of the run for every format
+  auto reports = publish::ExportRuns(*requests);  // one reading of the run for every format
   if (!reports.ok()) return ExportFailed(reports.status());
   for (std::size_t i = 0; i < requests->size(); ++i) {
     std::cout << "[" << exporter::FormatName((*requests)[i].options.format) << "]\n"
-              << runview::FormatExport((*reports)[i]);
+              << publish::FormatExport((*reports)[i]);
   }
   return kExitOk;
 }
 
 // `export --dataset DIR`: every requested format plus sharegpt into DIR/data,
 // the dataset card and LLaMA-Factory's dataset_info.json.
-int RunDataset(const runview::ExportOverrides& o, const std::string& dir) {
+int RunDataset(const publish::ExportOverrides& o, const std::string& dir) {
   auto requests = RequestsFor(o);
   if (!requests) return kExitUsage;
-  auto report = runview::ExportDataset(std::move(*requests), dir, SERAGEN_VERSION);
+  auto report = publish::ExportDataset(std::move(*requests), dir, SERAGEN_VERSION);
   if (!report.ok()) return ExportFailed(report.status());
-  for (const auto& [format, r] : report->exports) std::cout << "[" << format << "]\n" << runview::FormatExport(r);
+  for (const auto& [format, r] : report->exports) std::cout << "[" << format << "]\n" << publish::FormatExport(r);
   std::cout << "dataset card: " << report->card_path << "\nLLaMA-Factory: " << report->info_path << "\n";
   return kExitOk;
 }
@@ -83,7 +84,7 @@ int RunEvalTasks(const std::string& run_dir, const std::string& dir) {
 }
 
 // Options left unset take the run's output.* values (RUN_DIR/config.yaml).
-void AddExportOptions(CLI::App* cmd, runview::ExportOverrides* o) {
+void AddExportOptions(CLI::App* cmd, publish::ExportOverrides* o) {
   cmd->add_option("run_dir", o->run_dir, "Run directory")->required();
   cmd->add_option("--out", o->out_dir, "Output directory (default RUN_DIR/data)");
   cmd->add_option(
@@ -136,6 +137,7 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
           std::cerr << "seragen status: " << r.status().message() << "\n";
           return kExitUsage;
         }
+        r->export_secrets = publish::ReadExportSecrets(*run_dir);
         // Names from the run directory and the endpoint: escaped (as JSON escapes inside --json).
         const std::string text = *json ? runview::StatusJson(*r) : runview::FormatStatus(*r);
         std::cout << TerminalSafe(text, text.size(), *json ? TerminalField::kJson : TerminalField::kBlock);
@@ -144,7 +146,7 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
     });
   }
   {
-    auto o = std::make_shared<runview::ExportOverrides>();
+    auto o = std::make_shared<publish::ExportOverrides>();
     auto format = std::make_shared<std::string>();
     CLI::App* cmd =
         app.add_subcommand("export", "Training JSONL from a run's trajectories (rerun with other options at will)");
@@ -172,7 +174,7 @@ void AddDataCommands(CLI::App& app, std::function<int()>* action) {
     });
   }
   {
-    auto o = std::make_shared<runview::ExportOverrides>();
+    auto o = std::make_shared<publish::ExportOverrides>();
     CLI::App* cmd = app.add_subcommand(
         "merge",
         "Combine every shard of a run into one data set per format, dropping duplicate task ids and identical patches");

@@ -13,8 +13,8 @@
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/journal/run_journals.h"
+#include "seragen/publish/export_secrets_status.h"
 #include "seragen/runview/endpoint_occupancy.h"
-#include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_state.h"
 
 namespace seragen::report {
@@ -224,7 +224,7 @@ RunView RunViewOf(runview::RunState&& run) {
 Result<RunView> LoadRunView(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(runview::RunState run, runview::FoldRun(run_dir));
   RunView view = RunViewOf(std::move(run));
-  view.status.export_secrets = runview::ReadExportSecrets(run_dir);  // as `status` shows them
+  view.status.export_secrets = publish::ReadExportSecrets(run_dir);  // as `status` shows them
   view.status.occupancy = runview::ReadRunOccupancy(run_dir, &view.status.occupancy_problems);
   return view;
 }

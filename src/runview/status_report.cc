@@ -10,7 +10,6 @@
 #include "seragen/journal/run_paths.h"
 #include "seragen/journal/shard_lock.h"
 #include "seragen/runview/endpoint_occupancy.h"
-#include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_result.h"
 
 namespace seragen::runview {
@@ -120,7 +119,6 @@ std::map<std::string, std::size_t> CountsByName(const std::map<journal::ErrorCla
 Result<StatusReport> ReadStatus(const std::string& run_dir) {
   SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir));
   StatusReport report = StatusOf(run);
-  report.export_secrets = ReadExportSecrets(run_dir);
   for (const ShardState& shard : run.shards) {
     report.running = report.running || journal::ShardLockHeld(journal::LockPath(shard.shard_dir));
   }

@@ -1,5 +1,7 @@
 #include "seragen/secrets/summary.h"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "seragen/base/json_depth.h"
@@ -66,6 +68,14 @@ Result<SecretSummary> DecodeSecretSummary(std::string_view json, std::string_vie
     }
   }
   return summary;
+}
+
+std::string FormatSecretSummary(const SecretSummary& s, const std::string& indent) {
+  std::string out =
+      indent + fmt::format("secrets: {} rows scanned, {} with hits ({} redacted, {} dropped, {} reported)\n",
+                           s.rows_scanned, s.rows_with_hits, s.rows_redacted, s.rows_dropped, s.rows_reported);
+  for (const auto& [rule, n] : s.hits_by_rule) out += indent + fmt::format("  secret {}: {}\n", rule, n);
+  return out;
 }
 
 }  // namespace seragen::secrets

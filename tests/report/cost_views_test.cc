@@ -10,9 +10,9 @@
 #include "report/synthetic_run.h"
 #include "seragen/base/file_util.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/publish/export_dataset.h"
 #include "seragen/report/report_writer.h"
 #include "seragen/runview/cost_ledger.h"
-#include "seragen/runview/export_dataset.h"
 #include "seragen/runview/status_report.h"
 #include "testing/source_paths.h"
 #include "testing/temp_dir.h"
@@ -50,10 +50,10 @@ Views ViewsOf(const seragen::testing::TempDir& dir, const std::string& pricing_y
   auto written = WriteReport(ro);
   REQUIRE(written.ok());
   v.index = *ReadFile(written->index_path);
-  runview::ExportRequest req;
+  publish::ExportRequest req;
   req.run_dir = run;
   req.prompts_dir = seragen::testing::SourcePath("prompts");
-  auto dataset = runview::ExportDataset({req}, dir.Sub("dataset"), "test");
+  auto dataset = publish::ExportDataset({req}, dir.Sub("dataset"), "test");
   INFO(dataset.status().ToString());
   REQUIRE(dataset.ok());
   v.card = *ReadFile(dataset->card_path);

@@ -65,8 +65,9 @@ struct StatusReport {
   // run-wide use they are checked against: started tasks, tokens, cost.
   BudgetLimits budget;
   BudgetUse budget_used;
-  // Format -> the secret counts of its latest export (export_secrets_status.h);
-  // filled by ReadStatus, which reads the data directory; status itself does not scan.
+  // Format -> the secret counts of its latest export, as the export wrote them
+  // into the data directory; filled by the caller that reads them
+  // (publish::ReadExportSecrets): status itself does not scan.
   std::map<std::string, secrets::SecretSummary> export_secrets;
   // The teacher endpoints' occupancy (endpoint_occupancy.h), filled by
   // ReadStatus from the shards' occupancy.json; unreadable files named.

@@ -35,4 +35,8 @@ std::string EncodeSecretSummary(const SecretSummary& summary);
 // error naming `what` and the field.
 Result<SecretSummary> DecodeSecretSummary(std::string_view json, std::string_view what);
 
+// The secret lines of `export` and `status`: rows scanned, with hits and
+// what happened to them, then hits by rule, each line after `indent`.
+std::string FormatSecretSummary(const SecretSummary& summary, const std::string& indent = "");
+
 }  // namespace seragen::secrets

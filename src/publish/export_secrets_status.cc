@@ -1,6 +1,4 @@
-#include "seragen/runview/export_secrets_status.h"
-
-#include <fmt/format.h>
+#include "seragen/publish/export_secrets_status.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -10,7 +8,7 @@
 #include "seragen/export/record.h"
 #include "seragen/journal/run_paths.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 // A summary is a few hundred bytes; a rule table of a few hundred entries
@@ -38,12 +36,4 @@ std::map<std::string, secrets::SecretSummary> ReadExportSecrets(const std::strin
   return out;
 }
 
-std::string FormatSecretSummary(const secrets::SecretSummary& s, const std::string& indent) {
-  std::string out =
-      indent + fmt::format("secrets: {} rows scanned, {} with hits ({} redacted, {} dropped, {} reported)\n",
-                           s.rows_scanned, s.rows_with_hits, s.rows_redacted, s.rows_dropped, s.rows_reported);
-  for (const auto& [rule, n] : s.hits_by_rule) out += indent + fmt::format("  secret {}: {}\n", rule, n);
-  return out;
-}
-
-}  // namespace seragen::runview
+}  // namespace seragen::publish

@@ -17,7 +17,7 @@
 #include "seragen/agent/trajectory.h"
 #include "seragen/secrets/scanner.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 
 // What a scanned field was, for the secrets report.
 struct ScannedField {
@@ -54,4 +54,4 @@ TrajectoryScan ScanTrajectory(const secrets::SecretScanner& scanner, bool redact
 std::string SecretsReportLine(const secrets::SecretHit& hit, const ScannedField& field, const std::string& task_id,
                               int rollout);
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

@@ -1,4 +1,4 @@
-#include "seragen/runview/export_run.h"
+#include "seragen/publish/export_run.h"
 
 #include <fmt/format.h>
 
@@ -7,6 +7,7 @@
 #include <span>
 #include <unordered_map>
 
+#include "publish/trajectory_secrets.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/atomic_file.h"
 #include "seragen/base/file_util.h"
@@ -18,13 +19,11 @@
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/result_files.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/runview/export_secrets_status.h"
 #include "seragen/runview/run_settings.h"
 #include "seragen/runview/run_state.h"
-#include "seragen/runview/trajectory_secrets.h"
 #include "seragen/verify/scores.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 // nullopt when the task has no such rollout; a trajectory its record names
@@ -58,7 +57,7 @@ void ReadVerification(const journal::VerificationResult* v, exporter::RecordedTa
 // One export: the records of every task, in ForEachTask order, into two texts.
 class RunExporter {
  public:
-  RunExporter(const ExportRequest& req, const RunState& run, const exporter::ExportTemplates& templates,
+  RunExporter(const ExportRequest& req, const runview::RunState& run, const exporter::ExportTemplates& templates,
               ExportReport* report)
       : req_(req),
         run_(run),
@@ -71,7 +70,7 @@ class RunExporter {
 
   Status ExportAll() {
     Status status;
-    run_.ForEachTask([&](const ShardState& shard, const journal::TaskProgress& p) {
+    run_.ForEachTask([&](const runview::ShardState& shard, const journal::TaskProgress& p) {
       if (status.ok()) status = ExportTask(shard, p);
     });
     report_->excluded = selector_.excluded();
@@ -84,7 +83,7 @@ class RunExporter {
   void StreamSecretsReportTo(AtomicFile* file) { report_file_ = file; }
 
  private:
-  exporter::RecordMetadata MetadataOf(const ShardState& shard, const journal::TaskProgress& p,
+  exporter::RecordMetadata MetadataOf(const runview::ShardState& shard, const journal::TaskProgress& p,
                                       const callgraph::PlannedTask& t) const {
     exporter::RecordMetadata md;
     md.task_id = p.task_id;
@@ -102,7 +101,7 @@ class RunExporter {
     return md;
   }
 
-  Status ExportTask(const ShardState& shard, const journal::TaskProgress& p) {
+  Status ExportTask(const runview::ShardState& shard, const journal::TaskProgress& p) {
     auto planned = by_id_.find(p.task_id);
     if (planned == by_id_.end()) {
       selector_.Exclude(exporter::kNotInPlan);
@@ -216,7 +215,7 @@ class RunExporter {
   }
 
   const ExportRequest& req_;
-  const RunState& run_;
+  const runview::RunState& run_;
   const exporter::ExportTemplates& templates_;
   ExportReport* report_;
   exporter::ExportSelector selector_;
@@ -249,9 +248,9 @@ Result<ExportReport> ExportRun(const ExportRequest& req) {
 
 Result<std::vector<ExportReport>> ExportRuns(const std::vector<ExportRequest>& requests) {
   if (requests.empty()) return InvalidArgumentError("no export format requested");
-  FoldOptions fold;
+  runview::FoldOptions fold;
   fold.prompts_dir = requests.front().prompts_dir;
-  SG_ASSIGN_OR_RETURN(RunState run, FoldRun(requests.front().run_dir, fold));
+  SG_ASSIGN_OR_RETURN(runview::RunState run, runview::FoldRun(requests.front().run_dir, fold));
   std::vector<ExportReport> reports;
   for (const ExportRequest& req : requests) {
     SG_ASSIGN_OR_RETURN(ExportReport r, ExportFolded(req, run));
@@ -260,7 +259,7 @@ Result<std::vector<ExportReport>> ExportRuns(const std::vector<ExportRequest>& r
   return reports;
 }
 
-Result<ExportReport> ExportFolded(const ExportRequest& req, const RunState& run) {
+Result<ExportReport> ExportFolded(const ExportRequest& req, const runview::RunState& run) {
   SG_ASSIGN_OR_RETURN(auto templates, exporter::ExportTemplates::Load(req.prompts_dir + "/export"));
   if (req.options.format == exporter::Format::kSera) {
     SG_RETURN_IF_ERROR(templates.LoadSeraFraming(
@@ -332,7 +331,7 @@ Result<std::vector<ExportRequest>> ExportRequestsFor(const ExportOverrides& o) {
   std::string run_name;
   bool judge_enabled = config::JudgeConfig{}.enabled;
   std::string saved = journal::ConfigYamlPath(o.run_dir);
-  auto loaded = LoadSavedConfig(o.run_dir);
+  auto loaded = runview::LoadSavedConfig(o.run_dir);
   if (!loaded.ok() && loaded.status().code() != StatusCode::kNotFound) {
     return InvalidArgumentError("the run's saved configuration " + saved +
                                 " does not load: " + loaded.status().message());
@@ -411,4 +410,4 @@ std::string FormatExport(const ExportReport& r) {
   return out;
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

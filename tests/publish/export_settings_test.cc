@@ -2,11 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include "seragen/base/file_util.h"
-#include "seragen/runview/export_run.h"
+#include "seragen/publish/export_run.h"
 #include "seragen/runview/status_report.h"
 #include "testing/temp_dir.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 constexpr const char* kRunConfig = R"(run:
@@ -105,4 +105,4 @@ TEST_CASE("export settings: defaults without a saved config, clear error on a br
   CHECK(bad.status().message().find(dir.Sub("config.yaml")) != std::string::npos);
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

@@ -17,8 +17,10 @@
 #include "seragen/secrets/summary.h"
 
 namespace seragen::runview {
-
 struct RunState;  // run_state.h
+}  // namespace seragen::runview
+
+namespace seragen::publish {
 
 struct ExportRequest {
   std::string run_dir;
@@ -88,7 +90,7 @@ Result<ExportReport> ExportRun(const ExportRequest& request);
 Result<std::vector<ExportReport>> ExportRuns(const std::vector<ExportRequest>& requests);
 // ExportRun from a run already folded (FoldRun with the request's prompts
 // directory), for callers that export several formats of one reading.
-Result<ExportReport> ExportFolded(const ExportRequest& request, const RunState& run);
+Result<ExportReport> ExportFolded(const ExportRequest& request, const runview::RunState& run);
 std::string FormatExport(const ExportReport& report);
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

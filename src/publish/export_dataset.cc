@@ -1,4 +1,4 @@
-#include "seragen/runview/export_dataset.h"
+#include "seragen/publish/export_dataset.h"
 
 #include "seragen/callgraph/holdout.h"
 
@@ -7,21 +7,21 @@
 #include <span>
 #include <string_view>
 
+#include "publish/dataset_dir.h"
 #include "seragen/base/file_util.h"
 #include "seragen/export/dataset_card.h"
 #include "seragen/export/export_rules.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/runview/dataset_dir.h"
 #include "seragen/runview/run_state.h"
 #include "seragen/runview/status_report.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 // The card's facts: the counts of `seragen status`, the run's saved name and
 // seed, the recipe hash of its first journal.
-exporter::DatasetFacts FactsOf(const RunState& run) {
-  StatusReport st = StatusOf(run);
+exporter::DatasetFacts FactsOf(const runview::RunState& run) {
+  runview::StatusReport st = runview::StatusOf(run);
   exporter::DatasetFacts f;
   if (run.settings.saved) {
     f.run_name = run.settings.saved->run.name;
@@ -36,8 +36,8 @@ exporter::DatasetFacts FactsOf(const RunState& run) {
   f.completion_tokens = st.completion_tokens;
   f.model_calls = st.model_calls;
   f.rollouts = st.rollouts;
-  for (const CostLine& line : CostLines(st.cost)) f.cost.emplace_back(line.label, line.value);
-  f.cost_basis = CostBasis(st.cost);
+  for (const runview::CostLine& line : runview::CostLines(st.cost)) f.cost.emplace_back(line.label, line.value);
+  f.cost_basis = runview::CostBasis(st.cost);
   f.env_broken = st.env_broken;
   f.tests_with_evidence = st.test_agreement.with_evidence;
   f.soft_accepted_decided = st.test_agreement.soft_accepted_decided;
@@ -95,9 +95,9 @@ Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const s
   }
   const std::set<std::string> files = FilesOf(requests);
   SG_ASSIGN_OR_RETURN(std::set<std::string> listed, ClaimDatasetDir(dir, files));
-  FoldOptions fold;  // one reading of the run serves the card and every format
+  runview::FoldOptions fold;  // one reading of the run serves the card and every format
   fold.prompts_dir = requests.front().prompts_dir;
-  SG_ASSIGN_OR_RETURN(RunState run, FoldRun(requests.front().run_dir, fold));
+  SG_ASSIGN_OR_RETURN(runview::RunState run, runview::FoldRun(requests.front().run_dir, fold));
   exporter::DatasetFacts facts = FactsOf(run);
   facts.seragen_version = seragen_version;
   DatasetReport out;
@@ -126,4 +126,4 @@ Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const s
   return out;
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

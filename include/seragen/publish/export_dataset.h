@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "seragen/base/result.h"
-#include "seragen/runview/export_run.h"
+#include "seragen/publish/export_run.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 
 struct DatasetReport {
   std::vector<std::pair<std::string, ExportReport>> exports;  // format name -> its export
@@ -24,4 +24,4 @@ struct DatasetReport {
 Result<DatasetReport> ExportDataset(std::vector<ExportRequest> requests, const std::string& dir,
                                     const std::string& seragen_version);
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

@@ -21,7 +21,7 @@
 #include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 using ojson = nlohmann::ordered_json;
@@ -241,7 +241,7 @@ TEST_CASE("export: every format keeps the model's argument order and bytes from 
   }
 }
 
-// SERA's post-processing (tests/runview/sera_rules.py, its rules in our own
+// SERA's post-processing (tests/publish/sera_rules.py, its rules in our own
 // words: the wire arguments read by json.loads and written by json.dumps, the
 // think block, keep_only_think, train keys) over the openai rows, which carry
 // the wire turns, equals the sera export message for message, key order
@@ -255,7 +255,7 @@ TEST_CASE("export: SERA's post-processing over the wire turns equals the sera ex
   seragen::testing::TempDir dir;
   REQUIRE(WriteFileAtomic(dir.Sub("wire.jsonl"), *wire + "\n").ok());
   REQUIRE(WriteFileAtomic(dir.Sub("sera.jsonl"), *sera + "\n").ok());
-  const std::string command = "python3 " + seragen::testing::SourcePath("tests/runview/sera_rules.py") + " " +
+  const std::string command = "python3 " + seragen::testing::SourcePath("tests/publish/sera_rules.py") + " " +
                               dir.Sub("wire.jsonl") + " " + dir.Sub("sera.jsonl") + " > " + dir.Sub("out.txt") +
                               " 2>&1";
   const int rc = std::system(command.c_str());
@@ -263,4 +263,4 @@ TEST_CASE("export: SERA's post-processing over the wire turns equals the sera ex
   CHECK(rc == 0);
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

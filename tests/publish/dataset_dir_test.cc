@@ -1,4 +1,4 @@
-#include "seragen/runview/dataset_dir.h"
+#include "publish/dataset_dir.h"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include "seragen/base/file_util.h"
 #include "testing/temp_dir.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 
 // Issue 36, finding 6: `export --dataset DIR` replaced an existing README.md
 // and left stale data files behind.
@@ -52,4 +52,4 @@ TEST_CASE("dataset dir: a rerun replaces its own files, removes stale ones and l
   CHECK_FALSE(ClaimDatasetDir(hub, {"README.md", "dataset_info.json"}).ok());
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

@@ -1,4 +1,4 @@
-#include "seragen/runview/trajectory_secrets.h"
+#include "publish/trajectory_secrets.h"
 
 #include <deque>
 #include <nlohmann/json.hpp>
@@ -7,7 +7,7 @@
 #include "seragen/base/json_depth.h"
 #include "seragen/base/json_strings.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 // The texts of one scan, what each is, and where its redaction goes
@@ -176,4 +176,4 @@ std::string SecretsReportLine(const secrets::SecretHit& hit, const ScannedField&
   return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

@@ -11,7 +11,7 @@
 
 #include "seragen/base/result.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 
 // The marker file, relative to DIR.
 inline constexpr const char* kDatasetMarkerName = ".seragen-dataset";
@@ -28,4 +28,4 @@ Result<std::set<std::string>> ClaimDatasetDir(const std::string& dir, const std:
 Status RecordDatasetDir(const std::string& dir, const std::set<std::string>& listed,
                         const std::set<std::string>& written);
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

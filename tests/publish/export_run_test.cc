@@ -15,14 +15,15 @@
 #include "seragen/export/heldout_filter.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/runview/export_dataset.h"
-#include "seragen/runview/export_run.h"
+#include "seragen/publish/export_dataset.h"
+#include "seragen/publish/export_run.h"
+#include "seragen/publish/export_secrets_status.h"
 #include "seragen/runview/status_report.h"
 #include "testing/fake_secrets.h"
 #include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 using journal::JournalRecord;
@@ -299,11 +300,12 @@ TEST_CASE("export: drop leaves a row with a secret out, counted, and an allow-li
   CHECK(report.excluded.at(kT1Secret) == 1);
   CHECK(report.secrets.rows_dropped == 1);
   CHECK(FormatExport(report).find("1 dropped") != std::string::npos);
-  Result<StatusReport> status = ReadStatus(run.dir.path());  // reads the export's summary, does not scan
+  Result<runview::StatusReport> status = runview::ReadStatus(run.dir.path());
   REQUIRE(status.ok());
+  status->export_secrets = ReadExportSecrets(run.dir.path());  // the export's summary, as `status` reads it
   CHECK(status->export_secrets.at("hf").rows_dropped == 1);
-  CHECK(nlohmann::json::parse(StatusJson(*status))["export_secrets"]["hf"]["rows_dropped"] == 1);
-  CHECK(FormatStatus(*status).find("export     hf secrets: 1 rows scanned") != std::string::npos);
+  CHECK(nlohmann::json::parse(runview::StatusJson(*status))["export_secrets"]["hf"]["rows_dropped"] == 1);
+  CHECK(runview::FormatStatus(*status).find("export     hf secrets: 1 rows scanned") != std::string::npos);
 
   std::vector<std::string> allow;
   for (const testing::FakeSecret& f : run.fakes) allow.push_back(f.secret);
@@ -426,9 +428,9 @@ TEST_CASE("export: several formats from one reading write what one export per fo
   CHECK_FALSE(ExportRuns({}).ok());
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 // A run of two judged-free tasks: "plain" and "markup", whose one bash call
@@ -469,4 +471,4 @@ TEST_CASE("export --dataset: the card says how many rows the length cut left out
         std::string::npos);
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish

@@ -1,4 +1,4 @@
-#include "seragen/runview/dataset_dir.h"
+#include "publish/dataset_dir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 
 #include "seragen/base/file_util.h"
 
-namespace seragen::runview {
+namespace seragen::publish {
 namespace {
 
 constexpr std::uint64_t kMaxMarkerBytes = 1 << 20;
@@ -84,4 +84,4 @@ Status RecordDatasetDir(const std::string& dir, const std::set<std::string>& lis
   return WriteFileAtomic(dir + "/" + kDatasetMarkerName, text);
 }
 
-}  // namespace seragen::runview
+}  // namespace seragen::publish
