@@ -12,17 +12,6 @@
 
 namespace seragen::callgraph {
 
-Status ValidateHoldout(double holdout) {
-  if (!(holdout >= 0) || !std::isfinite(holdout)) {
-    return InvalidArgumentError(fmt::format("eval.holdout must be >= 0, got {}", holdout));
-  }
-  if (holdout >= 1 && std::floor(holdout) != holdout) {
-    return InvalidArgumentError(
-        fmt::format("eval.holdout must be a fraction below 1 or a whole count of functions, got {}", holdout));
-  }
-  return Status::Ok();
-}
-
 namespace {
 
 std::string FunctionKey(std::string_view repo, std::string_view function_id) {

@@ -22,8 +22,6 @@ std::optional<CategoryMode> CategoryModeFromName(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view CategoryModeName(CategoryMode mode) { return mode == CategoryMode::kAll ? "all" : "sample"; }
-
 Status ValidatePlanOptions(const PlanOptions& options) {
   if (options.replicas < 1) {
     return InvalidArgumentError(fmt::format("plan.replicas must be >= 1, got {}", options.replicas));

@@ -25,15 +25,14 @@ namespace seragen::cli {
 // Unavailable when none answered in time.
 Result<std::string> CheckEndpointsAndModel(const config::Config& cfg, const log::Logger& logger);
 
-// Server profile per endpoint: configured (llm.server), or detected once
-// now; explicit request settings win over the profile. Logs each choice.
+// llm::ResolveServerProfiles with llm.server, detecting over a CURL client of
+// its own (10 s per endpoint).
 void ResolveServerProfiles(const config::LlmConfig& llm_cfg, const std::string& model,
                            const llm::RequestOverrides& overrides, std::vector<llm::EndpointOptions>& endpoints,
                            const log::Logger& logger);
 
-// Probes every endpoint until at least one answers, for up to `wait`
-// (0: one round). Logs each endpoint's state once one answers;
-// Unavailable naming the silent endpoints when none did in time.
+// llm::WaitForAnEndpoint over `chat`'s health probes, the system clock and
+// real sleeps; `wait` is llm.startup_wait_s.
 Status WaitForAnEndpoint(llm::HttpChatClient& chat, config::Duration wait, const log::Logger& logger);
 
 }  // namespace seragen::cli

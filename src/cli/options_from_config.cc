@@ -25,7 +25,7 @@ std::size_t SizeOf(std::int64_t v) { return v < 0 ? 0 : static_cast<std::size_t>
 sandbox::RunLimits RunLimitsFrom(const config::Config& cfg) {
   sandbox::RunLimits limits;
   limits.timeout = cfg.agent.command_timeout_s;
-  limits.output_cap_chars = SizeOf(cfg.tools.output_cap_bytes);
+  limits.output_cap_chars = SizeOf(cfg.tools.output_cap_chars);
   limits.resources.cpu_seconds = static_cast<int>(cfg.sandbox.cpu_seconds);  // whole seconds (RLIMIT_CPU), >= 1
   limits.resources.memory_mb = cfg.sandbox.memory_mb;
   limits.resources.max_processes = IntOf(cfg.sandbox.max_processes);

@@ -410,9 +410,7 @@ Section<ToolsConfig> ToolsSchema() {
   Section<ToolsConfig> s;
   s.Add<Str<ToolsConfig>>("file", &ToolsConfig::file,
       "Tool definitions (names, descriptions, schemas). Empty: configs/tools.yaml shipped with seragen.", Flag::kPath);
-  // The field keeps its former name (output_cap_bytes) and holds characters;
-  // renaming it rebuilds every module, left for the next change to config.h.
-  s.Add<Int<ToolsConfig>>("output_cap_chars", &ToolsConfig::output_cap_bytes,
+  s.Add<Int<ToolsConfig>>("output_cap_chars", &ToolsConfig::output_cap_chars,
       "Largest command output shown to the agent, in characters (code points, as SWE-agent counts an "
       "observation); longer output keeps its first 3/4 and last 1/4 around a note.").Min(256);
   s.Add<Int<ToolsConfig>>("view_max_lines", &ToolsConfig::view_max_lines, "Lines shown by one file view.").Min(1);

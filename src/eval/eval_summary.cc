@@ -96,8 +96,8 @@ EvalSummary Summarize(const EvalHeader& header, const std::vector<EvalResult>& r
       o.tokens += r->prompt_tokens + r->completion_tokens;
       o.wall_seconds += r->wall_seconds;
       if (r->tests_passed) ++o.tests_rollouts, o.tests_passed += *r->tests_passed ? 1 : 0;
-      if (r->tests && r->tests->verdict == journal::EvidenceVerdict::kNoSignal) no_signal = true;
-      if (r->tests && r->tests->verdict == journal::EvidenceVerdict::kUnavailable) unavailable = true;
+      if (r->tests && r->tests->agreement.verdict == verify::TestVerdict::kNoSignal) no_signal = true;
+      if (r->tests && r->tests->agreement.verdict == verify::TestVerdict::kUnavailable) unavailable = true;
     }
     o.mean_recall /= static_cast<double>(o.rollouts);
     resolved.push_back(static_cast<double>(o.resolved) / static_cast<double>(o.rollouts));

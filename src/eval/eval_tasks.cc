@@ -47,7 +47,7 @@ std::optional<TestEvidence> EvidenceOf(const journal::TaskProgress& p, const std
   const journal::VerificationResult* v = p.last.verification();
   if (p.last.stage != journal::Stage::kVerified || v == nullptr || !v->tests) return std::nullopt;
   return TestEvidence{command, RunText(v->tests->base), RunText(v->tests->p1), RunText(v->tests->p2),
-                      std::string(journal::EvidenceVerdictName(v->tests->verdict))};
+                      std::string(journal::TestVerdictName(v->tests->agreement.verdict))};
 }
 
 // The run-wide settings an eval task carries.

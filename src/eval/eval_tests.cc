@@ -72,14 +72,14 @@ journal::TestEvidence ScoreTestRun(const ReferenceTests& ref, const pipeline::Te
   // something to say.
   const verify::TestAgreement a =
       verify::CompareTestRuns(ref.base.outcomes, reference.outcomes, reference.outcomes, /*max_changes=*/0);
-  e.p1_changed = a.p1_changed;
-  e.verdict = a.p1_changed == 0 ? journal::EvidenceVerdict::kNoSignal : journal::EvidenceVerdict::kDisagree;
+  e.agreement.p1_changed = a.p1_changed;
+  e.agreement.verdict = a.p1_changed == 0 ? verify::TestVerdict::kNoSignal : verify::TestVerdict::kDisagree;
   return e;
 }
 
 std::optional<bool> TestsPassed(const journal::TestEvidence& evidence) {
-  if (evidence.verdict == journal::EvidenceVerdict::kAgree) return true;
-  if (evidence.verdict == journal::EvidenceVerdict::kDisagree) return false;
+  if (evidence.agreement.verdict == verify::TestVerdict::kAgree) return true;
+  if (evidence.agreement.verdict == verify::TestVerdict::kDisagree) return false;
   return std::nullopt;
 }
 
@@ -101,7 +101,7 @@ Result<ReferenceTests> DecodeReferenceTests(std::string_view text) {
   SG_ASSIGN_OR_RETURN(journal::TestEvidence e, journal::DecodeTestEvidence(detail::DumpLine(*runs)));
   SG_ASSIGN_OR_RETURN(verify::TestOutcomes base, OutcomesFrom(j, "base_tests"));
   SG_ASSIGN_OR_RETURN(verify::TestOutcomes reference, OutcomesFrom(j, "reference_tests"));
-  const verify::TestFormat format = verify::TestFormatNamed(e.format).value_or(verify::TestFormat::kExitStatus);
+  const verify::TestFormat format = e.format;
   return ReferenceTests{RunFrom(format, e.base, std::move(base), e.detail),
                         RunFrom(format, e.p1, std::move(reference), e.detail)};
 }

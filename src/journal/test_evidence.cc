@@ -1,6 +1,7 @@
 #include "seragen/journal/test_evidence.h"
 
 #include <array>
+#include <optional>
 #include <utility>
 
 #include "journal/test_evidence_json.h"
@@ -9,11 +10,18 @@
 namespace seragen::journal {
 namespace {
 
-constexpr std::array<std::pair<EvidenceVerdict, std::string_view>, 4> kVerdictNames{{
-    {EvidenceVerdict::kAgree, "agree"},
-    {EvidenceVerdict::kDisagree, "disagree"},
-    {EvidenceVerdict::kNoSignal, "no_signal"},
-    {EvidenceVerdict::kUnavailable, "unavailable"},
+using verify::TestFormat;
+using verify::TestOutcome;
+using verify::TestVerdict;
+
+// The names of the evidence's values, one table per enum (these two, and
+// kFormatNames and kOutcomeNames of the codec below): what the journal
+// writes and reads, and nowhere else.
+constexpr std::array<std::pair<TestVerdict, std::string_view>, 4> kVerdictNames{{
+    {TestVerdict::kAgree, "agree"},
+    {TestVerdict::kDisagree, "disagree"},
+    {TestVerdict::kNoSignal, "no_signal"},
+    {TestVerdict::kUnavailable, "unavailable"},
 }};
 constexpr std::array<std::pair<TestRunStatus, std::string_view>, 5> kRunStatusNames{{
     {TestRunStatus::kRan, "ran"},
@@ -22,50 +30,66 @@ constexpr std::array<std::pair<TestRunStatus, std::string_view>, 5> kRunStatusNa
     {TestRunStatus::kNotStarted, "not_started"},
     {TestRunStatus::kTruncated, "truncated"},
 }};
-constexpr std::array<std::pair<RecordedOutcome, std::string_view>, 4> kOutcomeNames{{
-    {RecordedOutcome::kAbsent, "absent"},
-    {RecordedOutcome::kPass, "pass"},
-    {RecordedOutcome::kFail, "fail"},
-    {RecordedOutcome::kSkip, "skip"},
-}};
 
 }  // namespace
 
-std::string_view EvidenceVerdictName(EvidenceVerdict v) { return NameOf<EvidenceVerdict>(kVerdictNames, v, "?"); }
-std::optional<EvidenceVerdict> EvidenceVerdictNamed(std::string_view n) {
-  return ValueNamed<EvidenceVerdict>(kVerdictNames, n);
-}
 std::string_view TestRunStatusName(TestRunStatus s) { return NameOf<TestRunStatus>(kRunStatusNames, s, "?"); }
-std::optional<TestRunStatus> TestRunStatusNamed(std::string_view n) {
-  return ValueNamed<TestRunStatus>(kRunStatusNames, n);
-}
-std::string_view RecordedOutcomeName(RecordedOutcome o) { return NameOf<RecordedOutcome>(kOutcomeNames, o, "?"); }
-std::optional<RecordedOutcome> RecordedOutcomeNamed(std::string_view n) {
-  return ValueNamed<RecordedOutcome>(kOutcomeNames, n);
-}
+std::string_view TestVerdictName(TestVerdict v) { return NameOf<TestVerdict>(kVerdictNames, v, "?"); }
+std::span<const std::pair<TestVerdict, std::string_view>> TestVerdictNames() { return kVerdictNames; }
 
 namespace internal {
 namespace {
 
-constexpr const char* kRunNames[] = {"base", "p1", "p2"};
+// The object "tests": its format's names, then the members of the JSON
+// objects and the fields they hold, one list for both directions, then the
+// names of a change's outcomes.
+constexpr std::array<std::pair<TestFormat, std::string_view>, 4> kFormatNames{{
+    {TestFormat::kExitStatus, "exit"},
+    {TestFormat::kJUnitXml, "junit"},
+    {TestFormat::kGoJson, "go-json"},
+    {TestFormat::kTap, "tap"},
+}};
+constexpr std::pair<const char*, TestRunSummary TestEvidence::*> kRuns[] = {
+    {"base", &TestEvidence::base}, {"p1", &TestEvidence::p1}, {"p2", &TestEvidence::p2}};
+constexpr std::pair<const char*, std::uint64_t TestRunSummary::*> kRunCounts[] = {{"tests", &TestRunSummary::tests},
+                                                                                  {"passed", &TestRunSummary::passed},
+                                                                                  {"failed", &TestRunSummary::failed},
+                                                                                  {"skipped", &TestRunSummary::skipped},
+                                                                                  {"ms", &TestRunSummary::duration_ms}};
+constexpr std::pair<const char*, std::size_t verify::TestAgreement::*> kAgreementCounts[] = {
+    {"p1_changed", &verify::TestAgreement::p1_changed},
+    {"reproduced", &verify::TestAgreement::reproduced},
+    {"regressed", &verify::TestAgreement::regressed}};
+constexpr std::pair<const char*, std::optional<TestOutcome> verify::TestChange::*> kChangeOutcomes[] = {
+    {"base", &verify::TestChange::base}, {"p1", &verify::TestChange::p1}, {"p2", &verify::TestChange::p2}};
+constexpr std::array<std::pair<std::optional<TestOutcome>, std::string_view>, 4> kOutcomeNames{{
+    {std::nullopt, "absent"},
+    {TestOutcome::kPass, "pass"},
+    {TestOutcome::kFail, "fail"},
+    {TestOutcome::kSkip, "skip"},
+}};
 
-Json RunToJson(const TestRunSummary& r) {
-  return Json{{"status", std::string(TestRunStatusName(r.status))},
-              {"exit_code", r.exit_code},
-              {"tests", r.tests},
-              {"passed", r.passed},
-              {"failed", r.failed},
-              {"skipped", r.skipped},
-              {"ms", r.duration_ms}};
+template <typename E, std::size_t N>
+std::string NameIn(const std::array<std::pair<E, std::string_view>, N>& names, const E& value) {
+  return std::string(NameOf<E>(names, value, "?"));
 }
 
-// Reads the enum member `field` of `j` through `named`; a name it does not
-// know is a FieldError.
-template <typename E, typename Named>
-Status ReadEnum(SimdObject j, std::string_view field, Named named, E* out, std::string_view prefix) {
+Json RunToJson(const TestRunSummary& r) {
+  Json j{{"status", NameIn(kRunStatusNames, r.status)}, {"exit_code", r.exit_code}};
+  for (auto [key, field] : kRunCounts) j[key] = r.*field;
+  return j;
+}
+
+// Reads the member `field` of `j`, a name in `names`; a name it does not
+// know is a FieldError. `required` false: an absent (or empty) member
+// leaves *out.
+template <typename E, std::size_t N>
+Status ReadEnum(SimdObject j, std::string_view field, const std::array<std::pair<E, std::string_view>, N>& names,
+                bool required, E* out, std::string_view prefix) {
   std::string name;
-  SG_RETURN_IF_ERROR(ReadText(j, field, true, &name, prefix));
-  std::optional<E> value = named(name);
+  SG_RETURN_IF_ERROR(ReadText(j, field, required, &name, prefix));
+  if (name.empty() && !required) return Status::Ok();
+  std::optional<E> value = ValueNamed<E>(names, name);
   if (!value) return FieldError(std::string(prefix) + std::string(field), "must be a known name");
   *out = *value;
   return Status::Ok();
@@ -76,17 +100,13 @@ Status RunFromJson(SimdObject runs, const char* name, TestRunSummary* out) {
   SimdObject j;
   SG_ASSIGN_OR_RETURN(bool present, FindObject(runs, name, "extra.tests.runs.", &j));
   if (!present) return FieldError("extra.tests.runs." + std::string(name), "is required");
-  SG_RETURN_IF_ERROR(ReadEnum(j, "status", TestRunStatusNamed, &out->status, prefix));
+  SG_RETURN_IF_ERROR(ReadEnum(j, "status", kRunStatusNames, true, &out->status, prefix));
   SG_RETURN_IF_ERROR(ReadInt(j, "exit_code", false, &out->exit_code, prefix));
-  for (auto [key, field] :
-       {std::pair{"tests", &out->tests}, std::pair{"passed", &out->passed}, std::pair{"failed", &out->failed},
-        std::pair{"skipped", &out->skipped}, std::pair{"ms", &out->duration_ms}}) {
-    SG_RETURN_IF_ERROR(ReadCount(j, key, false, field, prefix));
-  }
+  for (auto [key, field] : kRunCounts) SG_RETURN_IF_ERROR(ReadCount(j, key, false, &(out->*field), prefix));
   return Status::Ok();
 }
 
-Status ChangesFromJson(SimdObject j, TestEvidence* out) {
+Status ChangesFromJson(SimdObject j, verify::TestAgreement* out) {
   simdjson::dom::element changes;
   if (j["changes"].get(changes) != simdjson::SUCCESS) return Status::Ok();
   simdjson::dom::array list;
@@ -100,12 +120,11 @@ Status ChangesFromJson(SimdObject j, TestEvidence* out) {
     if (item.get_object().get(c) != simdjson::SUCCESS) {
       return FieldError("extra.tests.changes[]", "must hold objects");
     }
-    RecordedTestChange change;
+    verify::TestChange change;
     constexpr std::string_view kPrefix = "extra.tests.changes[].";
     SG_RETURN_IF_ERROR(ReadText(c, "test", true, &change.test, kPrefix));
-    for (auto [key, field] :
-         {std::pair{"base", &change.base}, std::pair{"p1", &change.p1}, std::pair{"p2", &change.p2}}) {
-      SG_RETURN_IF_ERROR(ReadEnum(c, key, RecordedOutcomeNamed, field, kPrefix));
+    for (auto [key, field] : kChangeOutcomes) {
+      SG_RETURN_IF_ERROR(ReadEnum(c, key, kOutcomeNames, true, &(change.*field), kPrefix));
     }
     out->changes.push_back(std::move(change));
   }
@@ -115,50 +134,43 @@ Status ChangesFromJson(SimdObject j, TestEvidence* out) {
 }  // namespace
 
 Json TestEvidenceToJson(const TestEvidence& e) {
+  const verify::TestAgreement& a = e.agreement;
   Json j;
-  PutText(j, "format", e.format);
-  j["verdict"] = std::string(EvidenceVerdictName(e.verdict));
+  j["format"] = NameIn(kFormatNames, e.format);
+  j["verdict"] = NameIn(kVerdictNames, a.verdict);
   if (!e.detail.empty()) PutText(j, "detail", e.detail);
   Json runs;
-  const TestRunSummary* summaries[] = {&e.base, &e.p1, &e.p2};
-  for (int i = 0; i < 3; ++i) runs[kRunNames[i]] = RunToJson(*summaries[i]);
+  for (auto [name, run] : kRuns) runs[name] = RunToJson(e.*run);
   j["runs"] = std::move(runs);
-  j["p1_changed"] = e.p1_changed;
-  j["reproduced"] = e.reproduced;
-  j["regressed"] = e.regressed;
+  for (auto [key, field] : kAgreementCounts) j[key] = a.*field;
   Json changes = Json::array();
-  for (const RecordedTestChange& c : e.changes) {
+  for (const verify::TestChange& c : a.changes) {
     Json item;
     PutText(item, "test", c.test);
-    item["base"] = std::string(RecordedOutcomeName(c.base));
-    item["p1"] = std::string(RecordedOutcomeName(c.p1));
-    item["p2"] = std::string(RecordedOutcomeName(c.p2));
+    for (auto [key, field] : kChangeOutcomes) item[key] = NameIn(kOutcomeNames, c.*field);
     changes.push_back(std::move(item));
   }
   j["changes"] = std::move(changes);
-  if (e.changes_truncated) j["changes_truncated"] = true;
+  if (a.changes_truncated) j["changes_truncated"] = true;
   return j;
 }
 
 Result<TestEvidence> TestEvidenceFromJson(SimdObject j) {
   TestEvidence e;
+  verify::TestAgreement& a = e.agreement;
   constexpr std::string_view kPrefix = "extra.tests.";
-  SG_RETURN_IF_ERROR(ReadText(j, "format", false, &e.format, kPrefix));
-  SG_RETURN_IF_ERROR(ReadEnum(j, "verdict", EvidenceVerdictNamed, &e.verdict, kPrefix));
+  SG_RETURN_IF_ERROR(ReadEnum(j, "format", kFormatNames, false, &e.format, kPrefix));
+  SG_RETURN_IF_ERROR(ReadEnum(j, "verdict", kVerdictNames, true, &a.verdict, kPrefix));
   SG_RETURN_IF_ERROR(ReadText(j, "detail", false, &e.detail, kPrefix));
   SimdObject runs;
   SG_ASSIGN_OR_RETURN(bool has_runs, FindObject(j, "runs", kPrefix, &runs));
   if (!has_runs) return FieldError("extra.tests.runs", "is required");
-  TestRunSummary* summaries[] = {&e.base, &e.p1, &e.p2};
-  for (int i = 0; i < 3; ++i) SG_RETURN_IF_ERROR(RunFromJson(runs, kRunNames[i], summaries[i]));
-  for (auto [key, field] : {std::pair{"p1_changed", &e.p1_changed}, std::pair{"reproduced", &e.reproduced},
-                            std::pair{"regressed", &e.regressed}}) {
-    SG_RETURN_IF_ERROR(ReadCount(j, key, false, field, kPrefix));
-  }
-  SG_RETURN_IF_ERROR(ChangesFromJson(j, &e));
+  for (auto [name, run] : kRuns) SG_RETURN_IF_ERROR(RunFromJson(runs, name, &(e.*run)));
+  for (auto [key, field] : kAgreementCounts) SG_RETURN_IF_ERROR(ReadCount(j, key, false, &(a.*field), kPrefix));
+  SG_RETURN_IF_ERROR(ChangesFromJson(j, &a));
   bool truncated = false;
   SG_RETURN_IF_ERROR(ReadBool(j, "changes_truncated", false, &truncated, kPrefix));
-  e.changes_truncated = e.changes_truncated || truncated;
+  a.changes_truncated = a.changes_truncated || truncated;
   return e;
 }
 

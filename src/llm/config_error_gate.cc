@@ -1,4 +1,4 @@
-#include "seragen/llm/config_error_gate.h"
+#include "llm/config_error_gate.h"
 
 #include <cctype>
 

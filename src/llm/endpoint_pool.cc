@@ -222,11 +222,6 @@ std::optional<Clock::SteadyTime> EndpointPool::NextChange() const {
   return next;
 }
 
-bool EndpointPool::AnyHealthy() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return std::any_of(state_.begin(), state_.end(), [](const EndpointState& e) { return !e.ejected; });
-}
-
 std::vector<EndpointState> EndpointPool::Snapshot() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<EndpointState> copy = state_;

@@ -5,9 +5,9 @@
 #include <map>
 #include <mutex>
 
+#include "llm/config_error_gate.h"
 #include "seragen/base/log.h"
 #include "seragen/base/rng.h"
-#include "seragen/llm/config_error_gate.h"
 #include "seragen/llm/error_classifier.h"
 #include "seragen/llm/models_probe.h"
 #include "seragen/llm/sse_assembler.h"

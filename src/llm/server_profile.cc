@@ -193,4 +193,28 @@ Detection DetectServerFrom(http::Client& client, const EndpointOptions& ep, cons
   return DetectFromFacts(facts);
 }
 
+void ResolveServerProfiles(std::string_view server, std::string_view model, const RequestOverrides& overrides,
+                           const DetectFn& detect, std::vector<EndpointOptions>& endpoints, const log::Logger& logger) {
+  for (EndpointOptions& eo : endpoints) {
+    ServerKind kind = ServerKind::kGeneric;
+    std::string how = "configured (llm.server)";
+    if (server == "auto") {
+      Result<Detection> detected = detect(eo);
+      if (detected.ok()) {
+        kind = detected->kind;
+        how = "detected: " + detected->evidence;
+      } else {
+        how = "not detected (" + detected.status().message() + "); set llm.server";
+      }
+    } else if (Result<ServerKind> parsed = ParseServerKind(server); parsed.ok()) {
+      kind = *parsed;
+    }
+    eo.wire = ResolveWireOptions(kind, model, overrides);
+    logger.Info("endpoint {}: server {} ({}); max tokens field {}, sampling {}, parallel_tool_calls {}, reasoning {}",
+                eo.base_url, ServerKindName(kind), how, MaxTokensFieldName(eo.wire->max_tokens_field),
+                eo.wire->send_sampling ? "sent" : "omitted", ParallelToolCallsName(eo.wire->parallel_tool_calls),
+                ReasoningFieldName(eo.wire->reasoning_field));
+  }
+}
+
 }  // namespace seragen::llm

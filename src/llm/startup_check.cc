@@ -62,6 +62,18 @@ Result<std::string> Choose(const StartupCheckOptions& options, const std::vector
                               "routes names it does not list");
 }
 
+// Each endpoint's state once one answers its health probe.
+void LogEndpointStates(const std::vector<EndpointState>& states, const log::Logger& logger) {
+  for (const EndpointState& e : states) {
+    if (e.ejected) {
+      logger.Warn("endpoint {} did not answer its health probe; it will be probed again", e.base_url);
+    } else {
+      logger.Info("endpoint {} serves '{}' (context window {})", e.base_url, e.model_id,
+                  e.context_window ? std::to_string(*e.context_window) : std::string("unknown"));
+    }
+  }
+}
+
 }  // namespace
 
 ModelChoice ChooseModel(const std::string& configured, const std::vector<std::string>& served) {
@@ -88,6 +100,34 @@ Result<std::string> CheckEndpointsAndChooseModel(const StartupCheckOptions& opti
         " s (llm.startup_wait_s): " + (round.silent.empty() ? std::string("empty list") : round.silent));
   }
   return Choose(options, round.served, logger);
+}
+
+Status WaitForAnEndpoint(std::chrono::milliseconds wait, const EndpointWaitDeps& deps, const log::Logger& logger,
+                         std::chrono::milliseconds retry_every) {
+  const Clock::SteadyTime start = deps.clock->Now();
+  for (int round = 0;; ++round) {
+    const std::vector<EndpointState> states = deps.probe_all();
+    std::string silent;
+    bool any = false;
+    for (const EndpointState& e : states) {
+      if (e.ejected) silent += (silent.empty() ? "" : ", ") + e.base_url;
+      any = any || !e.ejected;
+    }
+    if (any || states.empty()) {
+      LogEndpointStates(states, logger);
+      return Status::Ok();
+    }
+    const auto elapsed = deps.clock->Now() - start;
+    if (elapsed >= wait) {
+      return UnavailableError("no model endpoint answered its health probe within " +
+                              fmt::format("{:g}", Seconds(wait)) + " s (llm.startup_wait_s): " + silent);
+    }
+    if (round == 0) {
+      logger.Warn("no model endpoint answers yet ({}); waiting up to {:g} s (llm.startup_wait_s)", silent,
+                  Seconds(wait));
+    }
+    deps.pause(std::min(retry_every, std::chrono::ceil<std::chrono::milliseconds>(wait - elapsed)));
+  }
 }
 
 }  // namespace seragen::llm

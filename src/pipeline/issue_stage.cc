@@ -1,4 +1,4 @@
-#include "seragen/pipeline/issue_stage.h"
+#include "pipeline/issue_stage.h"
 
 #include <deque>
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pipeline/journal_store.h"
+#include "pipeline/usage_meter.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/log.h"
@@ -17,7 +18,6 @@
 #include "seragen/journal/run_paths.h"
 #include "seragen/llm/error_classifier.h"
 #include "seragen/llm/failure.h"
-#include "seragen/pipeline/usage_meter.h"
 #include "seragen/runview/run_budget.h"
 
 namespace seragen::pipeline {

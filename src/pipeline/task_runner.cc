@@ -5,6 +5,7 @@
 
 #include "seragen/llm/request_seed.h"
 
+#include "pipeline/issue_stage.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
@@ -14,7 +15,6 @@
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/env_health.h"
 #include "seragen/pipeline/failure_blame.h"
-#include "seragen/pipeline/issue_stage.h"
 #include "seragen/verify/scores.h"
 
 namespace seragen::pipeline {

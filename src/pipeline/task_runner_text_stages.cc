@@ -2,6 +2,7 @@
 // rollout 1) and the issue writer (with its retries on unusable answers).
 #include <algorithm>
 
+#include "pipeline/issue_stage.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
@@ -9,7 +10,6 @@
 #include "seragen/base/utf8.h"
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/pipeline/issue_stage.h"
 #include "seragen/pipeline/task_runner.h"
 
 namespace seragen::pipeline {

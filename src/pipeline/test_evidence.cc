@@ -11,16 +11,6 @@ namespace {
 
 using journal::TestRunStatus;
 
-journal::RecordedOutcome Recorded(const std::optional<verify::TestOutcome>& o) {
-  if (!o) return journal::RecordedOutcome::kAbsent;
-  switch (*o) {
-    case verify::TestOutcome::kPass: return journal::RecordedOutcome::kPass;
-    case verify::TestOutcome::kFail: return journal::RecordedOutcome::kFail;
-    case verify::TestOutcome::kSkip: return journal::RecordedOutcome::kSkip;
-  }
-  return journal::RecordedOutcome::kAbsent;
-}
-
 using Run = TestRun;
 
 void Count(Run& run) {
@@ -69,19 +59,6 @@ Run RunIn(Workspace& ws, const std::string& patch, verify::TestFormat format, co
   return run;
 }
 
-void Fill(journal::TestEvidence& e, const verify::TestAgreement& a) {
-  e.verdict = a.verdict == verify::TestVerdict::kAgree      ? journal::EvidenceVerdict::kAgree
-              : a.verdict == verify::TestVerdict::kDisagree ? journal::EvidenceVerdict::kDisagree
-                                                            : journal::EvidenceVerdict::kNoSignal;
-  e.p1_changed = a.p1_changed;
-  e.reproduced = a.reproduced;
-  e.regressed = a.regressed;
-  for (const verify::TestChange& c : a.changes) {
-    e.changes.push_back({c.test, Recorded(c.base), Recorded(c.p1), Recorded(c.p2)});
-  }
-  e.changes_truncated = a.changes_truncated;
-}
-
 }  // namespace
 
 std::optional<TestRun> RunTestsOnCopy(WorkspaceFactory& workspaces, const callgraph::PlannedTask& task, int slot,
@@ -105,17 +82,17 @@ journal::TestEvidence EvidenceOfRuns(const TestRun& base, const TestRun& p1, con
   journal::TestEvidence e;
   const TestRun* runs[] = {&base, &p1, &p2};
   const char* names[] = {"base", "p1", "p2"};
-  e.format = std::string(verify::TestFormatName(base.format));
+  e.format = base.format;
   e.base = base.summary;
   e.p1 = p1.summary;
   e.p2 = p2.summary;
   for (int i = 0; i < 3; ++i) {
     if (runs[i]->problem.empty()) continue;
-    e.verdict = journal::EvidenceVerdict::kUnavailable;
+    e.agreement.verdict = verify::TestVerdict::kUnavailable;
     e.detail += std::string(e.detail.empty() ? "" : "; ") + names[i] + ": " + runs[i]->problem.substr(0, 300);
   }
   if (e.detail.empty()) {
-    Fill(e, verify::CompareTestRuns(base.outcomes, p1.outcomes, p2.outcomes, journal::kMaxRecordedChanges));
+    e.agreement = verify::CompareTestRuns(base.outcomes, p1.outcomes, p2.outcomes, journal::kMaxRecordedChanges);
   }
   return e;
 }

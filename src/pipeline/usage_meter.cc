@@ -1,4 +1,4 @@
-#include "seragen/pipeline/usage_meter.h"
+#include "pipeline/usage_meter.h"
 
 #include <utility>
 

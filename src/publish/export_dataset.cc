@@ -42,7 +42,7 @@ exporter::DatasetFacts FactsOf(const runview::RunState& run) {
   f.tests_with_evidence = st.test_agreement.with_evidence;
   f.soft_accepted_decided = st.test_agreement.soft_accepted_decided;
   f.soft_accepted_agree = st.test_agreement.soft_accepted_agree;
-  f.tests_agree = st.test_agreement.agree;
+  f.tests_agree = st.test_agreement.Count(verify::TestVerdict::kAgree);
   f.agree_soft_accepted = st.test_agreement.agree_soft_accepted;
   if (st.split.heldout_tasks > 0) {
     f.heldout_summary = callgraph::FormatSplit(st.split);

@@ -8,9 +8,9 @@
 #include <type_traits>
 #include <unordered_set>
 
+#include "runview/shard_fold.h"
 #include "seragen/journal/run_journals.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/runview/shard_fold.h"
 
 namespace seragen::runview {
 namespace {

@@ -1,4 +1,4 @@
-#include "seragen/runview/shard_fold.h"
+#include "runview/shard_fold.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "seragen/journal/outcomes.h"
+#include "seragen/journal/test_evidence.h"
 
 namespace seragen::runview {
 namespace {
@@ -27,21 +28,15 @@ void TestAgreementSummary::Add(const journal::LatestRecord& last) {
   if (last.stage != journal::Stage::kVerified || v == nullptr || !v->tests) return;
   ++with_evidence;
   const bool soft = journal::VerdictOf(last.stage, last.status) == journal::Verdict::kAccepted;
-  switch (v->tests->verdict) {
-    case journal::EvidenceVerdict::kAgree:
-      ++agree;
-      if (soft) {
-        ++soft_accepted_decided;
-        ++soft_accepted_agree;
-        ++agree_soft_accepted;
-      }
-      break;
-    case journal::EvidenceVerdict::kDisagree:
-      ++disagree;
-      if (soft) ++soft_accepted_decided;
-      break;
-    case journal::EvidenceVerdict::kNoSignal: ++no_signal; break;
-    case journal::EvidenceVerdict::kUnavailable: ++unavailable; break;
+  const verify::TestVerdict verdict = v->tests->agreement.verdict;
+  ++by_verdict[static_cast<std::size_t>(verdict)];
+  if (!soft) return;
+  if (verdict == verify::TestVerdict::kAgree) {
+    ++soft_accepted_decided;
+    ++soft_accepted_agree;
+    ++agree_soft_accepted;
+  } else if (verdict == verify::TestVerdict::kDisagree) {
+    ++soft_accepted_decided;
   }
 }
 
@@ -49,14 +44,17 @@ std::optional<double> TestAgreementSummary::SoftToHard() const {
   return Share(soft_accepted_agree, soft_accepted_decided);
 }
 
-std::optional<double> TestAgreementSummary::HardToSoft() const { return Share(agree_soft_accepted, agree); }
+std::optional<double> TestAgreementSummary::HardToSoft() const {
+  return Share(agree_soft_accepted, Count(verify::TestVerdict::kAgree));
+}
 
 std::string DescribeTestAgreement(const TestAgreementSummary& s) {
   return fmt::format(
       "{} of {} soft-accepted task(s) agree on tests ({}); {} of {} test-agreeing task(s) soft-accepted ({}); {} no "
       "signal, {} unavailable (seragen's own test runs)",
-      s.soft_accepted_agree, s.soft_accepted_decided, Percent(s.SoftToHard()), s.agree_soft_accepted, s.agree,
-      Percent(s.HardToSoft()), s.no_signal, s.unavailable);
+      s.soft_accepted_agree, s.soft_accepted_decided, Percent(s.SoftToHard()), s.agree_soft_accepted,
+      s.Count(verify::TestVerdict::kAgree), Percent(s.HardToSoft()), s.Count(verify::TestVerdict::kNoSignal),
+      s.Count(verify::TestVerdict::kUnavailable));
 }
 
 std::string FormatTestAgreement(const TestAgreementSummary& s) {
@@ -66,16 +64,13 @@ std::string FormatTestAgreement(const TestAgreementSummary& s) {
 
 nlohmann::ordered_json TestAgreementJson(const TestAgreementSummary& s) {
   auto share = [](std::optional<double> x) { return x ? nlohmann::ordered_json(*x) : nlohmann::ordered_json(); };
-  nlohmann::ordered_json j = {{"with_evidence", s.with_evidence},
-                              {"agree", s.agree},
-                              {"disagree", s.disagree},
-                              {"no_signal", s.no_signal},
-                              {"unavailable", s.unavailable},
-                              {"soft_accepted_decided", s.soft_accepted_decided},
-                              {"soft_accepted_agree", s.soft_accepted_agree},
-                              {"soft_to_hard", share(s.SoftToHard())},
-                              {"agree_soft_accepted", s.agree_soft_accepted},
-                              {"hard_to_soft", share(s.HardToSoft())}};
+  nlohmann::ordered_json j = {{"with_evidence", s.with_evidence}};
+  for (const auto& [verdict, name] : journal::TestVerdictNames()) j[std::string(name)] = s.Count(verdict);
+  j["soft_accepted_decided"] = s.soft_accepted_decided;
+  j["soft_accepted_agree"] = s.soft_accepted_agree;
+  j["soft_to_hard"] = share(s.SoftToHard());
+  j["agree_soft_accepted"] = s.agree_soft_accepted;
+  j["hard_to_soft"] = share(s.HardToSoft());
   return j;
 }
 

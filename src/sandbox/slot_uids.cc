@@ -77,12 +77,6 @@ void SlotUidLease::Release() {
   uids_.clear();
 }
 
-uid_t SlotUidLease::ForSlot(int slot) const {
-  if (uids_.empty()) return 0;
-  const std::size_t n = uids_.size();
-  return uids_[static_cast<std::size_t>(slot < 0 ? 0 : slot) % n];
-}
-
 namespace {
 
 // Calls `fn(real_uid)` for every live (non-zombie) process; false when /proc

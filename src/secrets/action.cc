@@ -19,6 +19,4 @@ Result<SecretAction> ParseSecretAction(std::string_view name) {
                               "'");
 }
 
-std::string_view SecretActionName(SecretAction action) { return NameOf<SecretAction>(kActions, action, "redact"); }
-
 }  // namespace seragen::secrets

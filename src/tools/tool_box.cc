@@ -86,19 +86,6 @@ std::optional<ArgValue> Convert(const json& v, const ParamSpec& p) {
 
 }  // namespace
 
-std::string_view ValidationErrorKindName(ValidationErrorKind kind) {
-  switch (kind) {
-    case ValidationErrorKind::kUnknownTool: return "unknown_tool";
-    case ValidationErrorKind::kInvalidJson: return "invalid_json";
-    case ValidationErrorKind::kNotAnObject: return "not_an_object";
-    case ValidationErrorKind::kMissingArgument: return "missing_argument";
-    case ValidationErrorKind::kUnexpectedArgument: return "unexpected_argument";
-    case ValidationErrorKind::kWrongType: return "wrong_type";
-    case ValidationErrorKind::kInvalidValue: return "invalid_value";
-  }
-  return "?";
-}
-
 std::optional<std::string> ValidatedCall::String(std::string_view name) const {
   auto it = args.find(name);
   if (it == args.end() || !std::holds_alternative<std::string>(it->second)) return std::nullopt;

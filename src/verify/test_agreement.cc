@@ -1,19 +1,9 @@
 #include "seragen/verify/test_agreement.h"
 
-#include <array>
 #include <set>
-#include <utility>
-
-#include "seragen/base/enum_names.h"
 
 namespace seragen::verify {
 namespace {
-
-constexpr std::array<std::pair<TestVerdict, std::string_view>, 3> kVerdictNames{{
-    {TestVerdict::kAgree, "agree"},
-    {TestVerdict::kDisagree, "disagree"},
-    {TestVerdict::kNoSignal, "no_signal"},
-}};
 
 std::optional<TestOutcome> OutcomeOf(const TestOutcomes& run, const std::string& test) {
   auto it = run.tests.find(test);
@@ -22,10 +12,6 @@ std::optional<TestOutcome> OutcomeOf(const TestOutcomes& run, const std::string&
 }
 
 }  // namespace
-
-std::string_view TestVerdictName(TestVerdict verdict) {
-  return NameOf<TestVerdict>(kVerdictNames, verdict, "no_signal");
-}
 
 TestAgreement CompareTestRuns(const TestOutcomes& base, const TestOutcomes& p1, const TestOutcomes& p2,
                               std::size_t max_changes) {

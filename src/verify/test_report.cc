@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "seragen/base/enum_names.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/json_strings.h"
 #include "seragen/base/strings.h"
@@ -14,19 +13,6 @@
 
 namespace seragen::verify {
 namespace {
-
-constexpr std::array<std::pair<TestFormat, std::string_view>, 4> kFormatNames{{
-    {TestFormat::kExitStatus, "exit"},
-    {TestFormat::kJUnitXml, "junit"},
-    {TestFormat::kGoJson, "go-json"},
-    {TestFormat::kTap, "tap"},
-}};
-
-constexpr std::array<std::pair<TestOutcome, std::string_view>, 3> kOutcomeNames{{
-    {TestOutcome::kPass, "pass"},
-    {TestOutcome::kFail, "fail"},
-    {TestOutcome::kSkip, "skip"},
-}};
 
 // Where the evidence run's JUnit report and pytest's own output go (the
 // sandbox's /tmp, outside the working copy).
@@ -252,12 +238,6 @@ std::size_t FindWords(std::string_view command, std::string_view phrase) {
 }
 
 }  // namespace
-
-std::string_view TestFormatName(TestFormat format) { return NameOf<TestFormat>(kFormatNames, format, "exit"); }
-
-std::optional<TestFormat> TestFormatNamed(std::string_view name) { return ValueNamed<TestFormat>(kFormatNames, name); }
-
-std::string_view TestOutcomeName(TestOutcome outcome) { return NameOf<TestOutcome>(kOutcomeNames, outcome, "fail"); }
 
 TestFormat FormatForCommand(std::string_view command) {
   if (FindWords(command, "pytest") != std::string_view::npos) return TestFormat::kJUnitXml;

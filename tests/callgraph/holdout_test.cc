@@ -129,13 +129,5 @@ TEST_CASE("holdout: the flag round-trips in tasks.jsonl and a plan without a spl
   CHECK(FormatSplit(SplitOf(plan)).find("of 4 functions") != std::string::npos);
 }
 
-TEST_CASE("holdout: the value is validated with its key", "[holdout]") {
-  CHECK(ValidateHoldout(0).ok());
-  CHECK(ValidateHoldout(0.25).ok());
-  CHECK(ValidateHoldout(12).ok());
-  CHECK(ValidateHoldout(-1).message().find("eval.holdout") != std::string::npos);
-  CHECK(ValidateHoldout(2.5).message().find("whole count") != std::string::npos);
-}
-
 }  // namespace
 }  // namespace seragen::callgraph

@@ -1,13 +1,18 @@
-// Shared by config and cli tests: the bad-config corpus under tests/config/bad.
+// Shared by config and cli tests: the bad-config corpus under tests/config/bad,
+// and an environment for ${VAR} interpolation.
 #pragma once
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "seragen/config/loader.h"
 #include "testing/source_paths.h"
 
 namespace seragen::testing {
@@ -35,6 +40,15 @@ inline std::vector<BadConfigCase> LoadBadConfigCorpus() {
   }
   std::sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   return cases;
+}
+
+// An environment that holds exactly `vars`.
+inline config::EnvLookup FakeEnv(std::map<std::string, std::string> vars) {
+  return [vars = std::move(vars)](const std::string& name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
 }
 
 }  // namespace seragen::testing

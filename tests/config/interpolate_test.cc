@@ -4,21 +4,17 @@
 
 #include <map>
 
+#include "config/config_test_util.h"
+
 namespace seragen::config::internal {
 namespace {
 
-EnvLookup Env(std::map<std::string, std::string> vars) {
-  return [vars](const std::string& name) -> std::optional<std::string> {
-    auto it = vars.find(name);
-    if (it == vars.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using testing::FakeEnv;
 
 }  // namespace
 
 TEST_CASE("interpolation expands variables and defaults", "[config][interpolate]") {
-  EnvLookup env = Env({{"SCRATCH", "/scratch/u1"}, {"EMPTY", ""}, {"N", "7"}});
+  EnvLookup env = FakeEnv({{"SCRATCH", "/scratch/u1"}, {"EMPTY", ""}, {"N", "7"}});
   CHECK(*Interpolate("${SCRATCH}/seragen/run1", env) == "/scratch/u1/seragen/run1");
   CHECK(*Interpolate("a-${N}-${N}", env) == "a-7-7");
   CHECK(*Interpolate("${MISSING:-/tmp/x}/y", env) == "/tmp/x/y");
@@ -29,7 +25,7 @@ TEST_CASE("interpolation expands variables and defaults", "[config][interpolate]
 }
 
 TEST_CASE("interpolation names the variable that is unset without a default", "[config][interpolate]") {
-  EnvLookup env = Env({{"EMPTY", ""}});
+  EnvLookup env = FakeEnv({{"EMPTY", ""}});
   auto unset = Interpolate("${SCRATCH}/run", env);
   REQUIRE_FALSE(unset.ok());
   CHECK(unset.status().message().find("environment variable SCRATCH is not set") != std::string::npos);
@@ -37,7 +33,7 @@ TEST_CASE("interpolation names the variable that is unset without a default", "[
 }
 
 TEST_CASE("malformed references are errors, not literal text", "[config][interpolate]") {
-  EnvLookup env = Env({});
+  EnvLookup env = FakeEnv({});
   auto open = Interpolate("${SCRATCH/run", env);
   REQUIRE_FALSE(open.ok());
   CHECK(open.status().message().find("without a closing") != std::string::npos);

@@ -41,7 +41,7 @@ TEST_CASE("a minimal config gets every default", "[config]") {
   CHECK(c.config.agent.wall_clock_s == std::chrono::hours(4));
   CHECK(c.config.agent.command_timeout_s == std::chrono::seconds(300));
   CHECK(c.config.llm.max_tokens == 0);
-  CHECK(c.config.tools.output_cap_bytes == 100000);
+  CHECK(c.config.tools.output_cap_chars == 100000);
   CHECK(c.config.issue.temperature == 0.6);
   CHECK(c.config.issue.max_tokens == 4096);
   CHECK(c.config.issue.max_attempts == 10);
@@ -300,13 +300,7 @@ TEST_CASE("the rendered YAML loads back to the same config", "[config]") {
 
 namespace {
 
-EnvLookup FakeEnv(std::map<std::string, std::string> vars) {
-  return [vars](const std::string& name) -> std::optional<std::string> {
-    auto it = vars.find(name);
-    if (it == vars.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using testing::FakeEnv;
 
 const char* kInterpolated = R"(
 run:

@@ -119,17 +119,17 @@ TEST_CASE("eval log: appends from several threads at once all land", "[eval]") {
 // changed tests than the journal keeps.
 journal::TestEvidence Evidence() {
   journal::TestEvidence e;
-  e.format = "junit";
-  e.verdict = journal::EvidenceVerdict::kDisagree;
+  e.format = verify::TestFormat::kJUnitXml;
+  e.agreement.verdict = verify::TestVerdict::kDisagree;
   e.base = {journal::TestRunStatus::kRan, 0, 60, 60, 0, 0, 812};
   e.p1 = {journal::TestRunStatus::kRan, 1, 60, 0, 60, 0, 790};
   e.p2 = {journal::TestRunStatus::kTimedOut, -1, 0, 0, 0, 0, 900000};
-  e.p1_changed = 60;
+  e.agreement.p1_changed = 60;
   for (std::size_t i = 0; i < journal::kMaxRecordedChanges; ++i) {
-    e.changes.push_back({"tests/test_m.py::test_" + std::to_string(i), journal::RecordedOutcome::kPass,
-                         journal::RecordedOutcome::kFail, journal::RecordedOutcome::kAbsent});
+    e.agreement.changes.push_back({"tests/test_m.py::test_" + std::to_string(i), verify::TestOutcome::kPass,
+                                   verify::TestOutcome::kFail, std::nullopt});
   }
-  e.changes_truncated = true;
+  e.agreement.changes_truncated = true;
   e.detail = "p2: the tests did not end within 900 s";
   return e;
 }

@@ -195,8 +195,8 @@ TEST_CASE("eval runner: rollouts are scored with seragen's own test runs, the re
   CHECK(f.Passed() == P{{"same.s0", true}, {"other.s0", false}, {"quiet.s0", std::nullopt}});
   auto log = ReadEvalLog(f.dir.path());
   for (const EvalResult& r : log->results) {
-    if (r.task_id == "quiet") CHECK(r.tests->verdict == journal::EvidenceVerdict::kNoSignal);
-    if (r.task_id == "other") CHECK(r.tests->regressed == 1);
+    if (r.task_id == "quiet") CHECK(r.tests->agreement.verdict == verify::TestVerdict::kNoSignal);
+    if (r.task_id == "other") CHECK(r.tests->agreement.regressed == 1);
   }
   // Per task: base and reference once, then the rollout; all three journaled.
   CHECK(f.envs.tests.commands.size() == 9);

@@ -78,17 +78,17 @@ TEST_CASE("eval summary: models side by side with a per-task table", "[eval]") {
 }
 
 // A rollout with test evidence of the given verdict (passes on agree).
-EvalResult Tested(const std::string& task, int seed, journal::EvidenceVerdict verdict) {
+EvalResult Tested(const std::string& task, int seed, verify::TestVerdict verdict) {
   EvalResult r = Rollout(task, seed, false, 0);
   r.tests = journal::TestEvidence{};
-  r.tests->verdict = verdict;
-  if (verdict == journal::EvidenceVerdict::kAgree) r.tests_passed = true;
-  if (verdict == journal::EvidenceVerdict::kDisagree) r.tests_passed = false;
+  r.tests->agreement.verdict = verdict;
+  if (verdict == verify::TestVerdict::kAgree) r.tests_passed = true;
+  if (verdict == verify::TestVerdict::kDisagree) r.tests_passed = false;
   return r;
 }
 
 TEST_CASE("eval summary: the test pass rate is over tasks with a test signal, with its interval, else n/a", "[eval]") {
-  using V = journal::EvidenceVerdict;
+  using V = verify::TestVerdict;
   // a: both seeds pass; b: one of two; c, d: fail; e: no signal; f: unavailable.
   std::vector<EvalResult> results = {
       Tested("a", 0, V::kAgree),    Tested("a", 1, V::kAgree),    Tested("b", 0, V::kAgree),

@@ -9,7 +9,7 @@
 namespace seragen::eval {
 namespace {
 
-using journal::EvidenceVerdict;
+using EvidenceVerdict = verify::TestVerdict;
 using verify::TestOutcome;
 
 constexpr TestOutcome kPass = TestOutcome::kPass, kFail = TestOutcome::kFail;
@@ -37,7 +37,7 @@ ReferenceTests Reference() {
 }
 
 EvidenceVerdict Verdict(const pipeline::TestRun& rollout, const ReferenceTests& ref = Reference()) {
-  return ScoreTestRun(ref, rollout).verdict;
+  return ScoreTestRun(ref, rollout).agreement.verdict;
 }
 
 }  // namespace
@@ -46,9 +46,9 @@ TEST_CASE("eval tests: a rollout passes when it gives every test the reference c
           "[eval]") {
   // The reference's changes, without its own new test d (nor one the rollout adds).
   journal::TestEvidence e = ScoreTestRun(Reference(), Run({{"a", kPass}, {"b", kFail}, {"c", kPass}, {"e", kPass}}));
-  CHECK(e.verdict == EvidenceVerdict::kAgree);
-  CHECK(e.p1_changed == 2);
-  CHECK(e.reproduced == 2);
+  CHECK(e.agreement.verdict == EvidenceVerdict::kAgree);
+  CHECK(e.agreement.p1_changed == 2);
+  CHECK(e.agreement.reproduced == 2);
   CHECK(TestsPassed(e) == true);
   // c fixed but b left as it was: the behaviour change is only half there.
   CHECK(Verdict(Run({{"a", kPass}, {"b", kPass}, {"c", kPass}})) == EvidenceVerdict::kDisagree);
@@ -56,8 +56,8 @@ TEST_CASE("eval tests: a rollout passes when it gives every test the reference c
   CHECK(Verdict(Reference().base) == EvidenceVerdict::kDisagree);
   // The changes made, but a test that passed on the base and with the reference fails.
   e = ScoreTestRun(Reference(), Run({{"a", kFail}, {"b", kFail}, {"c", kPass}}));
-  CHECK(e.verdict == EvidenceVerdict::kDisagree);
-  CHECK(e.regressed == 1);
+  CHECK(e.agreement.verdict == EvidenceVerdict::kDisagree);
+  CHECK(e.agreement.regressed == 1);
   CHECK(TestsPassed(e) == false);
   // A test the reference changed that the rollout's run no longer reports counts as changed otherwise.
   CHECK(Verdict(Run({{"a", kPass}, {"c", kPass}})) == EvidenceVerdict::kDisagree);
@@ -68,7 +68,7 @@ TEST_CASE("eval tests: a rollout whose own run gives no outcomes fails, without 
   for (auto status :
        {journal::TestRunStatus::kTimedOut, journal::TestRunStatus::kTruncated, journal::TestRunStatus::kPatchFailed}) {
     journal::TestEvidence e = ScoreTestRun(Reference(), Failed(status));
-    CHECK(e.verdict == EvidenceVerdict::kDisagree);
+    CHECK(e.agreement.verdict == EvidenceVerdict::kDisagree);
     CHECK(e.detail.find("p2: the tests did not end") != std::string::npos);
   }
   // The reference changed no test (only added one): no signal, whatever the rollout does.
@@ -101,7 +101,7 @@ TEST_CASE("eval tests: the reference runs round trip through their file, problem
   CHECK(r.reference.outcomes.tests == ref.reference.outcomes.tests);
   CHECK(r.base.summary == ref.base.summary);
   CHECK(r.base.problem.empty());
-  CHECK(ScoreTestRun(r, Run({{"a", kPass}, {"b", kFail}, {"c", kPass}})).verdict == EvidenceVerdict::kAgree);
+  CHECK(ScoreTestRun(r, Run({{"a", kPass}, {"b", kFail}, {"c", kPass}})).agreement.verdict == EvidenceVerdict::kAgree);
 
   // A reference run that timed out stays unavailable after a reread.
   ReferenceTests broken{Reference().base, Failed(journal::TestRunStatus::kTimedOut)};
@@ -109,7 +109,7 @@ TEST_CASE("eval tests: the reference runs round trip through their file, problem
   auto again = ReadReferenceTests(dir.path(), "t2");
   REQUIRE(again.ok());
   CHECK_FALSE((*again)->reference.problem.empty());
-  CHECK(ScoreTestRun(**again, Run({{"a", kPass}})).verdict == EvidenceVerdict::kUnavailable);
+  CHECK(ScoreTestRun(**again, Run({{"a", kPass}})).agreement.verdict == EvidenceVerdict::kUnavailable);
 
   // A damaged file is an error naming it.
   REQUIRE(WriteFileAtomic(ReferenceTestsPath(dir.path(), "t3"), "{\"runs\": 1}").ok());

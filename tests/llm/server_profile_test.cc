@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include "seragen/llm/failure.h"
+
 namespace seragen::llm {
 namespace {
 using nlohmann::json;
@@ -192,6 +194,42 @@ TEST_CASE(
   CHECK(req.headers.size() == 3);
   CHECK(req.secret_values.size() == 3);
   CHECK(http::DescribeForLog(req).find("from-env-secret") == std::string::npos);
+}
+
+TEST_CASE("server profiles: llm.server auto detects each endpoint, a kind name is used as is", "[llm][profile]") {
+  std::vector<EndpointOptions> endpoints(2);
+  endpoints[0].base_url = "http://a/v1";
+  endpoints[1].base_url = "http://b/v1";
+  std::vector<std::string> asked;
+  const DetectFn detect = [&asked](const EndpointOptions& eo) -> Result<Detection> {
+    asked.push_back(eo.base_url);
+    if (eo.base_url == "http://a/v1") return Detection{ServerKind::kSglang, "owned_by sglang"};
+    return MakeFailure(FailureClass::kTransientNetwork, "connection refused");
+  };
+  RequestOverrides overrides;
+  overrides.send_sampling = false;
+  std::string lines;
+  {
+    log::ScopedCapture capture(&lines);
+    ResolveServerProfiles("auto", "GLM-4.6", overrides, detect, endpoints, log::Logger("test"));
+  }
+  CHECK(asked == std::vector<std::string>{"http://a/v1", "http://b/v1"});
+  REQUIRE(endpoints[0].wire.has_value());
+  REQUIRE(endpoints[1].wire.has_value());
+  CHECK(DescribeWireOptions(*endpoints[0].wire) ==
+        DescribeWireOptions(ResolveWireOptions(ServerKind::kSglang, "GLM-4.6", overrides)));
+  CHECK_FALSE(endpoints[0].wire->send_sampling);  // the explicit setting wins over the profile
+  CHECK(DescribeWireOptions(*endpoints[1].wire) ==
+        DescribeWireOptions(ResolveWireOptions(ServerKind::kGeneric, "GLM-4.6", overrides)));
+  CHECK(lines.find("endpoint http://a/v1: server sglang (detected: owned_by sglang)") != std::string::npos);
+  CHECK(lines.find("endpoint http://b/v1: server generic (not detected (") != std::string::npos);
+  CHECK(lines.find("connection refused") != std::string::npos);
+
+  asked.clear();
+  ResolveServerProfiles("llamacpp", "qwen.gguf", {}, detect, endpoints, log::Logger("test"));
+  CHECK(asked.empty());
+  CHECK(DescribeWireOptions(*endpoints[1].wire) ==
+        DescribeWireOptions(ProfileDefaults(ServerKind::kLlamaCpp, "qwen.gguf")));
 }
 
 }  // namespace seragen::llm

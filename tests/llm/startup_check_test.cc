@@ -51,6 +51,34 @@ void ExpectFailure(FakeStartup& f, StatusCode code, const std::string& message) 
 EndpointProbe Listed(std::vector<std::string> ids) { return {ProbeOutcome::kListed, std::move(ids), ""}; }
 EndpointProbe NotYet(std::string detail) { return {ProbeOutcome::kNotYet, {}, std::move(detail)}; }
 
+// The wait for a healthy endpoint over scripted probe rounds (the last
+// repeats); pauses advance a fake clock and are recorded.
+struct FakeWait {
+  std::vector<std::vector<EndpointState>> rounds;
+  FakeClock clock;
+  int probes = 0;
+  std::vector<std::chrono::milliseconds> pauses;
+
+  Status Run(std::chrono::milliseconds wait) {
+    EndpointWaitDeps deps;
+    deps.clock = &clock;
+    deps.pause = [this](std::chrono::milliseconds d) {
+      pauses.push_back(d);
+      clock.Advance(d);
+    };
+    deps.probe_all = [this] { return rounds[std::min<std::size_t>(probes++, rounds.size() - 1)]; };
+    return WaitForAnEndpoint(wait, deps, log::Logger("test"));
+  }
+};
+
+EndpointState Endpoint(std::string url, bool ejected) {
+  EndpointState e;
+  e.base_url = std::move(url);
+  e.ejected = ejected;
+  e.model_id = "m";
+  return e;
+}
+
 }  // namespace
 
 TEST_CASE("startup: the model sent is the configured one, or the first listed", "[llm][startup]") {
@@ -144,6 +172,47 @@ TEST_CASE("startup: the real probe types refusals by failure class and HTTP stat
   EndpointProbe listed = ProbeEndpointModels(options);
   CHECK(listed.outcome == ProbeOutcome::kListed);
   CHECK(listed.model_ids == std::vector<std::string>{"m1", "m2"});
+}
+
+TEST_CASE("startup wait: probes every 2 s until one endpoint answers, then logs each", "[llm][startup]") {
+  FakeWait f;
+  f.rounds = {{Endpoint("http://a/v1", true), Endpoint("http://b/v1", true)},
+              {Endpoint("http://a/v1", true), Endpoint("http://b/v1", true)},
+              {Endpoint("http://a/v1", true), Endpoint("http://b/v1", false)}};
+  std::string lines;
+  Status s;
+  {
+    log::ScopedCapture capture(&lines);
+    s = f.Run(std::chrono::seconds(10));
+  }
+  CHECK(s.ok());
+  CHECK(f.probes == 3);
+  CHECK(f.pauses == std::vector<std::chrono::milliseconds>(2, std::chrono::seconds(2)));
+  CHECK(lines.find("no model endpoint answers yet (http://a/v1, http://b/v1); waiting up to 10 s") !=
+        std::string::npos);
+  CHECK(lines.find("endpoint http://a/v1 did not answer its health probe") != std::string::npos);
+  CHECK(lines.find("endpoint http://b/v1 serves 'm' (context window unknown)") != std::string::npos);
+}
+
+TEST_CASE("startup wait: Unavailable naming the silent endpoints once the wait is over", "[llm][startup]") {
+  FakeWait f;
+  f.rounds = {{Endpoint("http://a/v1", true), Endpoint("http://b/v1", true)}};
+  Status s = f.Run(std::chrono::seconds(5));
+  CHECK(s.code() == StatusCode::kUnavailable);
+  CHECK(s.message() ==
+        "no model endpoint answered its health probe within 5 s (llm.startup_wait_s): http://a/v1, http://b/v1");
+  // The last pause ends exactly at the deadline.
+  CHECK(f.pauses == std::vector<std::chrono::milliseconds>{std::chrono::seconds(2), std::chrono::seconds(2),
+                                                           std::chrono::seconds(1)});
+  CHECK(f.probes == 4);
+  FakeWait once;
+  once.rounds = f.rounds;
+  CHECK(once.Run(std::chrono::milliseconds(0)).code() == StatusCode::kUnavailable);
+  CHECK(once.probes == 1);
+  CHECK(once.pauses.empty());
+  FakeWait none;
+  none.rounds = {{}};
+  CHECK(none.Run(std::chrono::seconds(5)).ok());
 }
 
 }  // namespace seragen::llm

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "seragen/pipeline/issue_stage.h"
+#include "pipeline/issue_stage.h"
 #include "seragen/pipeline/prompt_library.h"
 #include "testing/source_paths.h"
 #include "testing/temp_dir.h"

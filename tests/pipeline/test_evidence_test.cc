@@ -9,8 +9,8 @@
 namespace seragen::pipeline {
 namespace {
 
-using journal::EvidenceVerdict;
-using journal::RecordedOutcome;
+using verify::TestOutcome;
+using verify::TestVerdict;
 
 // JUnit reports: both tests pass on the base; P1 (the fixtures' patch1)
 // breaks test_b; what P2 does is up to the test.
@@ -57,15 +57,15 @@ TEST_CASE("evidence: P2 that breaks the test P1 broke agrees, recorded with the 
   CHECK(o.kind == TaskOutcome::Kind::kVerified);
   const journal::VerificationResult& v = w.Verified();
   REQUIRE(v.tests.has_value());
-  CHECK(v.tests->format == "junit");
-  CHECK(v.tests->verdict == EvidenceVerdict::kAgree);
+  CHECK(v.tests->format == verify::TestFormat::kJUnitXml);
+  CHECK(v.tests->agreement.verdict == TestVerdict::kAgree);
   CHECK(v.tests->base.passed == 2);
   CHECK(v.tests->p1.failed == 1);
   CHECK(v.tests->p2.exit_code == 1);
-  CHECK(v.tests->p1_changed == 1);
-  REQUIRE(v.tests->changes.size() == 1);
-  CHECK(v.tests->changes[0] == journal::RecordedTestChange{"tests.test_m::test_b", RecordedOutcome::kPass,
-                                                           RecordedOutcome::kFail, RecordedOutcome::kFail});
+  CHECK(v.tests->agreement.p1_changed == 1);
+  REQUIRE(v.tests->agreement.changes.size() == 1);
+  CHECK(v.tests->agreement.changes[0] ==
+        verify::TestChange{"tests.test_m::test_b", TestOutcome::kPass, TestOutcome::kFail, TestOutcome::kFail});
   // Three runs of seragen's own command, each in a fresh workspace: base, P1, P2.
   REQUIRE(w.envs.tests.commands.size() == 3);
   for (const std::string& c : w.envs.tests.commands) CHECK(c.find("--junitxml=") != std::string::npos);
@@ -79,8 +79,8 @@ TEST_CASE("evidence: a P2 that leaves the tests as they were disagrees", "[pipel
   w.Run(testing::RunnerWorld::MakeTask("t1"));
   const journal::VerificationResult& v = w.Verified();
   REQUIRE(v.tests.has_value());
-  CHECK(v.tests->verdict == EvidenceVerdict::kDisagree);
-  CHECK(v.tests->reproduced == 0);
+  CHECK(v.tests->agreement.verdict == TestVerdict::kDisagree);
+  CHECK(v.tests->agreement.reproduced == 0);
   CHECK(v.tests->p2.failed == 0);
 }
 
@@ -90,7 +90,7 @@ TEST_CASE("evidence: a patch that does not apply, a run that times out: unavaila
   w.envs.patch2 += "CONFLICT\n";
   w.Run(testing::RunnerWorld::MakeTask("t1"));
   REQUIRE(w.Verified().tests.has_value());
-  CHECK(w.Verified().tests->verdict == EvidenceVerdict::kUnavailable);
+  CHECK(w.Verified().tests->agreement.verdict == TestVerdict::kUnavailable);
   CHECK(w.Verified().tests->p2.status == journal::TestRunStatus::kPatchFailed);
   CHECK(w.Verified().tests->detail == "p2: the patch does not apply");
 
@@ -102,7 +102,7 @@ TEST_CASE("evidence: a patch that does not apply, a run that times out: unavaila
     return r;
   };
   slow.Run(testing::RunnerWorld::MakeTask("t1"));
-  CHECK(slow.Verified().tests->verdict == EvidenceVerdict::kUnavailable);
+  CHECK(slow.Verified().tests->agreement.verdict == TestVerdict::kUnavailable);
   CHECK(slow.Verified().tests->base.status == journal::TestRunStatus::kTimedOut);
 }
 
@@ -135,12 +135,11 @@ TEST_CASE("evidence: a task resumed after rollout 2 gathers it once, a verified 
   CHECK(again.model.rollout_calls == 0);
   CHECK(again.envs.tests.commands.size() == 3);
   REQUIRE(again.Verified().tests.has_value());
-  CHECK(again.Verified().tests->verdict == first.verdict);
-  CHECK(again.Verified().tests->changes == first.changes);
+  CHECK(again.Verified().tests->agreement == first.agreement);
   // The fold keeps the verified record's evidence: nothing is left to run.
   journal::TaskProgress done = *journal::ResumeState::Fold(again.store.records).Find("t1");
   REQUIRE(done.last.verification() != nullptr);
-  CHECK(done.last.verification()->tests->verdict == first.verdict);
+  CHECK(done.last.verification()->tests->agreement.verdict == first.agreement.verdict);
 }
 
 }  // namespace seragen::pipeline

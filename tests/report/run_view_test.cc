@@ -81,9 +81,9 @@ TEST_CASE("the overview shows the soft/hard agreement once tasks have test evide
   view->status.test_agreement.with_evidence = 3;
   view->status.test_agreement.soft_accepted_decided = 2;
   view->status.test_agreement.soft_accepted_agree = 1;
-  view->status.test_agreement.agree = 1;
+  view->status.test_agreement.by_verdict[static_cast<std::size_t>(verify::TestVerdict::kAgree)] = 1;
   view->status.test_agreement.agree_soft_accepted = 1;
-  view->status.test_agreement.no_signal = 1;
+  view->status.test_agreement.by_verdict[static_cast<std::size_t>(verify::TestVerdict::kNoSignal)] = 1;
   CHECK(OverviewSection(*view).find(
             "<span id=\"test-agreement\">1 of 2 soft-accepted task(s) agree on tests (50.0%); 1 "
             "of 1 test-agreeing task(s) soft-accepted (100.0%); 1 no signal, 0 unavailable") != std::string::npos);

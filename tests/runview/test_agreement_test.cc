@@ -10,12 +10,12 @@
 namespace seragen::runview {
 namespace {
 
-journal::LatestRecord Verified(const char* soft, std::optional<journal::EvidenceVerdict> tests) {
+journal::LatestRecord Verified(const char* soft, std::optional<verify::TestVerdict> tests) {
   journal::JournalRecord r{"t", journal::Stage::kVerified, soft, 1};
   journal::VerificationResult v;
   if (tests) {
     v.tests = journal::TestEvidence{};
-    v.tests->verdict = *tests;
+    v.tests->agreement.verdict = *tests;
   }
   r.extra = v;
   return journal::LatestRecord(r);
@@ -24,7 +24,7 @@ journal::LatestRecord Verified(const char* soft, std::optional<journal::Evidence
 }  // namespace
 
 TEST_CASE("test agreement: soft-accepted tasks that agree on tests, and the reverse", "[runview][evidence]") {
-  using V = journal::EvidenceVerdict;
+  using V = verify::TestVerdict;
   TestAgreementSummary s;
   for (auto [soft, tests] : std::vector<std::pair<const char*, std::optional<V>>>{{"accepted", V::kAgree},
                                                                                   {"accepted", V::kAgree},
@@ -41,7 +41,7 @@ TEST_CASE("test agreement: soft-accepted tasks that agree on tests, and the reve
   CHECK(s.soft_accepted_decided == 3);
   CHECK(s.soft_accepted_agree == 2);
   CHECK(s.SoftToHard() == Approx(2.0 / 3.0));
-  CHECK(s.agree == 3);
+  CHECK(s.Count(V::kAgree) == 3);
   CHECK(s.HardToSoft() == Approx(2.0 / 3.0));
   CHECK(FormatTestAgreement(s) ==
         "tests      2 of 3 soft-accepted task(s) agree on tests (66.7%); 2 of 3 test-agreeing task(s) soft-accepted "

@@ -62,12 +62,10 @@ TEST_CASE("a rule with keywords, entropy and mixed parses", "[secrets]") {
   CHECK(rules->at(0).mixed);
 }
 
-TEST_CASE("secret actions parse and name themselves", "[secrets]") {
-  for (const char* name : {"redact", "drop", "report"}) {
-    auto a = ParseSecretAction(name);
-    REQUIRE(a.ok());
-    CHECK(SecretActionName(*a) == name);
-  }
+TEST_CASE("secret actions parse from their config names", "[secrets]") {
+  CHECK(ParseSecretAction("redact").value() == SecretAction::kRedact);
+  CHECK(ParseSecretAction("drop").value() == SecretAction::kDrop);
+  CHECK(ParseSecretAction("report").value() == SecretAction::kReport);
   auto bad = ParseSecretAction("mask");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message() == "export.secrets.action: expected redact, drop or report, got 'mask'");

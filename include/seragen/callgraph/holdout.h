@@ -31,10 +31,6 @@ struct HoldoutOptions {
   std::uint64_t seed = 0;  // the run seed
 };
 
-// kInvalidArgument naming eval.holdout for a negative value or a value >= 1
-// that is not a whole number.
-Status ValidateHoldout(double holdout);
-
 // Bodies shorter than this (non-blank lines after the signature) never join
 // files into one group: one-line bodies are alike by chance.
 inline constexpr int kMinBodyLines = 3;

@@ -22,7 +22,6 @@ enum class CategoryMode {
 
 // "all" / "sample" (config spelling); nullopt for anything else.
 std::optional<CategoryMode> CategoryModeFromName(std::string_view name);
-std::string_view CategoryModeName(CategoryMode mode);
 
 struct PlanOptions {
   std::uint64_t seed = 0;

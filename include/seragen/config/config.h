@@ -190,8 +190,8 @@ struct AgentConfig {
 };
 
 struct ToolsConfig {
-  std::string file;  // empty = configs/tools.yaml shipped with seragen
-  std::int64_t output_cap_bytes = 100'000;
+  std::string file;                         // empty = configs/tools.yaml shipped with seragen
+  std::int64_t output_cap_chars = 100'000;  // characters (code points), not bytes
   std::int64_t view_max_lines = 400;
 };
 

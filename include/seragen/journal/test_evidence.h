@@ -5,41 +5,39 @@
 // Part of the verified record's extra ("tests"), so a resumed run neither
 // runs it again nor loses it.
 //
-// Plain values; the JSON codec is the journal's (record.h). The per-test
-// detail is bounded: only tests that differ between runs, at most
+// The vocabulary is verify's (TestFormat, TestOutcome, TestVerdict,
+// TestAgreement); this module's encoding is the one place its values become
+// text. Plain values; the JSON codec is the journal's (record.h). The
+// per-test detail is bounded: only tests that differ between runs, at most
 // kMaxRecordedChanges of them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
-#include <vector>
+#include <utility>
 
 #include "seragen/base/result.h"
+#include "seragen/verify/test_agreement.h"
+#include "seragen/verify/test_report.h"
 
 namespace seragen::journal {
 
 inline constexpr std::size_t kMaxRecordedChanges = 50;
-
-// agree / disagree / no_signal as verify's CompareTestRuns says; unavailable
-// when a run did not give outcomes (`detail` says which and why).
-enum class EvidenceVerdict { kAgree, kDisagree, kNoSignal, kUnavailable };
-std::string_view EvidenceVerdictName(EvidenceVerdict verdict);
-std::optional<EvidenceVerdict> EvidenceVerdictNamed(std::string_view name);
 
 // How one run ended: ran (outcomes recorded, whatever the exit status),
 // timed_out, patch_failed (the patch did not apply to a fresh copy),
 // not_started (the sandbox or copy failed), truncated (output over the cap).
 enum class TestRunStatus { kRan, kTimedOut, kPatchFailed, kNotStarted, kTruncated };
 std::string_view TestRunStatusName(TestRunStatus status);
-std::optional<TestRunStatus> TestRunStatusNamed(std::string_view name);
 
-// One test's outcome in a run; kAbsent when the run did not report it.
-enum class RecordedOutcome { kAbsent, kPass, kFail, kSkip };
-std::string_view RecordedOutcomeName(RecordedOutcome outcome);
-std::optional<RecordedOutcome> RecordedOutcomeNamed(std::string_view name);
+// "agree", "disagree", "no_signal", "unavailable": the journal's names, which
+// status --json and eval use too. TestVerdictNames lists every verdict with
+// its name, in the enum's order.
+std::string_view TestVerdictName(verify::TestVerdict verdict);
+std::span<const std::pair<verify::TestVerdict, std::string_view>> TestVerdictNames();
 
 struct TestRunSummary {
   TestRunStatus status = TestRunStatus::kRan;
@@ -49,14 +47,6 @@ struct TestRunSummary {
   friend bool operator==(const TestRunSummary&, const TestRunSummary&) = default;
 };
 
-struct RecordedTestChange {
-  std::string test;
-  RecordedOutcome base = RecordedOutcome::kAbsent;
-  RecordedOutcome p1 = RecordedOutcome::kAbsent;
-  RecordedOutcome p2 = RecordedOutcome::kAbsent;
-  friend bool operator==(const RecordedTestChange&, const RecordedTestChange&) = default;
-};
-
 // "extra.tests" of verified:
 //   {"format":"junit","verdict":"agree","detail":"",
 //    "runs":{"base":{"status":"ran","exit_code":1,"tests":2,"passed":1,"failed":1,"skipped":0,"ms":812},
@@ -64,14 +54,15 @@ struct RecordedTestChange {
 //    "p1_changed":1,"reproduced":1,"regressed":0,
 //    "changes":[{"test":"tests.test_core::test_top_share","base":"pass","p1":"fail","p2":"fail"}],
 //    "changes_truncated":false}
+// A change's outcome is "pass", "fail", "skip", or "absent" (std::nullopt:
+// the run did not report the test).
 struct TestEvidence {
-  std::string format;  // verify::TestFormatName: exit, junit, go-json, tap
-  EvidenceVerdict verdict = EvidenceVerdict::kUnavailable;
-  std::string detail;
+  verify::TestFormat format = verify::TestFormat::kExitStatus;  // "exit", "junit", "go-json", "tap"
+  std::string detail;                                           // why a run gave no outcomes
   TestRunSummary base, p1, p2;
-  std::uint64_t p1_changed = 0, reproduced = 0, regressed = 0;
-  std::vector<RecordedTestChange> changes;
-  bool changes_truncated = false;
+  // The comparison of the three runs (verdict kUnavailable when `detail` is
+  // set), at most kMaxRecordedChanges changes.
+  verify::TestAgreement agreement;
   friend bool operator==(const TestEvidence&, const TestEvidence&) = default;
 };
 

@@ -130,7 +130,6 @@ class EndpointPool {
   // for waking queued calls; nullopt when nothing is pending.
   std::optional<Clock::SteadyTime> NextChange() const;
 
-  bool AnyHealthy() const;
   // The endpoints' state, occupancy counted up to now.
   std::vector<EndpointState> Snapshot() const;
 

@@ -3,14 +3,18 @@
 // from the outside (no generation needed).
 //
 // Pure functions except DetectServer, which does blocking HTTP through the
-// given client (call it off that client's event-loop thread).
+// given client (call it off that client's event-loop thread), and
+// ResolveServerProfiles, which detects through the function it is given.
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "seragen/base/log.h"
 #include "seragen/base/result.h"
 #include "seragen/http/http_client.h"
 #include "seragen/llm/endpoint_options.h"
@@ -74,5 +78,16 @@ Result<Detection> DetectServer(http::Client& client, const EndpointOptions& endp
 // The same, reusing an already fetched 200 answer of GET {base}/models.
 Detection DetectServerFrom(http::Client& client, const EndpointOptions& endpoint, const http::Response& models,
                            std::chrono::milliseconds timeout);
+
+// Detects one endpoint's server kind (DetectServer with its client and timeout).
+using DetectFn = std::function<Result<Detection>(const EndpointOptions&)>;
+
+// Sets each endpoint's wire options: the profile of its server kind, with
+// explicit request settings winning. `server` is llm.server: "auto" calls
+// `detect` once per endpoint (a failed detection is generic, logged with its
+// reason); a ServerKindName is used as is (`detect` is not called; another
+// value, which config validation rejects, is generic). Logs each choice.
+void ResolveServerProfiles(std::string_view server, std::string_view model, const RequestOverrides& overrides,
+                           const DetectFn& detect, std::vector<EndpointOptions>& endpoints, const log::Logger& logger);
 
 }  // namespace seragen::llm

@@ -1,7 +1,8 @@
-// llm start-up policy: the check of the endpoints before a run and the one
-// rule that chooses the model to send. The GET /models probe, the clock and
-// the pause between rounds are injected, so the policy runs in unit tests
-// against fakes; `cli` wires the real probe (ProbeEndpointModels).
+// llm start-up policy: the check of the endpoints before a run, the one
+// rule that chooses the model to send, and the wait for an endpoint to pass
+// its health probe. The probes, the clock and the pause between rounds are
+// injected, so the policy runs in unit tests against fakes; `cli` wires the
+// real probes (ProbeEndpointModels, HttpChatClient::ProbeAll).
 #pragma once
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include "seragen/base/clock.h"
 #include "seragen/base/log.h"
 #include "seragen/base/result.h"
+#include "seragen/llm/endpoint_pool.h"
 
 namespace seragen::llm {
 
@@ -69,5 +71,20 @@ struct StartupCheckDeps {
 // and a model sent unlisted.
 Result<std::string> CheckEndpointsAndChooseModel(const StartupCheckOptions& options, const StartupCheckDeps& deps,
                                                  const log::Logger& logger);
+
+struct EndpointWaitDeps {
+  // One round of health probes of every endpoint, waited for
+  // (HttpChatClient::ProbeAll); an ejected state did not answer.
+  std::function<std::vector<EndpointState>()> probe_all;
+  const Clock* clock = nullptr;
+  std::function<void(std::chrono::milliseconds)> pause;  // sleeps (the fake advances a FakeClock)
+};
+
+// Probes every endpoint until at least one answers, again every
+// `retry_every` for up to `wait` (llm.startup_wait_s; 0: one round). Logs
+// each endpoint's state once one answers (no endpoints: OK at once), and the
+// wait once. Unavailable naming the silent endpoints when none did in time.
+Status WaitForAnEndpoint(std::chrono::milliseconds wait, const EndpointWaitDeps& deps, const log::Logger& logger,
+                         std::chrono::milliseconds retry_every = std::chrono::seconds(2));
 
 }  // namespace seragen::llm

@@ -11,23 +11,27 @@
 // but in neither share. Pure; thread-compatible.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
 
 #include "seragen/journal/record.h"
+#include "seragen/verify/test_agreement.h"
 
 namespace seragen::runview {
 
 struct TestAgreementSummary {
   std::size_t with_evidence = 0;  // verified tasks with a test evidence record
-  std::size_t agree = 0, disagree = 0, no_signal = 0, unavailable = 0;
+  // Tasks by their evidence's verdict (Count).
+  std::array<std::size_t, static_cast<std::size_t>(verify::TestVerdict::kUnavailable) + 1> by_verdict{};
   std::size_t soft_accepted_decided = 0;  // soft-accepted, evidence agree or disagree
   std::size_t soft_accepted_agree = 0;    // of those, agree
   std::size_t agree_soft_accepted = 0;    // of the agreeing tasks, soft-accepted
 
   // Counts a task whose latest record is `last` (only verified records with evidence count).
   void Add(const journal::LatestRecord& last);
+  std::size_t Count(verify::TestVerdict verdict) const { return by_verdict[static_cast<std::size_t>(verdict)]; }
   std::optional<double> SoftToHard() const;
   std::optional<double> HardToSoft() const;
 };

@@ -48,9 +48,6 @@ class SlotUidLease {
 
   // One uid per slot, in slot order.
   const std::vector<uid_t>& uids() const { return uids_; }
-  // The uid of `slot` (slots beyond the lease wrap around; callers size the
-  // lease to their concurrency).
-  uid_t ForSlot(int slot) const;
 
  private:
   SlotUidLease() = default;

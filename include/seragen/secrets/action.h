@@ -15,6 +15,5 @@ enum class SecretAction {
 
 // "redact" | "drop" | "report"; anything else is an error naming the value.
 Result<SecretAction> ParseSecretAction(std::string_view name);
-std::string_view SecretActionName(SecretAction action);
 
 }  // namespace seragen::secrets

@@ -39,7 +39,6 @@ enum class ValidationErrorKind {
   kWrongType,
   kInvalidValue,
 };
-std::string_view ValidationErrorKindName(ValidationErrorKind kind);
 
 struct ValidationError {
   ValidationErrorKind kind = ValidationErrorKind::kInvalidJson;

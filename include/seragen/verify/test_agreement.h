@@ -14,23 +14,23 @@
 //   disagree    P1 changed at least one test, and P2 missed one or regressed one
 //   no_signal   P1 changed no test outcome: the tests cannot tell whether P2
 //               reproduces it (counted apart, in neither share)
+//   unavailable a run gave no outcomes, so nothing was compared (never
+//               CompareTestRuns' answer: the caller that ran the tests says it)
 //
-// Pure; thread-safe.
+// These are the values the journal records (journal/test_evidence.h), whose
+// encoding alone names them. Pure; thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "seragen/verify/test_report.h"
 
 namespace seragen::verify {
 
-enum class TestVerdict { kAgree, kDisagree, kNoSignal };
-// "agree", "disagree", "no_signal".
-std::string_view TestVerdictName(TestVerdict verdict);
+enum class TestVerdict { kAgree, kDisagree, kNoSignal, kUnavailable };
 
 // A test whose outcome is not the same in all three runs (nullopt: absent).
 struct TestChange {
@@ -40,7 +40,7 @@ struct TestChange {
 };
 
 struct TestAgreement {
-  TestVerdict verdict = TestVerdict::kNoSignal;
+  TestVerdict verdict = TestVerdict::kUnavailable;
   std::size_t p1_changed = 0;
   std::size_t reproduced = 0;
   std::size_t regressed = 0;
@@ -48,6 +48,7 @@ struct TestAgreement {
   // `max_changes` (changes_truncated says more were left out).
   std::vector<TestChange> changes;
   bool changes_truncated = false;
+  friend bool operator==(const TestAgreement&, const TestAgreement&) = default;
 };
 
 TestAgreement CompareTestRuns(const TestOutcomes& base, const TestOutcomes& p1, const TestOutcomes& p2,

@@ -17,17 +17,14 @@
 
 namespace seragen::verify {
 
-// How a test command reports its tests.
+// How a test command reports its tests (the journal records it and names it,
+// journal/test_evidence.h).
 enum class TestFormat {
   kExitStatus,  // one outcome: the command's exit status
   kJUnitXml,    // pytest --junitxml (JUnit XML, written to /tmp and printed)
   kGoJson,      // go test -json (one JSON event per line)
   kTap,         // TAP 13 as `node --test` writes it (subtests indented)
 };
-
-// "exit", "junit", "go-json", "tap".
-std::string_view TestFormatName(TestFormat format);
-std::optional<TestFormat> TestFormatNamed(std::string_view name);
 
 // The format a test command's runner can report in: junit for pytest, go-json
 // for `go test`, tap for `node --test` and `npm test`; else the exit status.
@@ -40,9 +37,9 @@ TestFormat FormatForCommand(std::string_view test_command);
 // is the test command's.
 std::string EvidenceCommand(TestFormat format, const std::string& test_command);
 
+// One test's outcome in a run; a test the run did not report has none
+// (std::nullopt where an outcome may be absent).
 enum class TestOutcome { kPass, kFail, kSkip };
-// "pass", "fail", "skip".
-std::string_view TestOutcomeName(TestOutcome outcome);
 
 inline constexpr std::size_t kMaxTests = 100000;
 inline constexpr std::size_t kMaxTestIdBytes = 512;

@@ -25,10 +25,8 @@ using nlohmann::json;
 // envdemo.start, a module with two functions that call each other (so the
 // call graph selects them) and a test of its own.
 void MakeSrcLayoutPackage(const std::string& path) {
-  std::filesystem::permissions(std::filesystem::path(path).parent_path(), std::filesystem::perms::others_exec,
-                               std::filesystem::perm_options::add);
-  const std::string script =
-      "set -e; mkdir -p " + path + "/src/envdemo " + path + "/tests && cd " + path +
+  const std::string fill =
+      "mkdir -p " + path + "/src/envdemo " + path + "/tests && cd " + path +
       " && printf 'def start():\\n    return 42\\n' > src/envdemo/__init__.py"
       " && printf '%s\\n' 'def normalize(values):' '    \"\"\"Scale values so that they sum to one.\"\"\"'"
       " '    if not values:' '        return []' '    total = sum(values)' '    return [v / total for v in values]' '' "
@@ -41,9 +39,8 @@ void MakeSrcLayoutPackage(const std::string& path) {
       " 'def test_top_share():' '    assert top_share([1, 3], 1) == [0.75]' > tests/test_core.py"
       " && printf '[build-system]\\nrequires = [\"setuptools\"]\\nbuild-backend = \"setuptools.build_meta\"\\n"
       "[project]\\nname = \"envdemo\"\\nversion = \"0.1\"\\n[tool.setuptools.packages.find]\\nwhere = [\"src\"]\\n'"
-      " > pyproject.toml && git init -q -b main . && git -c user.name=t -c user.email=t@example.invalid add -A"
-      " && git -c user.name=t -c user.email=t@example.invalid commit -qm init";
-  REQUIRE(testing::RunShell(script) == 0);
+      " > pyproject.toml";
+  MakeGitRepo(path, fill, "init");
 }
 
 std::string Config(const testing::TempDir& dir, const std::string& environment) {
@@ -281,13 +278,10 @@ TEST_CASE("config init writes the python profile and a run imports the package t
   testing::TempDir dir;
   MakeSrcLayoutPackage(dir.Sub("envdemo"));
   TeacherProcess teacher(dir, "--seed 3");
-  const std::string cfg = dir.Sub("seragen.yaml");
-  std::string out;
-  REQUIRE(testing::RunShell(Binary() + " config init --repo '" + dir.Sub("envdemo") + "' --base-url " + teacher.url() +
-                                " --model 'seragen-scripted-teacher (not a model)' -o " + cfg,
-                            &out) == 0);
+  const std::string cfg = ConfigInit(dir, dir.Sub("envdemo"), teacher.url());
   const std::string text = *ReadFile(cfg);
   INFO(text);
+  std::string out;
   CHECK(text.find("  profile: python\n") != std::string::npos);
   CHECK(text.find("detected from pyproject.toml") != std::string::npos);
   CHECK(text.find("  check: 'python -c \"import sys, envdemo;") != std::string::npos);

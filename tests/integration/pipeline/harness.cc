@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -90,10 +91,30 @@ void MakePythonRepo(const std::string& path) {
   testing::RunShell(seragen::testing::SourcePath("scripts/make-demo-repo ") + path);
 }
 
+std::string ConfigInit(const testing::TempDir& dir, const std::string& repo_dir, const std::string& url) {
+  const std::string cfg = dir.Sub("seragen.yaml");
+  std::string out;
+  const int rc = testing::RunShell(Binary() + " config init --repo '" + repo_dir + "' --base-url " + url +
+                                       " --model 'seragen-scripted-teacher (not a model)' -o " + cfg + " 2>&1",
+                                   &out);
+  INFO(out);
+  REQUIRE(rc == 0);
+  return cfg;
+}
+
+void MakeGitRepo(const std::string& path, const std::string& fill, const std::string& message) {
+  std::filesystem::permissions(std::filesystem::path(path).parent_path(), std::filesystem::perms::others_exec,
+                               std::filesystem::perm_options::add);
+  REQUIRE(testing::RunShell("set -e; " + fill + "; cd '" + path +
+                            "' && export GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"
+                            " && git init -q -b main . && git -c user.name=t -c user.email=t@example.invalid add -A"
+                            " && git -c user.name=t -c user.email=t@example.invalid commit -qm '" +
+                            message + "'") == 0);
+}
+
 void MakeJavaScriptRepo(const std::string& path) {
-  testing::TempDir unused;
-  std::string script =
-      "set -e; mkdir -p " + path + "/src && cd " + path +
+  const std::string fill =
+      "mkdir -p " + path + "/src && cd " + path +
       " && "
       "printf '%s\\n' \"const { clamp } = require('./math');\" '' "
       "'function parsePercent(text) {' '  const value = Number(text.trim());' '  return clamp(value, 0, 100);' '}' '' "
@@ -104,11 +125,8 @@ void MakeJavaScriptRepo(const std::string& path) {
       "return high;' "
       "'  return value;' '}' '' 'function average(values) {' '  let total = 0;' '  for (const v of values) total += "
       "v;' "
-      "'  return total / values.length;' '}' '' 'module.exports = { clamp, average };' > src/math.js && "
-      "export GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z && "
-      "git init -q -b main . && git -c user.name=t -c user.email=t@example.invalid add -A && "
-      "git -c user.name=t -c user.email=t@example.invalid commit -q -m 'Percent helpers'";
-  testing::RunShell(script);
+      "'  return total / values.length;' '}' '' 'module.exports = { clamp, average };' > src/math.js";
+  MakeGitRepo(path, fill, "Percent helpers");
 }
 
 std::vector<std::string> ReadLines(const std::string& path) {

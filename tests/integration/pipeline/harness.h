@@ -37,6 +37,17 @@ std::string ReplayFlags(const testing::TempDir& dir, const std::string& script);
 std::string WriteConfig(const testing::TempDir& dir, const std::string& repo_dir, const std::string& url,
                         const std::string& extra_yaml = "");
 
+// `seragen config init` for `repo_dir` against the scripted teacher at
+// `url`, written to dir/seragen.yaml; REQUIREs that it worked and returns
+// that path.
+std::string ConfigInit(const testing::TempDir& dir, const std::string& repo_dir, const std::string& url);
+
+// Runs the shell command `fill` (it makes the files of `path`), then makes
+// `path` a git repository (branch main) with one commit of everything in it,
+// titled `message`, with fixed dates; opens `path`'s parent to the sandbox
+// uids. REQUIREs that all of it worked.
+void MakeGitRepo(const std::string& path, const std::string& fill, const std::string& message);
+
 // Makes the demo Python repository at `path`.
 void MakePythonRepo(const std::string& path);
 // Makes the demo Python repository at dir/repo and WriteConfig()s for it.

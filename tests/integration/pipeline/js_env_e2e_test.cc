@@ -8,7 +8,6 @@
 // soft/hard agreement. Needs the npm registry (label "network").
 #include <catch2/catch.hpp>
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "integration/pipeline/harness.h"
@@ -24,13 +23,8 @@ using nlohmann::json;
 // The fixture as a git repository with a fixed commit, in a directory the
 // sandbox uids can reach.
 void MakeNodeRepo(const std::string& path) {
-  std::filesystem::permissions(std::filesystem::path(path).parent_path(), std::filesystem::perms::others_exec,
-                               std::filesystem::perm_options::add);
   const std::string fixture = seragen::testing::SourcePath("tests/integration/pipeline/fixtures/jsdemo");
-  REQUIRE(testing::RunShell("set -e; cp -r '" + fixture + "' '" + path + "' && cd '" + path +
-                            "' && export GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"
-                            " && git init -q -b main . && git -c user.name=t -c user.email=t@example.invalid add -A"
-                            " && git -c user.name=t -c user.email=t@example.invalid commit -qm 'Delay helpers'") == 0);
+  MakeGitRepo(path, "cp -r '" + fixture + "' '" + path + "'", "Delay helpers");
 }
 
 // Both rollouts import the package from /repo (its dependency from the
@@ -58,13 +52,10 @@ TEST_CASE("javascript with a lockfile: npm ci in setup, offline rollouts import 
   testing::TempDir dir;
   MakeNodeRepo(dir.Sub("jsdemo"));
   TeacherProcess teacher(dir, ReplayFlags(dir, kRolloutScript));
-  const std::string cfg = dir.Sub("seragen.yaml");
-  std::string out;
-  REQUIRE(testing::RunShell(Binary() + " config init --repo '" + dir.Sub("jsdemo") + "' --base-url " + teacher.url() +
-                                " --model 'seragen-scripted-teacher (not a model)' -o " + cfg,
-                            &out) == 0);
+  const std::string cfg = ConfigInit(dir, dir.Sub("jsdemo"), teacher.url());
   const std::string text = *ReadFile(cfg);
   INFO(text);
+  std::string out;
   CHECK(text.find("  profile: node\n") != std::string::npos);
   CHECK(text.find("npm ci --ignore-scripts") != std::string::npos);
   CHECK(text.find("  test_command: 'npm test'") != std::string::npos);
