@@ -27,8 +27,8 @@ pipeline::TestRun OnBaseTests(const pipeline::TestRun& run, const verify::TestOu
 
 Json OutcomesJson(const verify::TestOutcomes& o) {
   Json j = Json::object();
-  for (verify::TestOutcome outcome : kOutcomes) j[std::string(verify::TestOutcomeName(outcome))] = Json::array();
-  for (const auto& [id, outcome] : o.tests) j[std::string(verify::TestOutcomeName(outcome))].push_back(id);
+  for (verify::TestOutcome outcome : kOutcomes) j[std::string(journal::TestOutcomeName(outcome))] = Json::array();
+  for (const auto& [id, outcome] : o.tests) j[std::string(journal::TestOutcomeName(outcome))].push_back(id);
   if (o.truncated) j["truncated"] = true;
   return j;
 }
@@ -38,7 +38,7 @@ Result<verify::TestOutcomes> OutcomesFrom(const Json& j, const char* key) {
   if (!o || !o->is_object()) return ParseError(std::string("'") + key + "' must be an object");
   verify::TestOutcomes out;
   for (verify::TestOutcome outcome : kOutcomes) {
-    const Json* ids = detail::Present(*o, std::string(verify::TestOutcomeName(outcome)).c_str());
+    const Json* ids = detail::Present(*o, std::string(journal::TestOutcomeName(outcome)).c_str());
     if (!ids) continue;
     if (!ids->is_array()) return ParseError(std::string("'") + key + "' lists must be arrays");
     for (const Json& id : *ids) {

@@ -176,6 +176,10 @@ Result<TestEvidence> TestEvidenceFromJson(SimdObject j) {
 
 }  // namespace internal
 
+std::string_view TestOutcomeName(TestOutcome outcome) {
+  return NameOf<std::optional<TestOutcome>>(internal::kOutcomeNames, outcome, "?");
+}
+
 std::string EncodeTestEvidence(const TestEvidence& evidence) {
   return internal::Dump(internal::TestEvidenceToJson(evidence));
 }

@@ -38,6 +38,9 @@ std::string_view TestRunStatusName(TestRunStatus status);
 // its name, in the enum's order.
 std::string_view TestVerdictName(verify::TestVerdict verdict);
 std::span<const std::pair<verify::TestVerdict, std::string_view>> TestVerdictNames();
+// "pass", "fail", "skip" (the journal's names of a test's outcome, which
+// eval's reference files use too).
+std::string_view TestOutcomeName(verify::TestOutcome outcome);
 
 struct TestRunSummary {
   TestRunStatus status = TestRunStatus::kRan;
