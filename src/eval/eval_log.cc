@@ -111,6 +111,7 @@ std::string EncodeEvalHeader(const EvalHeader& h) {
 std::string EncodeEvalResult(const EvalResult& r) {
   Json j = Json::object();
   ForEachField([&](const char* key, auto member) { j[key] = ToJson(r.*member); });
+  if (r.tests) j["tests"] = Json::parse(journal::EncodeTestEvidence(*r.tests));
   return detail::DumpLine(j);
 }
 
@@ -122,6 +123,9 @@ Result<EvalResult> DecodeEvalResult(std::string_view line) {
     r.task_id = j.at("task_id").get<std::string>();
     r.seed = j.at("seed").get<int>();
     ForEachField([&](const char* key, auto member) { ReadKey(j, key, &(r.*member)); });
+    if (const Json* tests = detail::Present(j, "tests")) {
+      SG_ASSIGN_OR_RETURN(r.tests, journal::DecodeTestEvidence(detail::DumpLine(*tests)));
+    }
     return r;
   } catch (const Json::exception& e) {
     return ParseError(std::string("eval result: ") + e.what());

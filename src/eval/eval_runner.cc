@@ -4,6 +4,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 
 #include "seragen/agent/exit_status.h"
@@ -12,6 +13,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
 #include "seragen/callgraph/plan.h"
+#include "seragen/eval/eval_tests.h"
 #include "seragen/llm/request_seed.h"
 #include "seragen/verify/scores.h"
 
@@ -188,11 +190,13 @@ class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
     EvalResult result =
         ScoreRollout(*unit.task, unit.seed, t, rule.value_or(settings_.stage.verify_rule), unit.task->verify_threshold);
     auto self = shared_from_this();
-    // Durable trajectory, then the log line; off the loop.
-    deps_.workers->Post([self, slot, env, result, text = agent::TrajectoryToJson(t)]() mutable {
-      Status s = WriteFileAtomic(self->settings_.eval_dir + "/" + result.trajectory, text);
+    // The test evidence, durable trajectory, then the log line; off the loop.
+    deps_.workers->Post([self, unit, slot, env, result, patch = t.has_patch ? t.patch : std::string(),
+                         text = agent::TrajectoryToJson(t)]() mutable {
+      env.reset();  // restores the working copy: the slot's copy is free for the test runs
+      Status s = self->AddTestEvidence(unit, slot, patch, result);
+      if (s.ok()) s = WriteFileAtomic(self->settings_.eval_dir + "/" + result.trajectory, text);
       if (s.ok()) s = self->deps_.log->Append(result);
-      env.reset();  // restores the working copy
       self->deps_.loop->Post([self, slot, s] {
         if (s.ok()) ++self->outcome_.finished;
         else {
@@ -202,6 +206,69 @@ class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
         self->Release(slot, nullptr);
       });
     });
+  }
+
+  // The rollout's test evidence into `result` (none when evidence is off or
+  // the repository has no test command). Blocking: on a worker. An error (a
+  // run could not start) leaves the rollout unrecorded, for a rerun.
+  Status AddTestEvidence(const Unit& unit, int slot, const std::string& patch, EvalResult& result) {
+    const pipeline::EvidenceSettings& es = settings_.stage.evidence;
+    if (!es.enabled) return Status::Ok();
+    SG_ASSIGN_OR_RETURN(std::optional<ReferenceTests> ref, ReferenceOf(unit, slot));
+    if (!ref) return Status::Ok();
+    pipeline::TestRun run = ref->base;  // an empty patch changes nothing: the base run is its run
+    if (!patch.empty()) {
+      std::optional<pipeline::TestRun> r =
+          pipeline::RunTestsOnCopy(*deps_.workspaces, WorkspaceTask(unit), slot, patch, es);
+      if (!r) return Status::Ok();
+      if (r->summary.status == journal::TestRunStatus::kNotStarted) {
+        return UnavailableError("the tests of the rollout's patch could not start: " + r->problem);
+      }
+      run = std::move(*r);
+    }
+    result.tests = ScoreTestRun(*ref, run);
+    result.tests_passed = TestsPassed(*result.tests);
+    return Status::Ok();
+  }
+
+  // The task's reference runs (base, base + reference patch): from memory,
+  // else from EVAL_DIR/tests, else run now (in `slot`) and journaled there;
+  // nullopt when the repository has no test command. Seeds of one task
+  // finishing at once wait for the first to run them.
+  Result<std::optional<ReferenceTests>> ReferenceOf(const Unit& unit, int slot) {
+    std::shared_ptr<TaskTests> entry;
+    {
+      std::lock_guard<std::mutex> lock(refs_mutex_);
+      auto& e = refs_[unit.task->task_id];
+      if (!e) e = std::make_shared<TaskTests>();
+      entry = e;
+    }
+    std::lock_guard<std::mutex> lock(entry->mutex);
+    if (entry->known) return entry->ref;
+    SG_ASSIGN_OR_RETURN(entry->ref, ReadReferenceTests(settings_.eval_dir, unit.task->task_id));
+    if (!entry->ref) {
+      SG_ASSIGN_OR_RETURN(entry->ref, RunReference(unit, slot));
+    }
+    entry->known = true;
+    return entry->ref;
+  }
+
+  Result<std::optional<ReferenceTests>> RunReference(const Unit& unit, int slot) {
+    const pipeline::EvidenceSettings& es = settings_.stage.evidence;
+    std::optional<pipeline::TestRun> runs[2];
+    const std::string* patches[] = {nullptr, &unit.task->patch};
+    for (int i = 0; i < 2; ++i) {
+      runs[i] = pipeline::RunTestsOnCopy(*deps_.workspaces, WorkspaceTask(unit), slot,
+                                         patches[i] ? *patches[i] : std::string(), es);
+      if (!runs[i]) return std::optional<ReferenceTests>();
+      if (runs[i]->summary.status == journal::TestRunStatus::kNotStarted) {
+        return UnavailableError("the reference tests could not start: " + runs[i]->problem);
+      }
+    }
+    ReferenceTests ref{std::move(*runs[0]), std::move(*runs[1])};
+    SG_RETURN_IF_ERROR(WriteFileAtomic(ReferenceTestsPath(settings_.eval_dir, unit.task->task_id),
+                                       EncodeReferenceTests(unit.task->task_id, ref)));
+    return std::optional<ReferenceTests>(std::move(ref));
   }
 
   // Frees the slot and starts more. A workspace is restored on a worker
@@ -233,6 +300,14 @@ class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
   int in_flight_ = 0;
   bool stopping_ = false;
   bool done_ = false;
+  // Reference runs per task, shared by the workers.
+  struct TaskTests {
+    std::mutex mutex;
+    bool known = false;  // `ref` is what the task has (nullopt: no test command)
+    std::optional<ReferenceTests> ref;
+  };
+  std::mutex refs_mutex_;
+  std::map<std::string, std::shared_ptr<TaskTests>> refs_;
 };
 
 }  // namespace

@@ -30,6 +30,21 @@ Interval RateInterval(const std::vector<double>& per_task) {
   return {std::min(boot.lo, wilson.lo), std::max(boot.hi, wilson.hi)};
 }
 
+// "tests pass 75.0% [30.1, 95.4] over 4 task(s), no signal 1, unavailable 0", or "n/a".
+std::string TestsLine(const EvalSummary& s) {
+  std::string line = fmt::format("{:<24} tests pass ", "");
+  if (s.tests_pass_rate) {
+    line += fmt::format("{:.1f}% [{:.1f}, {:.1f}] over {} task(s)", 100 * *s.tests_pass_rate, 100 * s.tests_ci95->lo,
+                        100 * s.tests_ci95->hi, s.tests_tasks);
+  } else {
+    line += "n/a";
+  }
+  if (s.tests_no_signal + s.tests_unavailable > 0) {
+    line += fmt::format(", no signal {}, unavailable {}", s.tests_no_signal, s.tests_unavailable);
+  }
+  return line + "\n";
+}
+
 nlohmann::ordered_json IntervalJson(const Interval& i) { return nlohmann::ordered_json::array({i.lo, i.hi}); }
 
 }  // namespace
@@ -73,21 +88,28 @@ EvalSummary Summarize(const EvalHeader& header, const std::vector<EvalResult>& r
   std::vector<double> resolved, recall, tests, tokens, wall;
   for (const auto& [task, rs] : by_task) {
     TaskOutcome o;
-    std::size_t tested = 0, passed = 0;
+    bool no_signal = false, unavailable = false;
     for (const EvalResult* r : rs) {
       ++o.rollouts;
       o.resolved += r->resolved ? 1 : 0;
       o.mean_recall += r->recall;
       o.tokens += r->prompt_tokens + r->completion_tokens;
       o.wall_seconds += r->wall_seconds;
-      if (r->tests_passed) ++tested, passed += *r->tests_passed ? 1 : 0;
+      if (r->tests_passed) ++o.tests_rollouts, o.tests_passed += *r->tests_passed ? 1 : 0;
+      if (r->tests && r->tests->agreement.verdict == verify::TestVerdict::kNoSignal) no_signal = true;
+      if (r->tests && r->tests->agreement.verdict == verify::TestVerdict::kUnavailable) unavailable = true;
     }
     o.mean_recall /= static_cast<double>(o.rollouts);
     resolved.push_back(static_cast<double>(o.resolved) / static_cast<double>(o.rollouts));
     recall.push_back(o.mean_recall);
     tokens.push_back(static_cast<double>(o.tokens));
     wall.push_back(o.wall_seconds);
-    if (tested > 0) tests.push_back(static_cast<double>(passed) / static_cast<double>(tested));
+    if (o.tests_rollouts > 0) {
+      tests.push_back(static_cast<double>(o.tests_passed) / static_cast<double>(o.tests_rollouts));
+    } else {
+      s.tests_no_signal += no_signal ? 1 : 0;
+      s.tests_unavailable += no_signal ? 0 : unavailable ? 1 : 0;
+    }
     s.n_rollouts += o.rollouts;
     s.tasks[task] = o;
   }
@@ -96,6 +118,7 @@ EvalSummary Summarize(const EvalHeader& header, const std::vector<EvalResult>& r
   s.resolve_ci95 = RateInterval(resolved);
   s.mean_recall = Mean(recall);
   s.recall_ci95 = BootstrapMean(recall);
+  s.tests_tasks = tests.size();
   if (!tests.empty()) {
     s.tests_pass_rate = Mean(tests);
     s.tests_ci95 = RateInterval(tests);
@@ -120,17 +143,19 @@ std::string SummaryJson(const std::vector<EvalSummary>& summaries) {
         {"mean_recall_ci95", IntervalJson(s.recall_ci95)},
         {"tests_pass_rate", s.tests_pass_rate ? nlohmann::ordered_json(*s.tests_pass_rate) : nlohmann::ordered_json()},
         {"tests_pass_rate_ci95", s.tests_ci95 ? IntervalJson(*s.tests_ci95) : nlohmann::ordered_json()},
+        {"tests_n_tasks", s.tests_tasks},
+        {"tests_no_signal", s.tests_no_signal},
+        {"tests_unavailable", s.tests_unavailable},
         {"ci95", {{"resolve_rate", IntervalJson(s.resolve_ci95)}, {"mean_recall", IntervalJson(s.recall_ci95)}}},
         {"tokens_per_task", s.tokens_per_task},
         {"wall_seconds_per_task", s.wall_seconds_per_task}};
     if (s.tests_ci95) m["ci95"]["tests_pass_rate"] = IntervalJson(*s.tests_ci95);
     nlohmann::ordered_json tasks = nlohmann::ordered_json::object();
     for (const auto& [id, o] : s.tasks) {
-      tasks[id] = {{"rollouts", o.rollouts},
-                   {"resolved", o.resolved},
-                   {"mean_recall", o.mean_recall},
-                   {"tokens", o.tokens},
-                   {"wall_seconds", o.wall_seconds}};
+      tasks[id] = {{"rollouts", o.rollouts},         {"resolved", o.resolved},
+                   {"mean_recall", o.mean_recall},   {"tokens", o.tokens},
+                   {"wall_seconds", o.wall_seconds}, {"tests_rollouts", o.tests_rollouts},
+                   {"tests_passed", o.tests_passed}};
     }
     m["tasks"] = tasks;
     models.push_back(m);
@@ -151,10 +176,7 @@ std::string FormatComparison(const std::vector<EvalSummary>& summaries) {
         s.label.substr(0, 24), s.n_tasks, s.n_rollouts, 100 * s.resolve_rate, 100 * s.resolve_ci95.lo,
         100 * s.resolve_ci95.hi, s.mean_recall, s.recall_ci95.lo, s.recall_ci95.hi, s.tokens_per_task,
         s.wall_seconds_per_task);
-    if (s.tests_pass_rate) {
-      out += fmt::format("{:<24} tests pass {:.1f}% [{:.1f}, {:.1f}]\n", "", 100 * *s.tests_pass_rate,
-                         100 * s.tests_ci95->lo, 100 * s.tests_ci95->hi);
-    }
+    out += TestsLine(s);
   }
   std::set<std::string> ids;
   for (const EvalSummary& s : summaries) {

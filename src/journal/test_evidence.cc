@@ -175,4 +175,18 @@ Result<TestEvidence> TestEvidenceFromJson(SimdObject j) {
 }
 
 }  // namespace internal
+
+std::string_view TestOutcomeName(TestOutcome outcome) {
+  return NameOf<std::optional<TestOutcome>>(internal::kOutcomeNames, outcome, "?");
+}
+
+std::string EncodeTestEvidence(const TestEvidence& evidence) {
+  return internal::Dump(internal::TestEvidenceToJson(evidence));
+}
+
+Result<TestEvidence> DecodeTestEvidence(std::string_view json_object) {
+  SG_ASSIGN_OR_RETURN(internal::SimdObject j, internal::ParseLineObject(json_object));
+  return internal::TestEvidenceFromJson(j);
+}
+
 }  // namespace seragen::journal

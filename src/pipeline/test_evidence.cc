@@ -11,11 +11,7 @@ namespace {
 
 using journal::TestRunStatus;
 
-struct Run {
-  journal::TestRunSummary summary;
-  verify::TestOutcomes outcomes;
-  std::string problem;  // why the run gave no outcomes ("" when it did)
-};
+using Run = TestRun;
 
 void Count(Run& run) {
   run.summary.tests = run.outcomes.tests.size();
@@ -65,42 +61,59 @@ Run RunIn(Workspace& ws, const std::string& patch, verify::TestFormat format, co
 
 }  // namespace
 
+std::optional<TestRun> RunTestsOnCopy(WorkspaceFactory& workspaces, const callgraph::PlannedTask& task, int slot,
+                                      const std::string& patch, const EvidenceSettings& settings) {
+  if (!settings.enabled) return std::nullopt;
+  Result<std::unique_ptr<Workspace>> ws = workspaces.Acquire(task, slot);
+  if (!ws.ok()) {
+    TestRun run;
+    run.summary.status = TestRunStatus::kNotStarted;
+    run.problem = ws.status().message();
+    return run;
+  }
+  if ((*ws)->test_command().empty()) return std::nullopt;
+  const verify::TestFormat format = verify::FormatForCommand((*ws)->test_command());
+  TestRun run = RunIn(**ws, patch, format, settings);
+  run.format = format;
+  return run;
+}
+
+journal::TestEvidence EvidenceOfRuns(const TestRun& base, const TestRun& p1, const TestRun& p2) {
+  journal::TestEvidence e;
+  const TestRun* runs[] = {&base, &p1, &p2};
+  const char* names[] = {"base", "p1", "p2"};
+  e.format = base.format;
+  e.base = base.summary;
+  e.p1 = p1.summary;
+  e.p2 = p2.summary;
+  for (int i = 0; i < 3; ++i) {
+    if (runs[i]->problem.empty()) continue;
+    e.agreement.verdict = verify::TestVerdict::kUnavailable;
+    e.detail += std::string(e.detail.empty() ? "" : "; ") + names[i] + ": " + runs[i]->problem.substr(0, 300);
+  }
+  if (e.detail.empty()) {
+    e.agreement = verify::CompareTestRuns(base.outcomes, p1.outcomes, p2.outcomes, journal::kMaxRecordedChanges);
+  }
+  return e;
+}
+
 std::optional<journal::TestEvidence> GatherTestEvidence(WorkspaceFactory& workspaces,
                                                         const callgraph::PlannedTask& task, int slot,
                                                         const std::string& p1, const std::string& p2,
                                                         const EvidenceSettings& settings) {
-  if (!settings.enabled) return std::nullopt;
-  journal::TestEvidence e;
-  Run runs[3];
+  TestRun runs[3];
   const std::string* patches[] = {nullptr, &p1, &p2};
-  const char* names[] = {"base", "p1", "p2"};
-  verify::TestFormat format = verify::TestFormat::kExitStatus;
   for (int i = 0; i < 3; ++i) {
-    Result<std::unique_ptr<Workspace>> ws = workspaces.Acquire(task, slot);
-    if (!ws.ok()) {
-      runs[i].summary.status = TestRunStatus::kNotStarted;
-      runs[i].problem = ws.status().message();
-      continue;
-    }
-    if ((*ws)->test_command().empty()) return std::nullopt;
-    format = verify::FormatForCommand((*ws)->test_command());
-    runs[i] = RunIn(**ws, patches[i] ? *patches[i] : std::string(), format, settings);
+    std::optional<TestRun> run = RunTestsOnCopy(workspaces, task, slot, patches[i] ? *patches[i] : "", settings);
+    if (!run) return std::nullopt;
+    runs[i] = std::move(*run);
   }
-  e.format = format;
-  e.base = runs[0].summary;
-  e.p1 = runs[1].summary;
-  e.p2 = runs[2].summary;
-  for (int i = 0; i < 3; ++i) {
-    if (runs[i].problem.empty()) continue;
-    e.agreement.verdict = verify::TestVerdict::kUnavailable;
-    e.detail += std::string(e.detail.empty() ? "" : "; ") + names[i] + ": " + runs[i].problem.substr(0, 300);
+  // A run that never started knows no format: the others' holds.
+  for (const TestRun& r : runs) {
+    if (r.summary.status != TestRunStatus::kNotStarted) runs[0].format = r.format;
   }
-  if (!e.detail.empty()) {
-    log::Logger("evidence", task.task_id).Warn("test evidence unavailable: {}", e.detail);
-    return e;
-  }
-  e.agreement =
-      verify::CompareTestRuns(runs[0].outcomes, runs[1].outcomes, runs[2].outcomes, journal::kMaxRecordedChanges);
+  journal::TestEvidence e = EvidenceOfRuns(runs[0], runs[1], runs[2]);
+  if (!e.detail.empty()) log::Logger("evidence", task.task_id).Warn("test evidence unavailable: {}", e.detail);
   return e;
 }
 

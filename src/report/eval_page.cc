@@ -25,9 +25,14 @@ std::string Title(const std::vector<eval::EvalSummary>& models) {
 }
 
 std::string ModelRow(const eval::EvalSummary& m) {
-  const std::string tests = m.tests_pass_rate ? fmt::format("<td class=\"n\">{}</td><td class=\"n\">{}</td>",
-                                                            Percent(*m.tests_pass_rate), PercentInterval(*m.tests_ci95))
-                                              : "<td class=\"n\">–</td><td class=\"n\">–</td>";
+  // Absent (no test command, or no task with a test signal) is "n/a", never 0.
+  const std::string tests =
+      m.tests_pass_rate ? fmt::format(
+                              "<td class=\"n\" title=\"over {} task(s) with a test signal; no signal {}, unavailable "
+                              "{}\">{}</td><td class=\"n\">{}</td>",
+                              m.tests_tasks, m.tests_no_signal, m.tests_unavailable, Percent(*m.tests_pass_rate),
+                              PercentInterval(*m.tests_ci95))
+                        : "<td class=\"n\">n/a</td><td class=\"n\">n/a</td>";
   return fmt::format(
       "<tr><td><b>{}</b><div class=\"note\">{} · <code>{}</code></div></td><td class=\"n\">{}</td>"
       "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.3f}</td>"

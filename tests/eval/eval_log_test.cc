@@ -115,5 +115,61 @@ TEST_CASE("eval log: appends from several threads at once all land", "[eval]") {
   CHECK(units.size() == kThreads * kEach);
 }
 
+// Test evidence as eval_tests.h makes it: a disagreement with more
+// changed tests than the journal keeps.
+journal::TestEvidence Evidence() {
+  journal::TestEvidence e;
+  e.format = verify::TestFormat::kJUnitXml;
+  e.agreement.verdict = verify::TestVerdict::kDisagree;
+  e.base = {journal::TestRunStatus::kRan, 0, 60, 60, 0, 0, 812};
+  e.p1 = {journal::TestRunStatus::kRan, 1, 60, 0, 60, 0, 790};
+  e.p2 = {journal::TestRunStatus::kTimedOut, -1, 0, 0, 0, 0, 900000};
+  e.agreement.p1_changed = 60;
+  for (std::size_t i = 0; i < journal::kMaxRecordedChanges; ++i) {
+    e.agreement.changes.push_back({"tests/test_m.py::test_" + std::to_string(i), verify::TestOutcome::kPass,
+                                   verify::TestOutcome::kFail, std::nullopt});
+  }
+  e.agreement.changes_truncated = true;
+  e.detail = "p2: the tests did not end within 900 s";
+  return e;
+}
+
+TEST_CASE("eval log: a rollout's test evidence survives the log, its truncated changes and a reopen", "[eval]") {
+  testing::TempDir dir;
+  EvalResult r = Result("t1", 0, true);
+  r.tests = Evidence();
+  r.tests_passed = false;
+  const std::string line = EncodeEvalResult(r);
+  CHECK(line.find(R"("tests":{"format":"junit","verdict":"disagree",)") != std::string::npos);
+  CHECK(line.find(R"("changes_truncated":true)") != std::string::npos);
+  auto back = DecodeEvalResult(line);
+  REQUIRE(back.ok());
+  REQUIRE(back->tests.has_value());
+  CHECK(*back->tests == Evidence());
+  CHECK(back->tests_passed == false);
+  CHECK(EncodeEvalResult(*back) == line);
+  // Through the log: appended, reopened (lines written anew), read back as written.
+  EvalHeader header{"student", "student", "/runs/a", "sera", 0.5};
+  {
+    auto log = EvalLog::Open(dir.path(), header);
+    REQUIRE(log.ok());
+    REQUIRE(log->Append(r).ok());
+    REQUIRE(log->Append(Result("t2", 0, false)).ok());
+  }
+  auto before = ReadFile(EvalLogPath(dir.path()));
+  REQUIRE(before.ok());
+  REQUIRE(EvalLog::Open(dir.path(), header).ok());
+  CHECK(*ReadFile(EvalLogPath(dir.path())) == *before);
+  auto read = ReadEvalLog(dir.path());
+  REQUIRE(read.ok());
+  REQUIRE(read->results.size() == 2);
+  CHECK(read->results[0].tests == Evidence());
+  CHECK_FALSE(read->results[1].tests.has_value());
+  // Evidence of the wrong shape is an error naming the member.
+  auto bad = DecodeEvalResult(R"({"task_id":"t","seed":0,"tests":{"verdict":"maybe","runs":{}}})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("verdict") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace seragen::eval

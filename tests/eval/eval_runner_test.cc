@@ -6,6 +6,7 @@
 
 #include "pipeline/pipeline_fakes.h"
 #include "seragen/eval/eval_runner.h"
+#include "seragen/eval/eval_tests.h"
 #include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
@@ -68,6 +69,7 @@ struct EvalFixture {
   seragen::testing::TempDir dir;
   EvalLog log = *EvalLog::Open(dir.path(), {"m", "", "/runs/a", "sera", 0.5});
   EvalRunSettings settings;
+  pipeline::WorkspaceFactory* factory = &envs;  // where rollouts and test runs get their workspaces
 
   EvalFixture() {
     settings.stage.request_template.model = "m";
@@ -76,12 +78,12 @@ struct EvalFixture {
     settings.eval_dir = dir.path();
   }
 
-  EvalRunOutcome Run(const std::vector<EvalTask>& tasks) {
-    EvalRunDeps deps{&prompts, &messages, &chat, &envs, &loop, &workers, &clock, &log};
+  EvalRunOutcome Run(const std::vector<EvalTask>& tasks, const std::vector<EvalResult>& done = {}) {
+    EvalRunDeps deps{&prompts, &messages, &chat, factory, &loop, &workers, &clock, &log};
     std::optional<EvalRunOutcome> out;
     loop.Post([&] {
       StartEval(
-          tasks, {}, settings, deps, [] { return false; }, [&](EvalRunOutcome o) { out = o; });
+          tasks, done, settings, deps, [] { return false; }, [&](EvalRunOutcome o) { out = o; });
     });
     while (!out) {
       if (!loop.RunOne() && !workers.RunOne() && !loop.FireNextTimer()) break;
@@ -131,6 +133,124 @@ TEST_CASE("eval runner: every rollout is recorded or left to a rerun, none vanis
   REQUIRE(read.ok());
   CHECK(read->results.size() == 4);
   for (const EvalResult& r : read->results) CHECK(r.task_id != "t1");
+}
+
+// JUnit reports of tests a and b of the fake repository.
+std::string Report(bool a_passes, bool b_passes) {
+  auto one = [](const char* name, bool passes) {
+    return std::string("<testcase classname=\"tests.test_m\" name=\"") + name + "\">" +
+           (passes ? "" : "<failure message=\"x\"/>") + "</testcase>";
+  };
+  return "<testsuite>" + one("test_a", a_passes) + one("test_b", b_passes) + "</testsuite>";
+}
+
+constexpr const char* kBreaksA =
+    "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1,2 @@\n x = 1\n+assert False\n";
+constexpr const char* kQuiet = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1,2 @@\n x = 1\n+# note\n";
+
+// Every rollout hands in the scripted workspaces' patch1, which breaks test_b;
+// kBreaksA breaks test_a; other patches break nothing.
+struct TestsFixture : EvalFixture {
+  TestsFixture() {
+    envs.test_command = "python -m pytest -q";
+    settings.stage.evidence.enabled = true;
+    chat.SetHandler([](const llm::ChatRequest&) { return llm::MakeToolCallResponse("submit", "{}"); });
+    envs.tests.run = [this](const std::string& patch, const std::string&) {
+      sandbox::CommandResult r;
+      r.output = Report(patch != kBreaksA, patch != envs.patch1);
+      r.exit_code = patch.empty() ? 0 : 1;
+      return r;
+    };
+  }
+  EvalTask WithReference(const std::string& id, const std::string& reference) {
+    EvalTask t = Task(id, "Issue " + id + ".");
+    t.patch = reference;
+    return t;
+  }
+  std::map<std::string, std::optional<bool>> Passed() {
+    std::map<std::string, std::optional<bool>> out;
+    auto log = ReadEvalLog(dir.path());
+    REQUIRE(log.ok());
+    for (const EvalResult& r : log->results) {
+      INFO(EncodeEvalResult(r));
+      REQUIRE(r.tests.has_value());
+      out[r.task_id + ".s" + std::to_string(r.seed)] = r.tests_passed;
+    }
+    return out;
+  }
+};
+
+TEST_CASE("eval runner: rollouts are scored with seragen's own test runs, the reference's run once per task",
+          "[eval]") {
+  TestsFixture f;
+  f.settings.seeds = 1;
+  // "same": the rollout's patch is the reference; "other": the reference breaks
+  // test_a, the rollout test_b; "quiet": the reference changes no test.
+  const std::vector<EvalTask> tasks = {f.WithReference("same", f.envs.patch1), f.WithReference("other", kBreaksA),
+                                       f.WithReference("quiet", kQuiet)};
+  EvalRunOutcome o = f.Run(tasks);
+  CHECK(o.finished == 3);
+  CHECK(o.infra_failures == 0);
+  using P = std::map<std::string, std::optional<bool>>;
+  CHECK(f.Passed() == P{{"same.s0", true}, {"other.s0", false}, {"quiet.s0", std::nullopt}});
+  auto log = ReadEvalLog(f.dir.path());
+  for (const EvalResult& r : log->results) {
+    if (r.task_id == "quiet") CHECK(r.tests->agreement.verdict == verify::TestVerdict::kNoSignal);
+    if (r.task_id == "other") CHECK(r.tests->agreement.regressed == 1);
+  }
+  // Per task: base and reference once, then the rollout; all three journaled.
+  CHECK(f.envs.tests.commands.size() == 9);
+  for (const EvalTask& t : tasks) CHECK(ReadReferenceTests(f.dir.path(), t.task_id)->has_value());
+
+  // A second seed, resumed from the log by a new eval: the reference runs are
+  // read back, not run again; only the new rollouts' tests run.
+  f.settings.seeds = 2;
+  o = f.Run(tasks, log->results);
+  CHECK(o.done_before == 3);
+  CHECK(o.finished == 3);
+  CHECK(f.envs.tests.commands.size() == 12);
+  CHECK(f.Passed() == P{{"same.s0", true},
+                        {"other.s0", false},
+                        {"quiet.s0", std::nullopt},
+                        {"same.s1", true},
+                        {"other.s1", false},
+                        {"quiet.s1", std::nullopt}});
+}
+
+TEST_CASE("eval runner: without a test command or with evidence off, rollouts carry no test evidence", "[eval]") {
+  for (bool command : {false, true}) {
+    TestsFixture f;
+    f.settings.seeds = 1;
+    if (command) f.settings.stage.evidence.enabled = false;
+    else f.envs.test_command.clear();
+    f.Run({f.WithReference("same", f.envs.patch1)});
+    auto log = ReadEvalLog(f.dir.path());
+    REQUIRE(log->results.size() == 1);
+    CHECK_FALSE(log->results[0].tests.has_value());
+    CHECK_FALSE(log->results[0].tests_passed.has_value());
+    CHECK(f.envs.tests.commands.empty());
+  }
+}
+
+TEST_CASE("eval runner: a rollout whose tests cannot start is not recorded, left to a rerun", "[eval]") {
+  TestsFixture f;
+  f.settings.seeds = 1;
+  // The rollout's workspace comes, the evidence's do not.
+  struct FailAfterFirst : pipeline::WorkspaceFactory {
+    pipeline::testing::ScriptedEnvironments* envs;
+    int n = 0;
+    Result<std::unique_ptr<pipeline::Workspace>> Acquire(const callgraph::PlannedTask& task, int slot) override {
+      if (++n > 1) return UnavailableError("pool exhausted");
+      return envs->Acquire(task, slot);
+    }
+  } failing;
+  failing.envs = &f.envs;
+  f.factory = &failing;
+  EvalRunOutcome o = f.Run({f.WithReference("same", f.envs.patch1)});
+  CHECK(o.finished == 0);
+  CHECK(o.infra_failures == 1);
+  CHECK(ReadEvalLog(f.dir.path())->results.empty());
+  CHECK_FALSE(ReadReferenceTests(f.dir.path(), "same")->has_value());
 }
 
 }  // namespace

@@ -77,5 +77,56 @@ TEST_CASE("eval summary: models side by side with a per-task table", "[eval]") {
   CHECK(text.find(" -") != std::string::npos);  // student has no rollout of y
 }
 
+// A rollout with test evidence of the given verdict (passes on agree).
+EvalResult Tested(const std::string& task, int seed, verify::TestVerdict verdict) {
+  EvalResult r = Rollout(task, seed, false, 0);
+  r.tests = journal::TestEvidence{};
+  r.tests->agreement.verdict = verdict;
+  if (verdict == verify::TestVerdict::kAgree) r.tests_passed = true;
+  if (verdict == verify::TestVerdict::kDisagree) r.tests_passed = false;
+  return r;
+}
+
+TEST_CASE("eval summary: the test pass rate is over tasks with a test signal, with its interval, else n/a", "[eval]") {
+  using V = verify::TestVerdict;
+  // a: both seeds pass; b: one of two; c, d: fail; e: no signal; f: unavailable.
+  std::vector<EvalResult> results = {
+      Tested("a", 0, V::kAgree),    Tested("a", 1, V::kAgree),    Tested("b", 0, V::kAgree),
+      Tested("b", 1, V::kDisagree), Tested("c", 0, V::kDisagree), Tested("d", 0, V::kDisagree),
+      Tested("e", 0, V::kNoSignal), Tested("e", 1, V::kNoSignal), Tested("f", 0, V::kUnavailable)};
+  EvalSummary s = Summarize({"m", "", "/r", "sera", 0.5}, results, "/e");
+  REQUIRE(s.tests_pass_rate.has_value());
+  CHECK(*s.tests_pass_rate == Approx(1.5 / 4));  // mean of 1, 0.5, 0, 0 over the four tasks with a signal
+  CHECK(s.tests_tasks == 4);
+  CHECK(s.tests_no_signal == 1);
+  CHECK(s.tests_unavailable == 1);
+  CHECK(s.n_tasks == 6);
+  REQUIRE(s.tests_ci95.has_value());
+  // The resolve rate's method: at least Wilson's width on n = 4 tasks.
+  CHECK(s.tests_ci95->lo <= Wilson(1.5, 4).lo);
+  CHECK(s.tests_ci95->hi >= Wilson(1.5, 4).hi);
+  CHECK(s.tasks["b"].tests_rollouts == 2);
+  CHECK(s.tasks["b"].tests_passed == 1);
+  auto m = nlohmann::json::parse(SummaryJson({s}))["models"][0];
+  CHECK(m["tests_pass_rate"].get<double>() == Approx(0.375));
+  CHECK(m["ci95"]["tests_pass_rate"].size() == 2);
+  CHECK(m["tests_n_tasks"] == 4);
+  CHECK(m["tests_no_signal"] == 1);
+  CHECK(m["tests_unavailable"] == 1);
+  CHECK(m["tasks"]["a"]["tests_passed"] == 2);
+  CHECK(FormatComparison({s}).find("tests pass 37.5% [") != std::string::npos);
+
+  // No signal anywhere, or no evidence at all: absent, never 0.
+  for (const auto& rs :
+       {std::vector<EvalResult>{Tested("e", 0, V::kNoSignal)}, std::vector<EvalResult>{Rollout("x", 0, true, 1)}}) {
+    EvalSummary none = Summarize({"m", "", "/r", "sera", 0.5}, rs, "/e");
+    CHECK_FALSE(none.tests_pass_rate.has_value());
+    auto j = nlohmann::json::parse(SummaryJson({none}))["models"][0];
+    CHECK(j["tests_pass_rate"].is_null());
+    CHECK_FALSE(j["ci95"].contains("tests_pass_rate"));
+    CHECK(FormatComparison({none}).find("tests pass n/a") != std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace seragen::eval

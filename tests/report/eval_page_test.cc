@@ -35,14 +35,16 @@ TEST_CASE("eval page: models side by side with intervals, cost per task, and one
   eval::EvalSummary tuned = Model("tuned", 0.25, {0.0, 0.7});
   tuned.tests_pass_rate = 0.5;
   tuned.tests_ci95 = eval::Interval{0.1, 0.9};
+  tuned.tests_tasks = 3;
   tuned.tasks["t1"] = {2, 0, 0.0, 700, 1.0};
   const std::string page = RenderEvalComparison({teacher, tuned});
   CHECK(page.find("<title>Evaluation: teacher vs tuned</title>") != std::string::npos);
   // The models' table: rate, interval, recall, tests (where recorded), tokens and seconds per task.
   CHECK(page.find("<td class=\"n\">75.0%</td><td class=\"n\">30.0–95.0%</td>") != std::string::npos);
   CHECK(page.find("<td class=\"n\">0.250</td><td class=\"n\">0.000–0.700</td>") != std::string::npos);
-  CHECK(page.find("<td class=\"n\">50.0%</td><td class=\"n\">10.0–90.0%</td>") != std::string::npos);
-  CHECK(page.find("<td class=\"n\">–</td><td class=\"n\">–</td><td class=\"n\">12,345</td>") != std::string::npos);
+  CHECK(page.find("title=\"over 3 task(s) with a test signal; no signal 0, unavailable 0\">50.0%</td><td "
+                  "class=\"n\">10.0–90.0%</td>") != std::string::npos);
+  CHECK(page.find("<td class=\"n\">n/a</td><td class=\"n\">n/a</td><td class=\"n\">12,345</td>") != std::string::npos);
   CHECK(page.find("<td class=\"n\">7.2</td>") != std::string::npos);
   CHECK(Count(page, "<svg") == 2);  // resolve rate and mean recall
   // The per-task table: every task once; all resolved green, none red, a model without the task a dash.

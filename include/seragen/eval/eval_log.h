@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "seragen/base/result.h"
+#include "seragen/journal/test_evidence.h"
 
 namespace seragen::eval {
 
@@ -41,8 +42,12 @@ struct EvalResult {
   bool autosubmitted = false;
   bool scorable = false;  // the reference has changed lines (and P2 is not blank under sera)
   double recall = 0, precision = 0, f1 = 0;
-  bool resolved = false;             // handed in and recall >= threshold
-  std::optional<bool> tests_passed;  // test evidence of P2, when the environment runs tests
+  bool resolved = false;  // handed in and recall >= threshold
+  // seragen's own test runs of the rollout's patch (eval_tests.h), when the
+  // environment runs tests: the evidence ("tests", the journal's encoding)
+  // and what it says (true: passes, false: fails, absent: no signal).
+  std::optional<bool> tests_passed;
+  std::optional<journal::TestEvidence> tests;
   std::int64_t prompt_tokens = 0, completion_tokens = 0;
   int model_calls = 0, steps = 0;
   double wall_seconds = 0;

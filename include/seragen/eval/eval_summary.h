@@ -26,6 +26,8 @@ struct TaskOutcome {
   double mean_recall = 0;
   std::int64_t tokens = 0;  // prompt + completion over its rollouts
   double wall_seconds = 0;  // over its rollouts
+  // Rollouts with a test verdict (passes or fails) and those that pass.
+  std::size_t tests_rollouts = 0, tests_passed = 0;
 };
 
 struct EvalSummary {
@@ -35,8 +37,14 @@ struct EvalSummary {
   Interval resolve_ci95;
   double mean_recall = 0;  // mean over tasks of each task's mean recall
   Interval recall_ci95;
-  std::optional<double> tests_pass_rate;  // where test evidence was recorded
+  // Test evidence (eval_tests.h): the pass rate over the tasks with a test
+  // signal (mean over them of each task's passing fraction); absent when no
+  // rollout has a test verdict (no test command, or no task with a signal).
+  std::optional<double> tests_pass_rate;
   std::optional<Interval> tests_ci95;
+  std::size_t tests_tasks = 0;               // tasks in the rate's denominator
+  std::size_t tests_no_signal = 0;           // tasks with evidence whose reference changed no test
+  std::size_t tests_unavailable = 0;         // tasks with evidence whose base or reference run gave no outcomes
   double tokens_per_task = 0;                // mean over tasks of the tokens of all its rollouts
   double wall_seconds_per_task = 0;          // likewise
   std::map<std::string, TaskOutcome> tasks;  // task id -> outcome

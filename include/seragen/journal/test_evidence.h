@@ -19,6 +19,7 @@
 #include <string_view>
 #include <utility>
 
+#include "seragen/base/result.h"
 #include "seragen/verify/test_agreement.h"
 #include "seragen/verify/test_report.h"
 
@@ -37,6 +38,9 @@ std::string_view TestRunStatusName(TestRunStatus status);
 // its name, in the enum's order.
 std::string_view TestVerdictName(verify::TestVerdict verdict);
 std::span<const std::pair<verify::TestVerdict, std::string_view>> TestVerdictNames();
+// "pass", "fail", "skip" (the journal's names of a test's outcome, which
+// eval's reference files use too).
+std::string_view TestOutcomeName(verify::TestOutcome outcome);
 
 struct TestRunSummary {
   TestRunStatus status = TestRunStatus::kRan;
@@ -64,5 +68,12 @@ struct TestEvidence {
   verify::TestAgreement agreement;
   friend bool operator==(const TestEvidence&, const TestEvidence&) = default;
 };
+
+// The evidence as the JSON object of "extra.tests" above, on one line, for
+// other files that keep evidence (the eval's results.jsonl): the same keys
+// and rules as the journal's own records.
+std::string EncodeTestEvidence(const TestEvidence& evidence);
+// Parses such an object; errors name the member ("extra.tests.<member>").
+Result<TestEvidence> DecodeTestEvidence(std::string_view json_object);
 
 }  // namespace seragen::journal

@@ -15,6 +15,7 @@
 #include "seragen/callgraph/plan.h"
 #include "seragen/journal/test_evidence.h"
 #include "seragen/pipeline/workspace.h"
+#include "seragen/verify/test_report.h"
 
 namespace seragen::pipeline {
 
@@ -24,6 +25,26 @@ struct EvidenceSettings {
   std::size_t output_cap_chars =
       16u << 20;  // characters of a run's output kept (the sandbox holds <= 4 bytes each); more marks it truncated
 };
+
+// One of the runs: the test command on a fresh copy of the base commit with
+// `patch` applied ("" applies none).
+struct TestRun {
+  verify::TestFormat format = verify::TestFormat::kExitStatus;
+  journal::TestRunSummary summary;
+  verify::TestOutcomes outcomes;
+  std::string problem;  // why the run gave no outcomes ("" when it did)
+};
+
+// Blocking (one sandboxed test run): call on a worker. nullopt when the
+// repository has no test command or evidence is off; a run that could not
+// be had (no workspace) has status not_started and a problem.
+std::optional<TestRun> RunTestsOnCopy(WorkspaceFactory& workspaces, const callgraph::PlannedTask& task, int slot,
+                                      const std::string& patch, const EvidenceSettings& settings);
+
+// The evidence of three runs (base, base + P1, base + P2): verdict
+// unavailable, with each problem in `detail`, when a run gave no outcomes;
+// otherwise verify's CompareTestRuns of their outcomes.
+journal::TestEvidence EvidenceOfRuns(const TestRun& base, const TestRun& p1, const TestRun& p2);
 
 // Blocking (three sandboxed test runs): call on a worker. nullopt when the
 // repository has no test command (Workspace::test_command() of the first

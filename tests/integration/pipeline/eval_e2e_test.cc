@@ -25,6 +25,10 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kModel = "'seragen-scripted-teacher (not a model)'";
+// The evals run the repository's tests (without an environment setup: the
+// package is imported from the working copy); the run has no test command,
+// so its rollouts run no tests (time).
+constexpr const char* kTestCommand = "'environment.test_command=python3 -m pytest -q -p no:cacheprovider'";
 
 std::set<std::string> HeldOut(const std::string& run_dir, std::set<std::string>* files) {
   std::set<std::string> ids;
@@ -42,7 +46,7 @@ std::set<std::string> HeldOut(const std::string& run_dir, std::set<std::string>*
 std::string EvalCommand(const std::string& run_dir, const std::string& url, const std::string& out,
                         const std::string& flags) {
   return Binary() + " eval " + run_dir + " --base-url " + url + " --model " + kModel +
-         " --seeds 2 --concurrency 3 -o " + out + " " + flags;
+         " --seeds 2 --concurrency 3 --set " + kTestCommand + " -o " + out + " " + flags;
 }
 
 // `seragen eval ... --json`; rerun (resumed) while a loaded machine left
@@ -72,6 +76,78 @@ void KillWhenLogHas(const std::string& command, const std::string& log, std::siz
   waitpid(pid, &status, 0);
 }
 
+// Adds tests/test_edges.py to the demo repository at `repo` and commits it:
+// one test per call of a function on an edge input (None, empty, zero),
+// asserting what the call returns or raises today (type and message). The
+// teacher's edits (guards, boundary fixes, clearer messages) change some of
+// these outcomes, so its tasks give seragen's own test runs a signal.
+void AddEdgeTests(const testing::TempDir& dir, const std::string& repo) {
+  dir.Write("edges.py", R"PY(import sys
+sys.path.insert(0, sys.argv[1])
+from inventory.stock import Stock
+from inventory import pricing, report
+
+def outcome(f, *args):
+    try:
+        return ("ok", repr(f(*args)))
+    except Exception as e:
+        return (type(e).__name__, str(e))
+
+CALLS = [("add_none_sku", "Stock().add", "None, 1"), ("add_none_quantity", "Stock().add", "'a', None"),
+         ("available_none", "Stock().available", "None"), ("reserve_none", "Stock().reserve", "'a', None"),
+         ("reserve_zero", "Stock().reserve", "'a', 0"), ("reserve_none_sku", "Stock().reserve", "None, 1"),
+         ("release_none", "Stock().release", "'a', None"), ("release_zero", "Stock().release", "None, 0"),
+         ("price_none_catalog", "pricing.unit_price", "None, 'a'"), ("price_none_sku", "pricing.unit_price", "{}, None"),
+         ("total_empty", "pricing.order_total", "{}, []"), ("total_none", "pricing.order_total", "None, []"),
+         ("total_none_lines", "pricing.order_total", "{}, None"),
+         ("discount_none_total", "pricing.apply_discount", "None, 10"),
+         ("discount_none_percent", "pricing.apply_discount", "100, None"),
+         ("discount_zero", "pricing.apply_discount", "0, 0"), ("lines_none_stock", "report.stock_lines", "None, {}"),
+         ("lines_none_catalog", "report.stock_lines", "Stock(), None"),
+         ("summary_none_stock", "report.summary", "None, {}"),
+         ("summary_none_catalog", "report.summary", "Stock(), None")]
+out = ["from inventory.stock import Stock", "from inventory import pricing, report", "", "",
+       "def outcome(f, *args):", "    try:", "        return ('ok', repr(f(*args)))",
+       "    except Exception as e:", "        return (type(e).__name__, str(e))", ""]
+for name, f, args in CALLS:
+    got = outcome(eval(f), *eval("(" + args + ",)"))
+    out += ["", "def test_%s():" % name, "    assert outcome(%s, %s) == %r" % (f, args, got)]
+print("\n".join(out))
+)PY");
+  std::string out;
+  REQUIRE(testing::RunShell("python3 " + dir.Sub("edges.py") + " " + repo + " > " + repo +
+                                "/tests/test_edges.py && cd " + repo +
+                                " && git add -A && git -c user.name=t -c user.email=t@example.invalid commit -qm "
+                                "'Edge tests' 2>&1",
+                            &out) == 0);
+}
+
+// The test pass rate of `m` and its interval (absent: -1).
+double TestsRate(const json& m) { return m["tests_pass_rate"].is_null() ? -1 : m["tests_pass_rate"].get<double>(); }
+
+// seragen's own test runs: the teacher's rollouts reproduce what the
+// reference did to the tests, the stand-in's (no change) do not. Each task's
+// reference runs were made once and journaled; every rollout carries its
+// evidence.
+void CheckTestEvidence(const json& s, const json& w, const std::string& strong_dir,
+                       const std::vector<std::string>& tasks) {
+  REQUIRE(!s["tests_pass_rate"].is_null());
+  REQUIRE(!w["tests_pass_rate"].is_null());
+  CHECK(s["tests_n_tasks"].get<int>() >= 1);
+  CHECK(w["tests_n_tasks"] == s["tests_n_tasks"]);
+  CHECK(TestsRate(w) == 0.0);
+  CHECK(TestsRate(s) > w["ci95"]["tests_pass_rate"][1].get<double>());
+  CHECK(s["ci95"]["tests_pass_rate"][0].get<double>() > TestsRate(w));
+  for (const std::string& line : tasks) {
+    const std::string id = json::parse(line)["seragen"]["task_id"].get<std::string>();
+    CHECK(ReadFile(strong_dir + "/tests/" + id + ".json").ok());
+  }
+  for (const std::string& line : ReadLines(strong_dir + "/results.jsonl")) {
+    json r = json::parse(line);
+    if (r.contains("task_id")) CHECK(r["tests"].is_object());
+  }
+}
+
 // One run serves every step (a run is most of this test's time).
 TEST_CASE(
     "eval e2e: held out of training, exported for other harnesses, killed and resumed, teacher beats a "
@@ -85,6 +161,7 @@ TEST_CASE(
   dir.Write("teacher.yaml", "policy:\n  rollout2_same_edit_rate: 1.0\n");
   TeacherProcess teacher(dir, "--config " + dir.Sub("teacher.yaml"));
   const std::string config = WritePythonRepoConfig(dir, teacher.url(), "eval: {holdout: 0.4}\n");
+  AddEdgeTests(dir, dir.Sub("repo"));
   const std::string run_dir = dir.Sub("run");
   std::string out;
   REQUIRE(testing::RunShell(Binary() + " run -c " + config + " --set selection.max_functions_per_repo=10 2>&1", &out) ==
@@ -169,10 +246,13 @@ TEST_CASE(
     CHECK(m["ci95"]["resolve_rate"][0].get<double>() <= m["resolve_rate"].get<double>());
     CHECK(m["ci95"]["resolve_rate"][1].get<double>() >= m["resolve_rate"].get<double>());
   }
+  CheckTestEvidence(s, w, strong_dir, tasks);
   REQUIRE(testing::RunShell(Binary() + " eval --compare " + strong_dir + " " + dir.Sub("eval-weak") + " --html " +
                                 dir.Sub("compare.html"),
                             &out) == 0);
   CHECK(out.find("per task") != std::string::npos);
+  CHECK(out.find("tests pass ") != std::string::npos);
+  CHECK(out.find("tests pass n/a") == std::string::npos);
   auto page = ReadFile(dir.Sub("compare.html"));
   REQUIRE(page.ok());
   CHECK(page->find("gives-up-early") != std::string::npos);
