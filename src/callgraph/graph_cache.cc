@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -101,17 +102,37 @@ const log::Logger& Log() {
   return logger;
 }
 
+// The shared directory made if missing and usable: a directory (not a
+// link) owned by this user, closed to others (made so if it is ours). Graphs
+// describe private code, and a directory another user made or can write
+// could hand us a planted graph or read ours.
+bool SharedDirUsable(const std::string& dir) {
+  if (!MakeDirs(dir).ok()) return false;
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool usable = ::fstat(fd, &st) == 0 && st.st_uid == ::geteuid();
+  if (usable && (st.st_mode & 077) != 0) usable = ::fchmod(fd, 0700) == 0;
+  ::close(fd);
+  if (!usable) Log().Warn("the shared graph cache {} is not used: not a directory of this user's alone", dir);
+  return usable;
+}
+
+// A graph whose parse ran out of time on some file depends on the machine's
+// load: it stays in the run's own directory and is never shared.
+bool Shareable(const CallGraph& graph) { return graph.stats.files_skipped.count("parse_timeout") == 0; }
+
 // The shared directory's graph of this key, marked used (for pruning), and
 // copied as it is (no second encoding) into `cache_dir`.
 Result<std::optional<CallGraph>> TakeShared(const GraphCacheScope& scope, std::string_view cache_dir,
                                             std::string_view repo_name, std::string_view commit,
                                             const GraphOptions& options) {
-  if (scope.shared_dir.empty()) return std::optional<CallGraph>();
+  if (scope.shared_dir.empty() || !SharedDirUsable(scope.shared_dir)) return std::optional<CallGraph>();
   const std::string path = GraphCachePath(scope.shared_dir, repo_name, commit, options, scope.source_key);
   Result<std::string> text = ReadRegularFile(path, kMaxGraphCacheBytes);
   if (!text.ok()) return std::optional<CallGraph>();
   Result<CallGraph> graph = ReadGraphJson(*text);
-  if (!graph.ok()) return std::optional<CallGraph>();
+  if (!graph.ok() || !Shareable(*graph)) return std::optional<CallGraph>();
   (void)::utimensat(AT_FDCWD, path.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);
   SG_RETURN_IF_ERROR(MakeDirs(std::string(cache_dir)));
   SG_RETURN_IF_ERROR(WriteFileAtomic(GraphCachePath(cache_dir, repo_name, commit, options, scope.source_key), *text)
@@ -121,9 +142,7 @@ Result<std::optional<CallGraph>> TakeShared(const GraphCacheScope& scope, std::s
 
 void StoreShared(const GraphCacheScope& scope, std::string_view repo_name, std::string_view commit,
                  const GraphOptions& options, const CallGraph& graph) {
-  if (scope.shared_dir.empty()) return;
-  // Graphs describe private code: the directory is the user's alone.
-  if (MakeDirs(scope.shared_dir).ok()) (void)::chmod(scope.shared_dir.c_str(), 0700);
+  if (scope.shared_dir.empty() || !Shareable(graph) || !SharedDirUsable(scope.shared_dir)) return;
   Status stored = StoreCachedGraph(scope.shared_dir, repo_name, commit, options, graph, scope.source_key);
   if (stored.ok()) stored = PruneGraphCache(scope.shared_dir, scope.shared_max_bytes);
   if (!stored.ok()) Log().Warn("the shared graph cache {} is not used: {}", scope.shared_dir, stored.ToString());

@@ -2,6 +2,7 @@
 // damaged entry is rebuilt (never trusted), and the directory stays bounded.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -95,6 +96,56 @@ TEST_CASE("graph cache: the shared directory is pruned to its bound, least recen
   REQUIRE(PruneGraphCache(tmp.Sub("shared"), 1000).ok());
   CHECK_FALSE(std::filesystem::exists(tmp.Sub("shared/middle.json")));
   CHECK(std::filesystem::exists(tmp.Sub("shared/new.json")));
+}
+
+TEST_CASE("graph cache: a graph a parse timeout cut short is never shared, nor taken from the shared directory",
+          "[graph_cache]") {
+  SharedFixture f;
+  std::string big;
+  for (int i = 0; i < 20000; ++i) big += "def f" + std::to_string(i) + "(x):\n    return g(x) + h(x)\n";
+  f.source.Add("big.py", big);
+  f.options.parse_timeout = std::chrono::milliseconds(0);
+  bool cached = true;
+  Result<CallGraph> cut = f.BuildInNewRun("run1", &cached);
+  REQUIRE(cut.ok());
+  REQUIRE(cut->stats.files_skipped.count("parse_timeout") == 1);  // big.py; the small files parse in time
+  CHECK_FALSE(std::filesystem::exists(f.SharedPath()));
+  // One planted there (or stored by an older build) is not taken either.
+  REQUIRE(MakeDirs(f.scope.shared_dir).ok());
+  REQUIRE(WriteFileAtomic(f.SharedPath(), WriteGraphJson(*cut)).ok());
+  Result<CallGraph> again = f.BuildInNewRun("run2", &cached);
+  REQUIRE(again.ok());
+  CHECK_FALSE(cached);
+}
+
+TEST_CASE(
+    "graph cache: a shared directory that is a link, or another user's, is not used, and ours is closed to others",
+    "[graph_cache]") {
+  SharedFixture f;
+  bool cached = true;
+  SECTION("a link to a directory") {
+    REQUIRE(MakeDirs(f.tmp.Sub("elsewhere")).ok());
+    std::filesystem::create_symlink(f.tmp.Sub("elsewhere"), f.scope.shared_dir);
+    REQUIRE(f.BuildInNewRun("run1", &cached).ok());
+    CHECK(std::filesystem::is_empty(f.tmp.Sub("elsewhere")));
+  }
+  SECTION("another user's directory") {
+    REQUIRE(MakeDirs(f.scope.shared_dir).ok());
+    REQUIRE(::chown(f.scope.shared_dir.c_str(), ::geteuid() + 1, ::getegid()) == 0);
+    REQUIRE(f.BuildInNewRun("run1", &cached).ok());
+    CHECK(std::filesystem::is_empty(f.scope.shared_dir));
+    REQUIRE(f.BuildInNewRun("run2", &cached).ok());
+    CHECK_FALSE(cached);
+  }
+  SECTION("ours, open to others") {
+    REQUIRE(MakeDirs(f.scope.shared_dir).ok());
+    REQUIRE(::chmod(f.scope.shared_dir.c_str(), 0777) == 0);
+    REQUIRE(f.BuildInNewRun("run1", &cached).ok());
+    struct stat st {};
+    REQUIRE(::stat(f.scope.shared_dir.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0700);
+    CHECK(std::filesystem::exists(f.SharedPath()));
+  }
 }
 
 }  // namespace
