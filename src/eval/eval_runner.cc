@@ -11,6 +11,7 @@
 #include "seragen/agent/rollout.h"
 #include "seragen/agent/trajectory_json.h"
 #include "seragen/base/file_util.h"
+#include "seragen/base/hash.h"
 #include "seragen/base/log.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/eval/eval_tests.h"
@@ -47,6 +48,11 @@ EvalResult ScoreRollout(const EvalTask& task, int seed, const agent::Trajectory&
   r.trajectory = EvalTrajectoryRef(task.task_id, seed);
   r.model = t.model;
   return r;
+}
+
+std::string ReferenceSettingsKey(const EvalRunSettings& settings) {
+  const pipeline::EvidenceSettings& es = settings.stage.evidence;
+  return ContentId({settings.tests_key, std::to_string(es.timeout.count()), std::to_string(es.output_cap_chars)}, 16);
 }
 
 namespace {
@@ -191,7 +197,7 @@ class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
         ScoreRollout(*unit.task, unit.seed, t, rule.value_or(settings_.stage.verify_rule), unit.task->verify_threshold);
     auto self = shared_from_this();
     // The test evidence, durable trajectory, then the log line; off the loop.
-    deps_.workers->Post([self, unit, slot, env, result, patch = t.has_patch ? t.patch : std::string(),
+    deps_.workers->Post([self, unit, slot, env = std::move(env), result, patch = t.has_patch ? t.patch : std::string(),
                          text = agent::TrajectoryToJson(t)]() mutable {
       env.reset();  // restores the working copy: the slot's copy is free for the test runs
       Status s = self->AddTestEvidence(unit, slot, patch, result);
@@ -245,13 +251,15 @@ class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
     }
     std::lock_guard<std::mutex> lock(entry->mutex);
     if (entry->known) return entry->ref;
-    SG_ASSIGN_OR_RETURN(entry->ref, ReadReferenceTests(settings_.eval_dir, unit.task->task_id));
+    SG_ASSIGN_OR_RETURN(entry->ref, ReadReferenceTests(settings_.eval_dir, unit.task->task_id, ReferenceKey()));
     if (!entry->ref) {
       SG_ASSIGN_OR_RETURN(entry->ref, RunReference(unit, slot));
     }
     entry->known = true;
     return entry->ref;
   }
+
+  std::string ReferenceKey() const { return ReferenceSettingsKey(settings_); }
 
   Result<std::optional<ReferenceTests>> RunReference(const Unit& unit, int slot) {
     const pipeline::EvidenceSettings& es = settings_.stage.evidence;
@@ -267,7 +275,7 @@ class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
     }
     ReferenceTests ref{std::move(*runs[0]), std::move(*runs[1])};
     SG_RETURN_IF_ERROR(WriteFileAtomic(ReferenceTestsPath(settings_.eval_dir, unit.task->task_id),
-                                       EncodeReferenceTests(unit.task->task_id, ref)));
+                                       EncodeReferenceTests(unit.task->task_id, ref, ReferenceKey())));
     return std::optional<ReferenceTests>(std::move(ref));
   }
 

@@ -62,6 +62,15 @@ pipeline::TestRun RunFrom(verify::TestFormat format, const journal::TestRunSumma
   return run;
 }
 
+// The "settings" member of a reference file's text; "" when it has none or
+// the text is not an object (the decode then names the damage).
+std::string SettingsOf(std::string_view text) {
+  if (!CheckJsonDepth(text, "reference tests").ok()) return std::string();
+  Json j = Json::parse(text, nullptr, false);
+  const Json* s = j.is_object() ? detail::Present(j, "settings") : nullptr;
+  return s != nullptr && s->is_string() ? s->get<std::string>() : std::string();
+}
+
 }  // namespace
 
 journal::TestEvidence ScoreTestRun(const ReferenceTests& ref, const pipeline::TestRun& rollout) {
@@ -83,9 +92,11 @@ std::optional<bool> TestsPassed(const journal::TestEvidence& evidence) {
   return std::nullopt;
 }
 
-std::string EncodeReferenceTests(const std::string& task_id, const ReferenceTests& ref) {
+std::string EncodeReferenceTests(const std::string& task_id, const ReferenceTests& ref,
+                                 const std::string& settings_key) {
   const journal::TestEvidence runs = pipeline::EvidenceOfRuns(ref.base, ref.reference, ref.reference);
   Json j = {{"task_id", task_id},
+            {"settings", settings_key},
             {"runs", Json::parse(journal::EncodeTestEvidence(runs))},
             {"base_tests", OutcomesJson(ref.base.outcomes)},
             {"reference_tests", OutcomesJson(ref.reference.outcomes)}};
@@ -110,11 +121,13 @@ std::string ReferenceTestsPath(const std::string& eval_dir, const std::string& t
   return eval_dir + "/tests/" + task_id + ".json";
 }
 
-Result<std::optional<ReferenceTests>> ReadReferenceTests(const std::string& eval_dir, const std::string& task_id) {
+Result<std::optional<ReferenceTests>> ReadReferenceTests(const std::string& eval_dir, const std::string& task_id,
+                                                         const std::string& settings_key) {
   const std::string path = ReferenceTestsPath(eval_dir, task_id);
   Result<std::string> text = ReadRegularFile(path, kMaxReferenceBytes);
   if (!text.ok() && text.status().code() == StatusCode::kNotFound) return std::optional<ReferenceTests>();
   SG_RETURN_IF_ERROR(text.status());
+  if (SettingsOf(*text) != settings_key) return std::optional<ReferenceTests>();
   Result<ReferenceTests> ref = DecodeReferenceTests(*text);
   if (!ref.ok()) return DataLossError(path + ": " + ref.status().message());
   return std::optional<ReferenceTests>(std::move(*ref));

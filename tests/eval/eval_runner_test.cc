@@ -200,7 +200,8 @@ TEST_CASE("eval runner: rollouts are scored with seragen's own test runs, the re
   }
   // Per task: base and reference once, then the rollout; all three journaled.
   CHECK(f.envs.tests.commands.size() == 9);
-  for (const EvalTask& t : tasks) CHECK(ReadReferenceTests(f.dir.path(), t.task_id)->has_value());
+  for (const EvalTask& t : tasks)
+    CHECK(ReadReferenceTests(f.dir.path(), t.task_id, ReferenceSettingsKey(f.settings))->has_value());
 
   // A second seed, resumed from the log by a new eval: the reference runs are
   // read back, not run again; only the new rollouts' tests run.
@@ -250,7 +251,7 @@ TEST_CASE("eval runner: a rollout whose tests cannot start is not recorded, left
   CHECK(o.finished == 0);
   CHECK(o.infra_failures == 1);
   CHECK(ReadEvalLog(f.dir.path())->results.empty());
-  CHECK_FALSE(ReadReferenceTests(f.dir.path(), "same")->has_value());
+  CHECK_FALSE(ReadReferenceTests(f.dir.path(), "same", ReferenceSettingsKey(f.settings))->has_value());
 }
 
 }  // namespace

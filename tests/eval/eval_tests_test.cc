@@ -118,4 +118,21 @@ TEST_CASE("eval tests: the reference runs round trip through their file, problem
   CHECK(damaged.status().message().find("t3.json") != std::string::npos);
 }
 
+TEST_CASE("eval tests: reference runs made under other settings are made again, never reused", "[eval]") {
+  seragen::testing::TempDir dir;
+  REQUIRE(WriteFileAtomic(ReferenceTestsPath(dir.path(), "t1"), EncodeReferenceTests("t1", Reference(), "key-a")).ok());
+  auto same = ReadReferenceTests(dir.path(), "t1", "key-a");
+  REQUIRE(same.ok());
+  CHECK(same->has_value());
+  // Another test command, environment, timeout or cap: another key.
+  auto other = ReadReferenceTests(dir.path(), "t1", "key-b");
+  REQUIRE(other.ok());
+  CHECK_FALSE(other->has_value());
+  // A file without settings (or with damaged ones) is not taken for any key.
+  REQUIRE(WriteFileAtomic(ReferenceTestsPath(dir.path(), "t2"), EncodeReferenceTests("t2", Reference())).ok());
+  auto unkeyed = ReadReferenceTests(dir.path(), "t2", "key-a");
+  REQUIRE(unkeyed.ok());
+  CHECK_FALSE(unkeyed->has_value());
+}
+
 }  // namespace seragen::eval

@@ -36,7 +36,15 @@ struct EvalRunSettings {
   int seeds = 3;
   int concurrency = 4;
   std::string eval_dir;
+  // What the reference test runs depend on besides the task and the
+  // evidence settings (the environments and their test commands): a task's
+  // reference runs made under another key are made again.
+  std::string tests_key;
 };
+
+// The key a task's reference test runs are filed under (eval_tests.h): the
+// settings' tests_key with the evidence timeout and output cap.
+std::string ReferenceSettingsKey(const EvalRunSettings& settings);
 
 struct EvalRunDeps {
   const pipeline::PromptLibrary* prompts = nullptr;

@@ -43,16 +43,21 @@ journal::TestEvidence ScoreTestRun(const ReferenceTests& ref, const pipeline::Te
 // (no signal) otherwise.
 std::optional<bool> TestsPassed(const journal::TestEvidence& evidence);
 
-// One JSON object: {"task_id", "runs" (journal's evidence encoding of the
+// One JSON object: {"task_id", "settings" (`settings_key`: what the runs
+// depend on besides the task), "runs" (journal's evidence encoding of the
 // two runs), "base_tests", "reference_tests" ({"pass":[ids],"fail":[...],
 // "skip":[...]}, "truncated")}.
-std::string EncodeReferenceTests(const std::string& task_id, const ReferenceTests& ref);
+std::string EncodeReferenceTests(const std::string& task_id, const ReferenceTests& ref,
+                                 const std::string& settings_key = "");
 Result<ReferenceTests> DecodeReferenceTests(std::string_view text);
 
 // "<eval_dir>/tests/<task>.json".
 std::string ReferenceTestsPath(const std::string& eval_dir, const std::string& task_id);
-// The file's reference runs: nullopt when there is none yet; an unreadable
-// or damaged file is an error naming it.
-Result<std::optional<ReferenceTests>> ReadReferenceTests(const std::string& eval_dir, const std::string& task_id);
+// The file's reference runs: nullopt when there is none yet, or when it was
+// made under other settings (another test command, environment, timeout or
+// output cap: the runs are made again); an unreadable or damaged file is an
+// error naming it.
+Result<std::optional<ReferenceTests>> ReadReferenceTests(const std::string& eval_dir, const std::string& task_id,
+                                                         const std::string& settings_key = "");
 
 }  // namespace seragen::eval
