@@ -66,6 +66,17 @@ Status StoreCachedGraph(std::string_view cache_dir, std::string_view repo_name, 
   return WriteFileAtomic(GraphCachePath(cache_dir, repo_name, commit, options, source_key), WriteGraphJson(graph));
 }
 
+namespace {
+
+// A temporary file of an atomic write ("<entry>.json.tmp.<pid>.<n>") older
+// than an hour: its writer was killed before the rename, and nobody else
+// will remove it.
+bool IsAbandonedTemp(const std::string& path, const struct stat& st) {
+  return path.find(".json.tmp.") != std::string::npos && st.st_mtime < ::time(nullptr) - 3600;
+}
+
+}  // namespace
+
 Status PruneGraphCache(const std::string& dir, std::uint64_t max_bytes) {
   struct File {
     std::string path;
@@ -78,7 +89,13 @@ Status PruneGraphCache(const std::string& dir, std::uint64_t max_bytes) {
   for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string path = it->path().string();
     struct stat st;
-    if (!path.ends_with(".json") || ::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (IsAbandonedTemp(path, st)) {
+      std::filesystem::remove(path, ec);  // a writer killed before its rename
+      ec.clear();
+      continue;
+    }
+    if (!path.ends_with(".json")) continue;
     files.push_back({path, static_cast<std::uint64_t>(st.st_size), st.st_mtim});
     total += static_cast<std::uint64_t>(st.st_size);
   }

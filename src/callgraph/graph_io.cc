@@ -92,6 +92,27 @@ std::string WriteGraphJson(const CallGraph& graph) {
   return out.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+// A node as the extractor makes it: a relative path inside the repository
+// (no "..") and a 1-based line range in order. Anything else came from a
+// damaged or planted file, and callers' line arithmetic would overflow.
+bool PlausibleNode(const FunctionNode& node) {
+  if (node.path.empty() || node.path.front() == '/' || node.start_line < 1 || node.end_line < node.start_line ||
+      node.loc < 0) {
+    return false;
+  }
+  std::string_view rest = node.path;
+  while (!rest.empty()) {
+    const std::size_t slash = rest.find('/');
+    if (rest.substr(0, slash) == "..") return false;
+    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<CallGraph> ReadGraphJson(std::string_view text) {
   SG_RETURN_IF_ERROR(CheckJsonDepth(text, "call graph JSON"));
   try {
@@ -115,6 +136,9 @@ Result<CallGraph> ReadGraphJson(std::string_view text) {
       node.end_line = item.at("end_line").get<int>();
       node.loc = item.at("loc").get<int>();
       node.has_doc = item.at("has_doc").get<bool>();
+      if (!PlausibleNode(node)) {
+        return ParseError(fmt::format("call graph JSON: node {} has an impossible path or line range", node.id));
+      }
       if (!graph.nodes.empty() && !(graph.nodes.back().id < node.id)) {
         return ParseError(fmt::format("call graph JSON: nodes not sorted by id at {}", node.id));
       }

@@ -98,6 +98,19 @@ TEST_CASE("graph cache: the shared directory is pruned to its bound, least recen
   CHECK(std::filesystem::exists(tmp.Sub("shared/new.json")));
 }
 
+TEST_CASE("graph cache: temporary files a killed writer left are removed once an hour old", "[graph_cache]") {
+  SharedFixture f;
+  REQUIRE(MakeDirs(f.scope.shared_dir).ok());
+  const std::string old_tmp = f.SharedPath() + ".tmp.123.456", new_tmp = f.SharedPath() + ".tmp.123.789";
+  REQUIRE(WriteFileAtomic(old_tmp, std::string(1000, 'x')).ok());
+  REQUIRE(WriteFileAtomic(new_tmp, std::string(1000, 'x')).ok());
+  struct timespec two_hours_ago[2] = {{::time(nullptr) - 7200, 0}, {::time(nullptr) - 7200, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, old_tmp.c_str(), two_hours_ago, 0) == 0);
+  REQUIRE(PruneGraphCache(f.scope.shared_dir, kDefaultSharedGraphCacheBytes).ok());
+  CHECK_FALSE(std::filesystem::exists(old_tmp));
+  CHECK(std::filesystem::exists(new_tmp));  // perhaps a writer still at work
+}
+
 TEST_CASE("graph cache: a graph a parse timeout cut short is never shared, nor taken from the shared directory",
           "[graph_cache]") {
   SharedFixture f;

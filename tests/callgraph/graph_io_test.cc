@@ -38,6 +38,24 @@ TEST_CASE("malformed graph JSON is a parse error naming the problem", "[graph_io
   CHECK_THAT(ReadGraphJson(broken).status().message(), Catch::Contains("unknown node"));
 }
 
+TEST_CASE("a graph node with an impossible path or line range is a parse error, never used", "[graph_io]") {
+  CallGraph sample = Sample();
+  REQUIRE(ReadGraphJson(WriteGraphJson(sample)).ok());
+  auto with = [&](auto change) {
+    CallGraph g = sample;
+    change(g.nodes[0]);
+    return ReadGraphJson(WriteGraphJson(g));
+  };
+  CHECK_THAT(with([](FunctionNode& n) { n.start_line = 0; }).status().message(), Catch::Contains("impossible"));
+  CHECK_FALSE(with([](FunctionNode& n) { n.start_line = 2147483647; }).ok());  // past its end line
+  CHECK_FALSE(with([](FunctionNode& n) { n.end_line = n.start_line - 1; }).ok());
+  CHECK_FALSE(with([](FunctionNode& n) { n.loc = -1; }).ok());
+  CHECK_FALSE(with([](FunctionNode& n) { n.path = "/etc/passwd"; }).ok());
+  CHECK_FALSE(with([](FunctionNode& n) { n.path = "pkg/../../x.py"; }).ok());
+  CHECK_FALSE(with([](FunctionNode& n) { n.path = ""; }).ok());
+  CHECK(with([](FunctionNode& n) { n.path = "pkg/..a/x.py"; }).ok());
+}
+
 TEST_CASE("DOT output escapes quotes and labels edges", "[graph_io]") {
   std::string dot = WriteGraphDot(Sample());
   CHECK_THAT(dot, Catch::StartsWith("digraph callgraph {"));
