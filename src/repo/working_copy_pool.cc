@@ -184,6 +184,10 @@ struct WorkingCopyPool::State {
       // Only this pool's own stamp vouches for the owner it remembers.
       auto stamp = seragen::ReadFile(CleanStamp(i));
       if (!stamp.ok() || *stamp != StampText()) slots[i].owner.reset();
+      // Gone before anything is restored: if this prepare fails halfway, no
+      // pool (ours or another process's) trusts an owner it remembers.
+      fs::remove(CleanStamp(i), ec);
+      if (ec) return IoError("cannot remove stamp " + CleanStamp(i) + ": " + ec.message());
       SG_RETURN_IF_ERROR(internal::EnsureAlternates(copy.git_dir, source_objects_dir));
       if (options.verify_on_acquire && !Verify(i).ok()) SG_RETURN_IF_ERROR(Restore(i));
     }
