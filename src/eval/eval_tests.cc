@@ -62,13 +62,30 @@ pipeline::TestRun RunFrom(verify::TestFormat format, const journal::TestRunSumma
   return run;
 }
 
-// The "settings" member of a reference file's text; "" when it has none or
-// the text is not an object (the decode then names the damage).
-std::string SettingsOf(std::string_view text) {
-  if (!CheckJsonDepth(text, "reference tests").ok()) return std::string();
+// A reference file's text as a JSON object, or why it is not one.
+Result<Json> ParseReference(std::string_view text) {
+  SG_RETURN_IF_ERROR(CheckJsonDepth(text, "reference tests"));
   Json j = Json::parse(text, nullptr, false);
-  const Json* s = j.is_object() ? detail::Present(j, "settings") : nullptr;
+  if (j.is_discarded() || !j.is_object()) return ParseError("not a JSON object");
+  return j;
+}
+
+// The "settings" member of a parsed reference file; "" when it has none or
+// the text was not an object (the decode then names the damage).
+std::string SettingsOf(const Result<Json>& j) {
+  const Json* s = j.ok() ? detail::Present(*j, "settings") : nullptr;
   return s != nullptr && s->is_string() ? s->get<std::string>() : std::string();
+}
+
+Result<ReferenceTests> ReferenceFrom(const Json& j) {
+  const Json* runs = detail::Present(j, "runs");
+  if (!runs || !runs->is_object()) return ParseError("'runs' must be an object");
+  SG_ASSIGN_OR_RETURN(journal::TestEvidence e, journal::DecodeTestEvidence(detail::DumpLine(*runs)));
+  SG_ASSIGN_OR_RETURN(verify::TestOutcomes base, OutcomesFrom(j, "base_tests"));
+  SG_ASSIGN_OR_RETURN(verify::TestOutcomes reference, OutcomesFrom(j, "reference_tests"));
+  const verify::TestFormat format = e.format;
+  return ReferenceTests{RunFrom(format, e.base, std::move(base), e.detail),
+                        RunFrom(format, e.p1, std::move(reference), e.detail)};
 }
 
 }  // namespace
@@ -104,17 +121,8 @@ std::string EncodeReferenceTests(const std::string& task_id, const ReferenceTest
 }
 
 Result<ReferenceTests> DecodeReferenceTests(std::string_view text) {
-  SG_RETURN_IF_ERROR(CheckJsonDepth(text, "reference tests"));
-  Json j = Json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return ParseError("not a JSON object");
-  const Json* runs = detail::Present(j, "runs");
-  if (!runs || !runs->is_object()) return ParseError("'runs' must be an object");
-  SG_ASSIGN_OR_RETURN(journal::TestEvidence e, journal::DecodeTestEvidence(detail::DumpLine(*runs)));
-  SG_ASSIGN_OR_RETURN(verify::TestOutcomes base, OutcomesFrom(j, "base_tests"));
-  SG_ASSIGN_OR_RETURN(verify::TestOutcomes reference, OutcomesFrom(j, "reference_tests"));
-  const verify::TestFormat format = e.format;
-  return ReferenceTests{RunFrom(format, e.base, std::move(base), e.detail),
-                        RunFrom(format, e.p1, std::move(reference), e.detail)};
+  SG_ASSIGN_OR_RETURN(Json j, ParseReference(text));
+  return ReferenceFrom(j);
 }
 
 std::string ReferenceTestsPath(const std::string& eval_dir, const std::string& task_id) {
@@ -127,8 +135,9 @@ Result<std::optional<ReferenceTests>> ReadReferenceTests(const std::string& eval
   Result<std::string> text = ReadRegularFile(path, kMaxReferenceBytes);
   if (!text.ok() && text.status().code() == StatusCode::kNotFound) return std::optional<ReferenceTests>();
   SG_RETURN_IF_ERROR(text.status());
-  if (SettingsOf(*text) != settings_key) return std::optional<ReferenceTests>();
-  Result<ReferenceTests> ref = DecodeReferenceTests(*text);
+  const Result<Json> j = ParseReference(*text);  // parsed once: files hold up to 256 MB
+  if (SettingsOf(j) != settings_key) return std::optional<ReferenceTests>();
+  Result<ReferenceTests> ref = j.ok() ? ReferenceFrom(*j) : Result<ReferenceTests>(j.status());
   if (!ref.ok()) return DataLossError(path + ": " + ref.status().message());
   return std::optional<ReferenceTests>(std::move(*ref));
 }
