@@ -16,7 +16,6 @@
 #include "cli/user_text.h"
 #include "seragen/agent/agent_messages.h"
 #include "seragen/base/file_util.h"
-#include "seragen/base/hash.h"
 #include "seragen/base/thread_pool.h"
 #include "seragen/eval/eval_runner.h"
 #include "seragen/eval/eval_summary.h"
@@ -144,20 +143,6 @@ int ExitOf(const eval::EvalRunOutcome& o) {
   return kExitOk;
 }
 
-// What the eval's reference test runs depend on in the config: every
-// environment (run-wide and per repository) that can run them.
-std::string TestsKey(const config::Config& cfg) {
-  std::string text;
-  auto add = [&text](const config::EnvironmentConfig& e) {
-    text += e.image + '\n' + e.rootfs + '\n' + e.test_command + '\n';
-    for (const std::string& line : e.setup) text += line + '\n';
-    text += '\0';
-  };
-  add(cfg.environment);
-  for (const config::RepoConfig& repo : cfg.repos) add(repo.environment);
-  return ContentId({text}, 16);
-}
-
 int RunEvalCommand(const EvalArgs& a) {
   log::Logger logger("eval");
   auto in = LoadInputs(a);
@@ -192,7 +177,7 @@ int RunEvalCommand(const EvalArgs& a) {
   settings.seeds = a.seeds > 0 ? a.seeds : static_cast<int>(cfg.eval.seeds);
   settings.concurrency = a.concurrency > 0 ? a.concurrency : static_cast<int>(FixedConcurrency(cfg));
   settings.eval_dir = a.out_dir;
-  settings.tests_key = TestsKey(cfg);
+  settings.tests_key = eval::EnvironmentsKey(cfg);
   loop::EventLoop loop;
   ThreadPool workers(WorkerThreadsFrom(cfg));
   eval::EvalRunDeps deps{&in->resources.prompts, &*messages, chat.get(), &workspaces, &loop, &workers,

@@ -28,13 +28,6 @@ std::optional<agent::Trajectory> Trajectory(const std::string& shard_dir, const 
   return std::move(*traj);
 }
 
-// The repository's environment as a short key: what the rollouts run in.
-std::string EnvironmentKey(const config::EnvironmentConfig& e) {
-  std::string setup;
-  for (const std::string& line : e.setup) setup += line + "\n";
-  return ContentId({e.image, e.rootfs, setup, e.test_command}, 16);
-}
-
 // "ran: 12 tests, 11 pass, 1 fail, 0 skip, exit 1", or how the run ended.
 std::string RunText(const journal::TestRunSummary& r) {
   if (r.status != journal::TestRunStatus::kRan) return std::string(journal::TestRunStatusName(r.status));
@@ -157,6 +150,18 @@ std::string FormatEvalTaskSet(const EvalTaskSet& set, const std::string& path) {
     out += ")";
   }
   return out + "\n";
+}
+
+std::string EnvironmentKey(const config::EnvironmentConfig& e) {
+  std::string setup;
+  for (const std::string& line : e.setup) setup += line + "\n";
+  return ContentId({e.image, e.rootfs, setup, e.test_command}, 16);
+}
+
+std::string EnvironmentsKey(const config::Config& cfg) {
+  std::string keys = EnvironmentKey(cfg.environment);
+  for (const config::RepoConfig& repo : cfg.repos) keys += " " + EnvironmentKey(repo.environment);
+  return keys;
 }
 
 }  // namespace seragen::eval

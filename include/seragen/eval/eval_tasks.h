@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "seragen/base/result.h"
+#include "seragen/config/config.h"
 #include "seragen/eval/eval_task.h"
 
 namespace seragen::eval {
@@ -20,6 +21,12 @@ struct EvalTaskSet {
   // no_reference (empty or missing P1), judge_rejected, unreadable.
   std::map<std::string, std::size_t> left_out;
 };
+
+// An environment as a short key: what rollouts run in and how tests run
+// there (image, root, setup, test command).
+std::string EnvironmentKey(const config::EnvironmentConfig& e);
+// Every environment of `cfg` (run-wide, then each repository's), as one key.
+std::string EnvironmentsKey(const config::Config& cfg);
 
 // Reads RUN_DIR (runview's fold, the trajectories and issues). kNotFound
 // without a plan.
