@@ -11,6 +11,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
+#include "seragen/base/unique_fd.h"
 #include "seragen/callgraph/graph_io.h"
 
 namespace seragen::callgraph {
@@ -125,12 +126,10 @@ const log::Logger& Log() {
 // could hand us a planted graph or read ours.
 bool SharedDirUsable(const std::string& dir) {
   if (!MakeDirs(dir).ok()) return false;
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return false;
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   struct stat st {};
-  bool usable = ::fstat(fd, &st) == 0 && st.st_uid == ::geteuid();
-  if (usable && (st.st_mode & 077) != 0) usable = ::fchmod(fd, 0700) == 0;
-  ::close(fd);
+  bool usable = fd.valid() && ::fstat(fd.get(), &st) == 0 && st.st_uid == ::geteuid();
+  if (usable && (st.st_mode & 077) != 0) usable = ::fchmod(fd.get(), 0700) == 0;
   if (!usable) Log().Warn("the shared graph cache {} is not used: not a directory of this user's alone", dir);
   return usable;
 }
