@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "seragen/base/json_depth.h"
+#include "seragen/callgraph/source_set.h"
 
 namespace seragen::callgraph {
 namespace {
@@ -98,17 +99,7 @@ namespace {
 // (no "..") and a 1-based line range in order. Anything else came from a
 // damaged or planted file, and callers' line arithmetic would overflow.
 bool PlausibleNode(const FunctionNode& node) {
-  if (node.path.empty() || node.path.front() == '/' || node.start_line < 1 || node.end_line < node.start_line ||
-      node.loc < 0) {
-    return false;
-  }
-  std::string_view rest = node.path;
-  while (!rest.empty()) {
-    const std::size_t slash = rest.find('/');
-    if (rest.substr(0, slash) == "..") return false;
-    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
-  }
-  return true;
+  return IsRepositoryRelative(node.path) && node.start_line >= 1 && node.end_line >= node.start_line && node.loc >= 0;
 }
 
 }  // namespace

@@ -48,10 +48,14 @@ Result<std::vector<SourceEntry>> DirectoryFileSource::List() const {
   return entries;
 }
 
+bool IsRepositoryRelative(std::string_view path) {
+  bool escapes =
+      path == ".." || path.starts_with("../") || path.find("/../") != std::string_view::npos || path.ends_with("/..");
+  return !path.empty() && path[0] != '/' && !escapes;
+}
+
 Result<std::string> DirectoryFileSource::Read(const std::string& path) const {
-  bool escapes = path == ".." || path.rfind("../", 0) == 0 || path.find("/../") != std::string::npos ||
-                 (path.size() >= 3 && path.compare(path.size() - 3, 3, "/..") == 0);
-  if (path.empty() || path[0] == '/' || escapes) {
+  if (!IsRepositoryRelative(path)) {
     return InvalidArgumentError(fmt::format("'{}' is not a repository-relative path", path));
   }
   return ReadFile(root_ + "/" + path);

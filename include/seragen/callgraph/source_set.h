@@ -6,11 +6,16 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "seragen/base/result.h"
 
 namespace seragen::callgraph {
+
+// True when `path` names a place inside a repository: not empty, not
+// absolute, and no ".." component.
+bool IsRepositoryRelative(std::string_view path);
 
 struct SourceEntry {
   std::string path;        // repository-relative, '/'-separated, no leading "./"
