@@ -172,10 +172,10 @@ void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime 
       return Finish(*limit, detail);
     }
     switch (fc) {
-      case llm::FailureClass::kContextOverflow: return Finish(ExitStatus::kContext, answer.status().message());
-      case llm::FailureClass::kConfig: return Finish(ExitStatus::kConfigError, answer.status().message());
-      case llm::FailureClass::kQuota: return Finish(ExitStatus::kQuota, answer.status().message());
-      default: return Finish(ExitStatus::kLlmError, answer.status().message());
+      case llm::FailureClass::kContextOverflow: return Finish(ExitStatus::kContext, answer.status().Text());
+      case llm::FailureClass::kConfig: return Finish(ExitStatus::kConfigError, answer.status().Text());
+      case llm::FailureClass::kQuota: return Finish(ExitStatus::kQuota, answer.status().Text());
+      default: return Finish(ExitStatus::kLlmError, answer.status().Text());
     }
   }
 

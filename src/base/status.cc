@@ -24,11 +24,22 @@ std::string_view StatusCodeName(StatusCode code) {
   return "UNKNOWN";
 }
 
+std::string Status::Text() const {
+  if (!detail_) return message_;
+  std::string out = "[";
+  out += detail_.category().name();
+  out += ':';
+  out += detail_.message();
+  out += "] ";
+  out += message_;
+  return out;
+}
+
 std::string Status::ToString() const {
   if (ok()) return "OK";
   std::string out(StatusCodeName(code_));
   out += ": ";
-  out += message_;
+  out += Text();
   return out;
 }
 
@@ -37,7 +48,7 @@ Status Status::WithContext(std::string_view context) const {
   std::string msg(context);
   msg += ": ";
   msg += message_;
-  return Status(code_, std::move(msg));
+  return Status(code_, std::move(msg), detail_);
 }
 
 }  // namespace seragen

@@ -120,7 +120,7 @@ void ReportOutcome(const pipeline::ShardOutcome& o, const pipeline::ShardSpec& s
   auto user = [](const std::string& text) { return WithoutStatusCodeNames(text); };
   switch (o.result) {
     case RunResult::kConfigStop:
-      std::cerr << "seragen run: stopped: " << user(llm::WithoutFailureTag(o.run_stop ? o.run_stop->message() : ""))
+      std::cerr << "seragen run: stopped: " << user(o.run_stop ? o.run_stop->message() : "")
                 << "\nFix the setting named above (see docs/SERVERS.md), then rerun the same command; "
                    "failed tasks are retried.\n";
       return;

@@ -80,7 +80,7 @@ ToolCheck JudgeToolAnswer(const Result<ChatResponse>& answer, const std::vector<
   ToolCheck check;
   check.ran = true;
   if (!answer.ok()) {
-    check.detail = "the request failed: " + answer.status().message();
+    check.detail = "the request failed: " + answer.status().Text();
     return check;
   }
   const ChatResponse& r = *answer;

@@ -337,10 +337,4 @@ std::optional<long long> SuggestedMaxTokens(std::string_view message, long long 
   return room;
 }
 
-std::string WithoutFailureTag(const std::string& message) {
-  if (message.rfind("[llm:", 0) != 0) return message;
-  std::size_t end = message.find("] ");
-  return end == std::string::npos ? message : message.substr(end + 2);
-}
-
 }  // namespace seragen::llm

@@ -20,8 +20,20 @@ constexpr std::array<std::pair<FailureClass, std::string_view>, 13> kNames = {{
     {FailureClass::kToolArgs, "tool_args"},
     {FailureClass::kCancelled, "cancelled"},
 }};
-constexpr std::string_view kTagOpen = "[llm:";
+
+class Category final : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "llm"; }
+  std::string message(int value) const override {
+    return std::string(FailureClassName(static_cast<FailureClass>(value)));
+  }
+};
 }  // namespace
+
+const std::error_category& FailureCategory() {
+  static const Category category;
+  return category;
+}
 
 std::string_view FailureClassName(FailureClass c) {
   for (const auto& [k, name] : kNames)
@@ -48,25 +60,12 @@ Status MakeFailure(FailureClass c, std::string_view message) {
     case FailureClass::kCancelled: code = StatusCode::kCancelled; break;
     default: break;
   }
-  std::string text(kTagOpen);
-  text += FailureClassName(c);
-  text += "] ";
-  text += message;
-  return Status(code, std::move(text));
+  return Status(code, std::string(message), std::error_code(static_cast<int>(c), FailureCategory()));
 }
 
 FailureClass FailureClassOf(const Status& status) {
-  if (status.ok()) return FailureClass::kNone;
-  const std::string& m = status.message();
-  std::size_t pos = m.find(kTagOpen);
-  if (pos == std::string::npos) return FailureClass::kNone;
-  std::size_t start = pos + kTagOpen.size();
-  std::size_t end = m.find(']', start);
-  if (end == std::string::npos) return FailureClass::kNone;
-  std::string_view name(m.data() + start, end - start);
-  for (const auto& [k, n] : kNames)
-    if (n == name) return k;
-  return FailureClass::kNone;
+  if (status.ok() || status.detail().category() != FailureCategory()) return FailureClass::kNone;
+  return static_cast<FailureClass>(status.detail().value());
 }
 
 }  // namespace seragen::llm

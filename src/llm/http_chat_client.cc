@@ -130,7 +130,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
       if (config_stop) {
         queue.pop_front();
         Finish(s,
-               MakeFailure(FailureClass::kConfig, "not sent, the run is stopping: " + StripTag(run_stop->message())));
+               MakeFailure(FailureClass::kConfig, "not sent, the run is stopping: " + run_stop->message()));
         continue;
       }
       if (now >= s->deadline_at) {
@@ -361,23 +361,23 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     if (failure == FailureClass::kConfig) {
       // Never retried. The same error on config_error_limit consecutive
       // calls stops the run.
-      if (config_gate.OnConfigError(StripTag(message)) && !config_stop) {
+      if (config_gate.OnConfigError(message) && !config_stop) {
         config_stop = true;
         run_stop = MakeFailure(FailureClass::kConfig, "the endpoint rejected the same request on " +
                                                           std::to_string(config_gate.count()) +
-                                                          " consecutive calls: " + StripTag(message));
-        logger.Error("stopping the run: {}", StripTag(run_stop->message()));
+                                                          " consecutive calls: " + message);
+        logger.Error("stopping the run: {}", run_stop->message());
       } else {
         logger.Error("task={} configuration error ({} of {} in a row stop the run): {}", s->options.task_id,
-                     config_gate.count(), config_gate.limit(), StripTag(message));
+                     config_gate.count(), config_gate.limit(), message);
       }
-      FinishFailure(s, failure, StripTag(message));
+      FinishFailure(s, failure, message);
       return;
     }
     if (failure == FailureClass::kQuota) {
       if (!run_stop) run_stop = status;
       logger.Error("task={} {}", s->options.task_id, message);
-      FinishFailure(s, failure, StripTag(message));
+      FinishFailure(s, failure, message);
       return;
     }
     RetryHints hints = ReadRetryHints(response, clock.WallNow());
@@ -391,11 +391,11 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     }
     if (!decision.retry) {
       std::string reason = IsRetryable(failure) ? "; " + decision.reason : "";
-      FinishFailure(s, failure, StripTag(message) + reason);
+      FinishFailure(s, failure, message + reason);
       return;
     }
     logger.Warn("task={} call={} attempt {} failed ({}), retrying in {} ms: {}", s->options.task_id, s->id, s->attempts,
-                FailureClassName(failure), decision.delay.count(), StripTag(message));
+                FailureClassName(failure), decision.delay.count(), message);
     s->phase = CallState::Phase::kBackoff;
     s->backoff_spent += decision.delay;
     std::weak_ptr<Core> weak = weak_from_this();
@@ -409,12 +409,6 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
         core->Pump();
       });
     });
-  }
-
-  static std::string StripTag(const std::string& message) {
-    if (message.rfind("[llm:", 0) != 0) return message;
-    std::size_t end = message.find("] ");
-    return end == std::string::npos ? message : message.substr(end + 2);
   }
 
   // ---- probes of ejected endpoints ----
@@ -592,7 +586,7 @@ std::shared_ptr<CallHandle> HttpChatClient::Complete(ChatRequest request, CallOp
       if (core->shut_down || s->phase != CallState::Phase::kQueued) return;
       if (core->config_stop) {
         core->Finish(s, MakeFailure(FailureClass::kConfig,
-                                    "not sent, the run is stopping: " + Core::StripTag(core->run_stop->message())));
+                                    "not sent, the run is stopping: " + core->run_stop->message()));
         return;
       }
       if (core->options.endpoints.empty()) {

@@ -87,7 +87,7 @@ void SseAssembler::HandleData(std::string_view data) {
   }
   const Json& j = *parsed;
   if (auto err = internal::InBandError(j)) {
-    failure_ = Status(err->code(), err->message() + " (error event inside a 200 stream)");
+    failure_ = Status(err->code(), err->message() + " (error event inside a 200 stream)", err->detail());
     return;
   }
   if (response_.id.empty()) response_.id = StringOr(j, "id");

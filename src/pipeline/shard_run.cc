@@ -36,7 +36,7 @@ nlohmann::ordered_json OutcomesJson(const RunSummary& summary) {
 void WriteShardSummary(const std::string& shard_dir, const ShardSpec& shard, const ShardOutcome& o,
                        const log::Logger& logger) {
   const RunSummary& summary = o.summary;
-  const std::string config_stop = o.run_stop ? llm::WithoutFailureTag(o.run_stop->message()) : std::string();
+  const std::string config_stop = o.run_stop ? o.run_stop->message() : std::string();
   nlohmann::ordered_json js = {{"shard", shard.index},
                                {"shards", shard.count},
                                {"planned", summary.planned},

@@ -38,6 +38,17 @@ TEST_CASE("Status basics", "[status]") {
   CHECK(ok.WithContext("x").ok());
 }
 
+TEST_CASE("a status detail is typed, kept by WithContext and shown by Text", "[status]") {
+  const std::error_code detail = std::make_error_code(std::errc::timed_out);
+  Status s(StatusCode::kTimeout, "no answer", detail);
+  CHECK(s.message() == "no answer");
+  CHECK(s.Text() == "[generic:" + detail.message() + "] no answer");
+  CHECK(s.WithContext("probe").detail() == detail);
+  CHECK(s.WithContext("probe").message() == "probe: no answer");
+  CHECK_FALSE(s == Status(StatusCode::kTimeout, "no answer"));
+  CHECK(TimeoutError("plain").Text() == "plain");
+}
+
 TEST_CASE("Result carries values and errors, macros propagate", "[status]") {
   CHECK(Quarter(8).value() == 2);
   Result<int> r = Quarter(6);

@@ -27,6 +27,19 @@ TEST_CASE("failure class round-trips through a Status, also with context", "[llm
   CHECK(FailureClassOf(InternalError("[llm:nonsense] x")) == FailureClass::kNone);
 }
 
+TEST_CASE("failure class is a typed detail, not message text", "[llm][failure]") {
+  Status s = MakeFailure(FailureClass::kRateLimited, "HTTP 429");
+  CHECK(s.message() == "HTTP 429");
+  CHECK(s.detail().category() == FailureCategory());
+  CHECK(s.Text() == "[llm:rate_limited] HTTP 429");
+  CHECK(s.ToString() == "UNAVAILABLE: [llm:rate_limited] HTTP 429");
+  CHECK(s.WithContext("rollout 1").Text() == "[llm:rate_limited] rollout 1: HTTP 429");
+  // A class written into the text by hand is only text.
+  CHECK(FailureClassOf(FailedPreconditionError("[llm:config] bad field")) == FailureClass::kNone);
+  // A copy that keeps the detail keeps the class whatever its message says.
+  CHECK(FailureClassOf(Status(s.code(), "reworded", s.detail())) == FailureClass::kRateLimited);
+}
+
 TEST_CASE("endpoint options: URL normalisation and errors", "[llm][endpoint]") {
   CHECK(NormalizeBaseUrl("http://localhost:8000").value() == "http://localhost:8000/v1");
   CHECK(NormalizeBaseUrl("http://localhost:8000/").value() == "http://localhost:8000/v1");

@@ -41,6 +41,10 @@ TEST_CASE("shard result: config stop, then abort, then interrupt, then the tally
   CHECK(ClassifyShard(s, quota, true, t) == RunResult::kRuntimeError);
   std::optional<Status> config = llm::MakeFailure(llm::FailureClass::kConfig, "bad field");
   CHECK(ClassifyShard(s, config, true, t) == RunResult::kConfigStop);
+  // The class travels typed: a stop whose text merely reads like one is not a config stop.
+  std::optional<Status> look_alike = FailedPreconditionError("[llm:config] bad field");
+  CHECK(ClassifyShard(s, look_alike, true, t) == RunResult::kRuntimeError);
+  CHECK(config->message() == "bad field");
 }
 
 }  // namespace seragen::pipeline

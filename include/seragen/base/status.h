@@ -2,10 +2,14 @@
 //
 // A Status is either OK or carries a code and a human-readable message that
 // names what went wrong (key path, file, task id). Cheap to copy when OK.
+// A module may refine the code with a typed detail (a std::error_code in its
+// own category, e.g. llm::FailureClass): callers read it with detail(), never
+// from the message text.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 
 namespace seragen {
@@ -34,25 +38,34 @@ std::string_view StatusCodeName(StatusCode code);
 class [[nodiscard]] Status {
  public:
   Status() = default;  // OK
-  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  Status(StatusCode code, std::string message, std::error_code detail = {})
+      : code_(code), message_(std::move(message)), detail_(detail) {}
 
   static Status Ok() { return Status(); }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
+  // The module's refinement of code(); empty (value 0) when there is none.
+  const std::error_code& detail() const { return detail_; }
 
-  // "CODE: message", or "OK".
+  // message(), preceded by "[<category>:<detail name>] " when detail() is
+  // set: the form journals, trajectories and logs show.
+  std::string Text() const;
+  // "CODE: Text()", or "OK".
   std::string ToString() const;
 
-  // Returns a copy whose message is "context: message" (no-op when OK).
+  // Returns a copy whose message is "context: message", detail kept (no-op when OK).
   Status WithContext(std::string_view context) const;
 
-  friend bool operator==(const Status& a, const Status& b) { return a.code_ == b.code_ && a.message_ == b.message_; }
+  friend bool operator==(const Status& a, const Status& b) {
+    return a.code_ == b.code_ && a.message_ == b.message_ && a.detail_ == b.detail_;
+  }
 
  private:
   StatusCode code_ = StatusCode::kOk;
   std::string message_;
+  std::error_code detail_;
 };
 
 inline Status InvalidArgumentError(std::string m) { return {StatusCode::kInvalidArgument, std::move(m)}; }

@@ -31,10 +31,6 @@ struct Classification {
   std::string hint;
 };
 
-// `message` without a leading "[llm:<class>] " tag (MakeFailure's), for
-// people: the run's stop reason on the terminal and in summary.json.
-std::string WithoutFailureTag(const std::string& message);
-
 // A non-2xx HTTP response.
 Classification ClassifyHttpError(int status, std::string_view body);
 // An error object found inside a 2xx body or stream chunk.

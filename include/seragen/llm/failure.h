@@ -2,12 +2,14 @@
 // encoding in a Status, so errors stay ordinary Result<T> values and callers
 // recover the class with FailureClassOf().
 //
-// The class is carried as a "[llm:<name>] " tag in the Status message; it
-// survives Status::WithContext().
+// The class is the Status's typed detail (a std::error_code in the "llm"
+// category), never read from the message; it survives Status::WithContext().
+// Status::Text() shows it as "[llm:<name>] " before the message.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include "seragen/base/status.h"
 
@@ -36,9 +38,12 @@ std::string_view FailureClassName(FailureClass c);
 // True for classes the retry policy may retry.
 bool IsRetryable(FailureClass c);
 
-// A non-OK Status tagged with the class (StatusCode chosen to match).
+// The category of failure-class error codes (name "llm"; a value's message
+// is its FailureClassName).
+const std::error_category& FailureCategory();
+// A non-OK Status whose detail is the class (StatusCode chosen to match).
 Status MakeFailure(FailureClass c, std::string_view message);
-// The class tagged in `status`; kNone for OK or untagged statuses.
+// The class in `status`'s detail; kNone for OK statuses and other details.
 FailureClass FailureClassOf(const Status& status);
 
 }  // namespace seragen::llm
