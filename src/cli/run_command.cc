@@ -27,7 +27,6 @@
 #include "seragen/config/shard.h"
 #include "seragen/http/curl_client.h"
 #include "seragen/journal/run_paths.h"
-#include "seragen/llm/error_classifier.h"
 #include "seragen/llm/http_chat_client.h"
 #include "seragen/loop/event_loop.h"
 #include "seragen/pipeline/open_shard.h"

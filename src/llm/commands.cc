@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <future>
 
+#include "llm/error_classifier.h"
 #include "seragen/base/clock.h"
 #include "seragen/http/curl_client.h"
 #include "seragen/llm/endpoint_options.h"
-#include "seragen/llm/error_classifier.h"
 #include "seragen/llm/http_chat_client.h"
 #include "seragen/llm/server_profile.h"
 #include "seragen/loop/event_loop.h"

@@ -1,4 +1,4 @@
-#include "seragen/llm/error_classifier.h"
+#include "llm/error_classifier.h"
 
 #include <algorithm>
 #include <cctype>

@@ -6,9 +6,9 @@
 #include <mutex>
 
 #include "llm/config_error_gate.h"
+#include "llm/error_classifier.h"
 #include "seragen/base/log.h"
 #include "seragen/base/rng.h"
-#include "seragen/llm/error_classifier.h"
 #include "seragen/llm/models_probe.h"
 #include "seragen/llm/sse_assembler.h"
 
@@ -129,8 +129,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
       StatePtr s = queue.front();
       if (config_stop) {
         queue.pop_front();
-        Finish(s,
-               MakeFailure(FailureClass::kConfig, "not sent, the run is stopping: " + run_stop->message()));
+        Finish(s, MakeFailure(FailureClass::kConfig, "not sent, the run is stopping: " + run_stop->message()));
         continue;
       }
       if (now >= s->deadline_at) {
@@ -585,8 +584,8 @@ std::shared_ptr<CallHandle> HttpChatClient::Complete(ChatRequest request, CallOp
     core->Locked([&] {
       if (core->shut_down || s->phase != CallState::Phase::kQueued) return;
       if (core->config_stop) {
-        core->Finish(s, MakeFailure(FailureClass::kConfig,
-                                    "not sent, the run is stopping: " + core->run_stop->message()));
+        core->Finish(s,
+                     MakeFailure(FailureClass::kConfig, "not sent, the run is stopping: " + core->run_stop->message()));
         return;
       }
       if (core->options.endpoints.empty()) {

@@ -5,9 +5,9 @@
 #include <cctype>
 #include <future>
 
+#include "llm/error_classifier.h"
 #include "llm/json_util.h"
 #include "seragen/base/strings.h"
-#include "seragen/llm/error_classifier.h"
 #include "seragen/llm/failure.h"
 #include "seragen/llm/models_probe.h"
 

@@ -5,11 +5,11 @@
 #include <cstdint>
 
 #include "llm/codec_internal.h"
+#include "llm/error_classifier.h"
 #include "llm/json_util.h"
 #include "seragen/base/enum_names.h"
 #include "seragen/base/json_depth.h"
 #include "seragen/base/strings.h"
-#include "seragen/llm/error_classifier.h"
 #include "seragen/llm/failure.h"
 #include "seragen/llm/request_seed.h"
 #include "seragen/llm/tool_arguments.h"

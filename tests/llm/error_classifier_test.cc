@@ -1,4 +1,4 @@
-#include "seragen/llm/error_classifier.h"
+#include "llm/error_classifier.h"
 
 #include <catch2/catch.hpp>
 
@@ -61,12 +61,6 @@ TEST_CASE("transport failures", "[llm][classify]") {
   CHECK(ClassifyTransport(TransportError::kTls, "").failure_class == FailureClass::kTransientNetwork);
   CHECK(ClassifyTransport(TransportError::kCancelled, "").failure_class == FailureClass::kCancelled);
   CHECK(ClassifyTransport(TransportError::kBadUrl, "").failure_class == FailureClass::kConfig);
-}
-
-TEST_CASE("a failure's message reads without its class tag", "[llm][failure]") {
-  Status config = MakeFailure(FailureClass::kConfig, "bad field");
-  CHECK(WithoutFailureTag(config.message()) == "bad field");
-  CHECK(WithoutFailureTag("plain") == "plain");
 }
 
 }  // namespace seragen::llm

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "seragen/llm/error_classifier.h"
+#include "llm/error_classifier.h"
 
 namespace seragen::llm {
 namespace {
