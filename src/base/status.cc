@@ -25,7 +25,7 @@ std::string_view StatusCodeName(StatusCode code) {
 }
 
 std::string Status::Text() const {
-  if (!detail_) return message_;
+  if (detail_ == std::error_code()) return message_;
   std::string out = "[";
   out += detail_.category().name();
   out += ':';

@@ -42,11 +42,41 @@ TEST_CASE("a status detail is typed, kept by WithContext and shown by Text", "[s
   const std::error_code detail = std::make_error_code(std::errc::timed_out);
   Status s(StatusCode::kTimeout, "no answer", detail);
   CHECK(s.message() == "no answer");
+  CHECK(s.detail() == detail);
   CHECK(s.Text() == "[generic:" + detail.message() + "] no answer");
+  CHECK(s.ToString() == "TIMEOUT: [generic:" + detail.message() + "] no answer");
   CHECK(s.WithContext("probe").detail() == detail);
   CHECK(s.WithContext("probe").message() == "probe: no answer");
+  CHECK(s.WithContext("probe").WithContext("run").detail() == detail);
   CHECK_FALSE(s == Status(StatusCode::kTimeout, "no answer"));
+  CHECK_FALSE(TimeoutError("plain").detail());
   CHECK(TimeoutError("plain").Text() == "plain");
+}
+
+TEST_CASE("a status detail survives copies, moves and Result propagation", "[status]") {
+  const std::error_code detail = std::make_error_code(std::errc::connection_refused);
+  const Status original(StatusCode::kUnavailable, "refused", detail);
+  Status copy = original;
+  CHECK(copy.detail() == detail);
+  Status moved = std::move(copy);
+  CHECK(moved.detail() == detail);
+  Status assigned;
+  assigned = original;
+  CHECK(assigned == original);
+
+  auto fails = [&]() -> Result<int> { return original; };
+  auto forwards = [&]() -> Result<std::string> {
+    SG_ASSIGN_OR_RETURN(int n, fails());
+    return std::to_string(n);
+  };
+  auto checks = [&]() -> Status {
+    SG_RETURN_IF_ERROR(forwards());
+    return Status::Ok();
+  };
+  CHECK(fails().status().detail() == detail);
+  CHECK(forwards().status().detail() == detail);
+  CHECK(checks().detail() == detail);
+  CHECK(checks() == original);
 }
 
 TEST_CASE("Result carries values and errors, macros propagate", "[status]") {

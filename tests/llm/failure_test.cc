@@ -38,6 +38,15 @@ TEST_CASE("failure class is a typed detail, not message text", "[llm][failure]")
   CHECK(FailureClassOf(FailedPreconditionError("[llm:config] bad field")) == FailureClass::kNone);
   // A copy that keeps the detail keeps the class whatever its message says.
   CHECK(FailureClassOf(Status(s.code(), "reworded", s.detail())) == FailureClass::kRateLimited);
+  // A Status rebuilt from the text alone has no class, and another category's
+  // value is not a class.
+  CHECK(FailureClassOf(UnavailableError(s.ToString())) == FailureClass::kNone);
+  CHECK(FailureClassOf(Status(s.code(), "x", std::error_code(s.detail().value(), std::generic_category()))) ==
+        FailureClass::kNone);
+  // The class travels in a Result like any Status.
+  Result<ChatResponse> answer = s;
+  CHECK(FailureClassOf(answer.status()) == FailureClass::kRateLimited);
+  CHECK(MakeFailure(FailureClass::kNone, "odd").Text() == "[llm:none] odd");
 }
 
 TEST_CASE("endpoint options: URL normalisation and errors", "[llm][endpoint]") {

@@ -47,4 +47,21 @@ TEST_CASE("shard result: config stop, then abort, then interrupt, then the tally
   CHECK(config->message() == "bad field");
 }
 
+TEST_CASE("a configuration stop: its class decides the result, summary.json shows its words untagged",
+          "[shard][exit]") {
+  ShardOutcome o;
+  o.summary.planned = 2;
+  o.run_stop = llm::MakeFailure(llm::FailureClass::kConfig,
+                                "the endpoint rejected the same request on 3 consecutive calls: HTTP 400");
+  o.tally = TallyOf(o.summary);
+  CHECK(ClassifyShard(o.summary, o.run_stop, false, o.tally) == RunResult::kConfigStop);
+  const std::string text = ShardSummaryText(ShardSpec{1, 2}, o);
+  CHECK(text.find(R"("config_stop": "the endpoint rejected the same request on 3 consecutive calls: HTTP 400")") !=
+        std::string::npos);
+  CHECK(text.find("[llm:") == std::string::npos);
+  // The same words without the typed class are no configuration stop.
+  o.run_stop = FailedPreconditionError(o.run_stop->Text());
+  CHECK(ClassifyShard(o.summary, o.run_stop, false, o.tally) == RunResult::kNothingSucceeded);
+}
+
 }  // namespace seragen::pipeline

@@ -404,6 +404,12 @@ TEST_CASE("a failed call is journaled with the family ClassifyFailure gives it",
       {llm::MakeFailure(llm::FailureClass::kRateLimited, "429"), TaskOutcome::Kind::kInfraFailure,
        "infra.issue.rate_limited", true},
       {InternalError("untagged"), TaskOutcome::Kind::kInfraFailure, "infra.issue.none", true},
+      // The class is the Status's typed detail: kept under other words, and
+      // never read from text that only looks like a class.
+      {Status(StatusCode::kUnavailable, "429, reworded",
+              llm::MakeFailure(llm::FailureClass::kRateLimited, "").detail()),
+       TaskOutcome::Kind::kInfraFailure, "infra.issue.rate_limited", true},
+      {OutOfRangeError("[llm:context_overflow] long"), TaskOutcome::Kind::kInfraFailure, "infra.issue.none", true},
   };
   for (const Case& c : cases) {
     CAPTURE(c.error_class);
@@ -414,6 +420,7 @@ TEST_CASE("a failed call is journaled with the family ClassifyFailure gives it",
     REQUIRE(f.store.records.back().error.has_value());
     CHECK(journal::ErrorClassName(f.store.records.back().error->error_class) == c.error_class);
     CHECK(f.store.records.back().error->retryable == c.retryable);
+    CHECK(f.store.records.back().error->message == c.failure.ToString());  // the journal's text is unchanged
   }
 }
 

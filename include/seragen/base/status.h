@@ -46,11 +46,12 @@ class [[nodiscard]] Status {
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
-  // The module's refinement of code(); empty (value 0) when there is none.
+  // The module's refinement of code() (e.g. an llm::FailureClass); a
+  // default-constructed std::error_code when there is none.
   const std::error_code& detail() const { return detail_; }
 
-  // message(), preceded by "[<category>:<detail name>] " when detail() is
-  // set: the form journals, trajectories and logs show.
+  // message(), preceded by "[<category name>:<detail message>] " when there
+  // is a detail: the form journals and trajectories keep.
   std::string Text() const;
   // "CODE: Text()", or "OK".
   std::string ToString() const;

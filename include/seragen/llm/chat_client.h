@@ -39,8 +39,8 @@ class CallHandle {
   virtual void Cancel() = 0;
 };
 
-// Failures are non-OK Status values tagged with their FailureClass
-// (FailureClassOf(status)). Tool problems of a successful answer are not
+// Failures are non-OK Status values whose typed detail is their
+// FailureClass (FailureClassOf(status)). Tool problems of a successful answer are not
 // failures: see ChatResponse::tool_issue.
 using ChatCallback = std::function<void(Result<ChatResponse>)>;
 

@@ -57,7 +57,7 @@ struct PingReport {
 // (detected when options.server is "auto") and the request settings it
 // implies for the model without user overrides; whether the endpoint lists
 // the model; then the tool-call check (not when the model is unlisted and
-// not allowed). Failures of /models are tagged Statuses (FailureClassOf)
+// not allowed). Failures of /models carry their class (FailureClassOf)
 // with the endpoint named; a failed tool check is in the report.
 Result<PingReport> PingEndpoint(const PingOptions& options);
 // Only GET {base}/models, typed for the start-of-run check

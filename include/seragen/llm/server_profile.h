@@ -72,7 +72,7 @@ Detection DetectFromFacts(const DetectionFacts& facts);
 
 // GET {base}/models, then only the server-root paths still needed. Endpoint
 // headers and key are sent; transport or HTTP failures of the optional paths
-// just leave those facts false. A failed /models is an error (tagged Status).
+// just leave those facts false. A failed /models is an error (FailureClassOf).
 Result<Detection> DetectServer(http::Client& client, const EndpointOptions& endpoint,
                                std::chrono::milliseconds timeout);
 // The same, reusing an already fetched 200 answer of GET {base}/models.

@@ -87,6 +87,11 @@ struct ShardOutcome {
 RunResult ClassifyShard(const RunSummary& summary, const std::optional<Status>& run_stop, bool interrupted,
                         const TaskTally& tally);
 
+// The bytes of SHARD_DIR/summary.json, this invocation's summary for people
+// and scripts. Its config_stop is the message of the chat client's stop, with
+// no failure-class tag (the class is the Status's detail, never its text).
+std::string ShardSummaryText(const ShardSpec& shard, const ShardOutcome& o);
+
 // The tally of a finished shard: verified, skipped and model failures are done.
 TaskTally TallyOf(const RunSummary& summary);
 
