@@ -75,6 +75,13 @@ ChatLog ExpectConfigurationStop(const std::string& teacher_flags, const std::str
   INFO(out);
   CHECK(rc == 2);
   for (const char* text : says) CHECK(out.find(text) != std::string::npos);
+  // The stop's class decided the exit; its words reach the terminal and
+  // summary.json without the class written into them.
+  const std::size_t stopped = out.find("seragen run: stopped: ");
+  REQUIRE(stopped != std::string::npos);
+  CHECK(out.substr(stopped, out.find('\n', stopped) - stopped).find("[llm:") == std::string::npos);
+  const json summary = json::parse(*ReadFile(dir.Sub("run") + "/shard-0/summary.json"));
+  CHECK(summary["config_stop"].get<std::string>().rfind("the endpoint rejected the same request", 0) == 0);
   ChatLog log = ReadChatLog(dir.Sub("requests.jsonl"));
   CHECK(log.chat <= 3);
   return log;
