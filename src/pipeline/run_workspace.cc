@@ -11,6 +11,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
+#include "seragen/env/bytecode_cache.h"
 #include "seragen/env/profile.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
@@ -105,11 +106,11 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
 class SandboxSetupRunner final : public env::SetupRunner {
  public:
   SandboxSetupRunner(sandbox::SandboxMode mode, sandbox::SandboxOptions sb, std::string copy, std::string prefix,
-                     bool network)
+                     bool network, int max_seconds = 1800)
       : mode_(mode), sb_(std::move(sb)), copy_(std::move(copy)), prefix_(std::move(prefix)) {
     sb_.share_network = network;
-    sb_.limits.timeout = std::chrono::minutes(30);
-    sb_.limits.resources.cpu_seconds = 1800;
+    sb_.limits.timeout = std::chrono::seconds(max_seconds);
+    sb_.limits.resources.cpu_seconds = max_seconds;
   }
   Result<sandbox::CommandResult> Run(const std::string& command, const std::string& prefix_host_dir) override {
     if (::geteuid() == 0) (void)::chown(prefix_host_dir.c_str(), sb_.uid, sb_.gid);
@@ -282,9 +283,61 @@ Result<sandbox::SandboxOptions> RunWorkspaceFactory::SandboxFor(const callgraph:
   sb.groups = {sandbox::SandboxGroup(options_.uid_base)};  // may enter the environment cache
   if (auto cg = options_.slot_cgroups.find(sb.uid); cg != options_.slot_cgroups.end()) sb.cgroup_procs = cg->second;
   sb.extra_ro_binds.push_back(pool.objects_dir());
-  // Before this task takes its own copy: setup borrows one from the same pool.
+  // Before this task takes its own copy: setup and the bytecode compile borrow one from the same pool.
   SG_RETURN_IF_ERROR(ApplyEnvironment(task, pool, sb));
+  ApplyBytecodeCache(task, pool, sb);
   return sb;
+}
+
+void RunWorkspaceFactory::ApplyBytecodeCache(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool,
+                                             sandbox::SandboxOptions& sb) {
+  if (options_.bytecode_cache_dir.empty() || options_.sandbox_mode != "bwrap") return;
+  const std::map<std::string, std::string> env = sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env;
+  auto prefix = env.find("PYTHONPYCACHEPREFIX");
+  if (prefix == env.end() || prefix->second != env::kPycachePrefix) return;  // the environment chose otherwise
+  std::lock_guard<std::mutex> lock(bytecode_mu_);
+  const std::string key = task.repo + "@" + task.commit;
+  auto done = bytecode_.find(key);
+  if (done == bytecode_.end()) done = bytecode_.emplace(key, CompileBytecode(task, pool, sb)).first;
+  if (!done->second.empty()) sb.binds.push_back({done->second, env::kPycachePrefix, false});
+}
+
+std::string RunWorkspaceFactory::CompileBytecode(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool,
+                                                 const sandbox::SandboxOptions& sb) {
+  const log::Logger logger("env");
+  const auto start = std::chrono::steady_clock::now();
+  env::BytecodeCacheKeyParts parts{task.repo, task.commit, sb.rootfs, "", sb.env, sb.mount_point};
+  for (const auto& b : sb.binds) parts.prefix_dir += b.host + "=" + b.inside + ";";
+  env::BytecodeCacheOptions o;
+  o.cache_dir = options_.bytecode_cache_dir;
+  o.key = env::BytecodeCacheKey(parts);
+  o.mount_point = sb.mount_point;
+  Result<env::BytecodeCache> cache = [&]() -> Result<env::BytecodeCache> {
+    const std::string parent = std::filesystem::path(o.cache_dir).lexically_normal().parent_path().string();
+    if (::geteuid() == 0 && !SearchableByOthers(parent)) {
+      return FailedPreconditionError(o.cache_dir +
+                                     " is not reachable by the sandbox uids (a directory above lacks o+x)");
+    }
+    SG_RETURN_IF_ERROR(env::GuardCacheDir(o.cache_dir, sandbox::SandboxGroup(options_.uid_base)));
+    SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(pool, sb, std::chrono::minutes(10)));
+    SG_RETURN_IF_ERROR(AdoptForSandbox(sandbox::SandboxMode::kBwrap, lease, sb));
+    SandboxSetupRunner compiler(sandbox::SandboxMode::kBwrap, sb, lease.path(), env::kPycachePrefix, false, 300);
+    Result<env::BytecodeCache> made = env::PrepareBytecodeCache(o, compiler);
+    (void)lease.Release();
+    return made;
+  }();
+  if (!cache.ok()) {
+    logger.Warn("no shared Python bytecode for repository '{}' at {} (each rollout compiles its imports): {}",
+                task.repo, task.commit.substr(0, 12), cache.status().message());
+    return "";
+  }
+  if (!cache->reused) {
+    logger.Info(
+        "compiled the Python bytecode of repository '{}' at {} once for every rollout: {} pycs, {} MB, {:.1f} s; {}",
+        task.repo, task.commit.substr(0, 12), cache->files, cache->bytes >> 20,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), cache->compiler_output);
+  }
+  return cache->files > 0 ? cache->dir : "";
 }
 
 Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {
