@@ -162,6 +162,12 @@ struct BwrapWorld {
   }
   // Host directories of the rollouts' /tmp in the pool.
   std::string TmpDirs() { return MustRun("find " + options.pool.pool_dir + " -name 'copy-*.tmp'"); }
+  // A rollout's workspace in slot 0.
+  std::unique_ptr<Workspace> Lease() {
+    auto env = factory->Acquire(task, 0);
+    REQUIRE(env.ok());
+    return std::move(env).value();
+  }
   // Every file of the bytecode cache with its checksum, one per line.
   std::string BytecodeFiles() {
     return MustRun("cd " + options.bytecode_cache_dir + " && find . -type f -o -type l | sort | xargs -r md5sum");
@@ -239,10 +245,9 @@ std::map<std::string, std::string> PythonRepo() {
 TEST_CASE("run workspace: a rollout loads its repository's and the library's bytecode from the shared cache") {
   BwrapWorld w(1, 0, PythonRepo(), true);
   if (w.Skipped()) return;
-  auto env = w.factory->Acquire(w.task, 0);
-  REQUIRE(env.ok());
+  std::unique_ptr<Workspace> env = w.Lease();
   // -v says "code object from '<pyc>'" for bytecode it loads and "code object from <source>" for what it compiles.
-  agent::ToolOutcome out = (*env)->tools().Execute(
+  agent::ToolOutcome out = env->tools().Execute(
       Bash("python3 -v -c 'import pkg.mod, json; print(pkg.mod.VALUE)' 2>&1 | grep -E '^# code object from|^base'"));
   INFO(out.text);
   CHECK(out.text.find("# code object from '/tmp/.pycache/repo/pkg/mod.cpython-") != std::string::npos);
@@ -254,15 +259,14 @@ TEST_CASE("run workspace: a rollout loads its repository's and the library's byt
 TEST_CASE("run workspace: an edited module runs its new code, never the shared bytecode of its base") {
   BwrapWorld w(1, 0, PythonRepo(), true);
   if (w.Skipped()) return;
-  auto env = w.factory->Acquire(w.task, 0);
-  REQUIRE(env.ok());
+  std::unique_ptr<Workspace> env = w.Lease();
   const std::string show = "python3 -c 'import pkg.mod; print(pkg.mod.VALUE)'";
-  CHECK((*env)->tools().Execute(Bash(show)).text.find("base") != std::string::npos);
+  CHECK(env->tools().Execute(Bash(show)).text.find("base") != std::string::npos);
   // Same length, same mtime: only the content tells the edit apart.
   agent::ToolOutcome edited =
-      (*env)->tools().Execute(Bash("touch -r pkg/mod.py /tmp/t && sed -i s/base/next/ pkg/mod.py && "
-                                   "touch -r /tmp/t pkg/mod.py && " +
-                                   show + " && " + show));
+      env->tools().Execute(Bash("touch -r pkg/mod.py /tmp/t && sed -i s/base/next/ pkg/mod.py && "
+                                "touch -r /tmp/t pkg/mod.py && " +
+                                show + " && " + show));
   INFO(edited.text);
   CHECK(edited.text.find("next\nnext") != std::string::npos);
   CHECK(edited.text.find("base") == std::string::npos);
@@ -271,13 +275,12 @@ TEST_CASE("run workspace: an edited module runs its new code, never the shared b
 TEST_CASE("run workspace: neither the repository's files nor a rollout can write into the shared bytecode") {
   BwrapWorld w(1, 0, PythonRepo(), true);
   if (w.Skipped()) return;
-  auto env = w.factory->Acquire(w.task, 0);
-  REQUIRE(env.ok());
+  std::unique_ptr<Workspace> env = w.Lease();
   const std::string before = w.BytecodeFiles();
   INFO(before);
   CHECK(before.find("/repo/pkg/mod.cpython-") != std::string::npos);
   CHECK(before.find("planted") == std::string::npos);  // the compiler never imported the repository's py_compile
-  agent::ToolOutcome out = (*env)->tools().Execute(Bash(
+  agent::ToolOutcome out = env->tools().Execute(Bash(
       "touch /tmp/.pycache/new 2>&1; for f in $(find /tmp/.pycache/repo -name '*.pyc'); do echo x > $f; done 2>&1; "
       "sed -i s/base/next/ pkg/mod.py && python3 -c 'import pkg.mod, py_compile' 2>&1"));
   INFO(out.text);
@@ -288,13 +291,12 @@ TEST_CASE("run workspace: neither the repository's files nor a rollout can write
 TEST_CASE("run workspace: no bytecode reaches the patch") {
   BwrapWorld w(1, 0, PythonRepo(), true);
   if (w.Skipped()) return;
-  auto env = w.factory->Acquire(w.task, 0);
-  REQUIRE(env.ok());
-  CHECK((*env)->patch().CurrentPatch().value().empty());  // the compile left the copy as it was
-  (*env)->tools().Execute(
+  std::unique_ptr<Workspace> env = w.Lease();
+  CHECK(env->patch().CurrentPatch().value().empty());  // the compile left the copy as it was
+  env->tools().Execute(
       Bash("python3 -c 'import pkg.mod' && echo 'EXTRA = 1' >> pkg/mod.py && "
            "echo 'import pkg.mod' > pkg/new.py && python3 -c 'import pkg.new'"));
-  auto patch = (*env)->patch().CurrentPatch();
+  auto patch = env->patch().CurrentPatch();
   REQUIRE(patch.ok());
   INFO(*patch);
   CHECK(patch->find("+EXTRA = 1") != std::string::npos);
