@@ -19,15 +19,16 @@
 namespace seragen::env {
 namespace {
 
-// Compiles the repository, then the interpreter's library paths, into
-// sys.pycache_prefix as checked-hash pycs. argv: the repository's path inside,
-// the CPU budget in seconds. No single quote in it: the command quotes it so.
+// Compiles into sys.pycache_prefix, as checked-hash pycs, the repository
+// ("repo") or the interpreter's library paths ("lib"). argv: the scope, the
+// repository's path inside, the CPU budget in seconds. No single quote in it:
+// the command quotes it so.
 constexpr const char* kCompileScript = R"PY(
 import os, stat, sys, time, importlib.util, py_compile
 if sys.version_info < (3, 8) or not getattr(sys, "pycache_prefix", None):
     print("seragen-pyc: interpreter without a pycache prefix, skipped")
     sys.exit(0)
-repo, budget = sys.argv[1], float(sys.argv[2])
+scope, repo, budget = sys.argv[1], sys.argv[2], float(sys.argv[3])
 mode = py_compile.PycInvalidationMode.CHECKED_HASH
 done = [0, 0]
 def sources(root, lib):
@@ -52,16 +53,14 @@ def compile_tree(root, lib):
         except Exception:
             done[1] += 1
     return True
-if next(sources(repo, False), None) is None:
-    print("seragen-pyc: no Python file in the repository")
-    sys.exit(0)
-roots = []
-for p in [repo] + sys.path + os.environ.get("PYTHONPATH", "").split(os.pathsep):
+roots = [repo] if scope == "repo" else []
+for p in sys.path + os.environ.get("PYTHONPATH", "").split(os.pathsep) if scope == "lib" else []:
     p = os.path.normpath(p) if os.path.isabs(p) else ""
-    if p and os.path.isdir(p) and not any(p == r or p.startswith(r + os.sep) for r in roots):
+    if p and os.path.isdir(p) and p != repo and not p.startswith(repo + os.sep) and not any(
+            p == r or p.startswith(r + os.sep) for r in roots):
         roots.append(p)
 for r in roots:
-    if not compile_tree(r, r != repo):
+    if not compile_tree(r, scope == "lib"):
         break
 print("seragen-pyc: %s compiled %d, failed %d, %.1f s CPU" % (sys.version.split()[0], done[0], done[1],
       time.process_time()))
@@ -122,7 +121,8 @@ Result<BytecodeCache> Compile(const BytecodeCacheOptions& o, SetupRunner& compil
   SG_RETURN_IF_ERROR(MakeDirs(tmp));
   ::chmod(tmp.c_str(), 0755);
   BytecodeCache out{final_dir, false};
-  Result<sandbox::CommandResult> r = compiler.Run(BytecodeCompileCommand(o.mount_point, o.cpu_budget_s), tmp);
+  for (const std::string& d : o.mount_dirs) SG_RETURN_IF_ERROR(MakeDirs(tmp + "/" + d));
+  Result<sandbox::CommandResult> r = compiler.Run(BytecodeCompileCommand(o.scope, o.mount_point, o.cpu_budget_s), tmp);
   Status st = Status::Ok();
   if (!r.ok()) {
     st = r.status();
@@ -164,9 +164,10 @@ std::string BytecodeCacheKey(const BytecodeCacheKeyParts& parts) {
   return h.FinalHex().substr(0, 32);
 }
 
-std::string BytecodeCompileCommand(const std::string& mount_point, int cpu_budget_s) {
+std::string BytecodeCompileCommand(BytecodeScope scope, const std::string& mount_point, int cpu_budget_s) {
   const std::string run = " -I -X pycache_prefix=" + std::string(kPycachePrefix) + " -c " + ShellQuote(kCompileScript) +
-                          " " + ShellQuote(mount_point) + " " + std::to_string(cpu_budget_s);
+                          (scope == BytecodeScope::kRepository ? " repo " : " lib ") + ShellQuote(mount_point) + " " +
+                          std::to_string(cpu_budget_s);
   // Success when no interpreter exists (nothing to compile) or one of them compiled.
   return "found=0; ok=0; for py in python3 python; do p=$(command -v \"$py\") || continue; found=1; \"$p\"" + run +
          " && ok=1; done; [ \"$found\" = 0 ] || [ \"$ok\" = 1 ]";

@@ -299,45 +299,72 @@ void RunWorkspaceFactory::ApplyBytecodeCache(const callgraph::PlannedTask& task,
   const std::string key = task.repo + "@" + task.commit;
   auto done = bytecode_.find(key);
   if (done == bytecode_.end()) done = bytecode_.emplace(key, CompileBytecode(task, pool, sb)).first;
-  if (!done->second.empty()) sb.binds.push_back({done->second, env::kPycachePrefix, false});
+  sb.binds.insert(sb.binds.end(), done->second.begin(), done->second.end());
 }
 
-std::string RunWorkspaceFactory::CompileBytecode(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool,
-                                                 const sandbox::SandboxOptions& sb) {
-  const log::Logger logger("env");
+namespace {
+
+// The entry of `o`, compiled now or reused; a failure is logged (the caller
+// keeps it and never asks again in this run).
+Result<env::BytecodeCache> TakeBytecode(const env::BytecodeCacheOptions& o, env::SetupRunner& compiler,
+                                        const callgraph::PlannedTask& task) {
+  const std::string what =
+      o.scope == env::BytecodeScope::kLibrary ? "the interpreter's library for repository" : "repository";
   const auto start = std::chrono::steady_clock::now();
+  Result<env::BytecodeCache> cache = env::PrepareBytecodeCache(o, compiler);
+  const log::Logger logger("env");
+  if (!cache.ok()) {
+    logger.Warn("no shared Python bytecode of {} '{}' at {} (rollouts compile those imports): {}", what, task.repo,
+                task.commit.substr(0, 12), cache.status().message());
+  } else if (!cache->reused) {
+    logger.Info("compiled the Python bytecode of {} '{}' at {} once for every rollout: {} pycs, {} MB, {:.1f} s; {}",
+                what, task.repo, task.commit.substr(0, 12), cache->files, cache->bytes >> 20,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                cache->compiler_output);
+  }
+  return cache;
+}
+
+}  // namespace
+
+std::vector<sandbox::SandboxOptions::Bind> RunWorkspaceFactory::CompileBytecode(const callgraph::PlannedTask& task,
+                                                                                repo::WorkingCopyPool& pool,
+                                                                                const sandbox::SandboxOptions& sb) {
   env::BytecodeCacheKeyParts parts{task.repo, task.commit, sb.rootfs, "", sb.env, sb.mount_point};
   for (const auto& b : sb.binds) parts.prefix_dir += b.host + "=" + b.inside + ";";
-  env::BytecodeCacheOptions o;
-  o.cache_dir = options_.bytecode_cache_dir;
-  o.key = env::BytecodeCacheKey(parts);
-  o.mount_point = sb.mount_point;
-  Result<env::BytecodeCache> cache = [&]() -> Result<env::BytecodeCache> {
-    const std::string parent = std::filesystem::path(o.cache_dir).lexically_normal().parent_path().string();
-    if (::geteuid() == 0 && !SearchableByOthers(parent)) {
-      return FailedPreconditionError(o.cache_dir +
-                                     " is not reachable by the sandbox uids (a directory above lacks o+x)");
-    }
-    SG_RETURN_IF_ERROR(env::GuardCacheDir(o.cache_dir, sandbox::SandboxGroup(options_.uid_base)));
-    SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(pool, sb, std::chrono::minutes(10)));
-    SG_RETURN_IF_ERROR(AdoptForSandbox(sandbox::SandboxMode::kBwrap, lease, sb));
-    SandboxSetupRunner compiler(sandbox::SandboxMode::kBwrap, sb, lease.path(), env::kPycachePrefix, false, 300);
-    Result<env::BytecodeCache> made = env::PrepareBytecodeCache(o, compiler);
-    (void)lease.Release();
-    return made;
-  }();
-  if (!cache.ok()) {
-    logger.Warn("no shared Python bytecode for repository '{}' at {} (each rollout compiles its imports): {}",
-                task.repo, task.commit.substr(0, 12), cache.status().message());
-    return "";
+  env::BytecodeCacheOptions repo_o;
+  repo_o.cache_dir = options_.bytecode_cache_dir;
+  repo_o.key = env::BytecodeCacheKey(parts);
+  repo_o.mount_point = sb.mount_point;
+  env::BytecodeCacheOptions lib_o = repo_o;  // one library entry for every repository and commit
+  parts.repo = parts.commit = "";
+  lib_o.key = env::BytecodeCacheKey(parts);
+  lib_o.scope = env::BytecodeScope::kLibrary;
+  lib_o.mount_dirs = {sb.mount_point.substr(1)};
+  const std::string parent = std::filesystem::path(repo_o.cache_dir).lexically_normal().parent_path().string();
+  Status usable = ::geteuid() == 0 && !SearchableByOthers(parent)
+                      ? FailedPreconditionError("a directory above it lacks o+x for the sandbox uids")
+                      : env::GuardCacheDir(repo_o.cache_dir, sandbox::SandboxGroup(options_.uid_base));
+  Result<repo::WorkingCopyLease> lease =
+      usable.ok() ? AcquireFor(pool, sb, std::chrono::minutes(10)) : Result<repo::WorkingCopyLease>(usable);
+  if (lease.ok()) usable = AdoptForSandbox(sandbox::SandboxMode::kBwrap, *lease, sb);
+  if (!lease.ok() || !usable.ok()) {
+    log::Logger("env").Warn("no shared Python bytecode cache in {}: {}", repo_o.cache_dir,
+                            (lease.ok() ? usable : lease.status()).message());
+    return {};
   }
-  if (!cache->reused) {
-    logger.Info(
-        "compiled the Python bytecode of repository '{}' at {} once for every rollout: {} pycs, {} MB, {:.1f} s; {}",
-        task.repo, task.commit.substr(0, 12), cache->files, cache->bytes >> 20,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), cache->compiler_output);
-  }
-  return cache->files > 0 ? cache->dir : "";
+  SandboxSetupRunner compiler(sandbox::SandboxMode::kBwrap, sb, lease->path(), env::kPycachePrefix, false, 300);
+  Result<env::BytecodeCache> repo_cache = TakeBytecode(repo_o, compiler, task);
+  // A repository without Python compiles no library either.
+  const bool python = repo_cache.ok() && repo_cache->files > 0;
+  Result<env::BytecodeCache> lib_cache =
+      python ? TakeBytecode(lib_o, compiler, task) : Result<env::BytecodeCache>(NotFoundError("no Python"));
+  (void)lease->Release();
+  if (!python) return {};
+  if (!lib_cache.ok() || lib_cache->files == 0) return {{repo_cache->dir, env::kPycachePrefix, false}};
+  // The library's tree holds an empty directory at the mount point, where the repository's tree goes.
+  return {{lib_cache->dir, env::kPycachePrefix, false},
+          {repo_cache->dir + sb.mount_point, env::kPycachePrefix + sb.mount_point, false}};
 }
 
 Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {

@@ -21,6 +21,7 @@ namespace {
 class FakeCompiler final : public SetupRunner {
  public:
   int runs = 0;
+  std::string last_command;
   int exit_code = 0;
   std::function<void(const std::string&)> write = [](const std::string& out) {
     std::filesystem::create_directories(out + "/repo/pkg");
@@ -28,6 +29,7 @@ class FakeCompiler final : public SetupRunner {
   };
   Result<sandbox::CommandResult> Run(const std::string& command, const std::string& out_dir) override {
     ++runs;
+    last_command = command;
     CHECK(command.find("pycache_prefix=/tmp/.pycache") != std::string::npos);
     write(out_dir);
     sandbox::CommandResult r;
@@ -81,9 +83,15 @@ TEST_CASE("bytecode cache: an entry is compiled once per key, then reused", "[en
   CHECK(second->reused);
   CHECK(second->files > 0);
   CHECK(compiler.runs == 1);
-  auto other = PrepareBytecodeCache(Options(tmp, "k2"), compiler);
+  BytecodeCacheOptions library = Options(tmp, "k2");
+  library.scope = BytecodeScope::kLibrary;
+  library.mount_dirs = {"src"};
+  compiler.write = [](const std::string&) {};
+  auto other = PrepareBytecodeCache(library, compiler);
   REQUIRE(other.ok());
   CHECK(compiler.runs == 2);
+  CHECK(compiler.last_command.find("' lib '/repo' 120") != std::string::npos);
+  CHECK(std::filesystem::is_directory(other->dir + "/src"));  // where the repository's tree is bound
 }
 
 TEST_CASE("bytecode cache: a failed compile leaves no entry and is tried again", "[env]") {

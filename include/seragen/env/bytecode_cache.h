@@ -1,6 +1,8 @@
-// Python bytecode of a repository's base commit, compiled once per
-// (repository, commit, environment) outside any rollout and shown read-only to
-// every rollout as its PYTHONPYCACHEPREFIX tree.
+// Python bytecode compiled once outside any rollout and shown read-only to
+// every rollout as its PYTHONPYCACHEPREFIX tree: the interpreter's library
+// once per (root, environment), a repository's files once per (repository,
+// commit, environment); the rollout sees the repository's tree at the mount
+// point's place inside the library's.
 //
 // The compile runs in the sandbox (the repository is hostile input; compiling
 // executes none of its code, but its files are read by an interpreter all the
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "seragen/base/result.h"
 #include "seragen/env/environment.h"
@@ -32,9 +35,9 @@ inline constexpr const char* kPycachePrefix = "/tmp/.pycache";
 // What the compiled tree depends on besides the files: the root the
 // interpreter comes from, the environment prefix (its site-packages), the
 // variables commands see (PATH picks the interpreter, PYTHONPATH adds paths)
-// and where the copy appears.
+// and where the copy appears. A library entry has no repository and commit.
 struct BytecodeCacheKeyParts {
-  std::string repo;
+  std::string repo;  // "" for the library
   std::string commit;
   std::string root_id;     // EnvironmentSpec::root_id or the rootfs ("" = host root)
   std::string prefix_dir;  // the prepared environment prefix ("" = none), already keyed by its setup
@@ -45,18 +48,24 @@ struct BytecodeCacheKeyParts {
 // Hex key of one cache entry; any change to a part gives another key.
 std::string BytecodeCacheKey(const BytecodeCacheKeyParts& parts);
 
+enum class BytecodeScope { kRepository, kLibrary };
+
 // The shell command that compiles, with each of `python3` and `python` found
-// on PATH, the .py files under `mount_point` and the interpreter's library
-// paths (sys.path and PYTHONPATH, without test packages) into kPycachePrefix.
-// The interpreter runs isolated (-I: no current directory or user site on its
-// path), stops by itself after `cpu_budget_s` CPU seconds keeping what it
-// compiled, and compiles nothing when the repository has no .py file.
-std::string BytecodeCompileCommand(const std::string& mount_point, int cpu_budget_s);
+// on PATH, either the .py files under `mount_point` or the interpreter's
+// library paths (sys.path and PYTHONPATH outside the mount point, without test
+// packages) into kPycachePrefix. The interpreter runs isolated (-I: no current
+// directory or user site on its path) and stops by itself after `cpu_budget_s`
+// CPU seconds, keeping what it compiled.
+std::string BytecodeCompileCommand(BytecodeScope scope, const std::string& mount_point, int cpu_budget_s);
 
 struct BytecodeCacheOptions {
   std::string cache_dir;  // node-wide directory owned by seragen (GuardCacheDir)
   std::string key;        // BytecodeCacheKey
+  BytecodeScope scope = BytecodeScope::kRepository;
   std::string mount_point = "/repo";
+  // Directories made empty in a new entry (a library entry's mount point, where
+  // the repository's tree is bound over it).
+  std::vector<std::string> mount_dirs;
   int cpu_budget_s = 120;  // the compiler's own stop (the sandbox's limits bound it too)
   // After publishing a new entry, least recently used entries are removed
   // until the directory holds at most this much.

@@ -95,13 +95,16 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   Result<Prepared> PrepareFor(const callgraph::PlannedTask& task, env::EnvironmentSpec spec,
                               repo::WorkingCopyPool& pool, const sandbox::SandboxOptions& sb);
   // Binds the bytecode cache of the task's (repository, commit, environment)
-  // read-only at env::kPycachePrefix, compiling it first (once, in a leased
-  // copy, sandboxed) when missing. Never fails the task: without a cache
+  // read-only at env::kPycachePrefix: the library's entry, with the
+  // repository's over its mount point, compiling them first (once, in a
+  // leased copy, sandboxed) when missing. Never fails the task: without a cache
   // (the compile failed, the environment chose its own prefix) `sb` is left
   // as it was, and a failure is logged once.
   void ApplyBytecodeCache(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool, sandbox::SandboxOptions& sb);
-  std::string CompileBytecode(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool,
-                              const sandbox::SandboxOptions& sb);
+  // The read-only binds of the bytecode cache for `task` (none without one).
+  std::vector<sandbox::SandboxOptions::Bind> CompileBytecode(const callgraph::PlannedTask& task,
+                                                             repo::WorkingCopyPool& pool,
+                                                             const sandbox::SandboxOptions& sb);
 
   std::map<std::string, std::shared_ptr<repo::Repository>> repos_;
   const tools::ToolResources* resources_;
@@ -115,7 +118,8 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   std::vector<std::string> failed_setups_;                               // guarded by failed_mu_
   std::map<std::string, std::unique_ptr<repo::WorkingCopyPool>> pools_;  // key: repo + commit
   std::mutex bytecode_mu_;                                               // held while bytecode is compiled
-  std::map<std::string, std::string> bytecode_;  // repo@commit -> cache entry ("" = none); bytecode_mu_
+  // repo@commit -> the bytecode cache's binds (none: no cache); bytecode_mu_
+  std::map<std::string, std::vector<sandbox::SandboxOptions::Bind>> bytecode_;
 };
 
 }  // namespace seragen::pipeline
