@@ -109,9 +109,8 @@ bool MakeBytecodeCache(const config::LoadedConfig& loaded, const std::string& ca
       bytes += it->file_size(ec);
     }
   }
-  std::printf(
-      "bytecode cache (once per repository and commit, not counted): %.1f s wall, %.1f s CPU, %llu pycs, %.0f MB\n",
-      wall, ChildrenCpuSeconds() - children0, static_cast<unsigned long long>(files), bytes / 1048576.0);
+  std::printf("bytecode cache (made before the run, not counted): %.1f s wall, %.1f s CPU, %llu pycs, %.0f MB\n", wall,
+              ChildrenCpuSeconds() - children0, static_cast<unsigned long long>(files), bytes / 1048576.0);
   return true;
 }
 
