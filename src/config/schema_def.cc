@@ -738,7 +738,8 @@ void CheckPricing(Config& config, const ParseContext& ctx, const YAML::Node& roo
     }
     const Pricing& p = e.pricing ? *e.pricing : config.llm.pricing;
     per_token = per_token || p.per_token();
-    if (p.per_gpu_hour() && gpu_priced.empty()) gpu_priced = e.pricing ? "llm.endpoints." + std::to_string(i) + ".pricing" : "llm.pricing";
+    if (p.per_gpu_hour() && gpu_priced.empty())
+      gpu_priced = e.pricing ? "llm.endpoints." + std::to_string(i) + ".pricing" : "llm.pricing";
   }
   auto check_limit = [&](double limit, const char* section, const char* path) {
     if (limit <= 0) return;

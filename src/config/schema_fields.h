@@ -470,7 +470,8 @@ class OptionalSectionField : public FieldOf<S> {
     return section_.ToJson(*(obj.*member_), secrets, recipe_only);
   }
   void Document(const std::string& prefix, const S&, std::vector<DocRow>& rows) const override {
-    rows.push_back({JoinPath(prefix, this->key_), "section (optional)", "", this->doc_ + " Keys: those of " + keys_like_ + "."});
+    rows.push_back(
+        {JoinPath(prefix, this->key_), "section (optional)", "", this->doc_ + " Keys: those of " + keys_like_ + "."});
   }
 
  private:

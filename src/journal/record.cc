@@ -75,10 +75,9 @@ Status ForEachMember(SimdObject j, std::string_view field, Visit visit) {
 
 // One token count object ("tokens", or an endpoint's in "endpoint_tokens").
 Status DecodeTokens(SimdObject o, const std::string& prefix, TokenUsage* t) {
-  for (auto [name, count] :
-       {std::pair{"prompt", &t->prompt_tokens}, std::pair{"completion", &t->completion_tokens},
-        std::pair{"reasoning", &t->reasoning_tokens}, std::pair{"cached", &t->cached_prompt_tokens},
-        std::pair{"calls", &t->calls}}) {
+  for (auto [name, count] : {std::pair{"prompt", &t->prompt_tokens}, std::pair{"completion", &t->completion_tokens},
+                             std::pair{"reasoning", &t->reasoning_tokens},
+                             std::pair{"cached", &t->cached_prompt_tokens}, std::pair{"calls", &t->calls}}) {
     SG_RETURN_IF_ERROR(ReadInt(o, name, false, count, prefix));
   }
   return Status::Ok();

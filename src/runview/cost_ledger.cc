@@ -160,7 +160,9 @@ std::string FormatCost(const CostLedger& ledger) {
 std::string CostJson(const CostLedger& ledger) {
   if (!ledger.known) return "null";
   const PriceBook& p = ledger.prices;
-  nlohmann::ordered_json j = {{"basis", !p.per_gpu_hour() ? "tokens" : p.per_token() ? "mixed" : "gpu_hours"},
+  nlohmann::ordered_json j = {{"basis", !p.per_gpu_hour() ? "tokens"
+                                        : p.per_token()   ? "mixed"
+                                                          : "gpu_hours"},
                               {"total_usd", ledger.total_usd},
                               {"accepted", ledger.accepted}};
   j["per_accepted_usd"] = ledger.accepted > 0 ? nlohmann::ordered_json(ledger.per_accepted_usd) : nullptr;

@@ -485,18 +485,13 @@ namespace seragen::config {
 
 TEST_CASE("an endpoint's pricing takes the keys it leaves out from llm.pricing and survives the saved config",
           "[config]") {
-  const std::string text = R"(
-repos:
-  - source: /srv/repos/core
-llm:
-  endpoints:
-    - base_url: http://127.0.0.1:8000/v1
-      pricing: {gpu_hour_usd: 2.5}
-    - base_url: https://api.example/v1
-      pricing: {completion_per_mtok: 12}
-    - base_url: https://other.example/v1
-  pricing: {prompt_per_mtok: 3, completion_per_mtok: 15, cached_per_mtok: 0.3, gpus_per_endpoint: 2}
-)";
+  const std::string text = std::string(kMinimal) +  // its endpoint, then two more
+                           "      pricing: {gpu_hour_usd: 2.5}\n"
+                           "    - base_url: https://api.example/v1\n"
+                           "      pricing: {completion_per_mtok: 12}\n"
+                           "    - base_url: https://other.example/v1\n"
+                           "  pricing: {prompt_per_mtok: 3, completion_per_mtok: 15, cached_per_mtok: 0.3, "
+                           "gpus_per_endpoint: 2}\n";
   LoadedConfig c = MustLoad(text);
   const std::vector<EndpointConfig>& e = c.config.llm.endpoints;
   REQUIRE(e.size() == 3);

@@ -19,7 +19,8 @@ JournalRecord FullRecord() {
   r.at = "2026-11-21T12:00:00.123Z";
   r.timings_ms = {{"rollout", 8123}, {"queue", 5}};
   r.tokens = {1000, 200, 50, 7, 640};
-  r.endpoint_tokens = {{"http://gpu0:8000/v1", {600, 150, 50, 4, 600}}, {"https://api.example/v1", {400, 50, 0, 2, 40}}};
+  r.endpoint_tokens = {{"http://gpu0:8000/v1", {600, 150, 50, 4, 600}},
+                       {"https://api.example/v1", {400, 50, 0, 2, 40}}};
   r.refs = {{"trajectory", "trajectories/3fa2.r2.json"}, {"patch", "patches/3fa2.p2.diff"}};
   r.error = ErrorInfo{ParseErrorClass("model.exit_format"), "three bad turns\nin a row \"quoted\" \xe2\x9c\x93", true};
   r.extra = RolloutResult{true, ""};
@@ -266,9 +267,8 @@ TEST_CASE("hostile journal lines: deep nesting, huge numbers and wrong kinds are
 TEST_CASE("a record written before endpoints were recorded decodes, its tokens attributed to no endpoint",
           "[journal][record]") {
   // A line as journals held it before "endpoint_tokens" existed.
-  auto entry = DecodeEntry(
-      R"({"type":"task","task_id":"t1","stage":"rollout1_done","status":"submitted","attempt":1,)"
-      R"("tokens":{"prompt":1000,"completion":200,"reasoning":0,"calls":3,"cached":400}})");
+  auto entry = DecodeEntry(R"({"type":"task","task_id":"t1","stage":"rollout1_done","status":"submitted","attempt":1,)"
+                           R"("tokens":{"prompt":1000,"completion":200,"reasoning":0,"calls":3,"cached":400}})");
   REQUIRE(entry.ok());
   REQUIRE(entry->record);
   CHECK(entry->record->endpoint_tokens.empty());

@@ -145,7 +145,8 @@ TEST_CASE("budgets cover the run: a second invocation counts what the journal sp
 TEST_CASE("budget.max_cost_usd charges each call at the price of the endpoint that answered it",
           "[scheduler][budget]") {
   SchedulerFixture f;
-  f.envs.patch1 = "";  // a task is rollout 1 only: two calls, the first to the dear endpoint, the second to the free one
+  f.envs.patch1 =
+      "";  // a task is rollout 1 only: two calls, the first to the dear endpoint, the second to the free one
   f.model.rollout_prompt_tokens = 100;
   f.model.rollout_endpoints = {"http://dear.example/v1", "http://free.example/v1"};
   f.options.prices.run.prompt_per_mtok = 1000;  // llm.pricing, the dear endpoint's: $0.10 a call

@@ -98,7 +98,8 @@ std::vector<JournalRecord> RecordsOf(const std::string& id, std::size_t i, const
     JournalRecord r{id, stage, std::move(status), 1};
     r.at = fmt::format("2026-11-20T10:{:02}:{:02}.000Z", (i / 60) % 60, i % 60);
     r.tokens = {1200, 300, 0, 2, 100};
-    if (endpoints.size() >= 2) r.endpoint_tokens = {{endpoints[0], {1000, 200, 0, 1, 100}}, {endpoints[1], {200, 100, 0, 1, 0}}};
+    if (endpoints.size() >= 2)
+      r.endpoint_tokens = {{endpoints[0], {1000, 200, 0, 1, 100}}, {endpoints[1], {200, 100, 0, 1, 0}}};
     r.timings_ms = {{"stage", 1000}};
     return r;
   };

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "seragen/agent/turn_replay.h"
-#include "seragen/pipeline/answer_tokens.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/turn_log.h"
+#include "seragen/pipeline/answer_tokens.h"
 #include "seragen/pipeline/run_store.h"
 
 namespace seragen::pipeline {

@@ -35,7 +35,7 @@ namespace seragen::runview {
 struct RunState;
 
 struct StageCost {
-  journal::TokenUsage usage;  // the tokens of the stage's records, every shard
+  journal::TokenUsage usage;            // the tokens of the stage's records, every shard
   journal::EndpointTokens by_endpoint;  // the same by answering endpoint ("": none named)
   double usd = 0;
 };
