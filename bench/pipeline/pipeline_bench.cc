@@ -35,6 +35,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
 #include "seragen/config/loader.h"
+#include "seragen/pipeline/workspace_cpu.h"
 #include "seragen/runview/status_report.h"
 #include "teacher/options.h"
 #include "teacher/server.h"
@@ -171,6 +172,7 @@ int main(int argc, char** argv) {
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double cpu = bench::ReadUsage().cpu_seconds - cpu0;
   const double sandbox_cpu = ChildrenCpuSeconds() - children0;  // before the teacher is reaped
+  const auto phase_cpu = pipeline::WorkspaceCpuTotals();        // the plan above took no copy
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
 
@@ -210,6 +212,18 @@ int main(int argc, char** argv) {
         "model calls %lld: seragen CPU per call %.1f ms (target <= 15), sandboxed commands' CPU per call %.1f ms "
         "(target <= 150)\n",
         static_cast<long long>(status->model_calls), 1000.0 * cpu / calls, 1000.0 * sandbox_cpu / calls);
+    // Where seragen's share goes: each phase on its own thread's CPU clock;
+    // the rest is the model calls, journal, scheduling and fork aftermath.
+    double phases = 0;
+    std::printf("seragen CPU per call by working-copy phase:");
+    for (std::size_t i = 0; i < pipeline::kWorkspacePhases; ++i) {
+      const pipeline::PhaseCpu p = phase_cpu[i];
+      phases += p.seconds;
+      std::printf(" %s %.1f ms (%lld),",
+                  std::string(pipeline::WorkspacePhaseName(static_cast<pipeline::WorkspacePhase>(i))).c_str(),
+                  1000.0 * p.seconds / calls, static_cast<long long>(p.count));
+    }
+    std::printf(" other %.1f ms\n", 1000.0 * (cpu - phases) / calls);
   }
   return result == runview::RunResult::kComplete ? 0 : 1;
 }

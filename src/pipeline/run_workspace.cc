@@ -14,6 +14,7 @@
 #include "seragen/env/profile.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
+#include "seragen/pipeline/workspace_cpu.h"
 #include "seragen/repo/diff.h"
 #include "seragen/sandbox/incremental_copy_meter.h"
 #include "seragen/sandbox/runner_factory.h"
@@ -44,6 +45,39 @@ Status ApplyPatchInSandbox(sandbox::CommandRunner& runner, const std::string& ho
   return FailedPreconditionError("the patch does not apply: " + r.output.substr(0, 500));
 }
 
+// A runner that adds the CPU its caller spends in each command to WorkspaceCpuTotals.
+class PhaseTimedRunner final : public sandbox::CommandRunner {
+ public:
+  explicit PhaseTimedRunner(std::unique_ptr<sandbox::CommandRunner> inner) : inner_(std::move(inner)) {}
+  Result<sandbox::CommandResult> Run(const sandbox::CommandRequest& request,
+                                     const sandbox::RunLimits& limits) override {
+    ScopedPhaseCpu timed(WorkspacePhase::kCommand);
+    return inner_->Run(request, limits);
+  }
+  std::string VisibleRoot() const override { return inner_->VisibleRoot(); }
+  std::string Kind() const override { return inner_->Kind(); }
+
+ private:
+  std::unique_ptr<sandbox::CommandRunner> inner_;
+};
+
+// The rollout's disk meter, its CPU added to WorkspaceCpuTotals.
+class PhaseTimedMeter final : public sandbox::CopyMeter {
+ public:
+  explicit PhaseTimedMeter(std::vector<std::string> roots) : inner_(std::move(roots)) {}
+  Result<sandbox::CopyUsage> Measure(std::uint64_t limit_bytes, std::uint64_t max_entries) override {
+    ScopedPhaseCpu timed(WorkspacePhase::kMeter);
+    return inner_.Measure(limit_bytes, max_entries);
+  }
+  // The first, whole walk, which belongs to taking the copy (untimed here).
+  void FirstWalk(std::uint64_t limit_bytes, std::uint64_t max_entries) {
+    (void)inner_.Measure(limit_bytes, max_entries);
+  }
+
+ private:
+  sandbox::IncrementalCopyMeter inner_;
+};
+
 // One rollout's world: the lease (restored when released), the command runner
 // and the tools bound to the copy.
 class LeasedWorkspace final : public Workspace, public PatchSource {
@@ -52,7 +86,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
                   const tools::ToolResources* resources, const tools::ToolOptions& options, std::size_t max_patch_bytes,
                   std::string test_command)
       : lease_(std::move(lease)),
-        runner_(std::move(runner)),
+        runner_(std::make_unique<PhaseTimedRunner>(std::move(runner))),
         test_command_(std::move(test_command)),
         meter_(MeteredRoots(lease_.paths())),
         box_(resources, runner_.get(), lease_.path(), this, options, &meter_),
@@ -60,13 +94,16 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
     diff_options_.max_bytes = max_patch_bytes;
     // The meter's one whole walk, before the first command: after each
     // command it then looks only at what changed.
-    if (options.max_copy_bytes > 0) (void)meter_.Measure(options.max_copy_bytes, options.max_copy_entries);
+    if (options.max_copy_bytes > 0) meter_.FirstWalk(options.max_copy_bytes, options.max_copy_entries);
     env::ProfileOptions profile_options;
     profile_options.mount_point = runner_->VisibleRoot();
     if (auto p = env::DetectProfile(lease_.path(), profile_options)) own_modules_ = std::move(p->own_modules);
   }
 
-  ~LeasedWorkspace() override { (void)lease_.Release(); }
+  ~LeasedWorkspace() override {
+    ScopedPhaseCpu timed(WorkspacePhase::kRelease);
+    (void)lease_.Release();
+  }
 
   agent::ToolExecutor& tools() override { return executor_; }
   PatchSource& patch() override { return *this; }
@@ -74,6 +111,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   std::string test_command() const override { return test_command_; }
   std::vector<std::string> own_modules() const override { return own_modules_; }
   Result<std::string> CurrentPatch() override {
+    ScopedPhaseCpu timed(WorkspacePhase::kDiff);
     return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
   }
   Status ApplyPatch(const std::string& patch) override {
@@ -95,7 +133,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   std::unique_ptr<sandbox::CommandRunner> runner_;
   std::string test_command_;
   std::vector<std::string> own_modules_;
-  sandbox::IncrementalCopyMeter meter_;
+  PhaseTimedMeter meter_;
   tools::ToolBox box_;
   ToolBoxExecutor executor_;
   repo::DiffOptions diff_options_;
@@ -288,6 +326,7 @@ Result<sandbox::SandboxOptions> RunWorkspaceFactory::SandboxFor(const callgraph:
 }
 
 Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {
+  ScopedPhaseCpu timed(WorkspacePhase::kAcquire);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));
