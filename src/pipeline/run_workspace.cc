@@ -3,10 +3,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
@@ -45,20 +47,24 @@ Status ApplyPatchInSandbox(sandbox::CommandRunner& runner, const std::string& ho
   return FailedPreconditionError("the patch does not apply: " + r.output.substr(0, 500));
 }
 
-// A runner that adds the CPU its caller spends in each command to WorkspaceCpuTotals.
+// A runner that counts the commands it starts and adds the CPU its caller
+// spends in each to WorkspaceCpuTotals.
 class PhaseTimedRunner final : public sandbox::CommandRunner {
  public:
   explicit PhaseTimedRunner(std::unique_ptr<sandbox::CommandRunner> inner) : inner_(std::move(inner)) {}
   Result<sandbox::CommandResult> Run(const sandbox::CommandRequest& request,
                                      const sandbox::RunLimits& limits) override {
     ScopedPhaseCpu timed(WorkspacePhase::kCommand);
+    ++started_;
     return inner_->Run(request, limits);
   }
   std::string VisibleRoot() const override { return inner_->VisibleRoot(); }
   std::string Kind() const override { return inner_->Kind(); }
+  std::uint64_t started() const { return started_; }
 
  private:
   std::unique_ptr<sandbox::CommandRunner> inner_;
+  std::atomic<std::uint64_t> started_{0};
 };
 
 // The rollout's disk meter, its CPU added to WorkspaceCpuTotals.
@@ -87,6 +93,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
                   std::string test_command)
       : lease_(std::move(lease)),
         runner_(std::make_unique<PhaseTimedRunner>(std::move(runner))),
+        commands_settle_(runner_->Kind() == "bwrap"),
         test_command_(std::move(test_command)),
         meter_(MeteredRoots(lease_.paths())),
         box_(resources, runner_.get(), lease_.path(), this, options, &meter_),
@@ -110,9 +117,19 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   std::string repo_root() const override { return runner_->VisibleRoot(); }
   std::string test_command() const override { return test_command_; }
   std::vector<std::string> own_modules() const override { return own_modules_; }
+  // The copy's patch, computed again only when something may have changed
+  // the copy since the last one (see Changes).
   Result<std::string> CurrentPatch() override {
     ScopedPhaseCpu timed(WorkspacePhase::kDiff);
-    return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
+    const std::uint64_t changes = Changes();
+    if (last_patch_ && last_patch_changes_ == changes) return *last_patch_;
+    Result<std::string> patch = repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
+    last_patch_.reset();
+    if (commands_settle_ && patch.ok()) {  // a failure may pass: it is tried again
+      last_patch_ = *patch;
+      last_patch_changes_ = changes;
+    }
+    return patch;
   }
   Status ApplyPatch(const std::string& patch) override {
     return ApplyPatchInSandbox(*runner_, lease_.paths().tmp_dir, patch);
@@ -129,8 +146,20 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
     return roots;
   }
 
+  // What may have changed the copy so far: tool calls other than
+  // submissions (the editor writes from the host) and sandboxed commands
+  // (the bash tool's, ApplyPatch, RunCommand). Nothing else writes to a
+  // leased copy, and under bubblewrap nothing a command started outlives it
+  // (its PID namespace ends with it), so while this count stands still the
+  // copy does too. Unconfined commands may leave processes behind: there
+  // every patch is computed afresh (commands_settle_ false).
+  std::uint64_t Changes() const { return executor_.possible_writes() + runner_->started(); }
+
   repo::WorkingCopyLease lease_;
-  std::unique_ptr<sandbox::CommandRunner> runner_;
+  std::unique_ptr<PhaseTimedRunner> runner_;
+  bool commands_settle_;
+  std::optional<std::string> last_patch_;
+  std::uint64_t last_patch_changes_ = 0;
   std::string test_command_;
   std::vector<std::string> own_modules_;
   PhaseTimedMeter meter_;
