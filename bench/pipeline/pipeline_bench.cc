@@ -4,8 +4,9 @@
 //   bench_pipeline [tasks=48] [concurrency=8] [latency_ms=0] [packages] [copies_dir]
 //
 // Prints tasks per minute, agent steps per second, orchestrator CPU per agent
-// step and peak RSS, and per model call seragen's own CPU and its sandboxed
-// commands' CPU (everything it spawned and reaped). With latency_ms=2000 and
+// step and peak RSS, and per model call seragen's own CPU (split by working-
+// copy phase: pipeline/workspace_cpu.h) and its sandboxed commands' CPU
+// (everything it spawned and reaped). With latency_ms=2000 and
 // concurrency=1000 it is the "1,000 rollouts in flight" memory check (target:
 // peak RSS under 2 GB). `packages`, a ':'-separated list of Python package
 // directories (e.g. sympy and the mpmath it imports), makes the repository
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +40,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
 #include "seragen/config/loader.h"
+#include "seragen/pipeline/workspace_cpu.h"
 #include "seragen/runview/status_report.h"
 #include "teacher/options.h"
 #include "teacher/server.h"
@@ -123,6 +126,34 @@ bool Prepare(const config::LoadedConfig& loaded, const std::string& base, bool p
   return MakeBytecodeCache(loaded, base + "/cache/seragen/pycache");
 }
 
+// Where seragen's share of `cpu` seconds over `calls` model calls goes: each
+// working-copy phase on its own thread's CPU clock; the rest is the model
+// calls, journal, scheduling and what forks leave behind (copy-on-write faults).
+void PrintPhaseCpu(const std::array<pipeline::PhaseCpu, pipeline::kWorkspacePhases>& phase_cpu, double cpu,
+                   double calls) {
+  double phases = 0;
+  std::printf("seragen CPU per call by working-copy phase:");
+  for (std::size_t i = 0; i < pipeline::kWorkspacePhases; ++i) {
+    const pipeline::PhaseCpu p = phase_cpu[i];
+    phases += p.seconds;
+    std::printf(" %s %.1f ms (%lld),",
+                std::string(pipeline::WorkspacePhaseName(static_cast<pipeline::WorkspacePhase>(i))).c_str(),
+                1000.0 * p.seconds / calls, static_cast<long long>(p.count));
+  }
+  std::printf(" other %.1f ms\n", 1000.0 * (cpu - phases) / calls);
+}
+
+// Agent steps and rollouts of the trajectory files in `dir`.
+void CountTrajectories(const std::string& dir, long* steps, long* rollouts) {
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    auto t = agent::TrajectoryFromJson(*ReadFile(e.path().string()));
+    if (t.ok()) {
+      *steps += t->totals.steps;
+      ++*rollouts;
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -203,17 +234,12 @@ int main(int argc, char** argv) {
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double cpu = bench::ReadUsage().cpu_seconds - cpu0;
   const double sandbox_cpu = ChildrenCpuSeconds() - children0;  // before the teacher is reaped
+  const auto phase_cpu = pipeline::WorkspaceCpuTotals();        // the plan above took no copy
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
 
   long steps = 0, rollouts = 0;
-  for (const auto& e : std::filesystem::directory_iterator(base + "/run/shard-0/trajectories")) {
-    auto t = agent::TrajectoryFromJson(*ReadFile(e.path().string()));
-    if (t.ok()) {
-      steps += t->totals.steps;
-      rollouts++;
-    }
-  }
+  CountTrajectories(base + "/run/shard-0/trajectories", &steps, &rollouts);
   std::printf("tasks: %d planned, concurrency %d, teacher latency %d ms, result %s\n", tasks, concurrency, latency_ms,
               std::string(runview::RunResultName(result)).c_str());
   std::printf("wall %.2f s; rollouts %ld; agent steps %ld\n", wall, rollouts, steps);
@@ -242,6 +268,7 @@ int main(int argc, char** argv) {
         "model calls %lld: seragen CPU per call %.1f ms (target <= 15), sandboxed commands' CPU per call %.1f ms "
         "(target <= 150)\n",
         static_cast<long long>(status->model_calls), 1000.0 * cpu / calls, 1000.0 * sandbox_cpu / calls);
+    PrintPhaseCpu(phase_cpu, cpu, calls);
   }
   return result == runview::RunResult::kComplete ? 0 : 1;
 }

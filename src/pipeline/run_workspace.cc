@@ -3,10 +3,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
@@ -15,6 +17,7 @@
 #include "seragen/env/profile.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
+#include "seragen/pipeline/workspace_cpu.h"
 #include "seragen/repo/diff.h"
 #include "seragen/sandbox/incremental_copy_meter.h"
 #include "seragen/sandbox/runner_factory.h"
@@ -45,6 +48,43 @@ Status ApplyPatchInSandbox(sandbox::CommandRunner& runner, const std::string& ho
   return FailedPreconditionError("the patch does not apply: " + r.output.substr(0, 500));
 }
 
+// A runner that counts the commands it starts and adds the CPU its caller
+// spends in each to WorkspaceCpuTotals.
+class PhaseTimedRunner final : public sandbox::CommandRunner {
+ public:
+  explicit PhaseTimedRunner(std::unique_ptr<sandbox::CommandRunner> inner) : inner_(std::move(inner)) {}
+  Result<sandbox::CommandResult> Run(const sandbox::CommandRequest& request,
+                                     const sandbox::RunLimits& limits) override {
+    ScopedPhaseCpu timed(WorkspacePhase::kCommand);
+    ++started_;
+    return inner_->Run(request, limits);
+  }
+  std::string VisibleRoot() const override { return inner_->VisibleRoot(); }
+  std::string Kind() const override { return inner_->Kind(); }
+  std::uint64_t started() const { return started_; }
+
+ private:
+  std::unique_ptr<sandbox::CommandRunner> inner_;
+  std::atomic<std::uint64_t> started_{0};
+};
+
+// The rollout's disk meter, its CPU added to WorkspaceCpuTotals.
+class PhaseTimedMeter final : public sandbox::CopyMeter {
+ public:
+  explicit PhaseTimedMeter(std::vector<std::string> roots) : inner_(std::move(roots)) {}
+  Result<sandbox::CopyUsage> Measure(std::uint64_t limit_bytes, std::uint64_t max_entries) override {
+    ScopedPhaseCpu timed(WorkspacePhase::kMeter);
+    return inner_.Measure(limit_bytes, max_entries);
+  }
+  // The first, whole walk, which belongs to taking the copy (untimed here).
+  void FirstWalk(std::uint64_t limit_bytes, std::uint64_t max_entries) {
+    (void)inner_.Measure(limit_bytes, max_entries);
+  }
+
+ private:
+  sandbox::IncrementalCopyMeter inner_;
+};
+
 // One rollout's world: the lease (restored when released), the command runner
 // and the tools bound to the copy.
 class LeasedWorkspace final : public Workspace, public PatchSource {
@@ -53,7 +93,8 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
                   const tools::ToolResources* resources, const tools::ToolOptions& options, std::size_t max_patch_bytes,
                   std::string test_command)
       : lease_(std::move(lease)),
-        runner_(std::move(runner)),
+        runner_(std::make_unique<PhaseTimedRunner>(std::move(runner))),
+        commands_settle_(runner_->Kind() == "bwrap"),
         test_command_(std::move(test_command)),
         meter_(MeteredRoots(lease_.paths())),
         box_(resources, runner_.get(), lease_.path(), this, options, &meter_),
@@ -61,21 +102,35 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
     diff_options_.max_bytes = max_patch_bytes;
     // The meter's one whole walk, before the first command: after each
     // command it then looks only at what changed.
-    if (options.max_copy_bytes > 0) (void)meter_.Measure(options.max_copy_bytes, options.max_copy_entries);
+    if (options.max_copy_bytes > 0) meter_.FirstWalk(options.max_copy_bytes, options.max_copy_entries);
     env::ProfileOptions profile_options;
     profile_options.mount_point = runner_->VisibleRoot();
     if (auto p = env::DetectProfile(lease_.path(), profile_options)) own_modules_ = std::move(p->own_modules);
   }
 
-  ~LeasedWorkspace() override { (void)lease_.Release(); }
+  ~LeasedWorkspace() override {
+    ScopedPhaseCpu timed(WorkspacePhase::kRelease);
+    (void)lease_.Release();
+  }
 
   agent::ToolExecutor& tools() override { return executor_; }
   PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return runner_->VisibleRoot(); }
   std::string test_command() const override { return test_command_; }
   std::vector<std::string> own_modules() const override { return own_modules_; }
+  // The copy's patch, computed again only when something may have changed
+  // the copy since the last one (see Changes).
   Result<std::string> CurrentPatch() override {
-    return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
+    ScopedPhaseCpu timed(WorkspacePhase::kDiff);
+    const std::uint64_t changes = Changes();
+    if (last_patch_ && last_patch_changes_ == changes) return *last_patch_;
+    Result<std::string> patch = repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
+    last_patch_.reset();
+    if (commands_settle_ && patch.ok()) {  // a failure may pass: it is tried again
+      last_patch_ = *patch;
+      last_patch_changes_ = changes;
+    }
+    return patch;
   }
   Status ApplyPatch(const std::string& patch) override {
     return ApplyPatchInSandbox(*runner_, lease_.paths().tmp_dir, patch);
@@ -92,11 +147,23 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
     return roots;
   }
 
+  // What may have changed the copy so far: tool calls other than
+  // submissions (the editor writes from the host) and sandboxed commands
+  // (the bash tool's, ApplyPatch, RunCommand). Nothing else writes to a
+  // leased copy, and under bubblewrap nothing a command started outlives it
+  // (its PID namespace ends with it), so while this count stands still the
+  // copy does too. Unconfined commands may leave processes behind: there
+  // every patch is computed afresh (commands_settle_ false).
+  std::uint64_t Changes() const { return executor_.possible_writes() + runner_->started(); }
+
   repo::WorkingCopyLease lease_;
-  std::unique_ptr<sandbox::CommandRunner> runner_;
+  std::unique_ptr<PhaseTimedRunner> runner_;
+  bool commands_settle_;
+  std::optional<std::string> last_patch_;
+  std::uint64_t last_patch_changes_ = 0;
   std::string test_command_;
   std::vector<std::string> own_modules_;
-  sandbox::IncrementalCopyMeter meter_;
+  PhaseTimedMeter meter_;
   tools::ToolBox box_;
   ToolBoxExecutor executor_;
   repo::DiffOptions diff_options_;
@@ -368,6 +435,7 @@ std::vector<sandbox::SandboxOptions::Bind> RunWorkspaceFactory::CompileBytecode(
 }
 
 Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {
+  ScopedPhaseCpu timed(WorkspacePhase::kAcquire);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));

@@ -191,6 +191,39 @@ TEST_CASE("run workspace: under bubblewrap the agent's git status and diff work 
   }
 }
 
+llm::ToolCall Editor(const std::string& arguments_json) {
+  llm::ToolCall call = Bash("");
+  call.name = "editor";
+  call.arguments_json = call.arguments_raw = arguments_json;
+  return call;
+}
+
+TEST_CASE(
+    "run workspace: under bubblewrap the patch is computed again after each command or editor call and only then") {
+  BwrapWorld w(1);
+  if (w.Skipped()) return;
+  auto env = w.factory->Acquire(w.task, 0);
+  REQUIRE(env.ok());
+  PatchSource& patch = (*env)->patch();
+  (*env)->tools().Execute(Bash("echo one >> a.txt"));
+  CHECK(patch.CurrentPatch().value().find("+one\n") != std::string::npos);
+  // A write by nothing the rollout runs (no tool call, no command) is not
+  // looked for: the patch taken for a submission is the one the rollout ends with.
+  MustRun("for f in " + w.options.pool.pool_dir + "/*/*/copy-0/a.txt; do echo outside >> \"$f\"; done");
+  CHECK(patch.CurrentPatch().value().find("+outside") == std::string::npos);
+  agent::ToolOutcome created =
+      (*env)->tools().Execute(Editor(R"({"command":"create","path":"/repo/b.txt","file_text":"from the editor\n"})"));
+  INFO(created.text);
+  std::string after_editor = patch.CurrentPatch().value();
+  CHECK(after_editor.find("+from the editor") != std::string::npos);
+  CHECK(after_editor.find("+outside") != std::string::npos);
+  (*env)->tools().Execute(Bash("echo three >> a.txt"));
+  CHECK(patch.CurrentPatch().value().find("+three\n") != std::string::npos);
+  (void)(*env)->ApplyPatch("");  // a command (this one fails: nothing to apply)
+  MustRun("for f in " + w.options.pool.pool_dir + "/*/*/copy-0/a.txt; do echo four >> \"$f\"; done");
+  CHECK(patch.CurrentPatch().value().find("+four\n") != std::string::npos);
+}
+
 TEST_CASE("run workspace: a rollout keeps one /tmp from command to command, its own, gone with the lease") {
   BwrapWorld w(2);
   if (w.Skipped()) return;
