@@ -4,8 +4,9 @@
 //   bench_pipeline [tasks=48] [concurrency=8] [latency_ms=0] [packages] [copies_dir]
 //
 // Prints tasks per minute, agent steps per second, orchestrator CPU per agent
-// step and peak RSS, and per model call seragen's own CPU and its sandboxed
-// commands' CPU (everything it spawned and reaped). With latency_ms=2000 and
+// step and peak RSS, and per model call seragen's own CPU (split by working-
+// copy phase: pipeline/workspace_cpu.h) and its sandboxed commands' CPU
+// (everything it spawned and reaped). With latency_ms=2000 and
 // concurrency=1000 it is the "1,000 rollouts in flight" memory check (target:
 // peak RSS under 2 GB). `packages`, a ':'-separated list of Python package
 // directories (e.g. sympy and the mpmath it imports), makes the repository
@@ -14,13 +15,17 @@
 // plan is made first and not counted. The scripted teacher stands in for a
 // model: it calls no GPU, so these figures are seragen's and the commands'.
 // `copies_dir` puts the working copies there (e.g. on tmpfs) instead of under
-// the bench directory in /tmp.
+// the bench directory in /tmp. The Python bytecode cache (compiled once per
+// repository and commit, shared read-only by the rollouts) is made first, in a
+// cache directory of the bench's own, by `seragen env check`, and not counted
+// either; its one-time cost and size are printed.
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +40,7 @@
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
 #include "seragen/config/loader.h"
+#include "seragen/pipeline/workspace_cpu.h"
 #include "seragen/runview/status_report.h"
 #include "teacher/options.h"
 #include "teacher/server.h"
@@ -90,6 +96,62 @@ double ChildrenCpuSeconds() {
   getrusage(RUSAGE_CHILDREN, &u);
   return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
          static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// Makes the bytecode cache with `seragen env check` and prints what it cost.
+bool MakeBytecodeCache(const config::LoadedConfig& loaded, const std::string& cache_dir) {
+  const auto start = std::chrono::steady_clock::now();
+  const double children0 = ChildrenCpuSeconds();
+  if (cli::EnvCheckCommand(loaded, "") != 0) return false;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::uint64_t files = 0, bytes = 0;
+  std::error_code ec;
+  for (std::filesystem::recursive_directory_iterator it(cache_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".pyc") {
+      ++files;
+      bytes += it->file_size(ec);
+    }
+  }
+  std::printf("bytecode cache (made before the run, not counted): %.1f s wall, %.1f s CPU, %llu pycs, %.0f MB\n", wall,
+              ChildrenCpuSeconds() - children0, static_cast<unsigned long long>(files), bytes / 1048576.0);
+  return true;
+}
+
+// What is made before the measured run: the plan (its graph's parse is not a
+// model call's; the small generated repository's is made by the run), then
+// the bytecode cache, in a cache directory of the bench's own.
+bool Prepare(const config::LoadedConfig& loaded, const std::string& base, bool plan) {
+  if (plan && cli::PlanCommand(loaded) != 0) return false;
+  ::setenv("XDG_CACHE_HOME", (base + "/cache").c_str(), 1);  // after the plan, whose graph may be cached
+  return MakeBytecodeCache(loaded, base + "/cache/seragen/pycache");
+}
+
+// Where seragen's share of `cpu` seconds over `calls` model calls goes: each
+// working-copy phase on its own thread's CPU clock; the rest is the model
+// calls, journal, scheduling and what forks leave behind (copy-on-write faults).
+void PrintPhaseCpu(const std::array<pipeline::PhaseCpu, pipeline::kWorkspacePhases>& phase_cpu, double cpu,
+                   double calls) {
+  double phases = 0;
+  std::printf("seragen CPU per call by working-copy phase:");
+  for (std::size_t i = 0; i < pipeline::kWorkspacePhases; ++i) {
+    const pipeline::PhaseCpu p = phase_cpu[i];
+    phases += p.seconds;
+    std::printf(" %s %.1f ms (%lld),",
+                std::string(pipeline::WorkspacePhaseName(static_cast<pipeline::WorkspacePhase>(i))).c_str(),
+                1000.0 * p.seconds / calls, static_cast<long long>(p.count));
+  }
+  std::printf(" other %.1f ms\n", 1000.0 * (cpu - phases) / calls);
+}
+
+// Agent steps and rollouts of the trajectory files in `dir`.
+void CountTrajectories(const std::string& dir, long* steps, long* rollouts) {
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    auto t = agent::TrajectoryFromJson(*ReadFile(e.path().string()));
+    if (t.ok()) {
+      *steps += t->totals.steps;
+      ++*rollouts;
+    }
+  }
 }
 
 }  // namespace
@@ -156,6 +218,7 @@ int main(int argc, char** argv) {
                      std::to_string(std::max(32, concurrency + 16)) +
                      "\n"
                      "agent: {max_steps: 40, wall_clock_s: 600, command_timeout_s: 60}\n"
+                     "environment: {check: 'true'}\n"
                      "workcopies: {dir: " +
                      (argc > 5 ? std::string(argv[5]) : base + "/copies") + "}\n";
   auto loaded = config::LoadConfigText(yaml, base + "/bench.yaml");
@@ -163,7 +226,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", loaded.status().ToString().c_str());
     return 1;
   }
-  if (!packages.empty() && cli::PlanCommand(*loaded) != 0) return 1;  // the graph's parse is not a model call's
+  if (!Prepare(*loaded, base, !packages.empty())) return 1;
   auto start = std::chrono::steady_clock::now();
   double cpu0 = bench::ReadUsage().cpu_seconds;
   const double children0 = ChildrenCpuSeconds();
@@ -171,17 +234,12 @@ int main(int argc, char** argv) {
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double cpu = bench::ReadUsage().cpu_seconds - cpu0;
   const double sandbox_cpu = ChildrenCpuSeconds() - children0;  // before the teacher is reaped
+  const auto phase_cpu = pipeline::WorkspaceCpuTotals();        // the plan above took no copy
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
 
   long steps = 0, rollouts = 0;
-  for (const auto& e : std::filesystem::directory_iterator(base + "/run/shard-0/trajectories")) {
-    auto t = agent::TrajectoryFromJson(*ReadFile(e.path().string()));
-    if (t.ok()) {
-      steps += t->totals.steps;
-      rollouts++;
-    }
-  }
+  CountTrajectories(base + "/run/shard-0/trajectories", &steps, &rollouts);
   std::printf("tasks: %d planned, concurrency %d, teacher latency %d ms, result %s\n", tasks, concurrency, latency_ms,
               std::string(runview::RunResultName(result)).c_str());
   std::printf("wall %.2f s; rollouts %ld; agent steps %ld\n", wall, rollouts, steps);
@@ -210,6 +268,7 @@ int main(int argc, char** argv) {
         "model calls %lld: seragen CPU per call %.1f ms (target <= 15), sandboxed commands' CPU per call %.1f ms "
         "(target <= 150)\n",
         static_cast<long long>(status->model_calls), 1000.0 * cpu / calls, 1000.0 * sandbox_cpu / calls);
+    PrintPhaseCpu(phase_cpu, cpu, calls);
   }
   return result == runview::RunResult::kComplete ? 0 : 1;
 }

@@ -135,13 +135,14 @@ void Rollout::Step() {
   });
 }
 
-void Rollout::Account(const llm::Usage& usage) {
+void Rollout::Account(const llm::ChatResponse& answer) {
+  const llm::Usage& usage = answer.usage;
   Totals& t = traj_.totals;
   t.prompt_tokens += usage.prompt_tokens;
   t.completion_tokens += usage.completion_tokens;
   std::int64_t cached = usage.cached_prompt_tokens.value_or(0);
   t.cached_prompt_tokens += cached;
-  t.cost_usd += TokenCostUsd(spec_.pricing, usage.prompt_tokens, cached, usage.completion_tokens);
+  t.cost_usd += TokenCostUsd(spec_.prices.For(answer.endpoint), usage.prompt_tokens, cached, usage.completion_tokens);
 }
 
 void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime sent) {
@@ -180,7 +181,7 @@ void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime 
   }
 
   llm::ChatResponse& resp = *answer;
-  Account(resp.usage);
+  Account(resp);
   // Cut before it is stored, journaled or shown again (HandleAnswer rejects it).
   BoundAnswer(resp, spec_.limits.max_answer_bytes);
   record_bytes_ += ResponseBytes(resp);
@@ -214,7 +215,7 @@ void Rollout::OnReplayedAnswer(int call) {
   turn.llm_seconds = recorded.llm_seconds;
   turn.replayed = true;
   turn.response = recorded.response;
-  Account(turn.response.usage);
+  Account(turn.response);
   record_bytes_ += ResponseBytes(turn.response);
   traj_.turns.push_back(std::move(turn));
   HandleAnswer();

@@ -1,30 +1,18 @@
 #include "cli/occupancy_file.h"
 
+#include "seragen/base/endpoint_name.h"
 #include "seragen/base/file_util.h"
 #include "seragen/base/log.h"
 #include "seragen/journal/run_paths.h"
 
 namespace seragen::cli {
-namespace {
-
-std::string WithoutCredentials(std::string url) {
-  if (auto q = url.find_first_of("?#"); q != std::string::npos) url.resize(q);
-  std::size_t scheme = url.find("://");
-  std::size_t host = scheme == std::string::npos ? 0 : scheme + 3;
-  std::size_t path = url.find('/', host);
-  std::size_t at = url.rfind('@', path == std::string::npos ? url.size() : path);
-  if (at != std::string::npos && at >= host) url.erase(host, at + 1 - host);
-  return url;
-}
-
-}  // namespace
 
 journal::OccupancyRecord OccupancyOf(const std::vector<llm::EndpointState>& endpoints, const llm::CallHolds& holds) {
   journal::OccupancyRecord r;
   for (const auto& e : endpoints) {
     const llm::EndpointOccupancy& o = e.occupancy;
     journal::EndpointOccupancyRecord x;
-    x.endpoint = WithoutCredentials(e.base_url);
+    x.endpoint = EndpointName(e.base_url);
     x.capacity = e.max_concurrency;
     x.in_flight = e.outstanding;
     x.peak_in_flight = o.peak_in_flight;

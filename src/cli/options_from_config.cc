@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "seragen/config/prices.h"
 #include "seragen/llm/endpoint_options.h"
 #include "seragen/verify/scores.h"
 
@@ -221,7 +222,7 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
   s.call_options = CallOptionsFrom(cfg);
   s.send_seed = cfg.llm.send_seed;
   s.limits = AgentLimitsFrom(cfg);
-  s.pricing = cfg.llm.pricing;
+  s.prices = config::PricesOf(cfg.llm);
   s.issue_temperature = cfg.issue.temperature;
   s.issue_max_tokens = cfg.issue.max_tokens;
   s.issue_max_attempts = IntOf(cfg.issue.max_attempts);
@@ -247,7 +248,7 @@ pipeline::TaskSchedulerOptions TaskSchedulerOptionsFrom(const config::Config& cf
   sopts.budget.max_tasks = cfg.budget.max_tasks;
   sopts.budget.max_tokens = cfg.budget.max_tokens;
   sopts.budget.max_cost_usd = cfg.budget.max_cost_usd;
-  sopts.pricing = cfg.llm.pricing;
+  sopts.prices = config::PricesOf(cfg.llm);
   sopts.grace = cfg.run.grace_period_s;
   return sopts;
 }

@@ -70,7 +70,7 @@ agent::RolloutLimits AgentLimitsFrom(const config::Config& cfg);
 // Per-call settings: llm.request_timeout_s per attempt, agent.wall_clock_s for the whole call, llm.stream.
 llm::CallOptions CallOptionsFrom(const config::Config& cfg);
 // What every stage of a task uses: request template (with `model`), call
-// options, limits, pricing, issue.*, judge.*, verify.threshold, run.seed.
+// options, limits, prices (llm.pricing, llm.endpoints[].pricing), issue.*, judge.*, verify.threshold, run.seed.
 pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::string& model);
 // run.concurrency with `auto` (0) read as kAutoConcurrencyFallback: what the
 // helpers here size slots, copies and threads by. `seragen run` replaces
@@ -78,7 +78,7 @@ pipeline::StageSettings StageSettingsFrom(const config::Config& cfg, const std::
 // not tune it (eval, env check) run this many.
 inline constexpr std::int64_t kAutoConcurrencyFallback = 8;
 std::int64_t FixedConcurrency(const config::Config& cfg);
-// run.concurrency, budget.*, llm.pricing, run.grace_period_s.
+// run.concurrency, budget.*, prices (llm.pricing, llm.endpoints[].pricing), run.grace_period_s.
 pipeline::TaskSchedulerOptions TaskSchedulerOptionsFrom(const config::Config& cfg);
 // Threads for blocking work: one per task slot (at most 512) plus two.
 std::size_t WorkerThreadsFrom(const config::Config& cfg);

@@ -23,6 +23,7 @@
 #include "seragen/base/clock.h"
 #include "seragen/base/log.h"
 #include "seragen/base/terminal_text.h"
+#include "seragen/base/user_cache_dir.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/config/shard.h"
 #include "seragen/http/curl_client.h"
@@ -82,6 +83,7 @@ Result<pipeline::WorkspaceOptions> WorkspaceFor(const config::Config& cfg, const
   }
   if (cfg.sandbox.mode == "bwrap") {
     SG_ASSIGN_OR_RETURN(env.pool.pool_dir, ChooseWorkcopyDir(run_dir, cfg.workcopies.dir, logger));
+    env.bytecode_cache_dir = UserCacheDir("pycache");
   } else {
     env.pool.pool_dir = cfg.workcopies.dir.empty() ? journal::WorkcopiesDir(run_dir) : cfg.workcopies.dir;
   }

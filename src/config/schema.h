@@ -81,7 +81,8 @@ class Section {
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
     for (const auto& f : fields_) {
       if (recipe_only && Has(f->flags(), Flag::kOperational)) continue;
-      out[f->key()] = f->ToJson(obj, secrets, recipe_only);
+      nlohmann::ordered_json value = f->ToJson(obj, secrets, recipe_only);
+      if (!value.is_discarded()) out[f->key()] = std::move(value);  // an absent optional section
     }
     return out;
   }

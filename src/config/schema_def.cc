@@ -294,6 +294,11 @@ Section<EndpointConfig> EndpointSchema() {
       "Requests in flight to this endpoint (0 = llm.max_concurrency_per_endpoint).", kOp).Min(0);
   s.Add<HeaderMapField<EndpointConfig>>("headers", &EndpointConfig::headers,
       "Extra HTTP headers for this endpoint (e.g. a gateway token as ${VAR}). Values are secrets: never logged, never saved in the run directory.");
+  s.Add<OptionalSectionField<EndpointConfig, Pricing>>("pricing", &EndpointConfig::pricing,
+      "This endpoint's prices, when they differ from llm.pricing (a local server beside a hosted one, two "
+      "providers): its tokens and wall time are costed with them. Keys left out are taken from llm.pricing, "
+      "except that a kind of price set here (a *_per_mtok price, or gpu_hour_usd) replaces the other kind there. "
+      "Absent: llm.pricing.", PricingSchema(), "llm.pricing", kOp);
   return s;
 }
 
@@ -387,7 +392,8 @@ Section<AgentConfig> AgentSchema() {
       "Consecutive command timeouts before the rollout ends.").Min(1);
   s.Add<Int<AgentConfig>>("max_tokens", &AgentConfig::max_tokens, "Tokens (prompt + completion) per rollout; 0 = no limit.").Min(0);
   s.Add<Num<AgentConfig>>("max_cost_usd", &AgentConfig::max_cost_usd,
-      "Cost per rollout, priced with llm.pricing's per-token prices; 0 = no limit.").Min(0);
+      "Cost per rollout, each answer priced with the per-token prices of the endpoint that gave it "
+      "(llm.endpoints[].pricing, else llm.pricing); 0 = no limit.").Min(0);
   s.Add<Bool<AgentConfig>>("submit_review", &AgentConfig::submit_review,
       "First submit shows the agent its diff for review; the second submits.");
   s.Add<Int<AgentConfig>>("max_patch_bytes", &AgentConfig::max_patch_bytes,
@@ -625,8 +631,9 @@ Section<BudgetConfig> BudgetSchema() {
       "Dispatch nothing more once the run has used this many prompt + completion tokens, over every "
       "invocation and shard (0 = no limit).", kOp).Min(0);
   s.Add<Num<BudgetConfig>>("max_cost_usd", &BudgetConfig::max_cost_usd,
-      "Dispatch nothing more once the run has cost this much (the cost ledger: llm.pricing's per-token prices "
-      "over every invocation's and shard's tokens; 0 = no limit).", kOp).Min(0);
+      "Dispatch nothing more once the run has cost this much (the cost ledger: each endpoint's per-token prices, "
+      "llm.endpoints[].pricing else llm.pricing, over every invocation's and shard's tokens; 0 = no limit).", kOp)
+      .Min(0);
   return s;
 }
 
@@ -675,36 +682,76 @@ Section<Config> BuildRoot() {
 
 // clang-format on
 
-// YAML node at `keys` for an issue's position (the root when a key is absent).
+// YAML node at `keys` (the root when a key is absent). Walks with reset():
+// assigning a yaml-cpp node would overwrite the node it refers to, here root.
 YAML::Node NodeAt(const YAML::Node& root, std::initializer_list<const char*> keys) {
   YAML::Node n = root;
   for (const char* k : keys) {
     if (!n.IsMap() || !n[k]) return root;
-    n = n[k];
+    n.reset(n[k]);
   }
   return n;
 }
 
-// llm.pricing is one kind of price, and a cost limit needs a price it can
-// check while the run goes (per-token: a GPU-hour cost is known only from
-// the endpoints' wall time).
-void CheckPricing(const Config& config, const ParseContext& ctx, const YAML::Node& root) {
-  const Pricing& p = config.llm.pricing;
+// An endpoint's prices as the run uses them: llm.pricing, overlaid with the
+// keys its own pricing section (`node`) gives; a kind of price it sets
+// replaces the other kind of llm.pricing.
+Pricing ResolveEndpointPricing(const Pricing& run, const YAML::Node& node) {
+  Pricing p = run;
+  auto has = [&node](const char* key) { return node.IsMap() && node[key] && !node[key].IsNull(); };
+  if (has("prompt_per_mtok") || has("completion_per_mtok") || has("cached_per_mtok")) p.gpu_hour_usd = 0;
+  if (has("gpu_hour_usd")) p = Pricing{.gpus_per_endpoint = run.gpus_per_endpoint};
+  std::vector<ConfigIssue> ignored;  // reported when the section was parsed
+  ParseContext quiet{&ignored};
+  PricingSchema().Parse(node, p, "", quiet);
+  return p;
+}
+
+// One price (llm.pricing, or an endpoint's resolved one at `path`) is one kind of price.
+void CheckOnePricing(const Pricing& p, const std::string& path, const ParseContext& ctx, const YAML::Node& node) {
+  auto at = [&node](const char* key) { return node.IsMap() && node[key] ? node[key] : node; };
   if (p.cached_per_mtok < 0 && p.cached_per_mtok != -1) {
-    ctx.Add("llm.pricing.cached_per_mtok", NodeAt(root, {"llm", "pricing", "cached_per_mtok"}),
+    ctx.Add(path + ".cached_per_mtok", at("cached_per_mtok"),
             "must be >= 0, or -1 for the prompt price, got " + FormatDouble(p.cached_per_mtok));
   }
   if (p.per_gpu_hour() && (p.per_token() || p.cached_per_mtok == 0)) {
-    ctx.Add("llm.pricing.gpu_hour_usd", NodeAt(root, {"llm", "pricing", "gpu_hour_usd"}),
-            "a GPU-hour price and per-token prices are exclusive; set llm.pricing.gpu_hour_usd or the "
-            "llm.pricing.*_per_mtok prices");
+    ctx.Add(path + ".gpu_hour_usd", at("gpu_hour_usd"),
+            "a GPU-hour price and per-token prices are exclusive; set " + path + ".gpu_hour_usd or the " + path +
+                ".*_per_mtok prices");
+  }
+}
+
+// Each price is one kind of price, and a cost limit needs prices it can
+// check while the run goes: per-token prices on some endpoint and a GPU-hour
+// price on none (a GPU-hour cost is known only from the endpoints' wall time).
+void CheckPricing(Config& config, const ParseContext& ctx, const YAML::Node& root) {
+  CheckOnePricing(config.llm.pricing, "llm.pricing", ctx, NodeAt(root, {"llm", "pricing"}));
+  const YAML::Node endpoints = NodeAt(root, {"llm", "endpoints"});
+  std::string gpu_priced;  // the first endpoint priced by the GPU-hour
+  bool per_token = false;
+  for (std::size_t i = 0; i < config.llm.endpoints.size(); ++i) {
+    EndpointConfig& e = config.llm.endpoints[i];
+    if (e.pricing && endpoints.IsSequence() && i < endpoints.size()) {
+      const YAML::Node node = endpoints[i]["pricing"];
+      e.pricing = ResolveEndpointPricing(config.llm.pricing, node);
+      CheckOnePricing(*e.pricing, "llm.endpoints." + std::to_string(i) + ".pricing", ctx, node);
+    }
+    const Pricing& p = e.pricing ? *e.pricing : config.llm.pricing;
+    per_token = per_token || p.per_token();
+    if (p.per_gpu_hour() && gpu_priced.empty())
+      gpu_priced = e.pricing ? "llm.endpoints." + std::to_string(i) + ".pricing" : "llm.pricing";
   }
   auto check_limit = [&](double limit, const char* section, const char* path) {
-    if (limit <= 0 || p.per_token()) return;
-    ctx.Add(path, NodeAt(root, {section, "max_cost_usd"}),
-            p.per_gpu_hour() ? "needs per-token prices (llm.pricing.*_per_mtok): with llm.pricing.gpu_hour_usd the "
-                               "cost is known only from the endpoints' wall time"
-                             : "needs per-token prices (llm.pricing.*_per_mtok); without them every cost is $0");
+    if (limit <= 0) return;
+    if (!gpu_priced.empty()) {
+      ctx.Add(path, NodeAt(root, {section, "max_cost_usd"}),
+              "needs per-token prices (*_per_mtok) on every endpoint: " + gpu_priced +
+                  " has a GPU-hour price (gpu_hour_usd), a cost known only from the endpoints' wall time");
+    } else if (!per_token) {
+      ctx.Add(path, NodeAt(root, {section, "max_cost_usd"}),
+              "needs per-token prices (llm.pricing.*_per_mtok, or llm.endpoints[].pricing); without them every cost "
+              "is $0");
+    }
   };
   check_limit(config.budget.max_cost_usd, "budget", "budget.max_cost_usd");
   check_limit(config.agent.max_cost_usd, "agent", "agent.max_cost_usd");
@@ -719,14 +766,7 @@ const Section<Config>& RootSchema() {
 
 void Finalize(Config& config, const ParseContext& ctx, const YAML::Node& root) {
   const YAML::Node none;
-  auto node_at = [&](std::initializer_list<const char*> keys) {
-    YAML::Node n = root;
-    for (const char* k : keys) {
-      if (!n.IsMap() || !n[k]) return root;
-      n = n[k];
-    }
-    return n;
-  };
+  auto node_at = [&](std::initializer_list<const char*> keys) { return NodeAt(root, keys); };
   if (config.selection.min_lines > config.selection.max_lines) {
     ctx.Add("selection.min_lines", node_at({"selection", "min_lines"}),
             "must not exceed selection.max_lines (" + std::to_string(config.selection.max_lines) + "), got " +

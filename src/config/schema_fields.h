@@ -448,6 +448,38 @@ class SectionField : public FieldOf<S> {
   Section<Sub> section_;
 };
 
+// A nested section that may be absent (std::nullopt): rendered only when
+// present, so adding one leaves the hashes of configs without it unchanged.
+// Documented as one row: its keys are those of `keys_like`.
+template <typename S, typename Sub>
+class OptionalSectionField : public FieldOf<S> {
+ public:
+  OptionalSectionField(std::string key, std::optional<Sub> S::*member, std::string doc, Section<Sub> section,
+                       std::string keys_like, Flag flags = Flag::kNone)
+      : FieldOf<S>(std::move(key), std::move(doc), flags),
+        member_(member),
+        section_(std::move(section)),
+        keys_like_(std::move(keys_like)) {}
+  void Parse(const YAML::Node& node, S& obj, const std::string& path, const ParseContext& ctx) const override {
+    Sub value{};
+    section_.Parse(node, value, path, ctx);
+    obj.*member_ = std::move(value);
+  }
+  nlohmann::ordered_json ToJson(const S& obj, bool secrets, bool recipe_only) const override {
+    if (!(obj.*member_)) return nlohmann::ordered_json(nlohmann::ordered_json::value_t::discarded);
+    return section_.ToJson(*(obj.*member_), secrets, recipe_only);
+  }
+  void Document(const std::string& prefix, const S&, std::vector<DocRow>& rows) const override {
+    rows.push_back(
+        {JoinPath(prefix, this->key_), "section (optional)", "", this->doc_ + " Keys: those of " + keys_like_ + "."});
+  }
+
+ private:
+  std::optional<Sub> S::*member_;
+  Section<Sub> section_;
+  std::string keys_like_;
+};
+
 // A list of sections ("repos", "llm.endpoints").
 template <typename S, typename Sub>
 class ListField : public FieldOf<S> {

@@ -160,7 +160,7 @@ class EvalScheduler : public std::enable_shared_from_this<EvalScheduler> {
     if (s.send_seed) spec.request_template.seed = EvalRolloutSeed(s.run_seed, unit.task->task_id, unit.seed);
     spec.call_options = s.call_options;
     spec.limits = s.limits;
-    spec.pricing = s.pricing;
+    spec.prices = s.prices;
     agent::RolloutDeps rd{deps_.chat,    &env->tools(), &env->patch(),  deps_.loop,
                           deps_.workers, deps_.clock,   deps_.messages, nullptr};
     auto rollout = agent::Rollout::Create(std::move(spec), rd);

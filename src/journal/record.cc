@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -72,21 +73,41 @@ Status ForEachMember(SimdObject j, std::string_view field, Visit visit) {
   return Status::Ok();
 }
 
-// "timings_ms" and "tokens".
+// One token count object ("tokens", or an endpoint's in "endpoint_tokens").
+Status DecodeTokens(SimdObject o, const std::string& prefix, TokenUsage* t) {
+  for (auto [name, count] : {std::pair{"prompt", &t->prompt_tokens}, std::pair{"completion", &t->completion_tokens},
+                             std::pair{"reasoning", &t->reasoning_tokens},
+                             std::pair{"cached", &t->cached_prompt_tokens}, std::pair{"calls", &t->calls}}) {
+    SG_RETURN_IF_ERROR(ReadInt(o, name, false, count, prefix));
+  }
+  return Status::Ok();
+}
+
+Json EncodeTokens(const TokenUsage& t) {
+  Json j = {{"prompt", t.prompt_tokens},
+            {"completion", t.completion_tokens},
+            {"reasoning", t.reasoning_tokens},
+            {"calls", t.calls}};
+  if (t.cached_prompt_tokens != 0) j["cached"] = t.cached_prompt_tokens;
+  return j;
+}
+
+// "timings_ms", "tokens" and "endpoint_tokens".
 Status DecodeCounts(SimdObject j, JournalRecord* r) {
   SG_RETURN_IF_ERROR(ForEachMember(j, "timings_ms", [r](SimdObject o, const std::string& key, auto) {
     return ReadInt(o, key, true, &r->timings_ms[key], "timings_ms.");
   }));
+  SG_RETURN_IF_ERROR(
+      ForEachMember(j, "endpoint_tokens", [r](SimdObject, const std::string& key, simdjson::dom::element value) {
+        SimdObject o;
+        if (value.get_object().get(o) != simdjson::SUCCESS) {
+          return FieldError("endpoint_tokens." + key, "must be an object");
+        }
+        return DecodeTokens(o, "endpoint_tokens." + key + ".", &r->endpoint_tokens[key]);
+      }));
   SimdObject o;
   SG_ASSIGN_OR_RETURN(bool has_tokens, FindObject(j, "tokens", "", &o));
-  if (!has_tokens) return Status::Ok();
-  TokenUsage& t = r->tokens;
-  for (auto [name, count] : {std::pair{"prompt", &t.prompt_tokens}, std::pair{"completion", &t.completion_tokens},
-                             std::pair{"reasoning", &t.reasoning_tokens}, std::pair{"cached", &t.cached_prompt_tokens},
-                             std::pair{"calls", &t.calls}}) {
-    SG_RETURN_IF_ERROR(ReadInt(o, name, false, count, "tokens."));
-  }
-  return Status::Ok();
+  return has_tokens ? DecodeTokens(o, "tokens.", &r->tokens) : Status::Ok();
 }
 
 // "refs" and "error".
@@ -144,6 +165,30 @@ TokenUsage& TokenUsage::operator+=(const TokenUsage& add) {
   return *this;
 }
 
+void AddEndpointTokens(EndpointTokens& into, const EndpointTokens& add) {
+  for (const auto& [endpoint, tokens] : add) into[endpoint] += tokens;
+}
+
+EndpointTokens AttributedTokens(const JournalRecord& record) {
+  TokenUsage rest = record.tokens;
+  EndpointTokens out;
+  auto take = [](std::int64_t& from, std::int64_t part) {
+    const std::int64_t taken = std::clamp<std::int64_t>(part, 0, std::max<std::int64_t>(from, 0));
+    from -= taken;
+    return taken;
+  };
+  for (const auto& [endpoint, t] : record.endpoint_tokens) {
+    TokenUsage& part = out[endpoint];
+    part.prompt_tokens += take(rest.prompt_tokens, t.prompt_tokens);
+    part.completion_tokens += take(rest.completion_tokens, t.completion_tokens);
+    part.reasoning_tokens += take(rest.reasoning_tokens, t.reasoning_tokens);
+    part.cached_prompt_tokens += take(rest.cached_prompt_tokens, t.cached_prompt_tokens);
+    part.calls += take(rest.calls, t.calls);
+  }
+  if (rest != TokenUsage{}) out[""] += rest;
+  return out;
+}
+
 std::string_view StageName(Stage stage) {
   for (const auto& [s, name] : kStageNames) {
     if (s == stage) return name;
@@ -190,12 +235,9 @@ Result<std::string> EncodeRecord(const JournalRecord& r) {
     SG_RETURN_IF_ERROR(ValidateName("timing name", name, r.task_id));
     j["timings_ms"][name] = ms;
   }
-  if (r.tokens != TokenUsage{}) {
-    j["tokens"] = {{"prompt", r.tokens.prompt_tokens},
-                   {"completion", r.tokens.completion_tokens},
-                   {"reasoning", r.tokens.reasoning_tokens},
-                   {"calls", r.tokens.calls}};
-    if (r.tokens.cached_prompt_tokens != 0) j["tokens"]["cached"] = r.tokens.cached_prompt_tokens;
+  if (r.tokens != TokenUsage{}) j["tokens"] = EncodeTokens(r.tokens);
+  for (const auto& [endpoint, tokens] : r.endpoint_tokens) {
+    j["endpoint_tokens"][RepairUtf8(endpoint)] = EncodeTokens(tokens);  // a name is never a reason to lose a record
   }
   if (!r.refs.empty()) {
     for (const auto& [role, path] : r.refs) {

@@ -7,6 +7,7 @@
 
 #include "llm/config_error_gate.h"
 #include "llm/error_classifier.h"
+#include "seragen/base/endpoint_name.h"
 #include "seragen/base/log.h"
 #include "seragen/base/rng.h"
 #include "seragen/llm/models_probe.h"
@@ -281,7 +282,7 @@ struct HttpChatClient::Core : std::enable_shared_from_this<HttpChatClient::Core>
     if (result.ok()) {
       config_gate.OnSuccess();
       auto& r = *result;
-      r.endpoint = pool.options(index).base_url;
+      r.endpoint = EndpointName(pool.options(index).base_url);  // never its credentials
       pool.RecordAnswer(index, r.usage.present ? r.usage.completion_tokens : 0, response.timings.total);
       if (r.usage.present && r.usage.cached_prompt_tokens) {
         pool.RecordUsage(index, r.usage.prompt_tokens, *r.usage.cached_prompt_tokens);  // hit rate of known counts

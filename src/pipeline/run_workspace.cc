@@ -3,17 +3,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
+#include "seragen/env/bytecode_cache.h"
 #include "seragen/env/profile.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
+#include "seragen/pipeline/workspace_cpu.h"
 #include "seragen/repo/diff.h"
 #include "seragen/sandbox/incremental_copy_meter.h"
 #include "seragen/sandbox/runner_factory.h"
@@ -44,6 +48,43 @@ Status ApplyPatchInSandbox(sandbox::CommandRunner& runner, const std::string& ho
   return FailedPreconditionError("the patch does not apply: " + r.output.substr(0, 500));
 }
 
+// A runner that counts the commands it starts and adds the CPU its caller
+// spends in each to WorkspaceCpuTotals.
+class PhaseTimedRunner final : public sandbox::CommandRunner {
+ public:
+  explicit PhaseTimedRunner(std::unique_ptr<sandbox::CommandRunner> inner) : inner_(std::move(inner)) {}
+  Result<sandbox::CommandResult> Run(const sandbox::CommandRequest& request,
+                                     const sandbox::RunLimits& limits) override {
+    ScopedPhaseCpu timed(WorkspacePhase::kCommand);
+    ++started_;
+    return inner_->Run(request, limits);
+  }
+  std::string VisibleRoot() const override { return inner_->VisibleRoot(); }
+  std::string Kind() const override { return inner_->Kind(); }
+  std::uint64_t started() const { return started_; }
+
+ private:
+  std::unique_ptr<sandbox::CommandRunner> inner_;
+  std::atomic<std::uint64_t> started_{0};
+};
+
+// The rollout's disk meter, its CPU added to WorkspaceCpuTotals.
+class PhaseTimedMeter final : public sandbox::CopyMeter {
+ public:
+  explicit PhaseTimedMeter(std::vector<std::string> roots) : inner_(std::move(roots)) {}
+  Result<sandbox::CopyUsage> Measure(std::uint64_t limit_bytes, std::uint64_t max_entries) override {
+    ScopedPhaseCpu timed(WorkspacePhase::kMeter);
+    return inner_.Measure(limit_bytes, max_entries);
+  }
+  // The first, whole walk, which belongs to taking the copy (untimed here).
+  void FirstWalk(std::uint64_t limit_bytes, std::uint64_t max_entries) {
+    (void)inner_.Measure(limit_bytes, max_entries);
+  }
+
+ private:
+  sandbox::IncrementalCopyMeter inner_;
+};
+
 // One rollout's world: the lease (restored when released), the command runner
 // and the tools bound to the copy.
 class LeasedWorkspace final : public Workspace, public PatchSource {
@@ -52,7 +93,8 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
                   const tools::ToolResources* resources, const tools::ToolOptions& options, std::size_t max_patch_bytes,
                   std::string test_command)
       : lease_(std::move(lease)),
-        runner_(std::move(runner)),
+        runner_(std::make_unique<PhaseTimedRunner>(std::move(runner))),
+        commands_settle_(runner_->Kind() == "bwrap"),
         test_command_(std::move(test_command)),
         meter_(MeteredRoots(lease_.paths())),
         box_(resources, runner_.get(), lease_.path(), this, options, &meter_),
@@ -60,21 +102,35 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
     diff_options_.max_bytes = max_patch_bytes;
     // The meter's one whole walk, before the first command: after each
     // command it then looks only at what changed.
-    if (options.max_copy_bytes > 0) (void)meter_.Measure(options.max_copy_bytes, options.max_copy_entries);
+    if (options.max_copy_bytes > 0) meter_.FirstWalk(options.max_copy_bytes, options.max_copy_entries);
     env::ProfileOptions profile_options;
     profile_options.mount_point = runner_->VisibleRoot();
     if (auto p = env::DetectProfile(lease_.path(), profile_options)) own_modules_ = std::move(p->own_modules);
   }
 
-  ~LeasedWorkspace() override { (void)lease_.Release(); }
+  ~LeasedWorkspace() override {
+    ScopedPhaseCpu timed(WorkspacePhase::kRelease);
+    (void)lease_.Release();
+  }
 
   agent::ToolExecutor& tools() override { return executor_; }
   PatchSource& patch() override { return *this; }
   std::string repo_root() const override { return runner_->VisibleRoot(); }
   std::string test_command() const override { return test_command_; }
   std::vector<std::string> own_modules() const override { return own_modules_; }
+  // The copy's patch, computed again only when something may have changed
+  // the copy since the last one (see Changes).
   Result<std::string> CurrentPatch() override {
-    return repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
+    ScopedPhaseCpu timed(WorkspacePhase::kDiff);
+    const std::uint64_t changes = Changes();
+    if (last_patch_ && last_patch_changes_ == changes) return *last_patch_;
+    Result<std::string> patch = repo::DiffAgainstBase(lease_.paths(), lease_.base_commit(), diff_options_);
+    last_patch_.reset();
+    if (commands_settle_ && patch.ok()) {  // a failure may pass: it is tried again
+      last_patch_ = *patch;
+      last_patch_changes_ = changes;
+    }
+    return patch;
   }
   Status ApplyPatch(const std::string& patch) override {
     return ApplyPatchInSandbox(*runner_, lease_.paths().tmp_dir, patch);
@@ -91,11 +147,23 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
     return roots;
   }
 
+  // What may have changed the copy so far: tool calls other than
+  // submissions (the editor writes from the host) and sandboxed commands
+  // (the bash tool's, ApplyPatch, RunCommand). Nothing else writes to a
+  // leased copy, and under bubblewrap nothing a command started outlives it
+  // (its PID namespace ends with it), so while this count stands still the
+  // copy does too. Unconfined commands may leave processes behind: there
+  // every patch is computed afresh (commands_settle_ false).
+  std::uint64_t Changes() const { return executor_.possible_writes() + runner_->started(); }
+
   repo::WorkingCopyLease lease_;
-  std::unique_ptr<sandbox::CommandRunner> runner_;
+  std::unique_ptr<PhaseTimedRunner> runner_;
+  bool commands_settle_;
+  std::optional<std::string> last_patch_;
+  std::uint64_t last_patch_changes_ = 0;
   std::string test_command_;
   std::vector<std::string> own_modules_;
-  sandbox::IncrementalCopyMeter meter_;
+  PhaseTimedMeter meter_;
   tools::ToolBox box_;
   ToolBoxExecutor executor_;
   repo::DiffOptions diff_options_;
@@ -105,11 +173,11 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
 class SandboxSetupRunner final : public env::SetupRunner {
  public:
   SandboxSetupRunner(sandbox::SandboxMode mode, sandbox::SandboxOptions sb, std::string copy, std::string prefix,
-                     bool network)
+                     bool network, int max_seconds = 1800)
       : mode_(mode), sb_(std::move(sb)), copy_(std::move(copy)), prefix_(std::move(prefix)) {
     sb_.share_network = network;
-    sb_.limits.timeout = std::chrono::minutes(30);
-    sb_.limits.resources.cpu_seconds = 1800;
+    sb_.limits.timeout = std::chrono::seconds(max_seconds);
+    sb_.limits.resources.cpu_seconds = max_seconds;
   }
   Result<sandbox::CommandResult> Run(const std::string& command, const std::string& prefix_host_dir) override {
     if (::geteuid() == 0) (void)::chown(prefix_host_dir.c_str(), sb_.uid, sb_.gid);
@@ -282,12 +350,92 @@ Result<sandbox::SandboxOptions> RunWorkspaceFactory::SandboxFor(const callgraph:
   sb.groups = {sandbox::SandboxGroup(options_.uid_base)};  // may enter the environment cache
   if (auto cg = options_.slot_cgroups.find(sb.uid); cg != options_.slot_cgroups.end()) sb.cgroup_procs = cg->second;
   sb.extra_ro_binds.push_back(pool.objects_dir());
-  // Before this task takes its own copy: setup borrows one from the same pool.
+  // Before this task takes its own copy: setup and the bytecode compile borrow one from the same pool.
   SG_RETURN_IF_ERROR(ApplyEnvironment(task, pool, sb));
+  ApplyBytecodeCache(task, pool, sb);
   return sb;
 }
 
+void RunWorkspaceFactory::ApplyBytecodeCache(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool,
+                                             sandbox::SandboxOptions& sb) {
+  if (options_.bytecode_cache_dir.empty() || options_.sandbox_mode != "bwrap") return;
+  const std::map<std::string, std::string> env = sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env;
+  auto prefix = env.find("PYTHONPYCACHEPREFIX");
+  if (prefix == env.end() || prefix->second != env::kPycachePrefix) return;  // the environment chose otherwise
+  std::lock_guard<std::mutex> lock(bytecode_mu_);
+  const std::string key = task.repo + "@" + task.commit;
+  auto done = bytecode_.find(key);
+  if (done == bytecode_.end()) done = bytecode_.emplace(key, CompileBytecode(task, pool, sb)).first;
+  sb.binds.insert(sb.binds.end(), done->second.begin(), done->second.end());
+}
+
+namespace {
+
+// The entry of `o`, compiled now or reused; a failure is logged (the caller
+// keeps it and never asks again in this run).
+Result<env::BytecodeCache> TakeBytecode(const env::BytecodeCacheOptions& o, env::SetupRunner& compiler,
+                                        const callgraph::PlannedTask& task) {
+  const std::string what =
+      o.scope == env::BytecodeScope::kLibrary ? "the interpreter's library for repository" : "repository";
+  const auto start = std::chrono::steady_clock::now();
+  Result<env::BytecodeCache> cache = env::PrepareBytecodeCache(o, compiler);
+  const log::Logger logger("env");
+  if (!cache.ok()) {
+    logger.Warn("no shared Python bytecode of {} '{}' at {} (rollouts compile those imports): {}", what, task.repo,
+                task.commit.substr(0, 12), cache.status().message());
+  } else if (!cache->reused) {
+    logger.Info("compiled the Python bytecode of {} '{}' at {} once for every rollout: {} pycs, {} MB, {:.1f} s; {}",
+                what, task.repo, task.commit.substr(0, 12), cache->files, cache->bytes >> 20,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                cache->compiler_output);
+  }
+  return cache;
+}
+
+}  // namespace
+
+std::vector<sandbox::SandboxOptions::Bind> RunWorkspaceFactory::CompileBytecode(const callgraph::PlannedTask& task,
+                                                                                repo::WorkingCopyPool& pool,
+                                                                                const sandbox::SandboxOptions& sb) {
+  env::BytecodeCacheKeyParts parts{task.repo, task.commit, sb.rootfs, "", sb.env, sb.mount_point};
+  for (const auto& b : sb.binds) parts.prefix_dir += b.host + "=" + b.inside + ";";
+  env::BytecodeCacheOptions repo_o;
+  repo_o.cache_dir = options_.bytecode_cache_dir;
+  repo_o.key = env::BytecodeCacheKey(parts);
+  repo_o.mount_point = sb.mount_point;
+  env::BytecodeCacheOptions lib_o = repo_o;  // one library entry for every repository and commit
+  parts.repo = parts.commit = "";
+  lib_o.key = env::BytecodeCacheKey(parts);
+  lib_o.scope = env::BytecodeScope::kLibrary;
+  lib_o.mount_dirs = {sb.mount_point.substr(1)};
+  const std::string parent = std::filesystem::path(repo_o.cache_dir).lexically_normal().parent_path().string();
+  Status usable = ::geteuid() == 0 && !SearchableByOthers(parent)
+                      ? FailedPreconditionError("a directory above it lacks o+x for the sandbox uids")
+                      : env::GuardCacheDir(repo_o.cache_dir, sandbox::SandboxGroup(options_.uid_base));
+  Result<repo::WorkingCopyLease> lease =
+      usable.ok() ? AcquireFor(pool, sb, std::chrono::minutes(10)) : Result<repo::WorkingCopyLease>(usable);
+  if (lease.ok()) usable = AdoptForSandbox(sandbox::SandboxMode::kBwrap, *lease, sb);
+  if (!lease.ok() || !usable.ok()) {
+    log::Logger("env").Warn("no shared Python bytecode cache in {}: {}", repo_o.cache_dir,
+                            (lease.ok() ? usable : lease.status()).message());
+    return {};
+  }
+  SandboxSetupRunner compiler(sandbox::SandboxMode::kBwrap, sb, lease->path(), env::kPycachePrefix, false, 300);
+  Result<env::BytecodeCache> repo_cache = TakeBytecode(repo_o, compiler, task);
+  // A repository without Python compiles no library either.
+  const bool python = repo_cache.ok() && repo_cache->files > 0;
+  Result<env::BytecodeCache> lib_cache =
+      python ? TakeBytecode(lib_o, compiler, task) : Result<env::BytecodeCache>(NotFoundError("no Python"));
+  (void)lease->Release();
+  if (!python) return {};
+  if (!lib_cache.ok() || lib_cache->files == 0) return {{repo_cache->dir, env::kPycachePrefix, false}};
+  // The library's tree holds an empty directory at the mount point, where the repository's tree goes.
+  return {{lib_cache->dir, env::kPycachePrefix, false},
+          {repo_cache->dir + sb.mount_point, env::kPycachePrefix + sb.mount_point, false}};
+}
+
 Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {
+  ScopedPhaseCpu timed(WorkspacePhase::kAcquire);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));

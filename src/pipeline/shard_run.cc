@@ -47,13 +47,13 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
  public:
   static constexpr std::chrono::seconds kRefreshInterval{5};
 
-  OtherShardsLedger(std::string run_dir, int shard, Pricing pricing)
-      : run_dir_(std::move(run_dir)), shard_(shard), pricing_(pricing) {}
+  OtherShardsLedger(std::string run_dir, int shard, PriceBook prices)
+      : run_dir_(std::move(run_dir)), shard_(shard), prices_(std::move(prices)) {}
 
   // Blocking. The use never goes down: a journal that does not read, or
   // reads as less than before, keeps the last reading (logged once).
   Status Refresh() {
-    auto use = runview::OtherShardsUse(run_dir_, shard_, pricing_);
+    auto use = runview::OtherShardsUse(run_dir_, shard_, prices_);
     std::lock_guard<std::mutex> lock(mu_);
     refreshing_ = false;
     last_ = std::chrono::steady_clock::now();
@@ -86,7 +86,7 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
  private:
   const std::string run_dir_;
   const int shard_;
-  const Pricing pricing_;
+  const PriceBook prices_;
   mutable std::mutex mu_;
   BudgetUse use_;
   bool refreshing_ = false;
@@ -99,7 +99,7 @@ class OtherShardsLedger : public std::enable_shared_from_this<OtherShardsLedger>
 // kept), then refreshed from the progress tick.
 Result<std::shared_ptr<OtherShardsLedger>> ShareBudgets(const ShardRunInputs& in, TaskSchedulerOptions& sopts) {
   if (!sopts.budget.any() || in.run_dir.empty()) return std::shared_ptr<OtherShardsLedger>();
-  auto ledger = std::make_shared<OtherShardsLedger>(in.run_dir, in.shard.index, sopts.pricing);
+  auto ledger = std::make_shared<OtherShardsLedger>(in.run_dir, in.shard.index, sopts.prices);
   if (Status read = ledger->Refresh(); !read.ok()) {
     return FailedPreconditionError(
         "budgets: cannot read the other shards' journals, so the run-wide budget (budget.*) "
@@ -201,7 +201,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   log::Logger logger("run");
   const std::string& shard_dir = in.shard_dir;
   journal::Journal* journal = in.journal;
-  const runview::BudgetUse journal_use = runview::UseOf(in.folded, in.scheduler.pricing);
+  const runview::BudgetUse journal_use = runview::UseOf(in.folded, in.scheduler.prices);
   journal::ResumeState state = std::move(in.folded.tasks);
   std::vector<callgraph::PlannedTask> tasks = std::move(in.tasks);
 

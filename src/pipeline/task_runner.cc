@@ -26,24 +26,6 @@ using journal::kRefIssue;
 using journal::kRefRollout1;
 using journal::kRefRollout2;
 
-journal::TokenUsage TokensOf(const agent::Trajectory& t) {
-  journal::TokenUsage u;
-  u.prompt_tokens = t.totals.prompt_tokens;
-  u.completion_tokens = t.totals.completion_tokens;
-  u.cached_prompt_tokens = t.totals.cached_prompt_tokens;
-  u.calls = t.totals.model_calls;
-  return u;
-}
-
-journal::TokenUsage Minus(journal::TokenUsage a, const journal::TokenUsage& b) {
-  a.prompt_tokens = std::max<std::int64_t>(0, a.prompt_tokens - b.prompt_tokens);
-  a.completion_tokens = std::max<std::int64_t>(0, a.completion_tokens - b.completion_tokens);
-  a.reasoning_tokens = std::max<std::int64_t>(0, a.reasoning_tokens - b.reasoning_tokens);
-  a.cached_prompt_tokens = std::max<std::int64_t>(0, a.cached_prompt_tokens - b.cached_prompt_tokens);
-  a.calls = std::max<std::int64_t>(0, a.calls - b.calls);
-  return a;
-}
-
 journal::VerificationScores RecordedScores(const verify::Scores& s) {
   return {std::string(verify::VerifyRuleName(s.rule)),
           s.p1_lines,
@@ -244,8 +226,8 @@ void TaskRunner::StartRollout(int number, std::unique_ptr<Workspace> env, Resume
   }
   spec.call_options = s.call_options;
   spec.limits = s.limits;
-  spec.pricing = s.pricing;
-  journal::TokenUsage recorded = UsageOf(resumed.replay);
+  spec.prices = s.prices;
+  const journal::TokenUsage recorded = TokensOf(resumed.replay).total;
   replay_tokens_ = recorded.prompt_tokens + recorded.completion_tokens;
   spec.replay = std::move(resumed.replay);
   turn_sink_ = std::move(resumed.sink);
@@ -284,6 +266,7 @@ void TaskRunner::DropTurnLog() {
 }
 
 void TaskRunner::AddUsage(const agent::Trajectory& t) {
+  journal::AddEndpointTokens(outcome_.endpoint_tokens, TokensOf(t).by_endpoint);
   outcome_.prompt_tokens += t.totals.prompt_tokens;
   outcome_.completion_tokens += t.totals.completion_tokens;
   outcome_.cached_tokens += t.totals.cached_prompt_tokens;
@@ -310,7 +293,7 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
   if (agent::IsInfrastructureExit(exit)) {
     journal::JournalRecord rec{task_.task_id, Stage::kFailed, exit_name, attempt_};
     // The turn log keeps the answered calls for the next run, which counts them when the rollout ends.
-    rec.tokens = Minus(TokensOf(t), turn_sink_ ? turn_sink_->journaled() : journal::TokenUsage{});
+    Minus(TokensOf(t), turn_sink_ ? turn_sink_->journaled() : AnswerTokens{}).Record(rec);
     const journal::ErrorFamily family = ClassifyFailure(exit);
     rec.error = journal::ErrorInfo{{family, exit_name}, t.exit_detail, true};
     // A configuration error fails this task (retried on rerun); the run stops
@@ -325,7 +308,7 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
   std::string p1_hash = number == 1 && t.has_patch ? Sha256Hex(t.patch) : "";
   journal::JournalRecord rec{task_.task_id, number == 1 ? Stage::kRollout1Done : Stage::kRollout2Done, exit_name,
                              attempt_};
-  rec.tokens = TokensOf(t);
+  TokensOf(t).Record(rec);
   rec.refs[number == 1 ? kRefRollout1 : kRefRollout2] = path;
   rec.timings_ms["rollout"] = static_cast<std::int64_t>(t.totals.wall_seconds * 1000);
   if (ctx_->env_health != nullptr) ctx_->env_health->Add(env_broken > 0);

@@ -17,20 +17,6 @@ namespace {
 
 using journal::Stage;
 
-void AddTokens(journal::TokenUsage& total, const llm::ChatResponse& r) {
-  total.prompt_tokens += r.usage.prompt_tokens;
-  total.completion_tokens += r.usage.completion_tokens;
-  total.reasoning_tokens += r.usage.reasoning_tokens.value_or(0);
-  total.cached_prompt_tokens += r.usage.cached_prompt_tokens.value_or(0);
-  total.calls += 1;
-}
-
-journal::TokenUsage TokensOfOne(const llm::ChatResponse& r) {
-  journal::TokenUsage u;
-  AddTokens(u, r);
-  return u;
-}
-
 }  // namespace
 
 bool TaskRunner::TakeAnswer(const Result<llm::ChatResponse>& answer, const char* stage) {
@@ -43,6 +29,9 @@ bool TaskRunner::TakeAnswer(const Result<llm::ChatResponse>& answer, const char*
     FailFromChat(answer.status(), stage);
     return false;
   }
+  AnswerTokens one;
+  one.Add(*answer);
+  journal::AddEndpointTokens(outcome_.endpoint_tokens, one.by_endpoint);
   outcome_.prompt_tokens += answer->usage.prompt_tokens;
   outcome_.completion_tokens += answer->usage.completion_tokens;
   outcome_.model_calls++;
@@ -102,7 +91,7 @@ void TaskRunner::WriteIssue() {
 
 void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer, const std::string& demo_id) {
   if (!TakeAnswer(answer, "issue")) return;
-  AddTokens(issue_tokens_, *answer);
+  issue_tokens_.Add(*answer);
   auto self = shared_from_this();
   Result<std::string> issue = ExtractTagged(answer->content, ctx_->prompts->issue_tag());
   const std::size_t cap = ctx_->settings.issue_max_bytes;
@@ -117,7 +106,7 @@ void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer, const std::stri
   }
   if (!issue.ok()) {
     journal::JournalRecord rec{task_.task_id, Stage::kFailed, "issue_unparseable", attempt_};
-    rec.tokens = issue_tokens_;
+    issue_tokens_.Record(rec);
     std::string msg = "no usable issue text in " + std::to_string(issue_tries_) +
                       " answers (issue.max_attempts); the last: " + issue.status().message();
     rec.error = journal::ErrorInfo{{journal::ErrorFamily::kModel, rec.status}, msg, false};
@@ -125,7 +114,7 @@ void TaskRunner::OnIssueAnswer(Result<llm::ChatResponse> answer, const std::stri
   }
   issue_ = *issue;
   journal::JournalRecord rec{task_.task_id, Stage::kIssueDone, "written", attempt_};
-  rec.tokens = issue_tokens_;
+  issue_tokens_.Record(rec);
   rec.refs[journal::kRefIssue] = journal::IssueRef(task_.task_id);
   rec.extra = journal::IssueResult{demo_id, static_cast<std::uint64_t>(issue_tries_ - 1), ctx_->demos->source()};
   Persist({{journal::IssueRef(task_.task_id), *issue_}}, rec, [self] { self->Next(); });
@@ -159,7 +148,9 @@ void TaskRunner::OnJudgeAnswer(Result<llm::ChatResponse> answer) {
   const journal::JudgeAnswer v = ParseJudgeReply(answer->content, ctx_->prompts->judge_tag());
   const std::string status(journal::JudgeAnswerName(v));
   journal::JournalRecord rec{task_.task_id, Stage::kJudgeDone, status, attempt_};
-  rec.tokens = TokensOfOne(*answer);
+  AnswerTokens one;
+  one.Add(*answer);
+  one.Record(rec);
   auto self = shared_from_this();
   if (v != journal::JudgeAnswer::kYes && r1_attempt_ < ctx_->settings.judge_max_attempts) return RetryRollout1(rec);
   Persist({}, rec, [self, v, status] {

@@ -83,10 +83,7 @@ void TaskScheduler::OnTaskDone(std::size_t slot, const callgraph::PlannedTask& t
   summary_.cached_tokens += outcome.cached_tokens;
   summary_.model_calls += outcome.model_calls;
   summary_.agent_steps += outcome.agent_steps;
-  summary_.cost_usd += runview::UsageCostUsd({.prompt_tokens = outcome.prompt_tokens,
-                                              .completion_tokens = outcome.completion_tokens,
-                                              .cached_prompt_tokens = outcome.cached_tokens},
-                                             options_.pricing);
+  summary_.cost_usd += runview::TokensCostUsd(outcome.endpoint_tokens, options_.prices);
   log::Logger("pipeline", task.task_id).Info("task {}: {}", TaskOutcomeKindName(outcome.kind), outcome.detail);
   if (outcome.kind == TaskOutcome::Kind::kAbortRun && !summary_.aborted) {
     summary_.aborted = true;

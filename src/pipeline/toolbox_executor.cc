@@ -14,6 +14,8 @@ agent::ToolOutcome ToolBoxExecutor::Execute(const llm::ToolCall& call) {
   auto start = std::chrono::steady_clock::now();
   agent::ToolOutcome out;
   Result<tools::ToolCallResult> r = box_->Call(call.name, call.arguments_json);
+  const bool submission = r.ok() && !r->validation_error && r->outcome.role == tools::ToolRole::kSubmit;
+  if (!submission) ++possible_writes_;
   out.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
   if (!r.ok()) {
     out.kind = agent::ToolOutcome::Kind::kHarnessError;

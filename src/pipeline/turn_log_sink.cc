@@ -6,26 +6,14 @@
 #include "seragen/journal/run_paths.h"
 
 namespace seragen::pipeline {
-namespace {
-
-void Add(journal::TokenUsage& total, const llm::Usage& u) {
-  total.prompt_tokens += u.prompt_tokens;
-  total.completion_tokens += u.completion_tokens;
-  total.reasoning_tokens += u.reasoning_tokens.value_or(0);
-  total.cached_prompt_tokens += u.cached_prompt_tokens.value_or(0);
-  total.calls += 1;
-}
-
-}  // namespace
-
-TurnLogSink::TurnLogSink(RunStore* store, std::string ref, journal::TokenUsage already)
+TurnLogSink::TurnLogSink(RunStore* store, std::string ref, AnswerTokens already)
     : store_(store), ref_(std::move(ref)), journaled_(already) {}
 
 Status TurnLogSink::Answered(const agent::RecordedTurn& turn) {
   journal::TurnLogAnswer answer{turn.call, turn.request_sha256, turn.llm_seconds, agent::ResponseToJson(turn.response)};
   SG_RETURN_IF_ERROR(store_->AppendTurnAnswer(ref_, answer));
   std::lock_guard<std::mutex> lock(mu_);
-  Add(journaled_, turn.response.usage);
+  journaled_.Add(turn.response);
   return Status::Ok();
 }
 
@@ -35,7 +23,7 @@ Status TurnLogSink::ToolDone(int call, const agent::RecordedOutcome& outcome) {
   return store_->AppendTurnOutcome(ref_, line);
 }
 
-journal::TokenUsage TurnLogSink::journaled() const {
+AnswerTokens TurnLogSink::journaled() const {
   std::lock_guard<std::mutex> lock(mu_);
   return journaled_;
 }
@@ -92,19 +80,12 @@ ResumedRollout OpenTurnLog(RunStore* store, journal::TurnLogHeader header, bool 
   out.header = loaded ? loaded->header : header;
   Status started = store->StartTurnLog(out.ref, out.header, loaded ? &*loaded : nullptr);
   if (started.ok()) {
-    journal::TokenUsage already = UsageOf(out.replay);
-    out.sink = std::make_unique<TurnLogSink>(store, out.ref, already);
+    out.sink = std::make_unique<TurnLogSink>(store, out.ref, TokensOf(out.replay));
   } else {
     out.warning = "cannot write the turn log " + out.ref + " (" + started.ToString() +
                   "); this rollout is not journaled and a kill restarts it";
   }
   return out;
-}
-
-journal::TokenUsage UsageOf(const std::vector<agent::RecordedTurn>& turns) {
-  journal::TokenUsage total;
-  for (const auto& t : turns) Add(total, t.response.usage);
-  return total;
 }
 
 }  // namespace seragen::pipeline

@@ -171,6 +171,9 @@ struct WorkingCopyPool::State {
     CopyPaths copy = Paths(i);
     std::error_code ec;
     bool rebuilt = false;
+    // This pool object reset the agent's .git when it gave the copy back
+    // (GiveBack), just before it stamped the copy clean.
+    bool agent_git_fresh = false;
     if (!internal::CheckCopyIsReal(copy).ok()) {
       // Never built, half built, or made by an older layout: build from scratch.
       SG_RETURN_IF_ERROR(Rebuild(i));
@@ -183,15 +186,21 @@ struct WorkingCopyPool::State {
     } else {
       // Only this pool's own stamp vouches for the owner it remembers.
       auto stamp = seragen::ReadFile(CleanStamp(i));
-      if (!stamp.ok() || *stamp != StampText()) slots[i].owner.reset();
+      agent_git_fresh = stamp.ok() && *stamp == StampText();
+      if (!agent_git_fresh) slots[i].owner.reset();
       // Gone before anything is restored: if this prepare fails halfway, no
       // pool (ours or another process's) trusts an owner it remembers.
       fs::remove(CleanStamp(i), ec);
       if (ec) return IoError("cannot remove stamp " + CleanStamp(i) + ": " + ec.message());
       SG_RETURN_IF_ERROR(internal::EnsureAlternates(copy.git_dir, source_objects_dir));
-      if (options.verify_on_acquire && !Verify(i).ok()) SG_RETURN_IF_ERROR(Restore(i));
+      if (options.verify_on_acquire && !Verify(i).ok()) {
+        agent_git_fresh = false;  // the idle copy was touched: trust none of it
+        SG_RETURN_IF_ERROR(Restore(i));
+      }
     }
-    if (!rebuilt) SG_RETURN_IF_ERROR(internal::ResetAgentGitDir(copy, base_commit, source_objects_dir));
+    if (!rebuilt && !agent_git_fresh) {
+      SG_RETURN_IF_ERROR(internal::ResetAgentGitDir(copy, base_commit, source_objects_dir));
+    }
     // A /tmp left by a holder that died goes too: every lease starts with an empty one.
     SG_RETURN_IF_ERROR(internal::ForceRemoveAll(copy.tmp_dir));
     if (::mkdir(copy.tmp_dir.c_str(), 0700) != 0) {

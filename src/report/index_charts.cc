@@ -70,7 +70,7 @@ std::string TokensTable(const runview::StatusReport& s) {
   t += Kv("completion tokens", Thousands(s.completion_tokens));
   t += Kv("model calls", Thousands(s.model_calls));
   for (const runview::CostLine& line : runview::CostLines(s.cost)) t += Kv("cost " + line.label, line.value);
-  if (s.cost.pricing.priced()) t += Kv("cost basis", Escape(runview::CostBasis(s.cost)));
+  if (s.cost.prices.priced()) t += Kv("cost basis", Escape(runview::CostBasis(s.cost)));
   if (s.breakdown.accepted > 0)
     t += Kv("tokens per accepted", Thousands(static_cast<long long>(s.breakdown.tokens_per_accepted)));
   std::string cache;

@@ -33,26 +33,28 @@ BudgetUse& BudgetUse::operator+=(const BudgetUse& o) {
   return *this;
 }
 
-BudgetUse UseOf(const ShardState& shard, const Pricing& pricing) {
+BudgetUse UseOf(const ShardState& shard, const PriceBook& prices) {
   const journal::TokenUsage tokens = shard.totals.tokens();
+  journal::EndpointTokens by_endpoint;
+  for (const auto& [stage, part] : shard.totals.endpoint_tokens_by_stage) journal::AddEndpointTokens(by_endpoint, part);
   return BudgetUse{static_cast<std::int64_t>(shard.tasks.tasks().size()),
                    SaturatingAdd(tokens.prompt_tokens, tokens.completion_tokens),
-                   BoundedCost(UsageCostUsd(tokens, pricing))};
+                   BoundedCost(TokensCostUsd(by_endpoint, prices))};
 }
 
-BudgetUse RunUse(const std::vector<ShardState>& shards, const Pricing& pricing) {
+BudgetUse RunUse(const std::vector<ShardState>& shards, const PriceBook& prices) {
   BudgetUse use;
-  for (const ShardState& s : shards) use += UseOf(s, pricing);
+  for (const ShardState& s : shards) use += UseOf(s, prices);
   return use;
 }
 
-Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const Pricing& pricing) {
+Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const PriceBook& prices) {
   FoldOptions options;
   options.plan = false;
   options.settings = false;
   options.skip_shard = shard;
   SG_ASSIGN_OR_RETURN(RunState run, FoldRun(run_dir, options));
-  return RunUse(run.shards, pricing);
+  return RunUse(run.shards, prices);
 }
 
 std::string BudgetExhausted(const BudgetUse& used, const BudgetLimits& limits) {

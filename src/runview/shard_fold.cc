@@ -91,6 +91,12 @@ ShardFolder::ShardFolder(int index, std::string shard_dir) {
 void ShardFolder::Add(const journal::JournalRecord& rec) {
   ShardTotals& t = state_.totals;
   t.tokens_by_stage[rec.stage] += rec.tokens;
+  journal::EndpointTokens& by_endpoint = t.endpoint_tokens_by_stage[rec.stage];
+  if (rec.endpoint_tokens.empty()) {
+    by_endpoint[""] += rec.tokens;  // the common case of old journals, without a map per record
+  } else {
+    journal::AddEndpointTokens(by_endpoint, journal::AttributedTokens(rec));
+  }
   if (rec.stage == Stage::kRollout1Done || rec.stage == Stage::kRollout2Done) CountRolloutExit(rec, &t);
   if (const journal::RolloutResult* r1 = rec.stage == Stage::kRollout1Done ? rec.rollout() : nullptr;
       r1 != nullptr && !r1->patch_sha256.empty()) {

@@ -99,7 +99,7 @@ void AddBreakdown(const RunState& run, StatusReport* r) {
   }
   r->breakdown = ComputeBreakdown(run, r->prompt_tokens + r->completion_tokens);
   r->cost = CostRun(run, r->breakdown.accepted);
-  r->budget_used = RunUse(run.shards, r->cost.pricing);
+  r->budget_used = RunUse(run.shards, r->cost.prices);
 }
 
 }  // namespace

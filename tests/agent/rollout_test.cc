@@ -276,7 +276,7 @@ TEST_CASE("limits: steps, tokens, cost, wall clock, command timeouts", "[agent]"
   }
   SECTION("cost") {
     Harness h;
-    h.spec.pricing.prompt_per_mtok = 1000;  // $0.001 per prompt token
+    h.spec.prices.run.prompt_per_mtok = 1000;  // $0.001 per prompt token
     h.spec.limits.max_cost_usd = 1.5;
     h.chat.SetHandler([](const llm::ChatRequest&) {
       return Result<llm::ChatResponse>(WithUsage(MakeToolCallResponse("bash", R"({"command":"ls"})"), 1000, 0));
@@ -284,6 +284,25 @@ TEST_CASE("limits: steps, tokens, cost, wall clock, command timeouts", "[agent]"
     Trajectory t = h.Run();
     CHECK(t.exit_status == ExitStatus::kCost);
     CHECK(t.totals.cost_usd == Approx(2.0));
+  }
+  SECTION("cost, each answer at the price of the endpoint that gave it") {
+    Harness h;
+    h.spec.prices.run.prompt_per_mtok = 1000;  // llm.pricing: $0.001 per prompt token
+    Pricing cheap;
+    cheap.prompt_per_mtok = 100;  // this endpoint's own: $0.0001 per prompt token
+    h.spec.prices.endpoints = {{"http://cheap.example/v1", cheap}};
+    h.spec.limits.max_cost_usd = 1.5;
+    int calls = 0;
+    h.chat.SetHandler([&calls](const llm::ChatRequest&) {
+      llm::ChatResponse r = WithUsage(MakeToolCallResponse("bash", R"({"command":"ls"})"), 1000, 0);
+      r.endpoint = ++calls % 2 == 1 ? "http://cheap.example/v1" : "http://dear.example/v1";
+      return Result<llm::ChatResponse>(r);
+    });
+    Trajectory t = h.Run();
+    // $0.10 and $1.00 in turn: $1.50 is passed after the fourth answer ($2.20), not the second as at one price.
+    CHECK(t.exit_status == ExitStatus::kCost);
+    CHECK(calls == 4);
+    CHECK(t.totals.cost_usd == Approx(2.2));
   }
   SECTION("wall clock") {
     Harness h;

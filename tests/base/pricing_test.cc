@@ -1,5 +1,7 @@
 #include "seragen/base/pricing.h"
 
+#include "seragen/base/endpoint_name.h"
+
 #include <catch2/catch.hpp>
 
 namespace seragen {
@@ -27,6 +29,33 @@ TEST_CASE("A GPU-hour price prices wall time and no token, per-token prices no w
   tokens.completion_per_mtok = 1;
   CHECK(GpuCostUsd(tokens, 4.0) == 0);
   CHECK_FALSE(Pricing{}.priced());
+}
+
+TEST_CASE("A price book gives each endpoint its own price, and llm.pricing to the rest", "[base]") {
+  PriceBook book;
+  book.run.prompt_per_mtok = 1;
+  Pricing hosted;
+  hosted.prompt_per_mtok = 5;
+  Pricing local;
+  local.gpu_hour_usd = 2;
+  book.endpoints = {{"https://api.example/v1", hosted}, {"http://gpu0:8000/v1", local}};
+  CHECK(book.For("https://api.example/v1").prompt_per_mtok == 5);
+  CHECK(book.For("https://user:key@api.example/v1?x=1").prompt_per_mtok == 5);  // named as records name it
+  CHECK(book.For("http://gpu0:8000/v1").gpu_hour_usd == 2);
+  CHECK(book.For("").prompt_per_mtok == 1);  // tokens of no named endpoint
+  CHECK(book.For("http://other/v1").prompt_per_mtok == 1);
+  CHECK(book.per_token());
+  CHECK(book.per_gpu_hour());
+  book.endpoints.erase("http://gpu0:8000/v1");
+  CHECK_FALSE(book.per_gpu_hour());
+  CHECK_FALSE(PriceBook{}.priced());
+}
+
+TEST_CASE("An endpoint's name is its base URL without credentials, query or fragment", "[base]") {
+  CHECK(EndpointName("https://user:s3cret@gpu0.example:8000/v1?key=abc#f") == "https://gpu0.example:8000/v1");
+  CHECK(EndpointName("http://h:1/v1") == "http://h:1/v1");
+  CHECK(EndpointName("http://h/a@b") == "http://h/a@b");  // an @ in the path is no credential
+  CHECK(EndpointName("") == "");
 }
 
 }  // namespace seragen

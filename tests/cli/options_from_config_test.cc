@@ -259,8 +259,8 @@ TEST_CASE("stage settings: request template, issue, judge, verification", "[cli]
   CHECK(s.call_options.attempt_timeout == milliseconds(42250));
   CHECK_FALSE(s.send_seed);
   CHECK(s.limits.max_steps == 17);
-  CHECK(s.pricing.completion_per_mtok == 2.5);
-  CHECK(s.pricing.cached_per_mtok == 0.125);
+  CHECK(s.prices.run.completion_per_mtok == 2.5);
+  CHECK(s.prices.run.cached_per_mtok == 0.125);
   CHECK(s.issue_temperature == 0.2);
   CHECK(s.issue_max_tokens == 321);
   CHECK(s.issue_max_attempts == 4);
@@ -292,7 +292,7 @@ TEST_CASE("scheduler options: slots, budgets, grace, worker threads", "[cli][opt
   CHECK(s.budget.max_tasks == 5);
   CHECK(s.budget.max_tokens == 6000);
   CHECK(s.budget.max_cost_usd == 2.25);
-  CHECK(s.pricing.prompt_per_mtok == 1.25);
+  CHECK(s.prices.run.prompt_per_mtok == 1.25);
   CHECK(s.grace == milliseconds(4500));
   CHECK(WorkerThreadsFrom(cfg) == 13);
   CHECK(WorkerThreadsFrom(Load("run.concurrency=5000")) == 514);

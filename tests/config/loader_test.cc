@@ -480,3 +480,40 @@ TEST_CASE("run.concurrency: auto by default, a count, or auto again, saved as wr
 }
 
 }  // namespace seragen::config
+
+namespace seragen::config {
+
+TEST_CASE("an endpoint's pricing takes the keys it leaves out from llm.pricing and survives the saved config",
+          "[config]") {
+  const std::string text = std::string(kMinimal) +  // its endpoint, then two more
+                           "      pricing: {gpu_hour_usd: 2.5}\n"
+                           "    - base_url: https://api.example/v1\n"
+                           "      pricing: {completion_per_mtok: 12}\n"
+                           "    - base_url: https://other.example/v1\n"
+                           "  pricing: {prompt_per_mtok: 3, completion_per_mtok: 15, cached_per_mtok: 0.3, "
+                           "gpus_per_endpoint: 2}\n";
+  LoadedConfig c = MustLoad(text);
+  const std::vector<EndpointConfig>& e = c.config.llm.endpoints;
+  REQUIRE(e.size() == 3);
+  REQUIRE(e[0].pricing);  // a GPU-hour price replaces the per-token kind, keeps the GPUs per endpoint
+  CHECK(e[0].pricing->gpu_hour_usd == 2.5);
+  CHECK_FALSE(e[0].pricing->per_token());
+  CHECK(e[0].pricing->gpus_per_endpoint == 2);
+  REQUIRE(e[1].pricing);  // one per-token key set: the others inherited
+  CHECK(e[1].pricing->prompt_per_mtok == 3);
+  CHECK(e[1].pricing->completion_per_mtok == 12);
+  CHECK(e[1].pricing->cached_per_mtok == 0.3);
+  CHECK_FALSE(e[2].pricing);  // none: llm.pricing
+  // The saved config (what the run directory keeps) loads to the same prices and hash.
+  LoadedConfig again = MustLoad(RenderResolvedYaml(c));
+  REQUIRE(again.config.llm.endpoints[1].pricing);
+  CHECK(again.config.llm.endpoints[1].pricing->completion_per_mtok == 12);
+  CHECK(again.config.llm.endpoints[0].pricing->gpu_hour_usd == 2.5);
+  CHECK_FALSE(again.config.llm.endpoints[2].pricing);
+  CHECK(again.config_hash == c.config_hash);
+  // An endpoint without a pricing section adds nothing to the hash of a config.
+  CHECK(CanonicalJson(MustLoad(kMinimal).config).find("pricing\":{") ==
+        CanonicalJson(MustLoad(kMinimal).config).rfind("pricing\":{"));
+}
+
+}  // namespace seragen::config

@@ -19,6 +19,8 @@ JournalRecord FullRecord() {
   r.at = "2026-11-21T12:00:00.123Z";
   r.timings_ms = {{"rollout", 8123}, {"queue", 5}};
   r.tokens = {1000, 200, 50, 7, 640};
+  r.endpoint_tokens = {{"http://gpu0:8000/v1", {600, 150, 50, 4, 600}},
+                       {"https://api.example/v1", {400, 50, 0, 2, 40}}};
   r.refs = {{"trajectory", "trajectories/3fa2.r2.json"}, {"patch", "patches/3fa2.p2.diff"}};
   r.error = ErrorInfo{ParseErrorClass("model.exit_format"), "three bad turns\nin a row \"quoted\" \xe2\x9c\x93", true};
   r.extra = RolloutResult{true, ""};
@@ -242,6 +244,9 @@ TEST_CASE("hostile journal lines: deep nesting, huge numbers and wrong kinds are
            {R"({"type":"task","task_id":"a","stage":"planned","attempt":4294967296})", "attempt"},
            {R"({"type":"task","task_id":"a","stage":"planned","tokens":{"prompt":1.5}})", "tokens.prompt"},
            {R"({"type":"task","task_id":"a","stage":"planned","timings_ms":{"q":"1"}})", "timings_ms.q"},
+           {R"({"type":"task","task_id":"a","stage":"planned","endpoint_tokens":{"h":3}})", "endpoint_tokens.h"},
+           {R"({"type":"task","task_id":"a","stage":"planned","endpoint_tokens":{"h":{"prompt":"1"}}})",
+            "endpoint_tokens.h.prompt"},
            {R"({"type":"task","task_id":"a","stage":"planned","error":[]})", "error"},
            {R"({"type":"task","task_id":"a","stage":"issue_done","extra":{"retries":-1}})", "extra.retries"},
            {R"({"type":"task","task_id":"a","stage":"verified","extra":{"scores":3}})", "extra.scores"},
@@ -257,6 +262,35 @@ TEST_CASE("hostile journal lines: deep nesting, huge numbers and wrong kinds are
   // Text that is not UTF-8 inside a JSON string is damage, not a record.
   CHECK(DecodeEntry(std::string("{\"type\":\"task\",\"task_id\":\"\xff\",\"stage\":\"planned\"}")).status().code() ==
         StatusCode::kDataLoss);
+}
+
+TEST_CASE("a record written before endpoints were recorded decodes, its tokens attributed to no endpoint",
+          "[journal][record]") {
+  // A line as journals held it before "endpoint_tokens" existed.
+  auto entry = DecodeEntry(R"({"type":"task","task_id":"t1","stage":"rollout1_done","status":"submitted","attempt":1,)"
+                           R"("tokens":{"prompt":1000,"completion":200,"reasoning":0,"calls":3,"cached":400}})");
+  REQUIRE(entry.ok());
+  REQUIRE(entry->record);
+  CHECK(entry->record->endpoint_tokens.empty());
+  const EndpointTokens all = AttributedTokens(*entry->record);
+  REQUIRE(all.size() == 1);
+  CHECK(all.at("") == TokenUsage{1000, 200, 0, 3, 400});
+}
+
+TEST_CASE("a record's tokens are attributed to the endpoints that answered them, the rest to none",
+          "[journal][record]") {
+  JournalRecord r{"t1", Stage::kRollout1Done, "submitted", 1};
+  r.tokens = {1000, 200, 0, 4, 100};
+  r.endpoint_tokens = {{"http://a/v1", {700, 150, 0, 2, 100}}, {"http://b/v1", {300, 50, 0, 1, 0}}};
+  EndpointTokens parts = AttributedTokens(r);
+  CHECK(parts.at("http://a/v1") == TokenUsage{700, 150, 0, 2, 100});
+  CHECK(parts.at("http://b/v1") == TokenUsage{300, 50, 0, 1, 0});
+  CHECK(parts.at("") == TokenUsage{0, 0, 0, 1, 0});  // a call that got no answer
+  // A damaged record claiming more for its endpoints than it holds gives them no more than it holds.
+  r.endpoint_tokens["http://b/v1"].prompt_tokens = 5'000'000;
+  parts = AttributedTokens(r);
+  CHECK(parts.at("http://a/v1").prompt_tokens + parts.at("http://b/v1").prompt_tokens == 1000);
+  CHECK((parts.count("") == 0 || parts.at("").prompt_tokens == 0));
 }
 
 }  // namespace seragen::journal

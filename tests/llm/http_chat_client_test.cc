@@ -259,6 +259,23 @@ TEST_CASE("successful call: typed response, endpoint, timings, auth header", "[l
   ::unsetenv("SERAGEN_CLIENT_TEST_KEY");
 }
 
+TEST_CASE("an answer names its endpoint without the credentials of its base URL", "[llm][client]") {
+  ChatHarness h;
+  std::string url = h.server().base_url() + "/v1";
+  url.insert(url.find("://") + 3, "user:s3cret-pw@");
+  auto ep = MakeEndpointOptions(url, "");
+  REQUIRE(ep.ok());
+  ChatClientOptions options;
+  options.endpoints = {*ep};
+  HttpChatClient client(h.http, h.executor, h.clock, options);
+  h.server().Enqueue(kPath, Ok());
+  std::promise<Result<ChatResponse>> promise;
+  client.Complete(SimpleRequest(), {}, [&](Result<ChatResponse> r) { promise.set_value(std::move(r)); });
+  auto r = promise.get_future().get();
+  REQUIRE(r.ok());
+  CHECK(r->endpoint == h.server().base_url() + "/v1");  // what journals, prices and trajectories name it by
+}
+
 TEST_CASE("history hygiene on the wire: invalid arguments are sent back as {}", "[llm][client]") {
   ChatHarness h;
   h.server().Enqueue(kPath, Ok());

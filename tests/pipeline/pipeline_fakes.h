@@ -173,6 +173,8 @@ struct ScriptedModel {
   bool rollout1_never_submits = false;
   // Reasoning sent with every agent turn (empty: none).
   std::string rollout_reasoning;
+  // The endpoint agent answers name, in turn (empty: none named).
+  std::vector<std::string> rollout_endpoints;
 
   static std::string Next(std::deque<std::string>& queue, const std::string& fixed) {
     if (queue.empty()) return fixed;
@@ -190,6 +192,9 @@ struct ScriptedModel {
         llm::ChatResponse r = acted ? llm::MakeToolCallResponse("submit", "{}")
                                     : llm::MakeToolCallResponse("bash", R"({"command":"ls"})");
         r.reasoning = rollout_reasoning;
+        if (!rollout_endpoints.empty()) {
+          r.endpoint = rollout_endpoints[static_cast<std::size_t>(rollout_calls - 1) % rollout_endpoints.size()];
+        }
         if (rollout_prompt_tokens > 0) {
           r.usage.present = true;
           r.usage.prompt_tokens = rollout_prompt_tokens;

@@ -129,16 +129,21 @@ struct BwrapWorld {
   std::unique_ptr<RunWorkspaceFactory> factory;
   callgraph::PlannedTask task;
 
-  explicit BwrapWorld(std::size_t capacity, std::uint64_t max_copy_bytes = 0) {
+  // `files` (path -> content) make the repository's one commit; with
+  // `bytecode`, the factory keeps a bytecode cache in the temp directory.
+  explicit BwrapWorld(std::size_t capacity, std::uint64_t max_copy_bytes = 0,
+                      const std::map<std::string, std::string>& files = {{"a.txt", "alpha\n"}}, bool bytecode = false) {
     options.sandbox_mode = "bwrap";
     options.tools.max_copy_bytes = max_copy_bytes;
     options.sandbox.uid = options.sandbox.gid = options.uid_base;
+    if (bytecode) options.bytecode_cache_dir = tmp.Sub("pycache");
     check = sandbox::SelfCheck(options.sandbox);
     if (!check.ok()) return;
     ::chmod(tmp.path().c_str(), 0755);
     std::string source = tmp.Sub("source");
-    MustRun("mkdir -p " + source + " && cd " + source + " && " + kGit + " init -q && echo alpha > a.txt && " + kGit +
-            " add -A && " + kGit + " commit -qm base && chmod -R o+rX " + source);
+    for (const auto& [path, content] : files) tmp.Write("source/" + path, content);
+    MustRun("cd " + source + " && " + kGit + " init -q && " + kGit + " add -A && " + kGit +
+            " commit -qm base && chmod -R o+rX " + source);
     task.commit = MustRun("cd " + source + " && " + kGit + " rev-parse HEAD");
     task.commit.pop_back();
     auto repo = repo::Repository::Open(source);
@@ -157,6 +162,16 @@ struct BwrapWorld {
   }
   // Host directories of the rollouts' /tmp in the pool.
   std::string TmpDirs() { return MustRun("find " + options.pool.pool_dir + " -name 'copy-*.tmp'"); }
+  // A rollout's workspace in slot 0.
+  std::unique_ptr<Workspace> Lease() {
+    auto env = factory->Acquire(task, 0);
+    REQUIRE(env.ok());
+    return std::move(env).value();
+  }
+  // Every file of the bytecode cache with its checksum, one per line.
+  std::string BytecodeFiles() {
+    return MustRun("cd " + options.bytecode_cache_dir + " && find . -type f -o -type l | sort | xargs -r md5sum");
+  }
 };
 
 TEST_CASE("run workspace: under bubblewrap the agent's git status and diff work on its disposable .git") {
@@ -174,6 +189,39 @@ TEST_CASE("run workspace: under bubblewrap the agent's git status and diff work 
     REQUIRE(patch.ok());
     CHECK(patch->find("+more\n") != std::string::npos);
   }
+}
+
+llm::ToolCall Editor(const std::string& arguments_json) {
+  llm::ToolCall call = Bash("");
+  call.name = "editor";
+  call.arguments_json = call.arguments_raw = arguments_json;
+  return call;
+}
+
+TEST_CASE(
+    "run workspace: under bubblewrap the patch is computed again after each command or editor call and only then") {
+  BwrapWorld w(1);
+  if (w.Skipped()) return;
+  auto env = w.factory->Acquire(w.task, 0);
+  REQUIRE(env.ok());
+  PatchSource& patch = (*env)->patch();
+  (*env)->tools().Execute(Bash("echo one >> a.txt"));
+  CHECK(patch.CurrentPatch().value().find("+one\n") != std::string::npos);
+  // A write by nothing the rollout runs (no tool call, no command) is not
+  // looked for: the patch taken for a submission is the one the rollout ends with.
+  MustRun("for f in " + w.options.pool.pool_dir + "/*/*/copy-0/a.txt; do echo outside >> \"$f\"; done");
+  CHECK(patch.CurrentPatch().value().find("+outside") == std::string::npos);
+  agent::ToolOutcome created =
+      (*env)->tools().Execute(Editor(R"({"command":"create","path":"/repo/b.txt","file_text":"from the editor\n"})"));
+  INFO(created.text);
+  std::string after_editor = patch.CurrentPatch().value();
+  CHECK(after_editor.find("+from the editor") != std::string::npos);
+  CHECK(after_editor.find("+outside") != std::string::npos);
+  (*env)->tools().Execute(Bash("echo three >> a.txt"));
+  CHECK(patch.CurrentPatch().value().find("+three\n") != std::string::npos);
+  (void)(*env)->ApplyPatch("");  // a command (this one fails: nothing to apply)
+  MustRun("for f in " + w.options.pool.pool_dir + "/*/*/copy-0/a.txt; do echo four >> \"$f\"; done");
+  CHECK(patch.CurrentPatch().value().find("+four\n") != std::string::npos);
 }
 
 TEST_CASE("run workspace: a rollout keeps one /tmp from command to command, its own, gone with the lease") {
@@ -210,6 +258,84 @@ TEST_CASE("run workspace: the rollout's /tmp counts in the copy's disk bound") {
   agent::ToolOutcome big = (*env)->tools().Execute(Bash("head -c 6000000 /dev/urandom > /tmp/big"));
   INFO(big.text);
   CHECK(big.disk_limit);
+}
+
+// A package whose module names the version of it that runs, and a module
+// named like one the bytecode compiler imports: were the repository on the
+// compiler's path, it would write into the shared cache.
+std::map<std::string, std::string> PythonRepo() {
+  return {{"pkg/__init__.py", ""},
+          {"pkg/mod.py", "VALUE = 'base'\n"},
+          {"py_compile.py",
+           "import os, sys\n"
+           "os.makedirs('/tmp/.pycache/usr/lib', exist_ok=True)\n"
+           "open('/tmp/.pycache/usr/lib/planted.cpython-311.pyc', 'w').write('planted')\n"
+           "sys.path = [p for p in sys.path if p not in ('', os.getcwd())]\n"
+           "del sys.modules['py_compile']\n"
+           "import py_compile\n"}};
+}
+
+TEST_CASE("run workspace: a rollout loads its repository's and the library's bytecode from the shared cache") {
+  BwrapWorld w(1, 0, PythonRepo(), true);
+  if (w.Skipped()) return;
+  std::unique_ptr<Workspace> env = w.Lease();
+  // -v says "code object from '<pyc>'" for bytecode it loads and "code object from <source>" for what it compiles.
+  agent::ToolOutcome out = env->tools().Execute(
+      Bash("python3 -v -c 'import pkg.mod, json; print(pkg.mod.VALUE)' 2>&1 | grep -E '^# code object from|^base'"));
+  INFO(out.text);
+  CHECK(out.text.find("# code object from '/tmp/.pycache/repo/pkg/mod.cpython-") != std::string::npos);
+  CHECK(out.text.find("# code object from '/tmp/.pycache/usr/lib/python3") != std::string::npos);
+  CHECK(out.text.find("# code object from /") == std::string::npos);  // nothing compiled
+  CHECK(out.text.find("base") != std::string::npos);
+}
+
+TEST_CASE("run workspace: an edited module runs its new code, never the shared bytecode of its base") {
+  BwrapWorld w(1, 0, PythonRepo(), true);
+  if (w.Skipped()) return;
+  std::unique_ptr<Workspace> env = w.Lease();
+  const std::string show = "python3 -c 'import pkg.mod; print(pkg.mod.VALUE)'";
+  CHECK(env->tools().Execute(Bash(show)).text.find("base") != std::string::npos);
+  // Same length, same mtime: only the content tells the edit apart.
+  agent::ToolOutcome edited =
+      env->tools().Execute(Bash("touch -r pkg/mod.py /tmp/t && sed -i s/base/next/ pkg/mod.py && "
+                                "touch -r /tmp/t pkg/mod.py && " +
+                                show + " && " + show));
+  INFO(edited.text);
+  CHECK(edited.text.find("next\nnext") != std::string::npos);
+  CHECK(edited.text.find("base") == std::string::npos);
+}
+
+TEST_CASE("run workspace: neither the repository's files nor a rollout can write into the shared bytecode") {
+  BwrapWorld w(1, 0, PythonRepo(), true);
+  if (w.Skipped()) return;
+  std::unique_ptr<Workspace> env = w.Lease();
+  const std::string before = w.BytecodeFiles();
+  INFO(before);
+  CHECK(before.find("/repo/pkg/mod.cpython-") != std::string::npos);
+  CHECK(before.find("planted") == std::string::npos);  // the compiler never imported the repository's py_compile
+  agent::ToolOutcome out = env->tools().Execute(Bash(
+      "touch /tmp/.pycache/new 2>&1; for f in $(find /tmp/.pycache/repo -name '*.pyc'); do echo x > $f; done 2>&1; "
+      "sed -i s/base/next/ pkg/mod.py && python3 -c 'import pkg.mod, py_compile' 2>&1"));
+  INFO(out.text);
+  CHECK(out.text.find("Read-only file system") != std::string::npos);
+  CHECK(w.BytecodeFiles() == before);
+}
+
+TEST_CASE("run workspace: no bytecode reaches the patch") {
+  BwrapWorld w(1, 0, PythonRepo(), true);
+  if (w.Skipped()) return;
+  std::unique_ptr<Workspace> env = w.Lease();
+  CHECK(env->patch().CurrentPatch().value().empty());  // the compile left the copy as it was
+  env->tools().Execute(
+      Bash("python3 -c 'import pkg.mod' && echo 'EXTRA = 1' >> pkg/mod.py && "
+           "echo 'import pkg.mod' > pkg/new.py && python3 -c 'import pkg.new'"));
+  auto patch = env->patch().CurrentPatch();
+  REQUIRE(patch.ok());
+  INFO(*patch);
+  CHECK(patch->find("+EXTRA = 1") != std::string::npos);
+  CHECK(patch->find("pkg/new.py") != std::string::npos);
+  CHECK(patch->find("pyc") == std::string::npos);
+  CHECK(patch->find("__pycache__") == std::string::npos);
 }
 
 }  // namespace

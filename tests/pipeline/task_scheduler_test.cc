@@ -59,7 +59,7 @@ struct SchedulerFixture {
     journal::LoadedJournal journal;
     journal.records = store.records;
     runview::ShardState folded = runview::FoldShard("", journal);
-    options.journal_use = runview::UseOf(folded, options.pricing);
+    options.journal_use = runview::UseOf(folded, options.prices);
     TaskScheduler s(&ctx, std::move(tasks), std::move(folded.tasks), options);
     std::optional<RunSummary> out;
     loop.Post([&] { s.Start([&](RunSummary r) { out = r; }); });
@@ -134,12 +134,40 @@ TEST_CASE("budgets cover the run: a second invocation counts what the journal sp
   }
   SECTION("max_cost_usd") {
     f.model.rollout_prompt_tokens = 100;
-    f.options.pricing.prompt_per_mtok = 1e6;  // $1 a token: any call spends the budget
+    f.options.prices.run.prompt_per_mtok = 1e6;  // $1 a token: any call spends the budget
     f.options.budget.max_cost_usd = 1;
     f.options.concurrency = 1;  // the cost is known once the first task is done
     CHECK(f.Run(f.Tasks(10)).dispatched == 1);
     CHECK(f.Run(f.Tasks(10)).dispatched == 0);
   }
+}
+
+TEST_CASE("budget.max_cost_usd charges each call at the price of the endpoint that answered it",
+          "[scheduler][budget]") {
+  SchedulerFixture f;
+  f.envs.patch1 =
+      "";  // a task is rollout 1 only: two calls, the first to the dear endpoint, the second to the free one
+  f.model.rollout_prompt_tokens = 100;
+  f.model.rollout_endpoints = {"http://dear.example/v1", "http://free.example/v1"};
+  f.options.prices.run.prompt_per_mtok = 1000;  // llm.pricing, the dear endpoint's: $0.10 a call
+  f.options.prices.endpoints = {{"http://dear.example/v1", f.options.prices.run}, {"http://free.example/v1", {}}};
+  f.options.budget.max_cost_usd = 0.25;
+  f.options.concurrency = 1;
+  RunSummary first = f.Run(f.Tasks(10));
+  CHECK(first.dispatched == 3);  // $0.10 a task; at one price for both endpoints it would be $0.20, and 2 tasks
+  CHECK(first.stop_reason == "budget.max_cost_usd reached (run-wide: $0.30 of $0.25)");
+  // The journal names the endpoints, so the next invocation prices them alike.
+  RunSummary again = f.Run(f.Tasks(10));
+  CHECK(again.dispatched == 0);
+  CHECK(again.run_budget_used.cost_usd == Approx(0.3));
+  bool named = false;
+  for (const journal::JournalRecord& r : f.store.records) {
+    if (r.stage != journal::Stage::kRollout1Done) continue;
+    named = true;
+    CHECK(r.endpoint_tokens.at("http://dear.example/v1").prompt_tokens == 100);
+    CHECK(r.endpoint_tokens.at("http://free.example/v1").prompt_tokens == 100);
+  }
+  CHECK(named);
 }
 
 TEST_CASE("budgets are shared with the other shards' journals", "[scheduler][budget]") {

@@ -189,10 +189,12 @@ TEST_CASE("recorded turns survive the trip through the log format", "[pipeline][
   turn.response.usage.prompt_tokens = 120;
   turn.response.usage.cached_prompt_tokens = 64;
   turn.response.reasoning = "think";
+  turn.response.endpoint = "http://gpu0:8000/v1";
   REQUIRE(sink.Answered(turn).ok());
   REQUIRE(sink.ToolDone(0, {agent::ToolOutcome::Kind::kObservation, "hi\n\xff", true}).ok());
-  CHECK(sink.journaled().prompt_tokens == 120);
-  CHECK(sink.journaled().cached_prompt_tokens == 64);
+  CHECK(sink.journaled().total.prompt_tokens == 120);
+  CHECK(sink.journaled().total.cached_prompt_tokens == 64);
+  CHECK(sink.journaled().by_endpoint.at("http://gpu0:8000/v1").prompt_tokens == 120);
   auto loaded = store.LoadTurnLog("turns/t1.r1.a1.jsonl");
   REQUIRE(loaded.ok());
   auto turns = RecordedTurnsFrom(*loaded);
@@ -208,7 +210,8 @@ TEST_CASE("recorded turns survive the trip through the log format", "[pipeline][
   REQUIRE(back.outcome.has_value());
   CHECK(back.outcome->text == "hi\n\xff");
   CHECK(back.outcome->timed_out);
-  CHECK(UsageOf(*turns).prompt_tokens == 120);
+  CHECK(TokensOf(*turns).total.prompt_tokens == 120);
+  CHECK(TokensOf(*turns).by_endpoint.at("http://gpu0:8000/v1").prompt_tokens == 120);  // the endpoint is kept
   // An outcome kind from a newer writer is not replayable.
   loaded->turns.front().outcome->kind = "teleported";
   CHECK(RecordedTurnsFrom(*loaded).status().code() == StatusCode::kParseError);

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -411,6 +412,36 @@ TEST_CASE("pool: an owner is not trusted once another process has used the copy"
   WorkingCopyLease lease = Must(mine.Acquire(std::chrono::milliseconds(0), 54321));
   REQUIRE(lease.GiveTo(54321, 54321).ok());
   CHECK(NotOwnedBy(lease.path(), 54321).empty());
+}
+
+// Inode of the agent's .git/HEAD in the copy at `path` (a new one: the .git was rebuilt).
+ino_t AgentHeadInode(const std::string& path) {
+  struct stat st;
+  REQUIRE(::lstat((path + "/.git/HEAD").c_str(), &st) == 0);
+  return st.st_ino;
+}
+
+TEST_CASE("pool: the agent's .git reset when this pool gave the copy back is not rebuilt at acquire") {
+  PoolFixture f;
+  WorkingCopyPool mine = f.MakePool(1);
+  WorkingCopyPool theirs = f.MakePool(1);  // the same directory, as another seragen process would use it
+  std::string path;
+  {
+    WorkingCopyLease lease = Must(mine.Acquire());
+    path = lease.path();
+    MustRun("cd " + Quote(path) + " && echo 0000 > .git/HEAD && echo x > .git/objects/stray");  // the agent's doing
+  }
+  const ino_t given_back = AgentHeadInode(path);
+  {
+    WorkingCopyLease lease = Must(mine.Acquire());
+    CHECK(AgentHeadInode(path) == given_back);
+    CHECK(MustRun(Git(path) + " rev-parse HEAD") == f.base + "\n");
+    CHECK_FALSE(std::filesystem::exists(path + "/.git/objects/stray"));
+  }
+  const ino_t ours = AgentHeadInode(path);
+  WorkingCopyLease lease = Must(theirs.Acquire());  // stamped by another pool: rebuilt
+  CHECK(AgentHeadInode(path) != ours);
+  CHECK(MustRun(Git(path) + " rev-parse HEAD") == f.base + "\n");
 }
 
 TEST_CASE("pool: verify_on_acquire catches edits made to an idle copy") {

@@ -90,7 +90,7 @@ std::vector<callgraph::PlannedTask> MakePlan(const SyntheticRunOptions& o) {
 }
 
 // The records of task i (in order) for its outcome.
-std::vector<JournalRecord> RecordsOf(const std::string& id, std::size_t i) {
+std::vector<JournalRecord> RecordsOf(const std::string& id, std::size_t i, const std::vector<std::string>& endpoints) {
   std::string outcome = SyntheticOutcome(i);
   std::vector<JournalRecord> out;
   if (outcome == "planned") return out;
@@ -98,6 +98,8 @@ std::vector<JournalRecord> RecordsOf(const std::string& id, std::size_t i) {
     JournalRecord r{id, stage, std::move(status), 1};
     r.at = fmt::format("2026-11-20T10:{:02}:{:02}.000Z", (i / 60) % 60, i % 60);
     r.tokens = {1200, 300, 0, 2, 100};
+    if (endpoints.size() >= 2)
+      r.endpoint_tokens = {{endpoints[0], {1000, 200, 0, 1, 100}}, {endpoints[1], {200, 100, 0, 1, 0}}};
     r.timings_ms = {{"stage", 1000}};
     return r;
   };
@@ -161,7 +163,7 @@ Status MakeSyntheticRun(const std::string& run_dir, const SyntheticRunOptions& o
     std::string text = journal::EncodeHeader(header) + "\n";
     for (std::size_t i = static_cast<std::size_t>(k); i < plan.size(); i += static_cast<std::size_t>(o.shards)) {
       const std::string& id = plan[i].task_id;
-      for (const JournalRecord& r : RecordsOf(id, i)) {
+      for (const JournalRecord& r : RecordsOf(id, i, o.endpoints)) {
         SG_ASSIGN_OR_RETURN(std::string line, journal::EncodeRecord(r));
         text += line + "\n";
         if (!o.trajectories) continue;

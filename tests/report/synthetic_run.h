@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "seragen/base/status.h"
 
@@ -22,6 +23,11 @@ struct SyntheticRunOptions {
       "<script>console.error('injected')</script><img src=x onerror=\"console.error('injected')\">\x1b[31m\"&'";
   int repos = 3;
   std::string model = "synthetic";  // the model id every trajectory records
+  // Non-empty: every record's tokens (1,200 prompt of which 100 cached, 300
+  // completion, 2 calls) name the endpoints that answered them: 1,000 prompt
+  // (the 100 cached), 200 completion and one call the first endpoint's, the
+  // rest the second's.
+  std::vector<std::string> endpoints;
 };
 
 // The outcome task i gets: accepted, rejected, skipped, failed, running or

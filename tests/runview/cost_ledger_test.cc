@@ -40,6 +40,9 @@ RunState TwoShards(const Pricing& pricing, const std::string& run_dir = "") {
   return run;
 }
 
+constexpr const char* kLocal = "http://gpu0:8000/v1";
+constexpr const char* kHosted = "https://api.example/v1";
+
 Pricing PerToken() {
   Pricing p;
   p.prompt_per_mtok = 2.0;
@@ -52,6 +55,40 @@ void WriteOccupancy(const std::string& run_dir, int shard, double tracked_s) {
   journal::OccupancyRecord o;
   o.endpoints.push_back({.endpoint = "http://gpu:8000/v1", .tracked_s = tracked_s});
   const std::string dir = journal::ShardDir(run_dir, shard);
+  REQUIRE(MakeDirs(dir).ok());
+  REQUIRE(WriteFileAtomic(journal::OccupancyPath(dir), journal::EncodeOccupancy(o)).ok());
+}
+
+// Records whose tokens name the endpoints that answered them: task a's
+// rollout 1 split between a local endpoint and a hosted one, its judge on
+// the hosted one, task b's rollout 1 on the local one, and an issue record
+// as journals held it before endpoints were recorded.
+RunState TwoEndpoints(const Pricing& local, const std::string& run_dir = "") {
+  journal::LoadedJournal s0, s1;
+  journal::JournalRecord r1 = Spent("a", Stage::kRollout1Done, 500'000, 0, 50'000);
+  r1.endpoint_tokens = {{kLocal, {.prompt_tokens = 300'000, .completion_tokens = 30'000, .calls = 1}},
+                        {kHosted, {.prompt_tokens = 200'000, .completion_tokens = 20'000, .calls = 1}}};
+  journal::JournalRecord judge = Spent("a", Stage::kJudgeDone, 100'000, 0, 0);
+  judge.endpoint_tokens = {{kHosted, judge.tokens}};
+  journal::JournalRecord b1 = Spent("b", Stage::kRollout1Done, 400'000, 100'000, 0);
+  b1.endpoint_tokens = {{kLocal, b1.tokens}};
+  s0.records = {r1, judge, Spent("a", Stage::kIssueDone, 0, 0, 50'000)};
+  s1.records = {b1};
+  RunState run;
+  run.run_dir = run_dir;
+  run.shards = {FoldShard("", s0), FoldShard("", s1)};
+  config::Config saved;
+  saved.llm.pricing = PerToken();  // the hosted endpoint's, and the old record's
+  saved.llm.endpoints = {{.base_url = kLocal, .pricing = local}, {.base_url = kHosted}};
+  run.settings.saved = saved;
+  return run;
+}
+
+void WriteTwoEndpointsOccupancy(const std::string& run_dir, double local_s, double hosted_s) {
+  journal::OccupancyRecord o;
+  o.endpoints.push_back({.endpoint = kLocal, .tracked_s = local_s});
+  o.endpoints.push_back({.endpoint = kHosted, .tracked_s = hosted_s});
+  const std::string dir = journal::ShardDir(run_dir, 0);
   REQUIRE(MakeDirs(dir).ok());
   REQUIRE(WriteFileAtomic(journal::OccupancyPath(dir), journal::EncodeOccupancy(o)).ok());
 }
@@ -85,7 +122,7 @@ TEST_CASE("cost ledger: per-token prices cost each stage's recorded tokens, shar
 TEST_CASE("cost ledger: the run-wide budget prices the same usage the ledger does", "[cost][budget]") {
   RunState run = TwoShards(PerToken());
   CostLedger ledger = CostRun(run, 0);
-  BudgetUse use = RunUse(run.shards, ledger.pricing);
+  BudgetUse use = RunUse(run.shards, ledger.prices);
   CHECK(use.tasks == 2);
   CHECK(use.tokens == 1'100'000);
   CHECK(use.cost_usd == Approx(ledger.total_usd));
@@ -112,7 +149,7 @@ TEST_CASE("cost ledger: a GPU-hour price charges the endpoints' recorded wall ti
   CHECK(j["basis"] == "gpu_hours");
   CHECK(j["gpu_hours"].get<double>() == Approx(3.0));
   // Tokens cost nothing under a GPU-hour price, so no token budget can be priced.
-  CHECK(RunUse(TwoShards(gpu).shards, gpu).cost_usd == 0);
+  CHECK(RunUse(TwoShards(gpu).shards, PriceBook{gpu}).cost_usd == 0);
 }
 
 TEST_CASE("cost ledger: no price, or a GPU-hour price without wall time, gives no figure", "[cost]") {
@@ -140,6 +177,51 @@ TEST_CASE("cost ledger: counts and wall time read from outside input are bounded
   Pricing gpu;
   gpu.gpu_hour_usd = 2.0;
   CHECK_FALSE(CostRun(TwoShards(gpu, dir.path()), 1).known);
+}
+
+TEST_CASE("cost ledger: each endpoint's tokens are priced with that endpoint's prices", "[cost]") {
+  Pricing local;
+  local.prompt_per_mtok = 0.2;
+  local.completion_per_mtok = 0.4;
+  local.cached_per_mtok = 0.1;
+  RunState run = TwoEndpoints(local);
+  CostLedger ledger = CostRun(run, 2);
+  REQUIRE(ledger.known);
+  // rollout 1: a on the local endpoint 300k at $0.2 + 30k at $0.4, on the hosted one 200k at $2 + 20k at $8;
+  // b on the local one 300k at $0.2 + 100k cached at $0.1.
+  CHECK(ledger.by_stage.at(Stage::kRollout1Done).usd == Approx(0.06 + 0.012 + 0.4 + 0.16 + 0.06 + 0.01));
+  CHECK(ledger.by_stage.at(Stage::kJudgeDone).usd == Approx(0.2));  // hosted: 100k at $2
+  CHECK(ledger.by_stage.at(Stage::kIssueDone).usd == Approx(0.4));  // no endpoint named: llm.pricing, 50k at $8
+  CHECK(ledger.total_usd == Approx(1.302));
+  CHECK(ledger.per_accepted_usd == Approx(0.651));
+  CHECK(FormatCost(ledger) ==
+        "cost       total $1.30, per accepted row $0.65, rollout1_done $0.70, issue_done $0.40, judge_done $0.20 "
+        "(per-token prices (llm.pricing and llm.endpoints[].pricing) over each endpoint's tokens)\n");
+  // The budget prices the same tokens the same way.
+  CHECK(RunUse(run.shards, ledger.prices).cost_usd == Approx(ledger.total_usd));
+}
+
+TEST_CASE("cost ledger: an endpoint with a GPU-hour price is charged its wall time, the others their tokens",
+          "[cost]") {
+  testing::TempDir dir;
+  WriteTwoEndpointsOccupancy(dir.path(), 3600, 3600);
+  Pricing local;
+  local.gpu_hour_usd = 2.0;
+  CostLedger ledger = CostRun(TwoEndpoints(local, dir.path()), 2);
+  REQUIRE(ledger.known);
+  CHECK(ledger.gpu_hours == Approx(1.0));  // the local endpoint's hour; the hosted one is priced per token
+  // $2 of GPU time (all of it to rollout 1, whose tokens alone the local endpoint answered), the hosted
+  // endpoint's tokens (rollout 1 $0.56, judge $0.2) and the old record's (issue $0.4).
+  CHECK(ledger.by_stage.at(Stage::kRollout1Done).usd == Approx(2.0 + 0.56));
+  CHECK(ledger.by_stage.at(Stage::kJudgeDone).usd == Approx(0.2));
+  CHECK(ledger.total_usd == Approx(3.16));
+  nlohmann::json j = nlohmann::json::parse(CostJson(ledger));
+  CHECK(j["basis"] == "mixed");
+  CHECK(j["gpu_hours"].get<double>() == Approx(1.0));
+  CHECK(j["total_usd"].get<double>() == Approx(3.16));
+  // Without the local endpoint's wall time the cost is not known.
+  testing::TempDir empty;
+  CHECK_FALSE(CostRun(TwoEndpoints(local, empty.path()), 2).known);
 }
 
 }  // namespace seragen::runview

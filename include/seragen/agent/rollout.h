@@ -55,7 +55,9 @@ struct RolloutSpec {
   llm::ChatRequest request_template;  // model, sampling, max_tokens, seed, tool_choice, extra body
   llm::CallOptions call_options;      // per-attempt timeout, stream; deadline is set per call
   RolloutLimits limits;
-  Pricing pricing;  // per-token prices for limits.max_cost_usd (base/pricing.h)
+  // Per-token prices for limits.max_cost_usd: each answer is charged at the
+  // price of the endpoint that gave it (llm::ChatResponse::endpoint).
+  PriceBook prices;
   // Turns answered before a kill (turn_replay.h): the first replay.size()
   // model calls are answered from them, in order, instead of by `chat`.
   std::vector<RecordedTurn> replay;
@@ -101,7 +103,7 @@ class Rollout : public std::enable_shared_from_this<Rollout> {
   void RejectTurn(const std::string& kind, const std::string& message);
   std::optional<ExitStatus> LimitReached(std::string* detail) const;
   void Finish(ExitStatus status, std::string detail);
-  void Account(const llm::Usage& usage);
+  void Account(const llm::ChatResponse& answer);  // its tokens, and their cost at its endpoint's price
 
   RolloutSpec spec_;
   RolloutDeps deps_;

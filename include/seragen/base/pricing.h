@@ -1,12 +1,15 @@
-// What the teacher endpoints cost (llm.pricing): the one price type of the
-// program, and the one formula that prices tokens. Per-token prices apply to
-// every endpoint of the run (they serve one model); a GPU-hour price is
-// charged for each endpoint's wall time instead, and then tokens cost
-// nothing on their own (runview/cost_ledger.h turns wall time into money).
-// The two kinds are exclusive (the config loader refuses both).
+// What the teacher endpoints cost: the one price type of the program
+// (Pricing), the price of each endpoint of a run (PriceBook), and the one
+// formula that prices tokens. An endpoint is priced per token or by the
+// GPU-hour of its wall time, never both (the config loader refuses both);
+// under a GPU-hour price its tokens cost nothing on their own
+// (runview/cost_ledger.h turns wall time into money).
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
 
 namespace seragen {
 
@@ -22,6 +25,27 @@ struct Pricing {
   bool priced() const { return per_token() || per_gpu_hour(); }
   // The price of one million cached prompt tokens as charged.
   double cached_price() const { return cached_per_mtok >= 0 ? cached_per_mtok : prompt_per_mtok; }
+  friend bool operator==(const Pricing&, const Pricing&) = default;
+};
+
+// The prices of a run's endpoints, by endpoint name (endpoint_name.h): each
+// configured endpoint's (its llm.endpoints[].pricing as the config loader
+// resolved it against llm.pricing, else llm.pricing), and llm.pricing for
+// tokens no named endpoint answered (journals written before records named
+// endpoints).
+struct PriceBook {
+  Pricing run;                               // llm.pricing
+  std::map<std::string, Pricing> endpoints;  // every configured endpoint (none: all priced with `run`)
+
+  // The price of the endpoint that answered: its own, else llm.pricing (also
+  // for "" and any name the book does not hold). `endpoint` may be a base
+  // URL: it is named as EndpointName names it first.
+  const Pricing& For(std::string_view endpoint) const;
+  // Some endpoint (`run` when the book names none) is priced per token, or
+  // by the GPU-hour.
+  bool per_token() const;
+  bool per_gpu_hour() const;
+  bool priced() const { return per_token() || per_gpu_hour(); }
 };
 
 // USD for these token counts under per-token prices (0 under a GPU-hour

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,10 @@ struct EndpointConfig {
   SecretRef api_key;
   std::int64_t max_concurrency = 0;  // 0 = llm.max_concurrency_per_endpoint
   std::vector<HeaderConfig> headers;
+  // llm.endpoints[].pricing: this endpoint's prices, the keys it leaves out
+  // taken from llm.pricing (a kind of price it sets replaces the other kind
+  // there); nullopt: llm.pricing. Resolved by the loader.
+  std::optional<Pricing> pricing;
 };
 
 struct LlmConfig {
@@ -170,7 +175,7 @@ struct LlmConfig {
   std::string extra_body = "{}";  // JSON object text merged into every request
   RetryConfig retry;
   HealthConfig health;
-  Pricing pricing;  // llm.pricing: the run's one price list (base/pricing.h)
+  Pricing pricing;  // llm.pricing: the price of endpoints without their own (base/pricing.h)
 };
 
 struct AgentConfig {

@@ -76,6 +76,13 @@ struct TokenUsage {
   friend bool operator==(const TokenUsage&, const TokenUsage&) = default;
 };
 
+// The tokens of a record by the endpoint that answered them, named as
+// base/endpoint_name.h names it ("" in AttributedTokens: no endpoint known).
+using EndpointTokens = std::map<std::string, TokenUsage>;
+
+// Adds every endpoint's part of `add` into `into`.
+void AddEndpointTokens(EndpointTokens& into, const EndpointTokens& add);
+
 struct ErrorInfo {
   ErrorClass error_class;  // on disk "<family>.<cause>", e.g. "infra.exit_llm_error" (error_class.h)
   std::string message;
@@ -98,6 +105,10 @@ struct JournalRecord {
   std::string at;                                  // ISO-8601 UTC; Journal::Append fills it when empty
   std::map<std::string, std::int64_t> timings_ms;  // e.g. {"rollout": 8123}
   TokenUsage tokens;
+  // The part of `tokens` each endpoint answered ("endpoint_tokens" on disk).
+  // Empty in records written before endpoints were recorded, and where no
+  // answer was had; calls that got no answer are in `tokens` only.
+  EndpointTokens endpoint_tokens;
   // Files this record refers to, by role, as paths relative to the shard
   // directory (e.g. {"trajectory": "trajectories/abc.r1.json"}). No absolute
   // paths, no "..".
@@ -115,6 +126,12 @@ struct JournalRecord {
 
   friend bool operator==(const JournalRecord&, const JournalRecord&) = default;
 };
+
+// Every token of `record` by the endpoint that answered it: its
+// endpoint_tokens, and under "" what `tokens` holds beyond them (all of it
+// in a journal written before endpoints were recorded), each count >= 0.
+// What the cost ledger prices: "" with llm.pricing, an endpoint with its own.
+EndpointTokens AttributedTokens(const JournalRecord& record);
 
 // What a task's latest record says about its outcome, as a fold keeps it per
 // task: the record without its task id, time, timings, tokens and refs

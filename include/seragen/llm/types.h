@@ -113,7 +113,7 @@ struct ChatResponse {
   std::string finish_reason;  // as sent: stop, length, tool_calls, content_filter, ...
   Usage usage;
   CallTimings timings;
-  std::string endpoint;  // base URL that answered
+  std::string endpoint;  // the endpoint that answered, named as base/endpoint_name.h names it (no credentials)
   std::string raw_body;  // JSON body, or the SSE text of a stream, as received
   ToolIssue tool_issue = ToolIssue::kNone;
   std::string tool_issue_detail;

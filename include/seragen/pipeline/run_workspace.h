@@ -36,6 +36,10 @@ struct WorkspaceOptions {
   std::map<std::string, std::string> test_commands;
   // Where setup logs go (journal::EnvLogDir of the run).
   std::string env_log_dir;
+  // Node-wide directory of compiled Python bytecode (env/bytecode_cache.h),
+  // one entry per (repository, commit, environment), shown read-only to
+  // rollouts at env::kPycachePrefix; "" = none (each rollout compiles).
+  std::string bytecode_cache_dir;
 };
 
 // True when every directory from `path` up to / lets other users through
@@ -90,6 +94,17 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   };
   Result<Prepared> PrepareFor(const callgraph::PlannedTask& task, env::EnvironmentSpec spec,
                               repo::WorkingCopyPool& pool, const sandbox::SandboxOptions& sb);
+  // Binds the bytecode cache of the task's (repository, commit, environment)
+  // read-only at env::kPycachePrefix: the library's entry, with the
+  // repository's over its mount point, compiling them first (once, in a
+  // leased copy, sandboxed) when missing. Never fails the task: without a cache
+  // (the compile failed, the environment chose its own prefix) `sb` is left
+  // as it was, and a failure is logged once.
+  void ApplyBytecodeCache(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool, sandbox::SandboxOptions& sb);
+  // The read-only binds of the bytecode cache for `task` (none without one).
+  std::vector<sandbox::SandboxOptions::Bind> CompileBytecode(const callgraph::PlannedTask& task,
+                                                             repo::WorkingCopyPool& pool,
+                                                             const sandbox::SandboxOptions& sb);
 
   std::map<std::string, std::shared_ptr<repo::Repository>> repos_;
   const tools::ToolResources* resources_;
@@ -102,6 +117,9 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   std::mutex failed_mu_;                                                 // not env_mu_: a setup holds that for minutes
   std::vector<std::string> failed_setups_;                               // guarded by failed_mu_
   std::map<std::string, std::unique_ptr<repo::WorkingCopyPool>> pools_;  // key: repo + commit
+  std::mutex bytecode_mu_;                                               // held while bytecode is compiled
+  // repo@commit -> the bytecode cache's binds (none: no cache); bytecode_mu_
+  std::map<std::string, std::vector<sandbox::SandboxOptions::Bind>> bytecode_;
 };
 
 }  // namespace seragen::pipeline

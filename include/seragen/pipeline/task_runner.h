@@ -23,6 +23,7 @@
 #include "seragen/demos/demo_issues.h"
 #include "seragen/journal/resume_state.h"
 #include "seragen/llm/chat_client.h"
+#include "seragen/pipeline/answer_tokens.h"
 #include "seragen/pipeline/env_health.h"
 #include "seragen/pipeline/prompt_library.h"
 #include "seragen/pipeline/run_store.h"
@@ -39,7 +40,7 @@ struct StageSettings {
   llm::CallOptions call_options;
   bool send_seed = true;
   agent::RolloutLimits limits;
-  Pricing pricing;
+  PriceBook prices;  // agent.max_cost_usd's meter (config/prices.h)
   double issue_temperature = 0.6;
   std::int64_t issue_max_tokens = 4096;
   int issue_max_attempts = 10;  // writer requests until one holds a non-empty issue tag
@@ -93,6 +94,9 @@ struct TaskOutcome {
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
   std::int64_t cached_tokens = 0;
+  // The answered tokens by endpoint, for the scheduler's cost meter, which
+  // prices each endpoint's at its own price.
+  journal::EndpointTokens endpoint_tokens;
   int model_calls = 0;
   int agent_steps = 0;
 };
@@ -163,7 +167,7 @@ class TaskRunner : public std::enable_shared_from_this<TaskRunner> {
   int attempt_ = 1;      // resume attempt (bumped after a retryable failure)
   int r1_attempt_ = 1;   // rollout-1 attempt: 1 + the judge's "no" answers so far
   int issue_tries_ = 0;  // issue-writer requests made in this process
-  journal::TokenUsage issue_tokens_;
+  AnswerTokens issue_tokens_;
   bool cancelled_ = false;
   bool finished_ = false;
 

@@ -34,7 +34,7 @@ struct TaskSchedulerOptions {
   BudgetUse journal_use;
   // The other shards' use (from their journals); empty: this shard alone.
   std::function<BudgetUse()> other_shards;
-  Pricing pricing;
+  PriceBook prices;                        // the budget's cost: each endpoint's tokens at its price (config/prices.h)
   std::chrono::milliseconds grace{30000};  // stop request -> cancel of in-flight tasks
   // Called on the loop after every finished task (progress display, logs).
   std::function<void(const struct RunSummary&)> on_progress;

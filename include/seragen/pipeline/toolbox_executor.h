@@ -4,6 +4,8 @@
 // per rollout, like the ToolBox).
 #pragma once
 
+#include <cstdint>
+
 #include "seragen/agent/tool_executor.h"
 #include "seragen/tools/tool_box.h"
 
@@ -16,9 +18,15 @@ class ToolBoxExecutor final : public agent::ToolExecutor {
   std::vector<llm::ToolSpec> Specs() const override;
   agent::ToolOutcome Execute(const llm::ToolCall& call) override;
 
+  // Calls so far that may have changed the working copy: every call but a
+  // successful submission (which only reads it), failed and invalid calls
+  // included.
+  std::uint64_t possible_writes() const { return possible_writes_; }
+
  private:
   tools::ToolBox* box_;
   const tools::ToolResources* resources_;
+  std::uint64_t possible_writes_ = 0;
 };
 
 }  // namespace seragen::pipeline

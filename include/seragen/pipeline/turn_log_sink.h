@@ -12,6 +12,7 @@
 #include "seragen/agent/turn_replay.h"
 #include "seragen/journal/record.h"
 #include "seragen/journal/turn_log.h"
+#include "seragen/pipeline/answer_tokens.h"
 #include "seragen/pipeline/run_store.h"
 
 namespace seragen::pipeline {
@@ -21,18 +22,18 @@ namespace seragen::pipeline {
 class TurnLogSink final : public agent::TurnSink {
  public:
   // `already`: the tokens of the answers the log holds already (a continued log).
-  TurnLogSink(RunStore* store, std::string ref, journal::TokenUsage already);
+  TurnLogSink(RunStore* store, std::string ref, AnswerTokens already);
   Status Answered(const agent::RecordedTurn& turn) override;
   Status ToolDone(int call, const agent::RecordedOutcome& outcome) override;
   // The tokens of every answer durable in the log.
-  journal::TokenUsage journaled() const;
+  AnswerTokens journaled() const;
   const std::string& ref() const { return ref_; }
 
  private:
   RunStore* store_;
   std::string ref_;
   mutable std::mutex mu_;
-  journal::TokenUsage journaled_;
+  AnswerTokens journaled_;
 };
 
 // The turn log a rollout about to start writes, and the turns it replays.
@@ -55,7 +56,5 @@ ResumedRollout OpenTurnLog(RunStore* store, journal::TurnLogHeader header, bool 
 // kParseError naming the call when a response or an outcome kind cannot be
 // read back (the log is then not replayable).
 Result<std::vector<agent::RecordedTurn>> RecordedTurnsFrom(const journal::LoadedTurnLog& log);
-// What the answers cost (prompt, completion, reasoning and cached tokens; calls).
-journal::TokenUsage UsageOf(const std::vector<agent::RecordedTurn>& turns);
 
 }  // namespace seragen::pipeline

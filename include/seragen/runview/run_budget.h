@@ -27,7 +27,7 @@ inline constexpr std::int64_t kMaxBudgetCount = std::int64_t{1} << 53;
 struct BudgetUse {
   std::int64_t tasks = 0;   // tasks started: with a journal record, or dispatched by this process
   std::int64_t tokens = 0;  // prompt + completion
-  double cost_usd = 0;      // the tokens priced as the cost ledger does (cost_ledger.h UsageCostUsd)
+  double cost_usd = 0;      // the tokens priced as the cost ledger does (cost_ledger.h TokensCostUsd)
 
   BudgetUse& operator+=(const BudgetUse& o);
 };
@@ -35,18 +35,19 @@ struct BudgetUse {
 struct ShardState;
 
 // The use recorded in one folded shard journal: its tasks, its tokens (every
-// record's, ShardTotals) and their cost. The one budget calculation: the run
+// record's, ShardTotals) and their cost, each endpoint's tokens at its own
+// per-token price. The one budget calculation: the run
 // side adds it up over the shards for its checks, `status` for its "budget"
 // line, so the two cannot disagree.
-BudgetUse UseOf(const ShardState& shard, const Pricing& pricing);
+BudgetUse UseOf(const ShardState& shard, const PriceBook& prices);
 
 // UseOf summed over every shard of a folded run.
-BudgetUse RunUse(const std::vector<ShardState>& shards, const Pricing& pricing);
+BudgetUse RunUse(const std::vector<ShardState>& shards, const PriceBook& prices);
 
 // The use recorded in every shard journal of RUN_DIR except shard `shard`'s
 // (FoldRun without the plan and the settings). A journal that does not read
 // is an error naming it: the caller must not go on as if it were empty.
-Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const Pricing& pricing);
+Result<BudgetUse> OtherShardsUse(const std::string& run_dir, int shard, const PriceBook& prices);
 
 struct BudgetLimits {
   std::int64_t max_tasks = 0;  // 0 = no limit

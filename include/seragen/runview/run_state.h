@@ -31,6 +31,10 @@ struct ShardTotals {
   // usage (the cost ledger prices it, status and the budgets total it).
   std::map<journal::Stage, journal::TokenUsage> tokens_by_stage;
   journal::TokenUsage tokens() const;  // over every stage
+  // The same tokens by stage and by the endpoint that answered them
+  // (journal::AttributedTokens: "" for tokens of no named endpoint), for the
+  // cost ledger, which prices each endpoint's with its own price.
+  std::map<journal::Stage, journal::EndpointTokens> endpoint_tokens_by_stage;
   // rollout exit status -> count; "autosubmitted:<status>" for rollouts that
   // submitted their diff after that limit (agent::OutcomeName)
   std::map<std::string, std::size_t> rollout_exits;

@@ -101,9 +101,9 @@ struct SandboxOptions {
 
 // PATH, HOME=/tmp, LANG/LC_ALL=C.UTF-8, TERM=dumb, PAGER=cat, GIT_PAGER=cat,
 // PYTHONUNBUFFERED=1: a plain non-interactive environment. Python's bytecode
-// cache goes to the rollout's own /tmp (PYTHONPYCACHEPREFIX=/tmp/.pycache),
-// never into the working copy, so it is never part of a patch while later
-// commands of the rollout import without recompiling.
+// cache is under /tmp/.pycache (PYTHONPYCACHEPREFIX), never in the working
+// copy, so it is never part of a patch: the shared bytecode cache bound there
+// read-only (env/bytecode_cache.h), or else the rollout's own /tmp.
 std::map<std::string, std::string> DefaultSandboxEnv();
 
 // uid_base + slot; each concurrent slot needs its own uid for RLIMIT_NPROC.

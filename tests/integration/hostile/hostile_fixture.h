@@ -103,7 +103,4 @@ class HostileFixture {
   bool ran_ = false;
 };
 
-// Processes whose real uid is `uid` (from /proc).
-int CountProcessesOfUid(uid_t uid);
-
 }  // namespace seragen::hostile
