@@ -29,6 +29,32 @@ nlohmann::ordered_json OutcomesJson(const RunSummary& summary) {
   return j;
 }
 
+}  // namespace
+
+std::string ShardSummaryText(const ShardSpec& shard, const ShardOutcome& o) {
+  const RunSummary& summary = o.summary;
+  const std::string config_stop = o.run_stop ? o.run_stop->message() : std::string();
+  nlohmann::ordered_json js = {{"shard", shard.index},
+                               {"shards", shard.count},
+                               {"planned", summary.planned},
+                               {"already_finished", summary.already_finished},
+                               {"accepted_before", summary.accepted_before},
+                               {"dispatched", summary.dispatched},
+                               {"outcomes", OutcomesJson(summary)},
+                               {"accepted", summary.accepted},
+                               {"prompt_tokens", summary.prompt_tokens},
+                               {"completion_tokens", summary.completion_tokens},
+                               {"cost_usd", summary.cost_usd},
+                               {"stop_reason", summary.stop_reason},
+                               {"aborted", summary.aborted},
+                               {"abort_detail", summary.abort_detail},
+                               {"config_stop", config_stop},
+                               {"seconds", o.seconds}};
+  return js.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+namespace {
+
 // The journal, not SHARD_DIR/summary.json, is the durable record, so a failed
 // write is logged and the run's result stands.
 void WriteShardSummary(const std::string& shard_dir, const ShardSpec& shard, const ShardOutcome& o,
@@ -147,28 +173,6 @@ TaskTally TallyOf(const RunSummary& summary) {
     if (kind == Kind::kInfraFailure || kind == Kind::kConfigFailure) tally.infra_failed += n;
   }
   return tally;
-}
-
-std::string ShardSummaryText(const ShardSpec& shard, const ShardOutcome& o) {
-  const RunSummary& summary = o.summary;
-  const std::string config_stop = o.run_stop ? o.run_stop->message() : std::string();
-  nlohmann::ordered_json js = {{"shard", shard.index},
-                               {"shards", shard.count},
-                               {"planned", summary.planned},
-                               {"already_finished", summary.already_finished},
-                               {"accepted_before", summary.accepted_before},
-                               {"dispatched", summary.dispatched},
-                               {"outcomes", OutcomesJson(summary)},
-                               {"accepted", summary.accepted},
-                               {"prompt_tokens", summary.prompt_tokens},
-                               {"completion_tokens", summary.completion_tokens},
-                               {"cost_usd", summary.cost_usd},
-                               {"stop_reason", summary.stop_reason},
-                               {"aborted", summary.aborted},
-                               {"abort_detail", summary.abort_detail},
-                               {"config_stop", config_stop},
-                               {"seconds", o.seconds}};
-  return js.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 RunResult ClassifyShard(const RunSummary& summary, const std::optional<Status>& run_stop, bool interrupted,
