@@ -409,9 +409,12 @@ std::vector<sandbox::SandboxOptions::Bind> RunWorkspaceFactory::CompileBytecode(
   lib_o.scope = env::BytecodeScope::kLibrary;
   lib_o.mount_dirs = {sb.mount_point.substr(1)};
   const std::string parent = std::filesystem::path(repo_o.cache_dir).lexically_normal().parent_path().string();
-  Status usable = ::geteuid() == 0 && !SearchableByOthers(parent)
-                      ? FailedPreconditionError("a directory above it lacks o+x for the sandbox uids")
-                      : env::GuardCacheDir(repo_o.cache_dir, sandbox::SandboxGroup(options_.uid_base));
+  Result<std::string> group_dir =
+      ::geteuid() == 0 && !SearchableByOthers(parent)
+          ? Result<std::string>(FailedPreconditionError("a directory above it lacks o+x for the sandbox uids"))
+          : env::GuardGroupCacheDir(repo_o.cache_dir, sandbox::SandboxGroup(options_.uid_base));
+  Status usable = group_dir.status();
+  if (group_dir.ok()) repo_o.cache_dir = lib_o.cache_dir = *group_dir;
   Result<repo::WorkingCopyLease> lease =
       usable.ok() ? AcquireFor(pool, sb, std::chrono::minutes(10)) : Result<repo::WorkingCopyLease>(usable);
   if (lease.ok()) usable = AdoptForSandbox(sandbox::SandboxMode::kBwrap, *lease, sb);

@@ -86,6 +86,14 @@ struct BytecodeCache {
 // why it is refused (a link, another owner).
 Status GuardCacheDir(const std::string& dir, gid_t group);
 
+// The directory a run whose sandbox uids hold `group` keeps its entries in.
+// As root: `dir` itself root:root 0711 (traversable, not listable; refused if
+// a link or another user's), and `dir`/group-<group> guarded by GuardCacheDir.
+// Runs of other uid bases on the node hold other groups: each group has its
+// own subtree, so no run takes away the group another run's sandbox needs to
+// reach its entries. Otherwise `dir` itself (GuardCacheDir).
+Result<std::string> GuardGroupCacheDir(const std::string& dir, gid_t group);
+
 // The entry of options.key, or compiles it: `compiler` runs
 // BytecodeCompileCommand with a fresh directory writable at kPycachePrefix;
 // then SealCompiledTree, an atomic rename to the key, and pruning. A file lock
