@@ -425,8 +425,12 @@ std::vector<sandbox::SandboxOptions::Bind> RunWorkspaceFactory::CompileBytecode(
   }
   SandboxSetupRunner compiler(sandbox::SandboxMode::kBwrap, sb, lease->path(), env::kPycachePrefix, false, 300);
   Result<env::BytecodeCache> repo_cache = TakeBytecode(repo_o, compiler, task);
-  // A repository without Python compiles no library either.
-  const bool python = repo_cache.ok() && repo_cache->files > 0;
+  // A repository without Python compiles no library either. Its entry may
+  // still hold pycs (the compiler's own imports) but has no tree at the mount
+  // point, which is what the rollout's bind needs.
+  std::error_code ec;
+  const bool python =
+      repo_cache.ok() && repo_cache->files > 0 && std::filesystem::is_directory(repo_cache->dir + sb.mount_point, ec);
   Result<env::BytecodeCache> lib_cache =
       python ? TakeBytecode(lib_o, compiler, task) : Result<env::BytecodeCache>(NotFoundError("no Python"));
   (void)lease->Release();
