@@ -242,10 +242,14 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
   std::unique_ptr<TaskScheduler> scheduler;
   std::unique_ptr<AutoConcurrency> tuner;  // run.concurrency auto
   std::atomic<bool> done{false};
+  // Cleared on the loop before this function returns: a tick already
+  // scheduled on the loop (which outlives this frame) then does nothing
+  // instead of reading this frame's locals.
+  auto live = std::make_shared<bool>(true);
   // Watches for a stop request and reports progress, on the loop.
   std::function<void()> tick;
-  tick = [&] {
-    if (done) return;
+  tick = [&, live] {
+    if (!*live || done) return;
     if (stop_requested()) scheduler->RequestStop("interrupted by signal");
     if (ledger) ledger->MaybeRefresh(*workers);
     if (tuner && in.on_auto_status) in.on_auto_status(tuner->status());
@@ -274,6 +278,7 @@ ShardOutcome RunShard(loop::EventLoop& pipeline_loop, ShardRunInputs in, const S
 
   workers.reset();  // finish releasing working copies
   pipeline_loop.RunSync([&] {
+    *live = false;
     tuner.reset();
     scheduler.reset();
   });
