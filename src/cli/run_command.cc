@@ -83,7 +83,10 @@ Result<pipeline::WorkspaceOptions> WorkspaceFor(const config::Config& cfg, const
   }
   if (cfg.sandbox.mode == "bwrap") {
     SG_ASSIGN_OR_RETURN(env.pool.pool_dir, ChooseWorkcopyDir(run_dir, cfg.workcopies.dir, logger));
-    env.bytecode_cache_dir = UserCacheDir("pycache");
+    // The shared read-only bytecode cache (env/bytecode_cache.h) is not
+    // wired: a read-only PYTHONPYCACHEPREFIX makes `python -m py_compile`, a
+    // common check of an agent's edit, fail with "Read-only file system".
+    // It stays off until rollouts get a writable layer over it.
   } else {
     env.pool.pool_dir = cfg.workcopies.dir.empty() ? journal::WorkcopiesDir(run_dir) : cfg.workcopies.dir;
   }
