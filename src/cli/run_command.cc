@@ -23,7 +23,6 @@
 #include "seragen/base/clock.h"
 #include "seragen/base/log.h"
 #include "seragen/base/terminal_text.h"
-#include "seragen/base/user_cache_dir.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/config/shard.h"
 #include "seragen/http/curl_client.h"
