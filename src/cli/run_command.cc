@@ -23,6 +23,7 @@
 #include "seragen/base/clock.h"
 #include "seragen/base/log.h"
 #include "seragen/base/terminal_text.h"
+#include "seragen/base/user_cache_dir.h"
 #include "seragen/callgraph/plan.h"
 #include "seragen/config/shard.h"
 #include "seragen/http/curl_client.h"
@@ -82,10 +83,9 @@ Result<pipeline::WorkspaceOptions> WorkspaceFor(const config::Config& cfg, const
   }
   if (cfg.sandbox.mode == "bwrap") {
     SG_ASSIGN_OR_RETURN(env.pool.pool_dir, ChooseWorkcopyDir(run_dir, cfg.workcopies.dir, logger));
-    // The shared read-only bytecode cache (env/bytecode_cache.h) is not
-    // wired: a read-only PYTHONPYCACHEPREFIX makes `python -m py_compile`, a
-    // common check of an agent's edit, fail with "Read-only file system".
-    // It stays off until rollouts get a writable layer over it.
+    // The node's shared Python bytecode (env/bytecode_cache.h), under each
+    // rollout's own writable layer (env/bytecode_layer.h).
+    env.bytecode_cache_dir = UserCacheDir("pycache");
   } else {
     env.pool.pool_dir = cfg.workcopies.dir.empty() ? journal::WorkcopiesDir(run_dir) : cfg.workcopies.dir;
   }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "seragen/base/file_util.h"
 #include "seragen/base/hash.h"
@@ -89,14 +90,15 @@ class PhaseTimedMeter final : public sandbox::CopyMeter {
 // and the tools bound to the copy.
 class LeasedWorkspace final : public Workspace, public PatchSource {
  public:
-  LeasedWorkspace(repo::WorkingCopyLease lease, std::unique_ptr<sandbox::CommandRunner> runner,
-                  const tools::ToolResources* resources, const tools::ToolOptions& options, std::size_t max_patch_bytes,
-                  std::string test_command)
+  LeasedWorkspace(repo::WorkingCopyLease lease, std::optional<env::BytecodeLayer> layer,
+                  std::unique_ptr<sandbox::CommandRunner> runner, const tools::ToolResources* resources,
+                  const tools::ToolOptions& options, std::size_t max_patch_bytes, std::string test_command)
       : lease_(std::move(lease)),
+        layer_(std::move(layer)),
         runner_(std::make_unique<PhaseTimedRunner>(std::move(runner))),
         commands_settle_(runner_->Kind() == "bwrap"),
         test_command_(std::move(test_command)),
-        meter_(MeteredRoots(lease_.paths())),
+        meter_(MeteredRoots(lease_.paths(), layer_)),
         box_(resources, runner_.get(), lease_.path(), this, options, &meter_),
         executor_(&box_, resources) {
     diff_options_.max_bytes = max_patch_bytes;
@@ -110,6 +112,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
 
   ~LeasedWorkspace() override {
     ScopedPhaseCpu timed(WorkspacePhase::kRelease);
+    if (layer_) (void)layer_->Release();  // what the rollout compiled goes with it
     (void)lease_.Release();
   }
 
@@ -140,10 +143,13 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   }
 
  private:
-  // The copy and the rollout's /tmp count against one disk bound (sandbox.max_copy_mb).
-  static std::vector<std::string> MeteredRoots(const repo::CopyPaths& paths) {
+  // The copy and the rollout's /tmp (its bytecode layer included) count
+  // against one disk bound (sandbox.max_copy_mb).
+  static std::vector<std::string> MeteredRoots(const repo::CopyPaths& paths,
+                                               const std::optional<env::BytecodeLayer>& layer) {
     std::vector<std::string> roots{paths.work_tree};
     if (!paths.tmp_dir.empty()) roots.push_back(paths.tmp_dir);
+    if (layer) roots.push_back(layer->upper());
     return roots;
   }
 
@@ -157,6 +163,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   std::uint64_t Changes() const { return executor_.possible_writes() + runner_->started(); }
 
   repo::WorkingCopyLease lease_;
+  std::optional<env::BytecodeLayer> layer_;  // the rollout's writable bytecode, if any
   std::unique_ptr<PhaseTimedRunner> runner_;
   bool commands_settle_;
   std::optional<std::string> last_patch_;
@@ -341,7 +348,8 @@ std::string RunWorkspaceFactory::RootIdentity(const std::string& repo) {
 }
 
 Result<sandbox::SandboxOptions> RunWorkspaceFactory::SandboxFor(const callgraph::PlannedTask& task, int slot,
-                                                                repo::WorkingCopyPool& pool) {
+                                                                repo::WorkingCopyPool& pool,
+                                                                std::shared_ptr<const BytecodeEntries>& bytecode) {
   sandbox::SandboxOptions sb = options_.sandbox;
   sb.uid = options_.slot_uids.empty()
                ? sandbox::SandboxUidForSlot(options_.uid_base, slot)
@@ -352,21 +360,49 @@ Result<sandbox::SandboxOptions> RunWorkspaceFactory::SandboxFor(const callgraph:
   sb.extra_ro_binds.push_back(pool.objects_dir());
   // Before this task takes its own copy: setup and the bytecode compile borrow one from the same pool.
   SG_RETURN_IF_ERROR(ApplyEnvironment(task, pool, sb));
-  ApplyBytecodeCache(task, pool, sb);
+  bytecode = BytecodeFor(task, pool, sb);
   return sb;
 }
 
-void RunWorkspaceFactory::ApplyBytecodeCache(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool,
-                                             sandbox::SandboxOptions& sb) {
-  if (options_.bytecode_cache_dir.empty() || options_.sandbox_mode != "bwrap") return;
+std::shared_ptr<const RunWorkspaceFactory::BytecodeEntries> RunWorkspaceFactory::BytecodeFor(
+    const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool, const sandbox::SandboxOptions& sb) {
+  if (options_.bytecode_cache_dir.empty() || options_.sandbox_mode != "bwrap") return nullptr;
   const std::map<std::string, std::string> env = sb.env.empty() ? sandbox::DefaultSandboxEnv() : sb.env;
   auto prefix = env.find("PYTHONPYCACHEPREFIX");
-  if (prefix == env.end() || prefix->second != env::kPycachePrefix) return;  // the environment chose otherwise
+  if (prefix == env.end() || prefix->second != env::kPycachePrefix) return nullptr;  // the environment chose otherwise
+  if (::geteuid() != 0) {
+    if (!layer_warned_.exchange(true)) {
+      log::Logger("env").Warn(
+          "no shared Python bytecode cache: a rollout's writable layer over it is an overlay mount, which needs root; "
+          "each rollout compiles its imports");
+    }
+    return nullptr;
+  }
   std::lock_guard<std::mutex> lock(bytecode_mu_);
   const std::string key = task.repo + "@" + task.commit;
   auto done = bytecode_.find(key);
   if (done == bytecode_.end()) done = bytecode_.emplace(key, CompileBytecode(task, pool, sb)).first;
-  sb.binds.insert(sb.binds.end(), done->second.begin(), done->second.end());
+  return done->second;
+}
+
+std::optional<env::BytecodeLayer> RunWorkspaceFactory::LayerFor(const BytecodeEntries* bytecode,
+                                                                const repo::WorkingCopyLease& lease,
+                                                                sandbox::SandboxOptions& sb) {
+  const std::string dir = lease.path() + ".pyc";  // beside the copy, never in it
+  if (bytecode == nullptr) {
+    if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0) (void)env::ClearBytecodeLayer(dir);  // a killed run's
+    return std::nullopt;
+  }
+  Result<env::BytecodeLayer> layer = env::BytecodeLayer::Mount({dir, bytecode->lowers, bytecode->dirs, sb.uid, sb.gid});
+  if (!layer.ok()) {
+    if (!layer_warned_.exchange(true)) {
+      log::Logger("env").Warn("no shared Python bytecode cache for the rollouts (each compiles its imports): {}",
+                              layer.status().message());
+    }
+    return std::nullopt;
+  }
+  sb.binds.push_back({layer->merged(), env::kPycachePrefix, true});
+  return std::move(layer).value();
 }
 
 namespace {
@@ -392,11 +428,28 @@ Result<env::BytecodeCache> TakeBytecode(const env::BytecodeCacheOptions& o, env:
   return cache;
 }
 
+// `lowers` with every directory they hold (a rollout's layer makes them its
+// uid's), or null (logged) when they cannot be listed.
+std::shared_ptr<const RunWorkspaceFactory::BytecodeEntries> EntriesOf(std::vector<std::string> lowers) {
+  std::set<std::string> dirs;
+  for (const std::string& lower : lowers) {
+    Result<std::vector<std::string>> listed = env::EntryDirectories(lower, 100000);
+    if (!listed.ok()) {
+      log::Logger("env").Warn("no shared Python bytecode cache: {}", listed.status().message());
+      return nullptr;
+    }
+    dirs.insert(listed->begin(), listed->end());
+  }
+  auto entries = std::make_shared<RunWorkspaceFactory::BytecodeEntries>();
+  entries->lowers = std::move(lowers);
+  entries->dirs.assign(dirs.begin(), dirs.end());  // sorted: a parent before what it holds
+  return entries;
+}
+
 }  // namespace
 
-std::vector<sandbox::SandboxOptions::Bind> RunWorkspaceFactory::CompileBytecode(const callgraph::PlannedTask& task,
-                                                                                repo::WorkingCopyPool& pool,
-                                                                                const sandbox::SandboxOptions& sb) {
+std::shared_ptr<const RunWorkspaceFactory::BytecodeEntries> RunWorkspaceFactory::CompileBytecode(
+    const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool, const sandbox::SandboxOptions& sb) {
   env::BytecodeCacheKeyParts parts{task.repo, task.commit, sb.rootfs, "", sb.env, sb.mount_point};
   for (const auto& b : sb.binds) parts.prefix_dir += b.host + "=" + b.inside + ";";
   env::BytecodeCacheOptions repo_o;
@@ -421,7 +474,7 @@ std::vector<sandbox::SandboxOptions::Bind> RunWorkspaceFactory::CompileBytecode(
   if (!lease.ok() || !usable.ok()) {
     log::Logger("env").Warn("no shared Python bytecode cache in {}: {}", repo_o.cache_dir,
                             (lease.ok() ? usable : lease.status()).message());
-    return {};
+    return nullptr;
   }
   SandboxSetupRunner compiler(sandbox::SandboxMode::kBwrap, sb, lease->path(), env::kPycachePrefix, false, 300);
   Result<env::BytecodeCache> repo_cache = TakeBytecode(repo_o, compiler, task);
@@ -434,26 +487,29 @@ std::vector<sandbox::SandboxOptions::Bind> RunWorkspaceFactory::CompileBytecode(
   Result<env::BytecodeCache> lib_cache =
       python ? TakeBytecode(lib_o, compiler, task) : Result<env::BytecodeCache>(NotFoundError("no Python"));
   (void)lease->Release();
-  if (!python) return {};
-  if (!lib_cache.ok() || lib_cache->files == 0) return {{repo_cache->dir, env::kPycachePrefix, false}};
-  // The library's tree holds an empty directory at the mount point, where the repository's tree goes.
-  return {{lib_cache->dir, env::kPycachePrefix, false},
-          {repo_cache->dir + sb.mount_point, env::kPycachePrefix + sb.mount_point, false}};
+  if (!python) return nullptr;
+  // Both trees are laid out as the prefix: the repository's under the mount
+  // point, where the library's holds an empty directory.
+  std::vector<std::string> lowers{repo_cache->dir};
+  if (lib_cache.ok() && lib_cache->files > 0) lowers.push_back(lib_cache->dir);
+  return EntriesOf(std::move(lowers));
 }
 
 Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {
   ScopedPhaseCpu timed(WorkspacePhase::kAcquire);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
-  SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
+  std::shared_ptr<const BytecodeEntries> bytecode;
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool, bytecode));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   sb.host_tmp = lease.paths().tmp_dir;  // one /tmp for the whole rollout
+  std::optional<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   auto test_command = options_.test_commands.find(task.repo);
-  return std::unique_ptr<Workspace>(
-      new LeasedWorkspace(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes,
-                          test_command == options_.test_commands.end() ? "" : test_command->second));
+  return std::unique_ptr<Workspace>(new LeasedWorkspace(
+      std::move(lease), std::move(layer), std::move(runner), resources_, options_.tools, options_.max_patch_bytes,
+      test_command == options_.test_commands.end() ? "" : test_command->second));
 }
 
 Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const callgraph::PlannedTask& task, int slot,
@@ -462,10 +518,12 @@ Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const ca
   const Clock::time_point start = Clock::now();
   const std::size_t setups_before = SetupsRun();
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
-  SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool));
+  std::shared_ptr<const BytecodeEntries> bytecode;
+  SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool, bytecode));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
+  std::optional<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);  // released before the lease
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   const Clock::time_point check_start = Clock::now();
   SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
@@ -474,6 +532,7 @@ Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const ca
   SG_ASSIGN_OR_RETURN(
       sandbox::CommandResult system,
       runner->Run(sandbox::CommandRequest(". /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\""), sb.limits));
+  if (layer) (void)layer->Release();
   (void)lease.Release();
   std::string os = system.exit_code == 0 ? system.output.substr(0, 200) : "";
   while (!os.empty() && (os.back() == '\n' || os.back() == '\r')) os.pop_back();

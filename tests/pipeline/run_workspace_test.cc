@@ -28,6 +28,13 @@ const std::string kGit =
     "env HOME=/nonexistent GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_NAME=t "
     "GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com git";
 
+// Output of `command`, whatever its exit code.
+std::string RunShellOut(const std::string& command) {
+  std::string out;
+  (void)RunShell(command, &out);
+  return out;
+}
+
 std::string MustRun(const std::string& command) {
   std::string out;
   int rc = RunShell(command, &out);
@@ -132,7 +139,8 @@ struct BwrapWorld {
   // `files` (path -> content) make the repository's one commit; with
   // `bytecode`, the factory keeps a bytecode cache in the temp directory.
   explicit BwrapWorld(std::size_t capacity, std::uint64_t max_copy_bytes = 0,
-                      const std::map<std::string, std::string>& files = {{"a.txt", "alpha\n"}}, bool bytecode = false) {
+                      const std::map<std::string, std::string>& files = {{"a.txt", "alpha\n"}}, bool bytecode = false,
+                      const std::string& pool_name = "pool") {
     options.sandbox_mode = "bwrap";
     options.tools.max_copy_bytes = max_copy_bytes;
     options.sandbox.uid = options.sandbox.gid = options.uid_base;
@@ -150,7 +158,7 @@ struct BwrapWorld {
     REQUIRE(repo.ok());
     std::map<std::string, std::shared_ptr<repo::Repository>> repos;
     repos["demo"] = std::make_shared<repo::Repository>(std::move(repo).value());
-    options.pool.pool_dir = tmp.Sub("pool");
+    options.pool.pool_dir = tmp.Sub(pool_name);
     options.pool.capacity = capacity;
     factory = std::make_unique<RunWorkspaceFactory>(repos, &Resources(), options);
     task.task_id = "t1";
@@ -167,6 +175,12 @@ struct BwrapWorld {
     auto env = factory->Acquire(task, 0);
     REQUIRE(env.ok());
     return std::move(env).value();
+  }
+  // The host directory of copy-0's bytecode layer (its pool made by a lease).
+  std::string Copy0Layer() {
+    std::string copy = MustRun("ls -d " + options.pool.pool_dir + "/*/*/copy-0");
+    copy.pop_back();
+    return copy + ".pyc";
   }
   // Every file of the bytecode cache with its checksum, one per line.
   std::string BytecodeFiles() {
@@ -315,9 +329,12 @@ TEST_CASE("run workspace: neither the repository's files nor a rollout can write
   CHECK(before.find("planted") == std::string::npos);  // the compiler never imported the repository's py_compile
   agent::ToolOutcome out = env->tools().Execute(Bash(
       "touch /tmp/.pycache/new 2>&1; for f in $(find /tmp/.pycache/repo -name '*.pyc'); do echo x > $f; done 2>&1; "
-      "sed -i s/base/next/ pkg/mod.py && python3 -c 'import pkg.mod, py_compile' 2>&1"));
+      "cd /tmp/.pycache/repo/pkg && echo y > y.tmp && mv -f y.tmp $(ls mod.cpython-*.pyc) && cat mod.cpython-*.pyc; "
+      "rm -rf /tmp/.pycache/usr 2>&1; cd /repo && sed -i s/base/next/ pkg/mod.py && "
+      "python3 -c 'import pkg.mod, py_compile' 2>&1"));
   INFO(out.text);
-  CHECK(out.text.find("Read-only file system") != std::string::npos);
+  CHECK(out.text.find("Permission denied") != std::string::npos);  // a shared pyc is not opened for writing
+  CHECK(out.text.find("y\n") != std::string::npos);  // replaced, as Python does, in the rollout's own layer only
   CHECK(w.BytecodeFiles() == before);
 }
 
@@ -336,6 +353,109 @@ TEST_CASE("run workspace: no bytecode reaches the patch") {
   CHECK(patch->find("pkg/new.py") != std::string::npos);
   CHECK(patch->find("pyc") == std::string::npos);
   CHECK(patch->find("__pycache__") == std::string::npos);
+}
+
+// A package without the planted py_compile.py (`python3 -m py_compile` from
+// /repo would run that one).
+std::map<std::string, std::string> EditableRepo() {
+  std::map<std::string, std::string> files = PythonRepo();
+  files.erase("py_compile.py");
+  return files;
+}
+
+// The lines of /proc/self/mountinfo that name a path under `dir`.
+std::string MountsUnder(const std::string& dir) {
+  return RunShellOut("grep -F ' " + dir + "/' /proc/self/mountinfo || true");
+}
+
+TEST_CASE(
+    "run workspace: python -m py_compile of an edited file works over the shared bytecode, into the rollout's layer") {
+  BwrapWorld w(1, 0, EditableRepo(), true);
+  if (w.Skipped()) return;
+  std::unique_ptr<Workspace> env = w.Lease();
+  const std::string before = w.BytecodeFiles();
+  agent::ToolOutcome out = env->tools().Execute(
+      Bash("sed -i s/base/next/ pkg/mod.py && python3 -m py_compile pkg/mod.py 2>&1 && echo compiled && "
+           "python3 -c 'import pkg.mod; print(pkg.mod.VALUE)'"));
+  INFO(out.text);
+  CHECK(out.text.find("compiled\nnext\n") != std::string::npos);
+  CHECK(w.BytecodeFiles() == before);
+  CHECK_FALSE(MustRun("find " + w.Copy0Layer() + "/upper/repo/pkg -name 'mod.cpython-*.pyc'").empty());
+  auto patch = env->patch().CurrentPatch();
+  REQUIRE(patch.ok());
+  CHECK(patch->find("pyc") == std::string::npos);
+}
+
+TEST_CASE("run workspace: a rollout never sees what an earlier rollout on its copy wrote into its bytecode layer") {
+  BwrapWorld w(1, 0, EditableRepo(), true);
+  if (w.Skipped()) return;
+  {
+    std::unique_ptr<Workspace> env = w.Lease();
+    agent::ToolOutcome out = env->tools().Execute(
+        Bash("echo mine > /tmp/.pycache/repo/pkg/marker && echo \"VALUE = 'other'\" > /tmp/x.py && "
+             "cp /tmp/x.py pkg/mod.py && python3 -m py_compile pkg/mod.py && cat /tmp/.pycache/repo/pkg/marker"));
+    INFO(out.text);
+    CHECK(out.text.find("mine") != std::string::npos);
+  }
+  CHECK(MustRun("find " + w.options.pool.pool_dir + " -name 'copy-*.pyc'").empty());  // wiped at release
+  std::unique_ptr<Workspace> env = w.Lease();
+  agent::ToolOutcome out = env->tools().Execute(
+      Bash("cat /tmp/.pycache/repo/pkg/marker 2>&1 || echo absent; "
+           "python3 -v -c 'import pkg.mod; print(pkg.mod.VALUE)' 2>&1 | grep -E '^# code object from .*mod|^base'"));
+  INFO(out.text);
+  CHECK(out.text.find("absent") != std::string::npos);
+  CHECK(out.text.find("# code object from '/tmp/.pycache/repo/pkg/mod.cpython-") != std::string::npos);
+  CHECK(out.text.find("base") != std::string::npos);
+}
+
+TEST_CASE("run workspace: a bytecode layer a killed process left mounted is taken off by the next lease of its copy") {
+  BwrapWorld w(1, 0, EditableRepo(), true);
+  if (w.Skipped()) return;
+  w.Lease().reset();  // the copy and the cache exist
+  const std::string stale = w.Copy0Layer();
+  MustRun("mkdir -p " + stale + "/lower " + stale + "/upper/repo " + stale + "/work " + stale +
+          "/merged && echo old > " + stale + "/upper/repo/marker && mount -t overlay overlay -o lowerdir=" + stale +
+          "/lower,upperdir=" + stale + "/upper,workdir=" + stale + "/work " + stale + "/merged");
+  REQUIRE_FALSE(MountsUnder(stale).empty());
+  {
+    std::unique_ptr<Workspace> env = w.Lease();
+    agent::ToolOutcome out = env->tools().Execute(Bash("cat /tmp/.pycache/repo/marker 2>&1 || echo absent"));
+    INFO(out.text);
+    CHECK(out.text.find("absent") != std::string::npos);
+    CHECK(RunShellOut("grep -c ' " + stale + "/merged ' /proc/self/mountinfo") == "1\n");  // its own layer only
+  }
+  CHECK(MountsUnder(w.tmp.path()).empty());
+}
+
+TEST_CASE("run workspace: no mount is left once the rollouts and an env check are done") {
+  BwrapWorld w(3, 0, EditableRepo(), true);
+  if (w.Skipped()) return;
+  {
+    auto first = w.factory->Acquire(w.task, 0);
+    auto second = w.factory->Acquire(w.task, 1);
+    REQUIRE(first.ok());
+    REQUIRE(second.ok());
+    CHECK_FALSE(MountsUnder(w.options.pool.pool_dir).empty());  // each rollout has its layer
+    auto check = w.factory->RunCheck(w.task, 0, "python3 -m py_compile pkg/mod.py && echo ok");
+    REQUIRE(check.ok());
+    CHECK(check->result.output.find("ok") != std::string::npos);
+  }
+  CHECK(MountsUnder(w.tmp.path()).empty());
+  CHECK(MustRun("find " + w.options.pool.pool_dir + " -name 'copy-*.pyc'").empty());
+}
+
+TEST_CASE("run workspace: where no bytecode layer can be mounted a rollout runs with its own empty /tmp/.pycache") {
+  BwrapWorld w(1, 0, EditableRepo(), true, "pool,comma");  // overlayfs options cannot carry the ','
+  if (w.Skipped()) return;
+  std::unique_ptr<Workspace> env = w.Lease();
+  agent::ToolOutcome out =
+      env->tools().Execute(Bash("ls -A /tmp/.pycache 2>/dev/null | wc -l; sed -i s/base/next/ pkg/mod.py && python3 -m "
+                                "py_compile pkg/mod.py 2>&1 && "
+                                "python3 -c 'import pkg.mod; print(pkg.mod.VALUE)'"));
+  INFO(out.text);
+  CHECK(out.text.rfind("0\n", 0) == 0);
+  CHECK(out.text.find("next") != std::string::npos);
+  CHECK(MountsUnder(w.tmp.path()).empty());
 }
 
 }  // namespace

@@ -3,12 +3,15 @@
 // user opted in), and the agent's tools bound to the copy.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "seragen/env/bytecode_layer.h"
 #include "seragen/env/environment.h"
 #include "seragen/pipeline/workspace.h"
 #include "seragen/repo/repository.h"
@@ -37,8 +40,9 @@ struct WorkspaceOptions {
   // Where setup logs go (journal::EnvLogDir of the run).
   std::string env_log_dir;
   // Node-wide directory of compiled Python bytecode (env/bytecode_cache.h),
-  // one entry per (repository, commit, environment), shown read-only to
-  // rollouts at env::kPycachePrefix; "" = none (each rollout compiles).
+  // one entry per (repository, commit, environment), the lower layers of each
+  // rollout's own writable layer at env::kPycachePrefix (env/bytecode_layer.h;
+  // bwrap as root only); "" = none (each rollout compiles).
   std::string bytecode_cache_dir;
 };
 
@@ -77,12 +81,21 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   // (each is also logged once, at ERROR, with its log and what to do).
   std::vector<std::string> FailedSetups();
 
+  // The shared bytecode of a (repository, commit): the rollout layer's lower
+  // layers, topmost first, and every directory they hold.
+  struct BytecodeEntries {
+    std::vector<std::string> lowers;
+    std::vector<std::string> dirs;
+  };
+
  private:
   Result<repo::WorkingCopyPool*> PoolFor(const callgraph::PlannedTask& task);
   // The prepared environment's root_id of `repo` ("" before preparation or without one).
   std::string RootIdentity(const std::string& repo);
-  // The rollout sandbox of `task` in `slot` (uid, cgroup, environment).
-  Result<sandbox::SandboxOptions> SandboxFor(const callgraph::PlannedTask& task, int slot, repo::WorkingCopyPool& pool);
+  // The rollout sandbox of `task` in `slot` (uid, cgroup, environment), and
+  // its shared bytecode (null: none).
+  Result<sandbox::SandboxOptions> SandboxFor(const callgraph::PlannedTask& task, int slot, repo::WorkingCopyPool& pool,
+                                             std::shared_ptr<const BytecodeEntries>& bytecode);
   // Applies the task's repository environment to `sb` (root, variables, the
   // prepared prefix read-only), running setup first when not yet done for
   // this (repository, commit). A setup failure is kept and returned to every
@@ -94,17 +107,23 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   };
   Result<Prepared> PrepareFor(const callgraph::PlannedTask& task, env::EnvironmentSpec spec,
                               repo::WorkingCopyPool& pool, const sandbox::SandboxOptions& sb);
-  // Binds the bytecode cache of the task's (repository, commit, environment)
-  // read-only at env::kPycachePrefix: the library's entry, with the
-  // repository's over its mount point, compiling them first (once, in a
-  // leased copy, sandboxed) when missing. Never fails the task: without a cache
-  // (the compile failed, the environment chose its own prefix) `sb` is left
-  // as it was, and a failure is logged once.
-  void ApplyBytecodeCache(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool, sandbox::SandboxOptions& sb);
-  // The read-only binds of the bytecode cache for `task` (none without one).
-  std::vector<sandbox::SandboxOptions::Bind> CompileBytecode(const callgraph::PlannedTask& task,
-                                                             repo::WorkingCopyPool& pool,
-                                                             const sandbox::SandboxOptions& sb);
+  // The bytecode cache entries of the task's (repository, commit,
+  // environment): the repository's over the library's, compiled first (once,
+  // in a leased copy, sandboxed) when missing. Never fails the task: null
+  // without a cache (not root, the compile failed, the environment chose its
+  // own prefix), a failure logged once.
+  std::shared_ptr<const BytecodeEntries> BytecodeFor(const callgraph::PlannedTask& task, repo::WorkingCopyPool& pool,
+                                                     const sandbox::SandboxOptions& sb);
+  // The entries for `task` (null without a cache).
+  std::shared_ptr<const BytecodeEntries> CompileBytecode(const callgraph::PlannedTask& task,
+                                                         repo::WorkingCopyPool& pool,
+                                                         const sandbox::SandboxOptions& sb);
+  // The lease's own writable layer over `bytecode`, bound read-write at
+  // env::kPycachePrefix in `sb`; clears a layer a killed process left on the
+  // copy. Without one (no cache, the mount failed: warned once) `sb` is left
+  // as it was and the rollout writes its pycs into its own /tmp.
+  std::optional<env::BytecodeLayer> LayerFor(const BytecodeEntries* bytecode, const repo::WorkingCopyLease& lease,
+                                             sandbox::SandboxOptions& sb);
 
   std::map<std::string, std::shared_ptr<repo::Repository>> repos_;
   const tools::ToolResources* resources_;
@@ -118,8 +137,9 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   std::vector<std::string> failed_setups_;                               // guarded by failed_mu_
   std::map<std::string, std::unique_ptr<repo::WorkingCopyPool>> pools_;  // key: repo + commit
   std::mutex bytecode_mu_;                                               // held while bytecode is compiled
-  // repo@commit -> the bytecode cache's binds (none: no cache); bytecode_mu_
-  std::map<std::string, std::vector<sandbox::SandboxOptions::Bind>> bytecode_;
+  // repo@commit -> the bytecode cache's entries (null: no cache); bytecode_mu_
+  std::map<std::string, std::shared_ptr<const BytecodeEntries>> bytecode_;
+  std::atomic<bool> layer_warned_{false};  // a failed layer mount is logged once
 };
 
 }  // namespace seragen::pipeline
