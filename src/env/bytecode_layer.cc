@@ -1,5 +1,7 @@
 #include "seragen/env/bytecode_layer.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "seragen/base/unique_fd.h"
 
 namespace seragen::env {
 namespace {
@@ -90,7 +94,20 @@ Status ClearBytecodeLayer(const std::string& dir) {
   return Status::Ok();
 }
 
-Result<BytecodeLayer> BytecodeLayer::Mount(const BytecodeLayerOptions& o) {
+void ClearFreeBytecodeLayers(const std::string& dir) {
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string path = it->path().string();
+    if (it->path().extension() != ".pyc" || it->symlink_status(ec).type() != std::filesystem::file_type::directory) {
+      continue;
+    }
+    const std::string lock_path = path.substr(0, path.size() - 4) + ".lock";
+    UniqueFd lock(::open(lock_path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW));
+    if (lock.valid() && ::flock(lock.get(), LOCK_EX | LOCK_NB) == 0) (void)ClearBytecodeLayer(path);
+  }
+}
+
+Result<std::unique_ptr<BytecodeLayer>> BytecodeLayer::Mount(const BytecodeLayerOptions& o) {
   if (::geteuid() != 0) return FailedPreconditionError("mounting a bytecode layer needs root");
   SG_RETURN_IF_ERROR(ClearBytecodeLayer(o.dir));  // a layer a killed process left
   if (o.lowers.empty()) return InvalidArgumentError("a bytecode layer needs a lower layer");
@@ -102,28 +119,15 @@ Result<BytecodeLayer> BytecodeLayer::Mount(const BytecodeLayerOptions& o) {
   }
   if (!SafeForOptions(o.dir))
     return InvalidArgumentError("overlayfs cannot take a path with ',', ':' or '\\': " + o.dir);
-  BytecodeLayer layer(o.dir);  // from here on, a failure wipes what was made
+  std::unique_ptr<BytecodeLayer> layer(new BytecodeLayer(o.dir));  // from here on, a failure wipes what was made
   SG_RETURN_IF_ERROR(MakeLayerDirs(o));
   const std::string options = "lowerdir=" + lowerdir + ",upperdir=" + o.dir + "/upper,workdir=" + o.dir + "/work";
-  if (::mount("overlay", layer.merged().c_str(), "overlay", MS_NOSUID | MS_NODEV, options.c_str()) != 0) {
-    return UnavailableError("cannot mount the bytecode layer (overlayfs) at " + layer.merged() + ": " +
+  if (::mount("overlay", layer->merged().c_str(), "overlay", MS_NOSUID | MS_NODEV, options.c_str()) != 0) {
+    return UnavailableError("cannot mount the bytecode layer (overlayfs) at " + layer->merged() + ": " +
                             std::strerror(errno));
   }
   return layer;
 }
-
-BytecodeLayer::BytecodeLayer(BytecodeLayer&& other) noexcept : dir_(std::move(other.dir_)) { other.dir_.clear(); }
-
-BytecodeLayer& BytecodeLayer::operator=(BytecodeLayer&& other) noexcept {
-  if (this != &other) {
-    (void)Release();
-    dir_ = std::move(other.dir_);
-    other.dir_.clear();
-  }
-  return *this;
-}
-
-BytecodeLayer::~BytecodeLayer() { (void)Release(); }
 
 Status BytecodeLayer::Release() {
   if (dir_.empty()) return Status::Ok();

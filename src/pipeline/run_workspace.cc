@@ -90,7 +90,7 @@ class PhaseTimedMeter final : public sandbox::CopyMeter {
 // and the tools bound to the copy.
 class LeasedWorkspace final : public Workspace, public PatchSource {
  public:
-  LeasedWorkspace(repo::WorkingCopyLease lease, std::optional<env::BytecodeLayer> layer,
+  LeasedWorkspace(repo::WorkingCopyLease lease, std::unique_ptr<env::BytecodeLayer> layer,
                   std::unique_ptr<sandbox::CommandRunner> runner, const tools::ToolResources* resources,
                   const tools::ToolOptions& options, std::size_t max_patch_bytes, std::string test_command)
       : lease_(std::move(lease)),
@@ -146,7 +146,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   // The copy and the rollout's /tmp (its bytecode layer included) count
   // against one disk bound (sandbox.max_copy_mb).
   static std::vector<std::string> MeteredRoots(const repo::CopyPaths& paths,
-                                               const std::optional<env::BytecodeLayer>& layer) {
+                                               const std::unique_ptr<env::BytecodeLayer>& layer) {
     std::vector<std::string> roots{paths.work_tree};
     if (!paths.tmp_dir.empty()) roots.push_back(paths.tmp_dir);
     if (layer) roots.push_back(layer->upper());
@@ -163,7 +163,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   std::uint64_t Changes() const { return executor_.possible_writes() + runner_->started(); }
 
   repo::WorkingCopyLease lease_;
-  std::optional<env::BytecodeLayer> layer_;  // the rollout's writable bytecode, if any
+  std::unique_ptr<env::BytecodeLayer> layer_;  // the rollout's writable bytecode, if any
   std::unique_ptr<PhaseTimedRunner> runner_;
   bool commands_settle_;
   std::optional<std::string> last_patch_;
@@ -264,6 +264,8 @@ Result<repo::WorkingCopyPool*> RunWorkspaceFactory::PoolFor(const callgraph::Pla
   repo::WorkingCopyPoolOptions opts = options_.pool;
   opts.pool_dir = options_.pool.pool_dir + "/" + task.repo + "-" + task.commit.substr(0, 12);
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool pool, repo::WorkingCopyPool::Create(*source, task.commit, opts));
+  // Bytecode layers a killed run left mounted on copies that are not leased now.
+  if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0) env::ClearFreeBytecodeLayers(pool.directory());
   auto owned = std::make_unique<repo::WorkingCopyPool>(std::move(pool));
   repo::WorkingCopyPool* raw = owned.get();
   pools_[key] = std::move(owned);
@@ -385,23 +387,24 @@ std::shared_ptr<const RunWorkspaceFactory::BytecodeEntries> RunWorkspaceFactory:
   return done->second;
 }
 
-std::optional<env::BytecodeLayer> RunWorkspaceFactory::LayerFor(const BytecodeEntries* bytecode,
-                                                                const repo::WorkingCopyLease& lease,
-                                                                sandbox::SandboxOptions& sb) {
+std::unique_ptr<env::BytecodeLayer> RunWorkspaceFactory::LayerFor(const BytecodeEntries* bytecode,
+                                                                  const repo::WorkingCopyLease& lease,
+                                                                  sandbox::SandboxOptions& sb) {
   const std::string dir = lease.path() + ".pyc";  // beside the copy, never in it
   if (bytecode == nullptr) {
     if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0) (void)env::ClearBytecodeLayer(dir);  // a killed run's
-    return std::nullopt;
+    return nullptr;
   }
-  Result<env::BytecodeLayer> layer = env::BytecodeLayer::Mount({dir, bytecode->lowers, bytecode->dirs, sb.uid, sb.gid});
+  Result<std::unique_ptr<env::BytecodeLayer>> layer =
+      env::BytecodeLayer::Mount({dir, bytecode->lowers, bytecode->dirs, sb.uid, sb.gid});
   if (!layer.ok()) {
     if (!layer_warned_.exchange(true)) {
       log::Logger("env").Warn("no shared Python bytecode cache for the rollouts (each compiles its imports): {}",
                               layer.status().message());
     }
-    return std::nullopt;
+    return nullptr;
   }
-  sb.binds.push_back({layer->merged(), env::kPycachePrefix, true});
+  sb.binds.push_back({(*layer)->merged(), env::kPycachePrefix, true});
   return std::move(layer).value();
 }
 
@@ -504,7 +507,7 @@ Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph:
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   sb.host_tmp = lease.paths().tmp_dir;  // one /tmp for the whole rollout
-  std::optional<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);
+  std::unique_ptr<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   auto test_command = options_.test_commands.find(task.repo);
   return std::unique_ptr<Workspace>(new LeasedWorkspace(
@@ -523,7 +526,7 @@ Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const ca
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
-  std::optional<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);  // released before the lease
+  std::unique_ptr<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);  // released before the lease
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
   const Clock::time_point check_start = Clock::now();
   SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));

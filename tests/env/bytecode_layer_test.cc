@@ -2,11 +2,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,10 +34,10 @@ struct Entries {
   std::string top = tmp.Sub("top");
   std::string bottom = tmp.Sub("bottom");
   Entries() {
-    tmp.Write("top/repo/pkg/mod.pyc", "top-mod");
-    tmp.Write("bottom/usr/lib/os.pyc", "bottom-os");
-    tmp.Write("bottom/repo/pkg/mod.pyc", "bottom-mod");
-    (void)RunShell("chmod -R go-w " + top + " " + bottom);
+    const std::map<std::string, std::string> pycs{
+        {"top/repo/pkg/mod.pyc", "top-mod"}, {"bottom/usr/lib/os.pyc", "bottom-os"}, {"bottom/repo/pkg/mod.pyc", "b"}};
+    for (const auto& [path, text] : pycs) tmp.Write(path, text);
+    (void)RunShell("chmod -R go-w " + tmp.path());
   }
   BytecodeLayerOptions Options() {
     BytecodeLayerOptions o;
@@ -67,7 +70,7 @@ TEST_CASE("bytecode layer: the merged tree shows the top entry over the bottom o
   const std::string before = e.Listing();
   auto layer = BytecodeLayer::Mount(e.Options());
   REQUIRE(layer.ok());
-  const std::string merged = layer->merged();
+  const std::string merged = (*layer)->merged();
   CHECK(IsMountPoint(merged));
   std::string out;
   (void)RunShell("cat " + merged + "/repo/pkg/mod.pyc " + merged + "/usr/lib/os.pyc", &out);
@@ -81,10 +84,10 @@ TEST_CASE("bytecode layer: the merged tree shows the top entry over the bottom o
   // Replacing a shared pyc (as Python's os.replace does) lands in the layer.
   std::ofstream(merged + "/repo/pkg/mod.pyc.tmp") << "mine";
   REQUIRE(::rename((merged + "/repo/pkg/mod.pyc.tmp").c_str(), (merged + "/repo/pkg/mod.pyc").c_str()) == 0);
-  CHECK(Exists(layer->upper() + "/repo/pkg/mod.pyc"));
+  CHECK(Exists((*layer)->upper() + "/repo/pkg/mod.pyc"));
   CHECK(e.Listing() == before);
   const std::string dir = e.Options().dir;
-  REQUIRE(layer->Release().ok());
+  REQUIRE((*layer)->Release().ok());
   CHECK_FALSE(IsMountPoint(merged));
   CHECK_FALSE(Exists(dir));  // what the layer held is gone
   CHECK(e.Listing() == before);
@@ -96,19 +99,42 @@ TEST_CASE("bytecode layer: a layer a killed process left mounted is taken off an
   BytecodeLayerOptions o = e.Options();
   auto layer = BytecodeLayer::Mount(o);
   REQUIRE(layer.ok());
-  std::ofstream(layer->merged() + "/left-over") << "old";
+  std::ofstream((*layer)->merged() + "/left-over") << "old";
   // Never released, as by a process killed with SIGKILL (deleted at the end, when there is nothing left to clear).
-  auto* killed = new BytecodeLayer(std::move(*layer));
+  BytecodeLayer* killed = layer->release();
   REQUIRE(IsMountPoint(o.dir + "/merged"));
   auto next = BytecodeLayer::Mount(o);  // the next lease of that copy
   REQUIRE(next.ok());
-  CHECK_FALSE(Exists(next->merged() + "/left-over"));
+  CHECK_FALSE(Exists((*next)->merged() + "/left-over"));
   std::string mounts;
   (void)RunShell("grep -c ' " + o.dir + "/merged ' /proc/self/mountinfo", &mounts);
   CHECK(mounts == "1\n");
-  REQUIRE(next->Release().ok());
+  REQUIRE((*next)->Release().ok());
   CHECK_FALSE(IsMountPoint(o.dir + "/merged"));
   REQUIRE(ClearBytecodeLayer(o.dir).ok());  // nothing there: fine
+  delete killed;
+}
+
+TEST_CASE("bytecode layer: a killed run's layers on copies nobody holds are cleared, a held copy's kept") {
+  if (!Root()) return;
+  Entries e;
+  BytecodeLayerOptions held = e.Options();
+  BytecodeLayerOptions free = e.Options();
+  free.dir = e.tmp.Sub("copy-1.pyc");
+  auto held_layer = BytecodeLayer::Mount(held);
+  auto free_layer = BytecodeLayer::Mount(free);
+  REQUIRE(held_layer.ok());
+  REQUIRE(free_layer.ok());
+  BytecodeLayer* killed = free_layer->release();  // its process died; its copy's lock went with it
+  e.tmp.Write("copy-0.lock", "");
+  e.tmp.Write("copy-1.lock", "");
+  const int lock = ::open(e.tmp.Sub("copy-0.lock").c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(::flock(lock, LOCK_EX) == 0);  // a live lease of copy-0
+  ClearFreeBytecodeLayers(e.tmp.path());
+  CHECK(IsMountPoint(held.dir + "/merged"));
+  CHECK_FALSE(IsMountPoint(free.dir + "/merged"));
+  CHECK_FALSE(Exists(free.dir));
+  ::close(lock);
   delete killed;
 }
 

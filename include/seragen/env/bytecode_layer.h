@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,19 +38,17 @@ struct BytecodeLayerOptions {
   gid_t gid = 0;
 };
 
-// A mounted layer. Move-only; destruction releases it (as Release does).
+// A mounted layer, owned by one lease; destruction releases it (as Release does).
 class BytecodeLayer {
  public:
   // Clears `o.dir` (ClearBytecodeLayer), makes the upper layer and its
   // skeleton, and mounts the overlay. Any failure (not root, no overlayfs, a
   // path overlayfs options cannot carry) is an error and leaves nothing mounted.
-  static Result<BytecodeLayer> Mount(const BytecodeLayerOptions& o);
+  static Result<std::unique_ptr<BytecodeLayer>> Mount(const BytecodeLayerOptions& o);
 
-  BytecodeLayer(BytecodeLayer&& other) noexcept;
-  BytecodeLayer& operator=(BytecodeLayer&& other) noexcept;
   BytecodeLayer(const BytecodeLayer&) = delete;
   BytecodeLayer& operator=(const BytecodeLayer&) = delete;
-  ~BytecodeLayer();
+  ~BytecodeLayer() { (void)Release(); }
 
   // The host directory to bind read-write at kPycachePrefix.
   std::string merged() const { return dir_ + "/merged"; }
@@ -61,13 +60,19 @@ class BytecodeLayer {
 
  private:
   explicit BytecodeLayer(std::string dir) : dir_(std::move(dir)) {}
-  std::string dir_;  // "" once released or moved from
+  std::string dir_;  // "" once released
 };
 
 // Unmounts whatever is mounted at `dir`/merged (lazily, MNT_DETACH: a layer
 // left by a killed process) and removes `dir`. OK when `dir` does not exist;
 // an error when something stays mounted there (nothing is then removed).
 Status ClearBytecodeLayer(const std::string& dir);
+
+// Clears (ClearBytecodeLayer) every layer directory `NAME.pyc` directly in
+// `dir` whose owner `NAME` is free: its lock file `NAME.lock` can be locked
+// now (flock, not waiting), so no process, this one included, holds that
+// working copy. What a killed run left on copies no lease takes again.
+void ClearFreeBytecodeLayers(const std::string& dir);
 
 // The directories under `entry` (relative, sorted: a parent before what it
 // holds), never following a link; ResourceExhausted past `max_dirs`.

@@ -122,8 +122,8 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   // env::kPycachePrefix in `sb`; clears a layer a killed process left on the
   // copy. Without one (no cache, the mount failed: warned once) `sb` is left
   // as it was and the rollout writes its pycs into its own /tmp.
-  std::optional<env::BytecodeLayer> LayerFor(const BytecodeEntries* bytecode, const repo::WorkingCopyLease& lease,
-                                             sandbox::SandboxOptions& sb);
+  std::unique_ptr<env::BytecodeLayer> LayerFor(const BytecodeEntries* bytecode, const repo::WorkingCopyLease& lease,
+                                               sandbox::SandboxOptions& sb);
 
   std::map<std::string, std::shared_ptr<repo::Repository>> repos_;
   const tools::ToolResources* resources_;
