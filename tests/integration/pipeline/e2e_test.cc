@@ -196,6 +196,9 @@ TEST_CASE("python: the whole pipeline, every patch applies, scores follow the ru
   int rc = testing::RunShell(Binary() + " run -c " + cfg, &out);
   INFO(out);  // captured here, after the run filled it
   REQUIRE(rc == 0);
+  // The rollouts had the shared bytecode under their own layers, all unmounted when the run ended.
+  CHECK(out.find("no shared Python bytecode") == std::string::npos);
+  CHECK(MountsInPool(dir.Sub("run"), out).empty());
   json st = Status(dir.Sub("run"));
   CHECK(st["planned"].get<int>() == 5);
   CHECK(st["finished"] == st["planned"]);
@@ -625,6 +628,8 @@ TEST_CASE("kill -9 at random moments: resumed runs lose nothing and redo no fini
   // `concurrency`, which bounds the calls repeated per kill below.
   std::string out;
   REQUIRE(testing::RunShell(Binary() + " run -c " + cfg + " --set run.concurrency=12", &out) == 0);
+  // No bytecode layer of a killed run stays mounted: the last run cleared them all.
+  CHECK(MountsInPool(dir.Sub("run"), out).empty());
 
   // Every planned task finished exactly once; no journal line is torn in the middle.
   auto journal = journal::LoadJournal(dir.Sub("run/shard-0/journal.jsonl"));

@@ -148,4 +148,19 @@ std::string ConversationIdOf(const std::string& system, const std::string& user)
   return h.FinalHex().substr(0, 32);
 }
 
+std::string MountsInPool(const std::string& run_dir, const std::string& run_output) {
+  std::string pool = run_dir + "/workcopies";
+  const std::string said = "working copies go to ";  // the run's pool when run_dir is private
+  if (const std::size_t at = run_output.find(said); at != std::string::npos) {
+    const std::size_t from = at + said.size();
+    pool = run_output.substr(from, run_output.find_first_of(" \n", from) - from);
+  }
+  std::ifstream in("/proc/self/mountinfo");
+  std::string mounts;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(" " + pool + "/") != std::string::npos) mounts += line + "\n";
+  }
+  return mounts;
+}
+
 }  // namespace seragen::e2e

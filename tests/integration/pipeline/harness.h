@@ -62,4 +62,9 @@ std::vector<std::string> ReadLines(const std::string& path);
 // The teacher's conversation id of a rollout (system + first user message).
 std::string ConversationIdOf(const std::string& system, const std::string& user);
 
+// The lines of /proc/self/mountinfo under the working-copy pool of the run in
+// `run_dir` whose output (its log) is `run_output`: what a finished run left
+// mounted there (a rollout's bytecode layer, env/bytecode_layer.h).
+std::string MountsInPool(const std::string& run_dir, const std::string& run_output);
+
 }  // namespace seragen::e2e
