@@ -1,11 +1,13 @@
-// RunProcess: fork/exec one program with limits, capture its merged output.
+// RunProcess: start one program with limits, capture its merged output.
 //
-// The building block of the real runners. Thread-safe (no shared state;
-// every pipe is close-on-exec so concurrent spawns never inherit each
-// other's pipes). Any thread may call it: the process tree's lifetime is
-// tied to this process (a lifeline pipe), not to the calling thread; if this
-// process dies, the tree (and, with `credentials`, every process of that
-// uid) is killed.
+// The building block of the real runners. The program is started by a small
+// separate program, the reaper (seragen-reaper, started with posix_spawn so
+// the harness's memory is never copied), which stays behind until it ends.
+// Thread-safe (no shared state; every pipe is close-on-exec so concurrent
+// spawns never inherit each other's pipes). Any thread may call it: the
+// process tree's lifetime is tied to this process (a lifeline pipe), not to
+// the calling thread; if this process dies, the tree (and, with
+// `credentials`, every process of that uid) is killed.
 #pragma once
 
 #include <sys/types.h>
@@ -72,6 +74,16 @@ struct ProcessOutcome {
 // The process runs in its own process group; on timeout, output overflow,
 // or after the main process exits, the whole group is killed with SIGKILL.
 Result<ProcessOutcome> RunProcess(const ProcessSpec& spec);
+
+// Where seragen-reaper is installed, relative to the directory of the
+// running executable (P/bin/seragen -> P/libexec/seragen/seragen-reaper).
+inline constexpr const char* kReaperInstallDir = "libexec/seragen";
+
+// The reaper program RunProcess starts for every command (reaper_main.cc):
+// `../libexec/seragen/seragen-reaper` from the running executable's
+// directory, else the one in the build tree this code was built in.
+// kNotFound naming both when neither exists. Looked up once per process.
+Result<std::string> ReaperExecutable();
 
 // Absolute path of `name` (as is if it contains '/'), searching `path_var`
 // (a PATH-style list). kNotFound when no executable file matches.
