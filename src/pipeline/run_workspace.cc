@@ -200,9 +200,15 @@ class SandboxSetupRunner final : public env::SetupRunner {
 // (WorkingCopyLease::GiveTo). Without root the sandbox runs as this user, who
 // owns the copy already (bwrap maps it to the slot uid inside), and could not
 // chown it anyway.
+bool GivesToSandbox(sandbox::SandboxMode mode) { return mode == sandbox::SandboxMode::kBwrap && ::geteuid() == 0; }
 Status AdoptForSandbox(sandbox::SandboxMode mode, repo::WorkingCopyLease& lease, const sandbox::SandboxOptions& sb) {
-  if (mode != sandbox::SandboxMode::kBwrap || ::geteuid() != 0) return Status::Ok();
+  if (!GivesToSandbox(mode)) return Status::Ok();
   return lease.GiveTo(sb.uid, sb.gid);
+}
+
+// After AdoptForSandbox: a copy it gave to the slot is not walked again.
+sandbox::CopyOwnership OwnershipAfterAdopt(sandbox::SandboxMode mode) {
+  return GivesToSandbox(mode) ? sandbox::CopyOwnership::kGiven : sandbox::CopyOwnership::kChown;
 }
 
 // A copy for the sandbox `sb`, preferably one its uid had before (no walk).
@@ -449,7 +455,8 @@ Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph:
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   sb.host_tmp = lease.paths().tmp_dir;  // one /tmp for the whole rollout
-  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
+  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner,
+                      sandbox::CreateRunner(mode, sb, lease.path(), OwnershipAfterAdopt(mode)));
   auto test_command = options_.test_commands.find(task.repo);
   return std::unique_ptr<Workspace>(
       new LeasedWorkspace(std::move(lease), std::move(runner), resources_, options_.tools, options_.max_patch_bytes,
@@ -466,7 +473,8 @@ Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const ca
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
-  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
+  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner,
+                      sandbox::CreateRunner(mode, sb, lease.path(), OwnershipAfterAdopt(mode)));
   const Clock::time_point check_start = Clock::now();
   SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
   const Clock::time_point check_end = Clock::now();

@@ -266,5 +266,23 @@ TEST_CASE("the factory prepares the copy and builds the configured runner", "[ru
   CHECK((*none)->Kind() == "none");
 }
 
+TEST_CASE("a copy already given to the slot is not walked again, but its ancestors are checked", "[runner]") {
+  testing::TempDir dir;  // mode 0700: not searchable by the sandbox uid
+  dir.Write("copy/a.txt", "a");
+  auto closed = CreateRunner(SandboxMode::kBwrap, SmallOptions(21113), dir.Sub("copy"), CopyOwnership::kGiven);
+  REQUIRE_FALSE(closed.ok());
+  CHECK(closed.status().code() == StatusCode::kPermissionDenied);
+
+  ::chmod(dir.path().c_str(), 0755);
+  auto runner = CreateRunner(SandboxMode::kBwrap, SmallOptions(21113), dir.Sub("copy"), CopyOwnership::kGiven);
+  REQUIRE(runner.ok());
+  struct stat st;
+  REQUIRE(::stat(dir.Sub("copy/a.txt").c_str(), &st) == 0);
+  CHECK(st.st_uid == 0u);  // nothing below the copy was chowned
+  auto missing = CreateRunner(SandboxMode::kBwrap, SmallOptions(21113), dir.Sub("gone"), CopyOwnership::kGiven);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().code() == StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace seragen::sandbox
