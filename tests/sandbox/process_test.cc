@@ -6,6 +6,7 @@
 
 #include "sandbox/shell_command.h"
 #include "seragen/base/utf8.h"
+#include "seragen/sandbox/reaper_path.h"
 #include "seragen/sandbox/reaper_spec.h"
 #include "seragen/sandbox/slot_cgroup.h"
 #include "testing/temp_dir.h"
@@ -344,6 +345,11 @@ TEST_CASE("the program's parent is the reaper program, not a copy of the harness
   auto r = RunProcess(Shell("cat /proc/$PPID/comm; tr '\\0' ' ' < /proc/$PPID/environ | wc -c"));
   REQUIRE(r.ok());
   CHECK(r->head == "seragen-reaper\n0\n");  // and its own environment is empty
+  // The test binary has no libexec beside it: the build tree's reaper.
+  auto reaper = ReaperExecutable();
+  REQUIRE(reaper.ok());
+  CHECK(reaper->size() > 15);
+  CHECK(reaper->substr(reaper->size() - 15) == "/seragen-reaper");
 }
 
 TEST_CASE("the reaper's settings survive encoding, and malformed ones are refused", "[sandbox][process]") {

@@ -75,16 +75,6 @@ struct ProcessOutcome {
 // or after the main process exits, the whole group is killed with SIGKILL.
 Result<ProcessOutcome> RunProcess(const ProcessSpec& spec);
 
-// Where seragen-reaper is installed, relative to the directory of the
-// running executable (P/bin/seragen -> P/libexec/seragen/seragen-reaper).
-inline constexpr const char* kReaperInstallDir = "libexec/seragen";
-
-// The reaper program RunProcess starts for every command (reaper_main.cc):
-// `../libexec/seragen/seragen-reaper` from the running executable's
-// directory, else the one in the build tree this code was built in.
-// kNotFound naming both when neither exists. Looked up once per process.
-Result<std::string> ReaperExecutable();
-
 // Absolute path of `name` (as is if it contains '/'), searching `path_var`
 // (a PATH-style list). kNotFound when no executable file matches.
 Result<std::string> FindExecutable(const std::string& name, const std::string& path_var);
