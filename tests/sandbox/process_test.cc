@@ -352,6 +352,25 @@ TEST_CASE("the program's parent is the reaper program, not a copy of the harness
   CHECK(reaper->substr(reaper->size() - 15) == "/seragen-reaper");
 }
 
+TEST_CASE("the installed reaper beside bin/seragen comes before the build tree's", "[sandbox][process]") {
+  testing::TempDir dir;
+  dir.Write("prefix/bin/seragen", "");
+  dir.Write("prefix/libexec/seragen/seragen-reaper", "");
+  dir.Write("build/seragen-reaper", "");
+  const std::string installed = dir.Sub("prefix/bin/../libexec/seragen/seragen-reaper");
+  const std::string built = dir.Sub("build/seragen-reaper");
+  auto none = FindReaper(dir.Sub("prefix/bin/seragen"), built);  // neither is executable yet
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().code() == StatusCode::kNotFound);
+  CHECK(none.status().message().find(installed) != std::string::npos);
+  CHECK(none.status().message().find(built) != std::string::npos);
+  ::chmod(built.c_str(), 0755);
+  CHECK(*FindReaper(dir.Sub("prefix/bin/seragen"), built) == built);
+  ::chmod(installed.c_str(), 0755);
+  CHECK(*FindReaper(dir.Sub("prefix/bin/seragen"), built) == installed);
+  CHECK(*FindReaper("", built) == built);
+}
+
 TEST_CASE("the reaper's settings survive encoding, and malformed ones are refused", "[sandbox][process]") {
   ReaperSpec spec;
   spec.executable = "/bin/sh";

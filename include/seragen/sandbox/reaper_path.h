@@ -12,9 +12,13 @@ namespace seragen::sandbox {
 inline constexpr const char* kReaperInstallDir = "libexec/seragen";
 
 // The reaper program RunProcess starts for every command (reaper_main.cc):
-// `../libexec/seragen/seragen-reaper` from the running executable's
-// directory, else the one in the build tree this code was built in.
-// kNotFound naming both when neither exists. Looked up once per process.
+// FindReaper for this process's executable and the build tree this code was
+// built in. Looked up once per process.
 Result<std::string> ReaperExecutable();
+
+// The first executable regular file of `DIR/../libexec/seragen/seragen-reaper`
+// (DIR: the directory of `self_exe`, an installed bin/seragen) and
+// `build_path` ("" = none); kNotFound naming every path tried otherwise.
+Result<std::string> FindReaper(const std::string& self_exe, const std::string& build_path);
 
 }  // namespace seragen::sandbox
