@@ -274,6 +274,41 @@ TEST_CASE("run workspace: the test factory's rollouts run as uids leased on the 
   CHECK((*second)->tools().Execute(Bash("id -u")).text.find("21411") != std::string::npos);
 }
 
+// Two runs with different sandbox.uid_base on one node, one environment cache:
+// each keeps the group its sandboxes need on its own subtree.
+TEST_CASE("run workspace: runs of two uid bases sharing the environment cache keep their environments usable") {
+  TempDir shared;
+  ::chmod(shared.path().c_str(), 0755);
+  env::EnvironmentSpec spec;
+  spec.setup = {"echo prepared > /env/marker"};
+  spec.cache_dir = shared.Sub("env");
+  auto with_environment = [&](uid_t base) {
+    return [&spec, base](WorkspaceOptions& o) {
+      o.uid_base = base;
+      o.environments["demo"] = spec;
+    };
+  };
+  BwrapWorld first(1, 0, {{"a.txt", "alpha\n"}}, false, with_environment(21410));
+  if (first.Skipped()) return;
+  BwrapWorld second(1, 0, {{"a.txt", "alpha\n"}}, false, with_environment(21420));
+  const std::string show = "cat /env/marker 2>&1";
+  CHECK(first.Lease()->tools().Execute(Bash(show)).text.find("prepared") != std::string::npos);
+  CHECK(second.Lease()->tools().Execute(Bash(show)).text.find("prepared") != std::string::npos);
+  agent::ToolOutcome again = first.Lease()->tools().Execute(Bash(show));
+  INFO(again.text);
+  CHECK(again.text.find("prepared") != std::string::npos);
+  if (::geteuid() != 0) return;
+  struct stat st {};
+  REQUIRE(::stat(spec.cache_dir.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0711);
+  CHECK(st.st_gid == 0u);
+  for (gid_t group : {21409u, 21419u}) {
+    REQUIRE(::stat((spec.cache_dir + "/group-" + std::to_string(group)).c_str(), &st) == 0);
+    CHECK(st.st_gid == group);
+    CHECK((st.st_mode & 0777) == 0750);
+  }
+}
+
 TEST_CASE("run workspace: the rollout's /tmp counts in the copy's disk bound") {
   BwrapWorld w(1, 4 << 20);
   if (w.Skipped()) return;
