@@ -68,16 +68,4 @@ FailureClass FailureClassOf(const Status& status) {
   return static_cast<FailureClass>(status.detail().value());
 }
 
-std::string_view WithoutFailureTag(std::string_view text) {
-  constexpr std::string_view kOpen = "[llm:";
-  if (text.substr(0, kOpen.size()) != kOpen) return text;
-  for (const auto& [k, name] : kNames) {
-    const std::string_view rest = text.substr(kOpen.size());
-    if (rest.substr(0, name.size()) == name && rest.substr(name.size(), 2) == "] ") {
-      return rest.substr(name.size() + 2);
-    }
-  }
-  return text;
-}
-
 }  // namespace seragen::llm

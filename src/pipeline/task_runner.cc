@@ -302,7 +302,7 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
     bool abort = exit == agent::ExitStatus::kQuota ||
                  (exit == agent::ExitStatus::kConfigError && ctx_->chat->RunStopStatus().has_value());
     // People read the outcome (the `aborted:` line, the log); the journal keeps the tagged text.
-    return Persist({}, rec, [self, abort, family, detail = std::string(llm::WithoutFailureTag(t.exit_detail))] {
+    return Persist({}, rec, [self, abort, family, detail = t.exit_words.empty() ? t.exit_detail : t.exit_words] {
       self->Finish(abort ? TaskOutcome::Kind::kAbortRun : KindOf(family), detail);
     });
   }

@@ -49,15 +49,6 @@ TEST_CASE("failure class is a typed detail, not message text", "[llm][failure]")
   CHECK(MakeFailure(FailureClass::kNone, "odd").Text() == "[llm:none] odd");
 }
 
-TEST_CASE("a failure's text without its class tag is its message", "[llm][failure]") {
-  for (FailureClass c : {FailureClass::kQuota, FailureClass::kConfig, FailureClass::kNone}) {
-    CHECK(WithoutFailureTag(MakeFailure(c, "HTTP 402: [llm:x] y").Text()) == "HTTP 402: [llm:x] y");
-  }
-  for (std::string_view other : {"[llm:quota]no space", "[llm:unknown] x", "x [llm:quota] y", "[llm:", ""}) {
-    CHECK(WithoutFailureTag(other) == other);
-  }
-}
-
 TEST_CASE("endpoint options: URL normalisation and errors", "[llm][endpoint]") {
   CHECK(NormalizeBaseUrl("http://localhost:8000").value() == "http://localhost:8000/v1");
   CHECK(NormalizeBaseUrl("http://localhost:8000/").value() == "http://localhost:8000/v1");

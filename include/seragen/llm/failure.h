@@ -46,9 +46,4 @@ Status MakeFailure(FailureClass c, std::string_view message);
 // The class in `status`'s detail; kNone for OK statuses and other details.
 FailureClass FailureClassOf(const Status& status);
 
-// `text` without the class tag Status::Text() puts before a failure's message
-// (a leading "[llm:<FailureClassName>] "), for people to read where only the
-// text was kept (a trajectory's exit_detail); other text is returned as is.
-std::string_view WithoutFailureTag(std::string_view text);
-
 }  // namespace seragen::llm
