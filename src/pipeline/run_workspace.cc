@@ -14,6 +14,7 @@
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
 #include "seragen/env/bytecode_cache.h"
+#include "seragen/env/group_cache_dir.h"
 #include "seragen/env/profile.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
@@ -232,17 +233,15 @@ bool SearchableByOthers(const std::string& path) {
   }
 }
 
-Status CloseCacheDir(const std::string& cache_dir, gid_t group) {
+Result<std::string> CloseCacheDir(const std::string& cache_dir, gid_t group) {
   const std::string parent = std::filesystem::path(cache_dir).lexically_normal().parent_path().string();
   if (!SearchableByOthers(parent)) {
     return FailedPreconditionError("environment.cache_dir " + cache_dir +
                                    " is not reachable by the sandbox uids: every directory above it needs o+x");
   }
-  if (::chown(cache_dir.c_str(), 0, group) != 0 || ::chmod(cache_dir.c_str(), 0750) != 0) {
-    return IoError("cannot make environment.cache_dir " + cache_dir + " root:" + std::to_string(group) +
-                   " 0750: " + std::strerror(errno));
-  }
-  return Status::Ok();
+  Result<std::string> mine = env::GuardGroupCacheDir(cache_dir, group);
+  if (!mine.ok()) return mine.status().WithContext("environment.cache_dir");
+  return mine;
 }
 
 RunWorkspaceFactory::RunWorkspaceFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
@@ -276,7 +275,7 @@ Result<RunWorkspaceFactory::Prepared> RunWorkspaceFactory::PrepareFor(const call
   if (spec.has_setup() || !spec.image.empty()) {
     SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
     if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0) {
-      SG_RETURN_IF_ERROR(CloseCacheDir(spec.cache_dir, sandbox::SandboxGroup(options_.uid_base)));
+      SG_ASSIGN_OR_RETURN(spec.cache_dir, CloseCacheDir(spec.cache_dir, sandbox::SandboxGroup(options_.uid_base)));
     }
   }
   if (Status st = env::ResolveImage(spec); !st.ok()) {
