@@ -173,10 +173,13 @@ void Rollout::OnModelAnswer(Result<llm::ChatResponse> answer, Clock::SteadyTime 
       return Finish(*limit, detail);
     }
     switch (fc) {
-      case llm::FailureClass::kContextOverflow: return Finish(ExitStatus::kContext, answer.status().Text());
-      case llm::FailureClass::kConfig: return Finish(ExitStatus::kConfigError, answer.status().Text());
-      case llm::FailureClass::kQuota: return Finish(ExitStatus::kQuota, answer.status().Text());
-      default: return Finish(ExitStatus::kLlmError, answer.status().Text());
+      case llm::FailureClass::kContextOverflow:
+        return Finish(ExitStatus::kContext, answer.status().Text(), answer.status().message());
+      case llm::FailureClass::kConfig:
+        return Finish(ExitStatus::kConfigError, answer.status().Text(), answer.status().message());
+      case llm::FailureClass::kQuota:
+        return Finish(ExitStatus::kQuota, answer.status().Text(), answer.status().message());
+      default: return Finish(ExitStatus::kLlmError, answer.status().Text(), answer.status().message());
     }
   }
 
@@ -375,11 +378,12 @@ void Rollout::OnToolDone(ToolOutcome outcome, const Status& journaled) {
   Step();
 }
 
-void Rollout::Finish(ExitStatus status, std::string detail) {
+void Rollout::Finish(ExitStatus status, std::string detail, std::string words) {
   if (finished_) return;
   finished_ = true;
   traj_.exit_status = status;
   traj_.exit_detail = std::move(detail);
+  traj_.exit_words = std::move(words);
   auto self = shared_from_this();
   Executor* loop = deps_.loop;
   PatchSource* patch = deps_.patch;
@@ -400,6 +404,7 @@ void Rollout::Finish(ExitStatus status, std::string detail) {
                                     " (rollout had ended: " + std::string(ExitStatusName(self->traj_.exit_status)) +
                                     ", " + self->traj_.exit_detail + ")";
           self->traj_.exit_status = ExitStatus::kPatchTooLarge;
+          self->traj_.exit_words.clear();
         }
       }
       self->traj_.totals.wall_seconds = Seconds(self->deps_.clock->Now() - self->started_);

@@ -154,7 +154,8 @@ Section<EnvironmentConfig> EnvironmentSchema() {
       "The repository's test command (e.g. python -m pytest -q), run from the working copy; the rollout prompts "
       "show it as {{test_command}} and ask the agent to run it. Empty: the prompts only suggest running tests.");
   s.Add<Str<EnvironmentConfig>>("cache_dir", &EnvironmentConfig::cache_dir,
-      "Where prepared prefixes and unpacked images (under images/) are cached. Empty: $XDG_CACHE_HOME/seragen/env; "
+      "Where prepared prefixes and unpacked images (under images/) are cached; as root with bubblewrap, in the "
+      "subtree group-GID of the run's sandbox group (GID = sandbox.uid_base - 1). Empty: $XDG_CACHE_HOME/seragen/env; "
       "else, as root, /var/cache/seragen/env; else $HOME/.cache/seragen/env. Every directory above it must let the "
       "sandbox uids through (o+x).", kOp | Flag::kPath);
   return s;

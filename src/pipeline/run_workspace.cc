@@ -15,6 +15,7 @@
 #include "seragen/base/hash.h"
 #include "seragen/base/log.h"
 #include "seragen/env/bytecode_cache.h"
+#include "seragen/env/group_cache_dir.h"
 #include "seragen/env/profile.h"
 #include "seragen/journal/run_paths.h"
 #include "seragen/pipeline/toolbox_executor.h"
@@ -207,9 +208,15 @@ class SandboxSetupRunner final : public env::SetupRunner {
 // (WorkingCopyLease::GiveTo). Without root the sandbox runs as this user, who
 // owns the copy already (bwrap maps it to the slot uid inside), and could not
 // chown it anyway.
+bool GivesToSandbox(sandbox::SandboxMode mode) { return mode == sandbox::SandboxMode::kBwrap && ::geteuid() == 0; }
 Status AdoptForSandbox(sandbox::SandboxMode mode, repo::WorkingCopyLease& lease, const sandbox::SandboxOptions& sb) {
-  if (mode != sandbox::SandboxMode::kBwrap || ::geteuid() != 0) return Status::Ok();
+  if (!GivesToSandbox(mode)) return Status::Ok();
   return lease.GiveTo(sb.uid, sb.gid);
+}
+
+// After AdoptForSandbox: a copy it gave to the slot is not walked again.
+sandbox::CopyOwnership OwnershipAfterAdopt(sandbox::SandboxMode mode) {
+  return GivesToSandbox(mode) ? sandbox::CopyOwnership::kGiven : sandbox::CopyOwnership::kChown;
 }
 
 // A copy for the sandbox `sb`, preferably one its uid had before (no walk).
@@ -233,17 +240,15 @@ bool SearchableByOthers(const std::string& path) {
   }
 }
 
-Status CloseCacheDir(const std::string& cache_dir, gid_t group) {
+Result<std::string> CloseCacheDir(const std::string& cache_dir, gid_t group) {
   const std::string parent = std::filesystem::path(cache_dir).lexically_normal().parent_path().string();
   if (!SearchableByOthers(parent)) {
     return FailedPreconditionError("environment.cache_dir " + cache_dir +
                                    " is not reachable by the sandbox uids: every directory above it needs o+x");
   }
-  if (::chown(cache_dir.c_str(), 0, group) != 0 || ::chmod(cache_dir.c_str(), 0750) != 0) {
-    return IoError("cannot make environment.cache_dir " + cache_dir + " root:" + std::to_string(group) +
-                   " 0750: " + std::strerror(errno));
-  }
-  return Status::Ok();
+  Result<std::string> mine = env::GuardGroupCacheDir(cache_dir, group);
+  if (!mine.ok()) return mine.status().WithContext("environment.cache_dir");
+  return mine;
 }
 
 RunWorkspaceFactory::RunWorkspaceFactory(std::map<std::string, std::shared_ptr<repo::Repository>> repos,
@@ -279,7 +284,7 @@ Result<RunWorkspaceFactory::Prepared> RunWorkspaceFactory::PrepareFor(const call
   if (spec.has_setup() || !spec.image.empty()) {
     SG_RETURN_IF_ERROR(MakeDirs(spec.cache_dir));
     if (options_.sandbox_mode == "bwrap" && ::geteuid() == 0) {
-      SG_RETURN_IF_ERROR(CloseCacheDir(spec.cache_dir, sandbox::SandboxGroup(options_.uid_base)));
+      SG_ASSIGN_OR_RETURN(spec.cache_dir, CloseCacheDir(spec.cache_dir, sandbox::SandboxGroup(options_.uid_base)));
     }
   }
   if (Status st = env::ResolveImage(spec); !st.ok()) {
@@ -508,7 +513,8 @@ Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph:
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   sb.host_tmp = lease.paths().tmp_dir;  // one /tmp for the whole rollout
   std::unique_ptr<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);
-  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
+  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner,
+                      sandbox::CreateRunner(mode, sb, lease.path(), OwnershipAfterAdopt(mode)));
   auto test_command = options_.test_commands.find(task.repo);
   return std::unique_ptr<Workspace>(new LeasedWorkspace(
       std::move(lease), std::move(layer), std::move(runner), resources_, options_.tools, options_.max_patch_bytes,
@@ -527,7 +533,8 @@ Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const ca
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
   std::unique_ptr<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);  // released before the lease
-  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner, sandbox::CreateRunner(mode, sb, lease.path()));
+  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner,
+                      sandbox::CreateRunner(mode, sb, lease.path(), OwnershipAfterAdopt(mode)));
   const Clock::time_point check_start = Clock::now();
   SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
   const Clock::time_point check_end = Clock::now();

@@ -13,6 +13,7 @@
 #include "seragen/base/utf8.h"
 #include "seragen/journal/outcomes.h"
 #include "seragen/journal/run_paths.h"
+#include "seragen/llm/failure.h"
 #include "seragen/pipeline/env_health.h"
 #include "seragen/pipeline/failure_blame.h"
 #include "seragen/verify/scores.h"
@@ -300,7 +301,8 @@ void TaskRunner::OnRolloutDone(int number, agent::Trajectory t) {
     // only once the client says so (the same error on consecutive calls).
     bool abort = exit == agent::ExitStatus::kQuota ||
                  (exit == agent::ExitStatus::kConfigError && ctx_->chat->RunStopStatus().has_value());
-    return Persist({}, rec, [self, abort, family, detail = t.exit_detail] {
+    // People read the outcome (the `aborted:` line, the log); the journal keeps the tagged text.
+    return Persist({}, rec, [self, abort, family, detail = t.exit_words.empty() ? t.exit_detail : t.exit_words] {
       self->Finish(abort ? TaskOutcome::Kind::kAbortRun : KindOf(family), detail);
     });
   }
@@ -394,9 +396,10 @@ void TaskRunner::FailFromChat(const Status& status, const std::string& stage) {
   rec.error =
       journal::ErrorInfo{{family, stage + "." + std::string(llm::FailureClassName(fc))}, status.ToString(), !model};
   auto self = shared_from_this();
-  Persist({}, rec, [self, abort, family, msg = status.ToString()] {
-    self->Finish(abort ? TaskOutcome::Kind::kAbortRun : KindOf(family), msg);
-  });
+  // People read the outcome (the `aborted:` line, the log): the code and message, without the class tag.
+  const std::string msg = std::string(StatusCodeName(status.code())) + ": " + status.message();
+  Persist({}, rec,
+          [self, abort, family, msg] { self->Finish(abort ? TaskOutcome::Kind::kAbortRun : KindOf(family), msg); });
 }
 
 void TaskRunner::Persist(std::vector<std::pair<std::string, std::string>> files, journal::JournalRecord record,

@@ -4,8 +4,8 @@
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
+#include <spawn.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -17,6 +17,8 @@
 
 #include "seragen/base/unique_fd.h"
 #include "seragen/base/utf8.h"
+#include "seragen/sandbox/reaper_path.h"
+#include "seragen/sandbox/reaper_spec.h"
 
 namespace seragen::sandbox {
 namespace {
@@ -101,187 +103,93 @@ class HeadTailBuffer {
   std::uint64_t total_ = 0, dropped_ = 0;
 };
 
-void SetLimit(int resource, rlim_t soft, rlim_t hard) {
-  struct rlimit rl;
-  rl.rlim_cur = soft;
-  rl.rlim_max = hard;
-  ::setrlimit(resource, &rl);
-}
-
-// Descriptor numbers inside the reaper (see ChildExec).
-constexpr int kInputFd = 4;     // ProcessSpec::fd4_input, inherited by the program
-constexpr int kErrFd = 5;       // start report to the parent
-constexpr int kLifelineFd = 6;  // read end; hangs up when the harness dies
-constexpr int kReaperFds = 7;
-
-// Moves the descriptors the reaper needs to fixed numbers and closes every
-// other one: a forked (never exec'd) reaper must not hold the harness's
-// other pipes, least of all another reaper's lifeline. `src[i]` goes to
-// fd i (-1 = leave fd i closed). False on failure.
-bool ArrangeReaperFds(const int (&src)[kReaperFds]) {
-  int tmp[kReaperFds];
-  for (int i = 0; i < kReaperFds; ++i) {
-    tmp[i] = src[i] < 0 ? -1 : ::fcntl(src[i], F_DUPFD_CLOEXEC, 16);
-    if (src[i] >= 0 && tmp[i] < 0) return false;
-  }
-  for (int i = 0; i < kReaperFds; ++i) {
-    if (tmp[i] < 0) {
-      ::close(i);
-    } else if (::dup2(tmp[i], i) < 0) {
-      return false;
-    }
-  }
-  ::syscall(SYS_close_range, static_cast<unsigned>(kReaperFds), ~0u, 0u);
-  // The program inherits neither the start report nor the lifeline.
-  ::fcntl(kErrFd, F_SETFD, FD_CLOEXEC);
-  ::fcntl(kLifelineFd, F_SETFD, FD_CLOEXEC);
-  return true;
-}
-
-// Reaps every child that has exited (the program and orphans re-parented to
-// the reaper); records the program's status. True once the program is gone.
-bool ReapExited(pid_t main_pid, int* main_status, bool* main_done) {
-  for (;;) {
-    int status;
-    pid_t r = ::waitpid(-1, &status, WNOHANG);
-    if (r == main_pid) {
-      *main_status = status;
-      *main_done = true;
-      continue;
-    }
-    if (r > 0) continue;
-    if (r < 0 && errno == ECHILD) *main_done = true;
-    return *main_done;
-  }
-}
-
-// Runs in the forked child: only async-signal-safe calls. Never returns.
-//
-// This process (the reaper) forks the program and stays behind until it
-// ends. It does not use a parent-death signal: that signal follows the
-// forking *thread* and is lost when the harness dies before it is armed.
-// Instead it watches the lifeline pipe, whose only write end lives in the
-// harness: when the harness dies (however), the pipe hangs up and the
-// reaper kills the program's group and, when it runs as the slot uid,
-// every process of that uid (kill(-1) as that uid), including processes a
-// namespace setup left outside the group.
-[[noreturn]] void ChildExec(const ProcessSpec& spec, const char* exe, char* const* argv, char* const* envp, int out_fd,
-                            int side_fd, int input_fd, int err_fd, int life_fd) {
-  auto fail_on = [](int fd, int stage) {
-    int payload[2] = {stage, errno};
-    ssize_t ignored = ::write(fd, payload, sizeof payload);
-    (void)ignored;
-    ::_exit(127);
-  };
-  ::setpgid(0, 0);
-  // Default signal dispositions and an empty mask for the new program.
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) ::signal(sig, SIG_DFL);
-
-  int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (devnull < 0) fail_on(err_fd, 1);
-  const int src[kReaperFds] = {devnull, out_fd, out_fd, side_fd, input_fd, err_fd, life_fd};
-  if (!ArrangeReaperFds(src)) fail_on(err_fd, 1);
-  auto fail = [&](int stage) { fail_on(kErrFd, stage); };
-
-  if (spec.limits) {
-    const ResourceLimits& l = *spec.limits;
-    if (l.cpu_seconds > 0) SetLimit(RLIMIT_CPU, l.cpu_seconds, l.cpu_seconds + 1);
-    if (l.memory_mb > 0) {
-      rlim_t v = static_cast<rlim_t>(l.memory_mb) << 20;
-      SetLimit(RLIMIT_AS, v, v);
-    }
-    if (l.max_file_mb > 0) {
-      rlim_t v = static_cast<rlim_t>(l.max_file_mb) << 20;
-      SetLimit(RLIMIT_FSIZE, v, v);
-    }
-    if (l.max_processes > 0) SetLimit(RLIMIT_NPROC, l.max_processes, l.max_processes);
-    SetLimit(RLIMIT_CORE, 0, 0);
-  }
-  if (!spec.cgroup_procs.empty()) {
-    int cg = ::open(spec.cgroup_procs.c_str(), O_WRONLY | O_CLOEXEC);
-    if (cg < 0 || ::write(cg, "0", 1) != 1) fail(6);
-    ::close(cg);
-  }
-  if (spec.credentials) {
-    if (::setgroups(spec.groups.size(), spec.groups.empty() ? nullptr : spec.groups.data()) != 0) fail(2);
-    if (::setresgid(spec.credentials->second, spec.credentials->second, spec.credentials->second) != 0) fail(2);
-    if (::setresuid(spec.credentials->first, spec.credentials->first, spec.credentials->first) != 0) fail(2);
-  }
-  if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) fail(3);
-
-  // Orphans of the program (e.g. the sandbox's init after bwrap exits) are
-  // re-parented here and reaped, so no zombie of the sandbox uid outlives
-  // the run on any host.
-  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  const pid_t reaper_pid = ::getpid();
-  pid_t main_pid = ::fork();
-  if (main_pid < 0) fail(5);
-  if (main_pid == 0) {
-    ::setpgid(0, 0);  // its own group, which the runner kills as a whole
-    // The reaper is single-threaded, so this signal is tied to it; checked
-    // after arming so a reaper that died in between is not missed.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != reaper_pid) ::_exit(127);
-    ::execve(exe, argv, envp);
-    fail(4);
-  }
-  ::setpgid(main_pid, main_pid);
-  int announce[2] = {0, static_cast<int>(main_pid)};
-  ssize_t ignored = ::write(kErrFd, announce, sizeof announce);
-  (void)ignored;
-  for (int fd = 0; fd <= kErrFd; ++fd) ::close(fd);  // never hold the output pipes open
-
-  const bool as_slot_uid = ::getuid() != 0;
-  const int main_fd = static_cast<int>(::syscall(SYS_pidfd_open, main_pid, 0));
-  int main_status = 0;
-  bool main_done = false;
-  bool harness_gone = false;
-  while (!ReapExited(main_pid, &main_status, &main_done)) {
-    pollfd fds[2] = {{kLifelineFd, POLLIN, 0}, {main_fd, POLLIN, 0}};
-    // Without a pidfd (old kernels) poll the program's state every 20 ms.
-    int pr = ::poll(fds, main_fd >= 0 ? 2 : 1, main_fd >= 0 ? 1000 : 20);
-    if (pr > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-      harness_gone = true;
-      break;
-    }
-  }
-  ::kill(-main_pid, SIGKILL);                            // background jobs left in the program's group
-  if (harness_gone && as_slot_uid) ::kill(-1, SIGKILL);  // every process of the slot uid but this one
-  // Reap what remains (bounded: an escaped process is left to init).
-  for (int i = 0; i < 500; ++i) {
-    int status;
-    pid_t r = ::waitpid(-1, &status, WNOHANG);
-    if (r < 0 && errno == ECHILD) break;
-    if (r > 0) continue;
-    struct timespec ms = {0, 1000000};
-    ::nanosleep(&ms, nullptr);
-  }
-  if (harness_gone) ::_exit(137);
-  if (WIFSIGNALED(main_status)) {
-    int sig = WTERMSIG(main_status);
-    ::signal(sig, SIG_DFL);
-    ::kill(::getpid(), sig);
-    ::_exit(128 + sig);
-  }
-  ::_exit(WIFEXITED(main_status) ? WEXITSTATUS(main_status) : 127);
-}
-
 std::string DescribeStartFailure(const ProcessSpec& spec, int stage, int err) {
-  const char* what = stage == 1   ? "set up its standard streams"
-                     : stage == 2 ? "switch to the sandbox uid/gid"
-                     : stage == 3 ? "enter the working directory"
-                     : stage == 5 ? "fork"
-                     : stage == 6 ? "join the slot's cgroup"
-                                  : "execute";
+  const char* what = stage == kStageStreams       ? "set up its standard streams"
+                     : stage == kStageCredentials ? "switch to the sandbox uid/gid"
+                     : stage == kStageCwd         ? "enter the working directory"
+                     : stage == kStageFork        ? "fork"
+                     : stage == kStageCgroup      ? "join the slot's cgroup"
+                     : stage == kStageSpec        ? "read its settings in the reaper"
+                                                  : "execute";
   std::ostringstream os;
   os << "cannot start " << spec.executable << ": failed to " << what;
-  if (stage == 3) os << " '" << spec.cwd << "'";
-  if (stage == 6) os << " '" << spec.cgroup_procs << "'";
+  if (stage == kStageCwd) os << " '" << spec.cwd << "'";
+  if (stage == kStageCgroup) os << " '" << spec.cgroup_procs << "'";
   os << ": " << std::strerror(err);
   return os.str();
+}
+
+Status MakeSocketPair(UniqueFd* a, UniqueFd* b) {
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+    return IoError(std::string("socketpair: ") + std::strerror(errno));
+  }
+  *a = UniqueFd(fds[0]);
+  *b = UniqueFd(fds[1]);
+  return Status::Ok();
+}
+
+// Starts the reaper with posix_spawn (glibc: CLONE_VM | CLONE_VFORK, so no
+// page of this process is copied or write-protected), in its own process
+// group, default signal handling, an empty mask and no environment.
+// `fds[i]` becomes its fd i (-1: closed; fd 0 is /dev/null). Every source is
+// first duplicated above kReaperFds, so no dup2 overwrites a later source.
+Result<pid_t> SpawnReaper(const std::string& reaper, const int (&fds)[kReaperFds]) {
+  UniqueFd high[kReaperFds];
+  for (int i = 0; i < kReaperFds; ++i) {
+    if (fds[i] < 0) continue;
+    high[i].reset(::fcntl(fds[i], F_DUPFD_CLOEXEC, kReaperFds));
+    if (!high[i].valid()) return IoError(std::string("fcntl(F_DUPFD): ") + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attr);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  for (int i = 1; i < kReaperFds; ++i) {
+    if (high[i].valid()) {
+      posix_spawn_file_actions_adddup2(&actions, high[i].get(), i);
+    } else {
+      posix_spawn_file_actions_addclose(&actions, i);
+    }
+  }
+  sigset_t all, none;
+  sigfillset(&all);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  char* argv[] = {const_cast<char*>("seragen-reaper"), nullptr};
+  char* envp[] = {nullptr};
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, reaper.c_str(), &actions, &attr, argv, envp);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return IoError("cannot start the reaper " + reaper + ": " + std::strerror(rc));
+  return pid;
+}
+
+// Writes the program's settings to the reaper and closes the socket (EOF).
+Status SendSpec(const ProcessSpec& spec, UniqueFd* fd) {
+  ReaperSpec r{spec.executable, spec.argv,        spec.env,    spec.cwd,
+               spec.limits,     spec.credentials, spec.groups, spec.cgroup_procs};
+  const std::string bytes = EncodeReaperSpec(r);
+  if (bytes.size() > kMaxReaperSpecBytes) {
+    return InvalidArgumentError("cannot start " + spec.executable + ": its arguments and environment are " +
+                                std::to_string(bytes.size()) + " bytes");
+  }
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::send(fd->get(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      return IoError("cannot start " + spec.executable +
+                     ": the reaper did not take its settings: " + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  fd->reset();
+  return Status::Ok();
 }
 
 }  // namespace
@@ -312,7 +220,7 @@ Result<std::string> FindExecutable(const std::string& name, const std::string& p
 
 namespace {
 
-// The parent's side of a started reaper (see ChildExec).
+// The parent's side of a started reaper (see reaper_main.cc).
 struct ReaperWatch {
   pid_t pid;
   pid_t program_pid;  // -1 when the reaper did not report it
@@ -411,19 +319,14 @@ void SetExitStatus(int wait_status, ProcessOutcome* outcome) {
 
 Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   if (spec.argv.empty()) return InvalidArgumentError("RunProcess: empty argv");
-  // Everything the child needs is prepared before fork (no allocation after).
-  std::vector<char*> argv, envp;
-  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  for (const auto& e : spec.env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-
-  UniqueFd out_r, out_w, side_r, side_w, err_r, err_w, life_r, life_w;
+  SG_ASSIGN_OR_RETURN(const std::string reaper, ReaperExecutable());
+  UniqueFd out_r, out_w, side_r, side_w, err_r, err_w, life_r, life_w, spec_r, spec_w;
   SG_RETURN_IF_ERROR(MakePipe(&out_r, &out_w));
   SG_RETURN_IF_ERROR(MakePipe(&err_r, &err_w));
   // The lifeline: its write end stays in this process until the reaper has
   // been waited for, so the reaper sees it hang up only if we die first.
   SG_RETURN_IF_ERROR(MakePipe(&life_r, &life_w));
+  SG_RETURN_IF_ERROR(MakeSocketPair(&spec_r, &spec_w));
   if (spec.side_channel) SG_RETURN_IF_ERROR(MakePipe(&side_r, &side_w));
   UniqueFd input_r;
   if (spec.fd4_input) {
@@ -431,12 +334,9 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   }
 
   const auto start = Steady::now();
-  pid_t pid = ::fork();
-  if (pid < 0) return IoError(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    ChildExec(spec, spec.executable.c_str(), argv.data(), envp.data(), out_w.get(),
-              spec.side_channel ? side_w.get() : -1, input_r.get(), err_w.get(), life_r.get());
-  }
+  const int reaper_fds[kReaperFds] = {-1,          out_w.get(),  out_w.get(), side_w.get(), input_r.get(),
+                                      err_w.get(), life_r.get(), spec_r.get()};
+  SG_ASSIGN_OR_RETURN(const pid_t pid, SpawnReaper(reaper, reaper_fds));
   // Parent. Also set the group from here, so a kill right after fork works.
   ::setpgid(pid, pid);
   out_w.reset();
@@ -444,6 +344,13 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   err_w.reset();
   life_r.reset();
   input_r.reset();
+  spec_r.reset();
+  if (Status sent = SendSpec(spec, &spec_w); !sent.ok()) {
+    ::kill(pid, SIGKILL);
+    int status;
+    ::waitpid(pid, &status, 0);
+    return sent;
+  }
 
   UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
 

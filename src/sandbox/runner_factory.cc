@@ -13,8 +13,9 @@ Result<SandboxMode> ParseSandboxMode(std::string_view text) {
 }
 
 Result<std::unique_ptr<CommandRunner>> CreateRunner(SandboxMode mode, const SandboxOptions& options,
-                                                    const std::string& host_copy) {
-  SG_RETURN_IF_ERROR(PrepareWorkingCopy(host_copy, options.uid, options.gid));
+                                                    const std::string& host_copy, CopyOwnership ownership) {
+  SG_RETURN_IF_ERROR(ownership == CopyOwnership::kGiven ? CheckCopyReachable(host_copy, options.uid, options.gid)
+                                                        : PrepareWorkingCopy(host_copy, options.uid, options.gid));
   if (mode == SandboxMode::kNone) {
     SG_ASSIGN_OR_RETURN(auto runner, UnconfinedRunner::Create(options, host_copy));
     return std::unique_ptr<CommandRunner>(std::move(runner));

@@ -51,7 +51,7 @@ std::string UserNamespaceHints() {
 
 }  // namespace
 
-Status PrepareWorkingCopy(const std::string& host_copy, uid_t uid, gid_t gid) {
+Status CheckCopyReachable(const std::string& host_copy, uid_t uid, gid_t gid) {
   if (host_copy.empty() || host_copy[0] != '/') {
     return InvalidArgumentError("working copy path must be absolute, got \"" + host_copy + "\"");
   }
@@ -73,13 +73,14 @@ Status PrepareWorkingCopy(const std::string& host_copy, uid_t uid, gid_t gid) {
     }
     if (dir == dir.parent_path()) break;
   }
-  if (::geteuid() != 0) {
-    struct stat st;
-    if (::stat(host_copy.c_str(), &st) != 0) {
-      return NotFoundError("working copy " + host_copy + " does not exist");
-    }
-    return Status::Ok();
-  }
+  struct stat st;
+  if (::stat(host_copy.c_str(), &st) != 0) return NotFoundError("working copy " + host_copy + " does not exist");
+  return Status::Ok();
+}
+
+Status PrepareWorkingCopy(const std::string& host_copy, uid_t uid, gid_t gid) {
+  SG_RETURN_IF_ERROR(CheckCopyReachable(host_copy, uid, gid));
+  if (::geteuid() != 0) return Status::Ok();
   std::string failed;
   g_chown_uid = uid;
   g_chown_gid = gid;

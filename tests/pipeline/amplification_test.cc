@@ -13,6 +13,7 @@
 #include "seragen/repo/repository.h"
 #include "seragen/tools/tool_box.h"
 #include "testing/peak_memory.h"
+#include "testing/sandbox_uids.h"
 #include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
@@ -49,6 +50,9 @@ TEST_CASE("two 100 MB files written by the agent end rollout 1 as exit_patch_too
   REQUIRE(resources.ok());
   WorkspaceOptions env;
   env.sandbox_mode = "none";
+  const seragen::testing::LeasedUids leased(21440);  // as root the unconfined runner switches to it
+  env.uid_base = leased.uid();
+  env.slot_uids = leased.uids();
   env.pool.pool_dir = tmp.Sub("pool");
   env.pool.capacity = 1;
   env.sandbox.limits.resources.max_file_mb = 256;

@@ -7,14 +7,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "seragen/repo/repository.h"
 #include "seragen/sandbox/self_check.h"
 #include "seragen/tools/tool_box.h"
+#include "testing/sandbox_uids.h"
 #include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
@@ -91,6 +94,9 @@ TEST_CASE("run workspace: core.worktree set by the agent's bash reaches neither 
   options.sandbox_mode = "none";
   options.pool.pool_dir = tmp.Sub("pool");
   options.pool.capacity = 1;
+  const seragen::testing::LeasedUids leased(21430);  // as root the unconfined runner switches to it
+  options.uid_base = leased.uid();
+  options.slot_uids = leased.uids();
   RunWorkspaceFactory factory(repos, &Resources(), options);
   callgraph::PlannedTask task;
   task.task_id = "t1";
@@ -127,24 +133,32 @@ TEST_CASE("run workspace: core.worktree set by the agent's bash reaches neither 
 }
 
 // A one-file repository and a bwrap workspace factory over a pool of
-// `capacity` copies (disk bound `max_copy_bytes`, 0 = none); Skipped() when
-// bubblewrap cannot run here.
+// `capacity` copies (disk bound `max_copy_bytes`, 0 = none), one slot uid per
+// copy from uid_base (21410 unless `configure` says otherwise), leased on the
+// node as a run's; Skipped() when bubblewrap cannot run here.
 struct BwrapWorld {
   TempDir tmp;
   WorkspaceOptions options;
+  std::optional<seragen::testing::LeasedUids> uids;
   Status check;
   std::unique_ptr<RunWorkspaceFactory> factory;
   callgraph::PlannedTask task;
 
   // `files` (path -> content) make the repository's one commit; with
-  // `bytecode`, the factory keeps a bytecode cache in the temp directory.
+  // `bytecode`, the factory keeps a bytecode cache in the temp directory;
+  // `configure` edits the options last.
   explicit BwrapWorld(std::size_t capacity, std::uint64_t max_copy_bytes = 0,
                       const std::map<std::string, std::string>& files = {{"a.txt", "alpha\n"}}, bool bytecode = false,
-                      const std::string& pool_name = "pool") {
+                      const std::function<void(WorkspaceOptions&)>& configure = {}) {
     options.sandbox_mode = "bwrap";
     options.tools.max_copy_bytes = max_copy_bytes;
-    options.sandbox.uid = options.sandbox.gid = options.uid_base;
+    options.uid_base = 21410;
+    options.env_log_dir = tmp.Sub("env-logs");
     if (bytecode) options.bytecode_cache_dir = tmp.Sub("pycache");
+    if (configure) configure(options);
+    uids.emplace(options.uid_base, static_cast<int>(capacity));
+    options.slot_uids = uids->uids();
+    options.sandbox.uid = options.sandbox.gid = uids->uid();
     check = sandbox::SelfCheck(options.sandbox);
     if (!check.ok()) return;
     ::chmod(tmp.path().c_str(), 0755);
@@ -158,7 +172,7 @@ struct BwrapWorld {
     REQUIRE(repo.ok());
     std::map<std::string, std::shared_ptr<repo::Repository>> repos;
     repos["demo"] = std::make_shared<repo::Repository>(std::move(repo).value());
-    options.pool.pool_dir = tmp.Sub(pool_name);
+    options.pool.pool_dir = tmp.Sub("pool");
     options.pool.capacity = capacity;
     factory = std::make_unique<RunWorkspaceFactory>(repos, &Resources(), options);
     task.task_id = "t1";
@@ -260,6 +274,52 @@ TEST_CASE("run workspace: a rollout keeps one /tmp from command to command, its 
   REQUIRE(again.ok());
   agent::ToolOutcome fresh = (*again)->tools().Execute(Bash("cat /tmp/note 2>&1 || echo absent"));
   CHECK(fresh.text.find("absent") != std::string::npos);
+}
+
+// A `seragen run` started meanwhile on the node skips leased uids, so it never kills the test's commands.
+TEST_CASE("run workspace: the test factory's rollouts run as uids leased on the node") {
+  BwrapWorld w(2);
+  if (w.Skipped()) return;
+  CHECK(seragen::testing::UidLeased(21410));
+  CHECK(seragen::testing::UidLeased(21411));
+  auto second = w.factory->Acquire(w.task, 1);
+  REQUIRE(second.ok());
+  CHECK((*second)->tools().Execute(Bash("id -u")).text.find("21411") != std::string::npos);
+}
+
+// Two runs with different sandbox.uid_base on one node, one environment cache:
+// each keeps the group its sandboxes need on its own subtree.
+TEST_CASE("run workspace: runs of two uid bases sharing the environment cache keep their environments usable") {
+  TempDir shared;
+  ::chmod(shared.path().c_str(), 0755);
+  env::EnvironmentSpec spec;
+  spec.setup = {"echo prepared > /env/marker"};
+  spec.cache_dir = shared.Sub("env");
+  auto with_environment = [&](uid_t base) {
+    return [&spec, base](WorkspaceOptions& o) {
+      o.uid_base = base;
+      o.environments["demo"] = spec;
+    };
+  };
+  BwrapWorld first(1, 0, {{"a.txt", "alpha\n"}}, false, with_environment(21410));
+  if (first.Skipped()) return;
+  BwrapWorld second(1, 0, {{"a.txt", "alpha\n"}}, false, with_environment(21420));
+  const std::string show = "cat /env/marker 2>&1";
+  CHECK(first.Lease()->tools().Execute(Bash(show)).text.find("prepared") != std::string::npos);
+  CHECK(second.Lease()->tools().Execute(Bash(show)).text.find("prepared") != std::string::npos);
+  agent::ToolOutcome again = first.Lease()->tools().Execute(Bash(show));
+  INFO(again.text);
+  CHECK(again.text.find("prepared") != std::string::npos);
+  if (::geteuid() != 0) return;
+  struct stat st {};
+  REQUIRE(::stat(spec.cache_dir.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0711);
+  CHECK(st.st_gid == 0u);
+  for (gid_t group : {21409u, 21419u}) {
+    REQUIRE(::stat((spec.cache_dir + "/group-" + std::to_string(group)).c_str(), &st) == 0);
+    CHECK(st.st_gid == group);
+    CHECK((st.st_mode & 0777) == 0750);
+  }
 }
 
 TEST_CASE("run workspace: the rollout's /tmp counts in the copy's disk bound") {
@@ -445,7 +505,8 @@ TEST_CASE("run workspace: no mount is left once the rollouts and an env check ar
 }
 
 TEST_CASE("run workspace: where no bytecode layer can be mounted a rollout runs with its own empty /tmp/.pycache") {
-  BwrapWorld w(1, 0, EditableRepo(), true, "pool,comma");  // overlayfs options cannot carry the ','
+  // overlayfs options cannot carry the ',' of the cache's path
+  BwrapWorld w(1, 0, EditableRepo(), true, [](WorkspaceOptions& o) { o.bytecode_cache_dir += ",comma"; });
   if (w.Skipped()) return;
   std::unique_ptr<Workspace> env = w.Lease();
   agent::ToolOutcome out =

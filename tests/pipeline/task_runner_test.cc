@@ -366,6 +366,14 @@ TEST_CASE("infrastructure failures are tagged, retryable, and abort on config er
     f.chat.SetRunStop(llm::MakeFailure(llm::FailureClass::kConfig, "same error 3 times"));
     CHECK(f.Run(RunnerFixture::MakeTask("t1")).kind == TaskOutcome::Kind::kAbortRun);
   }
+  // The outcome's words are what people read (the `aborted:` line, the log, summary.json).
+  SECTION("a quota stop aborts the run: its outcome's words have no class tag, the journal's keep it") {
+    RunnerFixture f;
+    f.model.fail_rollouts = llm::FailureClass::kQuota;
+    const TaskOutcome o = f.Run(RunnerFixture::MakeTask("t1"));
+    CHECK((o.kind == TaskOutcome::Kind::kAbortRun && o.detail == "scripted failure"));
+    CHECK(f.store.records.back().error->message == "[llm:quota] scripted failure");
+  }
   SECTION("no working copy") {
     RunnerFixture f;
     f.envs.fail = true;
@@ -410,6 +418,8 @@ TEST_CASE("a failed call is journaled with the family ClassifyFailure gives it",
               llm::MakeFailure(llm::FailureClass::kRateLimited, "").detail()),
        TaskOutcome::Kind::kInfraFailure, "infra.issue.rate_limited", true},
       {OutOfRangeError("[llm:context_overflow] long"), TaskOutcome::Kind::kInfraFailure, "infra.issue.none", true},
+      {llm::MakeFailure(llm::FailureClass::kQuota, "insufficient_quota"), TaskOutcome::Kind::kAbortRun,
+       "infra.issue.quota", true},
   };
   for (const Case& c : cases) {
     CAPTURE(c.error_class);
@@ -421,6 +431,8 @@ TEST_CASE("a failed call is journaled with the family ClassifyFailure gives it",
     CHECK(journal::ErrorClassName(f.store.records.back().error->error_class) == c.error_class);
     CHECK(f.store.records.back().error->retryable == c.retryable);
     CHECK(f.store.records.back().error->message == c.failure.ToString());  // the journal's text is unchanged
+    // What people read (the `aborted:` line, the log): the code and message, no class tag.
+    CHECK(o.detail == std::string(StatusCodeName(c.failure.code())) + ": " + c.failure.message());
   }
 }
 

@@ -21,14 +21,7 @@ using test::SandboxFixture;
 // inits never do.
 
 // Waits up to `bound` for every process of `uid` to be gone.
-bool GoneWithin(uid_t uid, std::chrono::milliseconds bound) {
-  const auto until = std::chrono::steady_clock::now() + bound;
-  while (std::chrono::steady_clock::now() < until) {
-    if (CountProcessesOfUid(uid) == 0) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return CountProcessesOfUid(uid) == 0;
-}
+bool GoneWithin(uid_t uid, std::chrono::milliseconds bound) { return testing::LiveProcessesAfter(uid, bound) == 0; }
 
 // Forks a stand-in for `seragen run`: it starts a sandboxed `sleep` from a
 // worker thread (as the pipeline does) and blocks.

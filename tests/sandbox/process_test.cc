@@ -6,6 +6,8 @@
 
 #include "sandbox/shell_command.h"
 #include "seragen/base/utf8.h"
+#include "seragen/sandbox/reaper_path.h"
+#include "seragen/sandbox/reaper_spec.h"
 #include "seragen/sandbox/slot_cgroup.h"
 #include "testing/temp_dir.h"
 
@@ -329,6 +331,88 @@ TEST_CASE("cgroup v2 slots: detection names why it is unavailable, slots get mem
   REQUIRE(testing::RunShell("cat " + parent + "/slot-21401/memory.swap.max", &swap) == 0);
   CHECK(max == std::to_string(3ull << 30));
   CHECK(swap == "0");
+}
+
+}  // namespace
+}  // namespace seragen::sandbox
+
+namespace seragen::sandbox {
+namespace {
+
+TEST_CASE("the program's parent is the reaper program, not a copy of the harness", "[sandbox][process]") {
+  // A fork of the harness would carry the test binary's name; the reaper is
+  // its own small program, started without copying the harness's memory.
+  auto r = RunProcess(Shell("cat /proc/$PPID/comm; tr '\\0' ' ' < /proc/$PPID/environ | wc -c"));
+  REQUIRE(r.ok());
+  CHECK(r->head == "seragen-reaper\n0\n");  // and its own environment is empty
+  // The test binary has no libexec beside it: the build tree's reaper.
+  auto reaper = ReaperExecutable();
+  REQUIRE(reaper.ok());
+  CHECK(reaper->size() > 15);
+  CHECK(reaper->substr(reaper->size() - 15) == "/seragen-reaper");
+}
+
+TEST_CASE("the installed reaper beside bin/seragen comes before the build tree's", "[sandbox][process]") {
+  testing::TempDir dir;
+  dir.Write("prefix/bin/seragen", "");
+  dir.Write("prefix/libexec/seragen/seragen-reaper", "");
+  dir.Write("build/seragen-reaper", "");
+  const std::string installed = dir.Sub("prefix/bin/../libexec/seragen/seragen-reaper");
+  const std::string built = dir.Sub("build/seragen-reaper");
+  auto none = FindReaper(dir.Sub("prefix/bin/seragen"), built);  // neither is executable yet
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().code() == StatusCode::kNotFound);
+  CHECK(none.status().message().find(installed) != std::string::npos);
+  CHECK(none.status().message().find(built) != std::string::npos);
+  ::chmod(built.c_str(), 0755);
+  CHECK(*FindReaper(dir.Sub("prefix/bin/seragen"), built) == built);
+  ::chmod(installed.c_str(), 0755);
+  CHECK(*FindReaper(dir.Sub("prefix/bin/seragen"), built) == installed);
+  CHECK(*FindReaper("", built) == built);
+}
+
+TEST_CASE("the reaper's settings survive encoding, and malformed ones are refused", "[sandbox][process]") {
+  ReaperSpec spec;
+  spec.executable = "/bin/sh";
+  spec.argv = {"sh", "-c", std::string("a\0b", 3)};
+  spec.env = {"A=1", ""};
+  spec.cwd = "/tmp";
+  spec.limits = ResourceLimits{7, 300, 12, 9};
+  spec.credentials = std::make_pair(uid_t{21400}, gid_t{21401});
+  spec.groups = {5, 6};
+  spec.cgroup_procs = "/sys/fs/cgroup/x/cgroup.procs";
+  const std::string bytes = EncodeReaperSpec(spec);
+  auto back = DecodeReaperSpec(bytes);
+  REQUIRE(back.has_value());
+  CHECK(back->executable == spec.executable);
+  CHECK(back->argv == spec.argv);
+  CHECK(back->env == spec.env);
+  CHECK(back->cwd == spec.cwd);
+  REQUIRE(back->limits.has_value());
+  CHECK(back->limits->cpu_seconds == 7);
+  CHECK(back->limits->memory_mb == 300);
+  CHECK(back->limits->max_processes == 12);
+  CHECK(back->limits->max_file_mb == 9);
+  CHECK(back->credentials == spec.credentials);
+  CHECK(back->groups == spec.groups);
+  CHECK(back->cgroup_procs == spec.cgroup_procs);
+
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) CHECK_FALSE(DecodeReaperSpec(bytes.substr(0, cut)));
+  CHECK_FALSE(DecodeReaperSpec(bytes + "x"));
+  std::string huge_count = bytes;
+  huge_count[7] = '\x7f';  // the executable name's length, now past any input
+  CHECK_FALSE(DecodeReaperSpec(huge_count));
+  ReaperSpec no_argv = spec;
+  no_argv.argv.clear();
+  CHECK_FALSE(DecodeReaperSpec(EncodeReaperSpec(no_argv)));
+
+  ReaperSpec plain;
+  plain.executable = "/bin/true";
+  plain.argv = {"true"};
+  auto none = DecodeReaperSpec(EncodeReaperSpec(plain));
+  REQUIRE(none.has_value());
+  CHECK_FALSE(none->limits.has_value());
+  CHECK_FALSE(none->credentials.has_value());
 }
 
 }  // namespace

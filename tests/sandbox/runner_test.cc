@@ -189,7 +189,19 @@ TEST_CASE("bwrap runner: refuses a missing working copy and a missing bwrap", "[
   CHECK(missing_bwrap.status().message().find("sandbox: none") != std::string::npos);
 }
 
+// A `seragen run` started meanwhile skips leased uids, so it never kills a test's commands.
+TEST_CASE("sandbox fixtures run as uids leased on the node like a run's slots", "[runner]") {
+  {
+    SandboxFixture f(21113);
+    CHECK(testing::UidLeased(21113));
+    SandboxFixture g(21113);  // the same uid twice in one process: one shared lease
+    CHECK(g.Run("id -u").output == "21113\n");
+  }
+  CHECK_FALSE(testing::UidLeased(21113));
+}
+
 TEST_CASE("self-check passes here and names a missing bwrap", "[runner]") {
+  const testing::LeasedUids leased(21107);
   SandboxOptions o = SmallOptions(21107);
   Status ok = SelfCheck(o);
   CHECK(ok.ok());
@@ -224,6 +236,7 @@ TEST_CASE("unconfined runner warns once and still applies limits", "[runner]") {
   log::ScopedCapture capture(&captured);
   testing::TempDir dir;
   ::chmod(dir.path().c_str(), 0755);
+  const testing::LeasedUids leased(21109);
   REQUIRE(PrepareWorkingCopy(dir.path(), 21109, 21109).ok());
   auto runner = UnconfinedRunner::Create(SmallOptions(21109), dir.path());
   REQUIRE(runner.ok());
@@ -255,6 +268,7 @@ TEST_CASE("the factory prepares the copy and builds the configured runner", "[ru
   testing::TempDir dir;
   ::chmod(dir.path().c_str(), 0755);
   dir.Write("copy/a.txt", "a");
+  const testing::LeasedUids leased(21112);
   auto runner = CreateRunner(SandboxMode::kBwrap, SmallOptions(21112), dir.Sub("copy"));
   REQUIRE(runner.ok());
   CHECK((*runner)->Kind() == "bwrap");
@@ -264,6 +278,24 @@ TEST_CASE("the factory prepares the copy and builds the configured runner", "[ru
   auto none = CreateRunner(SandboxMode::kNone, SmallOptions(21112), dir.Sub("copy"));
   REQUIRE(none.ok());
   CHECK((*none)->Kind() == "none");
+}
+
+TEST_CASE("a copy already given to the slot is not walked again, but its ancestors are checked", "[runner]") {
+  testing::TempDir dir;  // mode 0700: not searchable by the sandbox uid
+  dir.Write("copy/a.txt", "a");
+  auto closed = CreateRunner(SandboxMode::kBwrap, SmallOptions(21113), dir.Sub("copy"), CopyOwnership::kGiven);
+  REQUIRE_FALSE(closed.ok());
+  CHECK(closed.status().code() == StatusCode::kPermissionDenied);
+
+  ::chmod(dir.path().c_str(), 0755);
+  auto runner = CreateRunner(SandboxMode::kBwrap, SmallOptions(21113), dir.Sub("copy"), CopyOwnership::kGiven);
+  REQUIRE(runner.ok());
+  struct stat st;
+  REQUIRE(::stat(dir.Sub("copy/a.txt").c_str(), &st) == 0);
+  CHECK(st.st_uid == 0u);  // nothing below the copy was chowned
+  auto missing = CreateRunner(SandboxMode::kBwrap, SmallOptions(21113), dir.Sub("gone"), CopyOwnership::kGiven);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().code() == StatusCode::kNotFound);
 }
 
 }  // namespace

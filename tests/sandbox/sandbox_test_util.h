@@ -14,6 +14,7 @@
 
 #include "seragen/sandbox/bwrap_runner.h"
 #include "seragen/sandbox/self_check.h"
+#include "testing/sandbox_uids.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::sandbox::test {
@@ -54,9 +55,10 @@ inline int CountProcessesOfUid(uid_t uid) {
   return count;
 }
 
-// A temp working copy prepared for `uid`, plus its runner.
+// A temp working copy prepared for `uid`, plus its runner; `uid` is leased
+// on the node while the fixture lives.
 struct SandboxFixture {
-  explicit SandboxFixture(uid_t uid, SandboxOptions opts) : options(std::move(opts)) {
+  explicit SandboxFixture(uid_t uid, SandboxOptions opts) : leased(uid), options(std::move(opts)) {
     options.uid = uid;
     options.gid = uid;
     ::chmod(dir.path().c_str(), 0755);
@@ -80,6 +82,7 @@ struct SandboxFixture {
     return ::lstat(path.c_str(), &st) == 0;
   }
 
+  testing::LeasedUids leased;
   testing::TempDir dir;
   std::string copy;
   SandboxOptions options;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "seragen/sandbox/slot_uids.h"
+#include "testing/sandbox_uids.h"
 #include "testing/temp_dir.h"
 
 namespace seragen::sandbox {
@@ -105,6 +106,7 @@ pid_t StartStraggler(uid_t uid) {
 
 TEST_CASE("stragglers of a slot uid are killed, and nothing of other uids", "[slot_uids]") {
   REQUIRE(::geteuid() == 0);
+  const testing::LeasedUids leased(21310, 2);  // as a run would before killing
   const uid_t uid = 21310;
   const uid_t other = 21311;
   pid_t a = StartStraggler(uid);

@@ -27,6 +27,7 @@
 #include "teacher/server.h"
 #include "teacher/test_support.h"
 #include "teacher/wire_format.h"
+#include "testing/sandbox_uids.h"
 #include "testing/source_paths.h"
 #include "testing/temp_dir.h"
 
@@ -300,7 +301,11 @@ RealRollout RunWithRealTools(const std::function<std::string(const std::string& 
                                             seragen::testing::SourcePath("prompts/tools/messages.yaml"), dir.path());
   INFO(resources.status().ToString());
   REQUIRE(resources.ok());
-  auto runner = sandbox::UnconfinedRunner::Create(sandbox::SandboxOptions{}, dir.path());
+  // As root the runner switches to the slot uid, leased like a run's.
+  const seragen::testing::LeasedUids leased(21302);
+  sandbox::SandboxOptions sandbox_options;
+  sandbox_options.uid = sandbox_options.gid = leased.uid();
+  auto runner = sandbox::UnconfinedRunner::Create(sandbox_options, dir.path());
   REQUIRE(runner.ok());
   GitPatchSource patches(dir.path());
   tools::ToolBox box(&*resources, runner->get(), dir.path(), &patches, tools::ToolOptions{});

@@ -7,6 +7,7 @@
 #include "seragen/sandbox/bwrap_runner.h"
 #include "seragen/sandbox/self_check.h"
 #include "testing/fake_command_runner.h"
+#include "testing/sandbox_uids.h"
 #include "testing/temp_dir.h"
 #include "tools/tools_test_util.h"
 
@@ -230,8 +231,9 @@ TEST_CASE("a scripted rollout through the real sandbox: view, grep, edit, submit
   REQUIRE(testing::RunShell("cd " + repo +
                             " && git init -q && git add -A && git -c user.name=t -c "
                             "user.email=t@t commit -qm base") == 0);
+  const testing::LeasedUids leased(21301);
   sandbox::SandboxOptions options;
-  options.uid = options.gid = 21301;
+  options.uid = options.gid = leased.uid();
   REQUIRE(sandbox::PrepareWorkingCopy(repo, options.uid, options.gid).ok());
   auto runner = sandbox::BwrapRunner::Create(options, repo);
   REQUIRE(runner.ok());

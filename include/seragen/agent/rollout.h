@@ -102,7 +102,7 @@ class Rollout : public std::enable_shared_from_this<Rollout> {
   void JournalFailed(const Status& status);
   void RejectTurn(const std::string& kind, const std::string& message);
   std::optional<ExitStatus> LimitReached(std::string* detail) const;
-  void Finish(ExitStatus status, std::string detail);
+  void Finish(ExitStatus status, std::string detail, std::string words = {});
   void Account(const llm::ChatResponse& answer);  // its tokens, and their cost at its endpoint's price
 
   RolloutSpec spec_;

@@ -64,6 +64,10 @@ struct Trajectory {
   std::vector<TurnRecord> turns;      // every model call, including failed attempts
   ExitStatus exit_status = ExitStatus::kSubmitted;
   std::string exit_detail;
+  // exit_detail for people (the run's `aborted:` line, the log): a failed
+  // model call's message without the class tag that Status::Text() adds.
+  // In memory only, never encoded; empty where it equals exit_detail.
+  std::string exit_words;
   std::string patch;  // final diff vs base (computed by the harness): exact bytes,
                       // possibly not UTF-8 (files in Latin-1 etc.); what git apply
                       // and verification use. Show RepairUtf8(patch) to models.

@@ -25,6 +25,7 @@
 
 #include "seragen/base/result.h"
 #include "seragen/env/environment.h"
+#include "seragen/env/group_cache_dir.h"
 
 namespace seragen::env {
 
@@ -79,20 +80,6 @@ struct BytecodeCache {
   std::uint64_t bytes = 0;
   std::string compiler_output;  // the compile command's summary line(s) when it ran
 };
-
-// The cache directory made if missing and usable: a directory (not a link),
-// as root root:`group` 0750 (group = the sandbox uids' group, which bwrap
-// needs to reach an entry), otherwise this user's own, 0700. An error names
-// why it is refused (a link, another owner).
-Status GuardCacheDir(const std::string& dir, gid_t group);
-
-// The directory a run whose sandbox uids hold `group` keeps its entries in.
-// As root: `dir` itself root:root 0711 (traversable, not listable; refused if
-// a link or another user's), and `dir`/group-<group> guarded by GuardCacheDir.
-// Runs of other uid bases on the node hold other groups: each group has its
-// own subtree, so no run takes away the group another run's sandbox needs to
-// reach its entries. Otherwise `dir` itself (GuardCacheDir).
-Result<std::string> GuardGroupCacheDir(const std::string& dir, gid_t group);
 
 // The entry of options.key, or compiles it: `compiler` runs
 // BytecodeCompileCommand with a fresh directory writable at kPycachePrefix;

@@ -50,11 +50,14 @@ struct WorkspaceOptions {
 // (the sandbox's slot uids resolve working-copy and object paths as others).
 bool SearchableByOthers(const std::string& path);
 
-// Makes the environment cache directory root:`group` 0750 (group =
-// sandbox::SandboxGroup, held by every slot), so the sandbox uids can reach
-// the image roots and prefixes bound from it and no other host user can
-// enter it. kFailedPrecondition when a directory above it lacks o+x.
-Status CloseCacheDir(const std::string& cache_dir, gid_t group);
+// The directory under the environment cache that a run whose slots hold
+// `group` (sandbox::SandboxGroup) keeps its prefixes and image roots in:
+// `cache_dir`/group-<group>, root:`group` 0750 under a root:root 0711
+// `cache_dir` (env::GuardGroupCacheDir), so the sandbox uids can reach what
+// is bound from it, no other host user can enter it, and runs of another
+// uid base keep their own. kFailedPrecondition when a directory above it
+// lacks o+x, or it is a link or another user's.
+Result<std::string> CloseCacheDir(const std::string& cache_dir, gid_t group);
 
 class RunWorkspaceFactory final : public WorkspaceFactory {
  public:

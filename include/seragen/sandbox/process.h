@@ -1,11 +1,13 @@
-// RunProcess: fork/exec one program with limits, capture its merged output.
+// RunProcess: start one program with limits, capture its merged output.
 //
-// The building block of the real runners. Thread-safe (no shared state;
-// every pipe is close-on-exec so concurrent spawns never inherit each
-// other's pipes). Any thread may call it: the process tree's lifetime is
-// tied to this process (a lifeline pipe), not to the calling thread; if this
-// process dies, the tree (and, with `credentials`, every process of that
-// uid) is killed.
+// The building block of the real runners. The program is started by a small
+// separate program, the reaper (seragen-reaper, started with posix_spawn so
+// the harness's memory is never copied), which stays behind until it ends.
+// Thread-safe (no shared state; every pipe is close-on-exec so concurrent
+// spawns never inherit each other's pipes). Any thread may call it: the
+// process tree's lifetime is tied to this process (a lifeline pipe), not to
+// the calling thread; if this process dies, the tree (and, with
+// `credentials`, every process of that uid) is killed.
 #pragma once
 
 #include <sys/types.h>

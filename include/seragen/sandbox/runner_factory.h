@@ -20,9 +20,17 @@ enum class SandboxMode {
 // kInvalidArgument naming the accepted values for anything but "bwrap"/"none".
 Result<SandboxMode> ParseSandboxMode(std::string_view text);
 
-// Prepares `host_copy` for options.uid (PrepareWorkingCopy) and creates the
-// runner for `mode`. Call once per rollout, after acquiring the copy.
+// Who owns the copy when a runner is created for it.
+enum class CopyOwnership {
+  kChown,  // unknown: every entry is given to the slot's uid (PrepareWorkingCopy walks the copy)
+  kGiven,  // already given to the slot's uid:gid (repo::WorkingCopyLease::GiveTo): no walk
+};
+
+// Prepares `host_copy` for options.uid (PrepareWorkingCopy; with kGiven only
+// its ancestors are checked, CheckCopyReachable) and creates the runner for
+// `mode`. Call once per rollout, after acquiring the copy.
 Result<std::unique_ptr<CommandRunner>> CreateRunner(SandboxMode mode, const SandboxOptions& options,
-                                                    const std::string& host_copy);
+                                                    const std::string& host_copy,
+                                                    CopyOwnership ownership = CopyOwnership::kChown);
 
 }  // namespace seragen::sandbox

@@ -25,4 +25,9 @@ Status SelfCheck(const SandboxOptions& options);
 // reset them.
 Status PrepareWorkingCopy(const std::string& host_copy, uid_t uid, gid_t gid);
 
+// PrepareWorkingCopy without the chown: `host_copy` (absolute) exists and
+// each of its ancestors is searchable by uid/gid. For a copy already given to
+// that uid, so nothing below it is walked.
+Status CheckCopyReachable(const std::string& host_copy, uid_t uid, gid_t gid);
+
 }  // namespace seragen::sandbox

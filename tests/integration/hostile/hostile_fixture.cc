@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "integration/pipeline/harness.h"
-#include "seragen/sandbox/slot_uids.h"
+#include "testing/sandbox_uids.h"
 
 namespace seragen::hostile {
 namespace {
@@ -90,20 +90,6 @@ void MakeRepo(const std::string& path) {
               " && export GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z"
               " && git init -q -b main . && git -c user.name=t -c user.email=t@example.invalid add -A"
               " && git -c user.name=t -c user.email=t@example.invalid commit -q -m 'Arithmetic helpers'") == 0);
-}
-
-// Live processes of `uid` once SIGKILLed ones have had up to 5 s to vanish
-// (they do so asynchronously, later under load). Zombies are not counted: a
-// process orphaned at exit is already dead, and stays a zombie of the uid
-// until the host's init reaps it, which some container inits never do.
-int LiveProcessesAfterSettling(uid_t uid) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  int live = sandbox::CountProcessesOfUid(uid);
-  while (live != 0 && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    live = sandbox::CountProcessesOfUid(uid);
-  }
-  return live;
 }
 
 }  // namespace
@@ -280,8 +266,12 @@ void HostileFixture::CheckInvariants(const RunOutcome& o, const Bounds& b) {
   INFO("request bodies sent to the model: " << (ec ? 0 : sent) << " bytes");
   CHECK(!ec);
   CHECK(sent < b.max_sent_bytes);
-  // No sandbox process of this scenario's slot uids outlives the run.
-  for (std::uint32_t slot = 0; slot < 2; ++slot) CHECK(LiveProcessesAfterSettling(uid_base_ + slot) == 0);
+  // No sandbox process of this scenario's slot uids outlives the run. SIGKILLed
+  // ones get up to 5 s to vanish (they do so asynchronously, later under load);
+  // zombies (already dead, reaped by the host's init or never) do not count.
+  for (std::uint32_t slot = 0; slot < 2; ++slot) {
+    CHECK(testing::LiveProcessesAfter(uid_base_ + slot, std::chrono::seconds(5)) == 0);
+  }
 }
 
 std::vector<json> HostileFixture::Trajectories() const {

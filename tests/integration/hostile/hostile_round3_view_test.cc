@@ -184,8 +184,12 @@ TEST_CASE("round 3: an image's setuid binary and device nodes give nothing, and 
   REQUIRE_FALSE(rootfs.empty());
   struct stat st;
   REQUIRE(::stat(cache.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0711);  // every run's sandbox uids pass through, none lists it
+  const std::string group_dir = cache + "/group-" + std::to_string(23610 - 1);  // sandbox::SandboxGroup(uid_base)
+  REQUIRE(::stat(group_dir.c_str(), &st) == 0);
   CHECK((st.st_mode & 07) == 0);
-  CHECK(st.st_gid == 23610 - 1);  // sandbox::SandboxGroup(uid_base)
+  CHECK(st.st_gid == 23610 - 1);
+  CHECK(rootfs.rfind(group_dir + "/", 0) == 0);
   CHECK_FALSE(NobodyCanReach(rootfs + "/bin/rootshell"));
 }
 

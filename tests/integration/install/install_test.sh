@@ -15,6 +15,8 @@ seragen=$tmp/prefix/bin/seragen
 [[ -x "$seragen" ]] || fail "no bin/seragen in the prefix"
 teacher=$tmp/prefix/bin/seragen-teacher
 [[ -x "$teacher" ]] || fail "no bin/seragen-teacher in the prefix"
+# Found relative to bin/seragen; without it every command would use the build tree's.
+[[ -x "$tmp/prefix/libexec/seragen/seragen-reaper" ]] || fail "no libexec/seragen/seragen-reaper in the prefix"
 "$src/scripts/check-no-teacher" "$seragen" || fail "the installed seragen links the scripted teacher"
 [[ -f "$tmp/prefix/share/seragen/prompts/rollout1.md" ]] || fail "prompts not installed"
 [[ -f "$tmp/prefix/share/seragen/configs/tools.yaml" ]] || fail "configs not installed"

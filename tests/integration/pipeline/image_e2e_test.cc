@@ -147,8 +147,8 @@ TEST_CASE("the demo pipeline runs inside a Debian image given as a docker-save a
   CHECK(out.find("system: Debian GNU/Linux 12 (bookworm)") != std::string::npos);
   CHECK(out.find("setup-saw-1") != std::string::npos);
   std::smatch m;
-  REQUIRE(
-      std::regex_search(out, m, std::regex("root: (" + env_cache + "/images/[0-9a-f]{64}/rootfs) \\(read-only\\)")));
+  REQUIRE(std::regex_search(
+      out, m, std::regex("root: (" + env_cache + "(/group-[0-9]+)?/images/[0-9a-f]{64}/rootfs) \\(read-only\\)")));
   const std::string rootfs = m[1];
   const std::string before = TreeDigest(rootfs);
 
