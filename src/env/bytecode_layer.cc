@@ -53,17 +53,25 @@ Status MakeOwnedDir(const std::string& path, mode_t mode, uid_t uid, gid_t gid) 
 }
 
 // The layer's directories: `dir` (root, traversable for the slot uid, which
-// bwrap resolves the bind as), work/ (root's), upper/ and its skeleton (the
-// slot uid's), merged/.
+// bwrap resolves the bind as) with its own tmpfs of `max_bytes`, holding
+// work/ (root's), upper/ and its skeleton (the slot uid's), merged/.
 Status MakeLayerDirs(const BytecodeLayerOptions& o) {
   SG_RETURN_IF_ERROR(MakeOwnedDir(o.dir, 0711, 0, 0));
+  const std::string size =
+      "size=" + std::to_string(o.max_bytes) + ",nr_inodes=" + std::to_string(o.max_inodes) + ",mode=0711,uid=0,gid=0";
+  if (::mount("tmpfs", o.dir.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, size.c_str()) != 0) {
+    return UnavailableError("cannot mount the bytecode layer's tmpfs at " + o.dir + ": " + std::strerror(errno));
+  }
   SG_RETURN_IF_ERROR(MakeOwnedDir(o.dir + "/work", 0700, 0, 0));
   SG_RETURN_IF_ERROR(MakeOwnedDir(o.dir + "/merged", 0755, 0, 0));
   const std::string upper = o.dir + "/upper";
   SG_RETURN_IF_ERROR(MakeOwnedDir(upper, 0700, o.uid, o.gid));
-  for (const std::string& rel : o.skeleton) {
+  for (const std::string& rel : o.skeleton) {  // in a fresh tmpfs: nothing there to follow
     if (rel.empty() || rel[0] == '/' || rel.find("..") != std::string::npos) continue;
-    SG_RETURN_IF_ERROR(MakeOwnedDir(upper + "/" + rel, 0755, o.uid, o.gid));
+    const std::string path = upper + "/" + rel;
+    if ((::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) || ::lchown(path.c_str(), o.uid, o.gid) != 0) {
+      return IoError("cannot make the bytecode layer's directory " + path + ": " + std::strerror(errno));
+    }
   }
   return Status::Ok();
 }
@@ -82,12 +90,15 @@ bool IsMountPoint(const std::string& path) {
 }
 
 Status ClearBytecodeLayer(const std::string& dir) {
-  const std::string merged = dir + "/merged";
-  for (int i = 0; i < kMaxStacked && ::umount2(merged.c_str(), MNT_DETACH | UMOUNT_NOFOLLOW) == 0; ++i) {
+  for (const std::string& mount_point : {dir + "/merged", dir}) {  // the overlay, then its tmpfs
+    for (int i = 0; i < kMaxStacked && ::umount2(mount_point.c_str(), MNT_DETACH | UMOUNT_NOFOLLOW) == 0; ++i) {
+    }
   }
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0) return Status::Ok();
-  if (IsMountPoint(merged)) return FailedPreconditionError("the bytecode layer " + merged + " stays mounted");
+  if (IsMountPoint(dir + "/merged") || IsMountPoint(dir)) {
+    return FailedPreconditionError("the bytecode layer " + dir + " stays mounted");
+  }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);  // never follows a link
   if (ec) return IoError("cannot remove the bytecode layer " + dir + ": " + ec.message());

@@ -99,7 +99,7 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
         runner_(std::make_unique<PhaseTimedRunner>(std::move(runner))),
         commands_settle_(runner_->Kind() == "bwrap"),
         test_command_(std::move(test_command)),
-        meter_(MeteredRoots(lease_.paths(), layer_)),
+        meter_(MeteredRoots(lease_.paths())),
         box_(resources, runner_.get(), lease_.path(), this, options, &meter_),
         executor_(&box_, resources) {
     diff_options_.max_bytes = max_patch_bytes;
@@ -144,13 +144,11 @@ class LeasedWorkspace final : public Workspace, public PatchSource {
   }
 
  private:
-  // The copy and the rollout's /tmp (its bytecode layer included) count
-  // against one disk bound (sandbox.max_copy_mb).
-  static std::vector<std::string> MeteredRoots(const repo::CopyPaths& paths,
-                                               const std::unique_ptr<env::BytecodeLayer>& layer) {
+  // The copy and the rollout's /tmp count against one disk bound
+  // (sandbox.max_copy_mb); the bytecode layer is bounded by its own tmpfs.
+  static std::vector<std::string> MeteredRoots(const repo::CopyPaths& paths) {
     std::vector<std::string> roots{paths.work_tree};
     if (!paths.tmp_dir.empty()) roots.push_back(paths.tmp_dir);
-    if (layer) roots.push_back(layer->upper());
     return roots;
   }
 

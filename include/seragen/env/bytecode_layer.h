@@ -13,14 +13,17 @@
 // uid could create no pyc. A pyc the rollout writes over a shared one
 // (os.replace) then lands in its layer.
 //
-// Needs root (mount(2)). The layer's host directory holds upper/, work/ (same
-// file system, as overlayfs requires) and merged/ (the mount point); nothing
-// in it is part of a working copy or its patch.
+// Needs root (mount(2)). The layer's host directory is a tmpfs of its own
+// (bounded, so no disk meter needs to walk it, and gone with one unmount)
+// holding upper/, work/ (one file system, as overlayfs requires) and merged/
+// (the overlay's mount point); nothing in it is part of a working copy or its
+// patch.
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +39,10 @@ struct BytecodeLayerOptions {
   std::vector<std::string> skeleton;  // directories (relative, parents first) made in the upper layer
   uid_t uid = 0;                      // the slot uid that owns the upper layer's directories
   gid_t gid = 0;
+  // The layer's own tmpfs: what a rollout can write there (a write past it
+  // fails with ENOSPC; Python then skips that pyc).
+  std::uint64_t max_bytes = 256ull << 20;
+  std::uint64_t max_inodes = 200000;
 };
 
 // A mounted layer, owned by one lease; destruction releases it (as Release does).
@@ -63,8 +70,8 @@ class BytecodeLayer {
   std::string dir_;  // "" once released
 };
 
-// Unmounts whatever is mounted at `dir`/merged (lazily, MNT_DETACH: a layer
-// left by a killed process) and removes `dir`. OK when `dir` does not exist;
+// Unmounts whatever is mounted at `dir`/merged and at `dir` (lazily,
+// MNT_DETACH: a layer left by a killed process) and removes `dir`. OK when `dir` does not exist;
 // an error when something stays mounted there (nothing is then removed).
 Status ClearBytecodeLayer(const std::string& dir);
 
