@@ -501,22 +501,28 @@ std::shared_ptr<const RunWorkspaceFactory::BytecodeEntries> RunWorkspaceFactory:
   return EntriesOf(std::move(lowers));
 }
 
-Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {
-  ScopedPhaseCpu timed(WorkspacePhase::kAcquire);
+Result<RunWorkspaceFactory::ReadyLease> RunWorkspaceFactory::Ready(const callgraph::PlannedTask& task, int slot,
+                                                                   bool rollout_tmp) {
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
   std::shared_ptr<const BytecodeEntries> bytecode;
   SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool, bytecode));
   SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));
   SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
   SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
-  sb.host_tmp = lease.paths().tmp_dir;  // one /tmp for the whole rollout
+  if (rollout_tmp) sb.host_tmp = lease.paths().tmp_dir;
   std::unique_ptr<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);
   SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner,
                       sandbox::CreateRunner(mode, sb, lease.path(), OwnershipAfterAdopt(mode)));
+  return ReadyLease{std::move(sb), std::move(lease), std::move(layer), std::move(runner)};
+}
+
+Result<std::unique_ptr<Workspace>> RunWorkspaceFactory::Acquire(const callgraph::PlannedTask& task, int slot) {
+  ScopedPhaseCpu timed(WorkspacePhase::kAcquire);
+  SG_ASSIGN_OR_RETURN(ReadyLease ready, Ready(task, slot, true));
   auto test_command = options_.test_commands.find(task.repo);
   return std::unique_ptr<Workspace>(new LeasedWorkspace(
-      std::move(lease), std::move(layer), std::move(runner), resources_, options_.tools, options_.max_patch_bytes,
-      test_command == options_.test_commands.end() ? "" : test_command->second));
+      std::move(ready.lease), std::move(ready.layer), std::move(ready.runner), resources_, options_.tools,
+      options_.max_patch_bytes, test_command == options_.test_commands.end() ? "" : test_command->second));
 }
 
 Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const callgraph::PlannedTask& task, int slot,
@@ -524,15 +530,9 @@ Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const ca
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   const std::size_t setups_before = SetupsRun();
-  SG_ASSIGN_OR_RETURN(repo::WorkingCopyPool * pool, PoolFor(task));
-  std::shared_ptr<const BytecodeEntries> bytecode;
-  SG_ASSIGN_OR_RETURN(sandbox::SandboxOptions sb, SandboxFor(task, slot, *pool, bytecode));
-  SG_ASSIGN_OR_RETURN(repo::WorkingCopyLease lease, AcquireFor(*pool, sb, std::chrono::seconds(60)));
-  SG_ASSIGN_OR_RETURN(sandbox::SandboxMode mode, sandbox::ParseSandboxMode(options_.sandbox_mode));
-  SG_RETURN_IF_ERROR(AdoptForSandbox(mode, lease, sb));
-  std::unique_ptr<env::BytecodeLayer> layer = LayerFor(bytecode.get(), lease, sb);  // released before the lease
-  SG_ASSIGN_OR_RETURN(std::unique_ptr<sandbox::CommandRunner> runner,
-                      sandbox::CreateRunner(mode, sb, lease.path(), OwnershipAfterAdopt(mode)));
+  SG_ASSIGN_OR_RETURN(ReadyLease ready, Ready(task, slot, false));
+  const sandbox::SandboxOptions& sb = ready.sb;
+  sandbox::CommandRunner* runner = ready.runner.get();
   const Clock::time_point check_start = Clock::now();
   SG_ASSIGN_OR_RETURN(sandbox::CommandResult result, runner->Run(sandbox::CommandRequest(command), sb.limits));
   const Clock::time_point check_end = Clock::now();
@@ -540,8 +540,8 @@ Result<RunWorkspaceFactory::CheckOutcome> RunWorkspaceFactory::RunCheck(const ca
   SG_ASSIGN_OR_RETURN(
       sandbox::CommandResult system,
       runner->Run(sandbox::CommandRequest(". /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\""), sb.limits));
-  if (layer) (void)layer->Release();
-  (void)lease.Release();
+  if (ready.layer) (void)ready.layer->Release();  // before the lease
+  (void)ready.lease.Release();
   std::string os = system.exit_code == 0 ? system.output.substr(0, 200) : "";
   while (!os.empty() && (os.back() == '\n' || os.back() == '\r')) os.pop_back();
   CheckOutcome out{sb, std::move(result), os.find('\n') == std::string::npos ? os : "", RootIdentity(task.repo)};

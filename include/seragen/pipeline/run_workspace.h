@@ -16,6 +16,7 @@
 #include "seragen/pipeline/workspace.h"
 #include "seragen/repo/repository.h"
 #include "seragen/repo/working_copy_pool.h"
+#include "seragen/sandbox/command_runner.h"
 #include "seragen/sandbox/sandbox_options.h"
 #include "seragen/tools/tool_box.h"
 
@@ -127,6 +128,17 @@ class RunWorkspaceFactory final : public WorkspaceFactory {
   // as it was and the rollout writes its pycs into its own /tmp.
   std::unique_ptr<env::BytecodeLayer> LayerFor(const BytecodeEntries* bytecode, const repo::WorkingCopyLease& lease,
                                                sandbox::SandboxOptions& sb);
+  // A leased copy of `task` in `slot` ready for commands: its sandbox as the
+  // runner got it, the lease, its bytecode layer (declared after the lease, so
+  // destroyed before it) and the runner. `rollout_tmp`: the copy's own /tmp
+  // serves every command (a rollout); otherwise each command gets a fresh one.
+  struct ReadyLease {
+    sandbox::SandboxOptions sb;
+    repo::WorkingCopyLease lease;
+    std::unique_ptr<env::BytecodeLayer> layer;
+    std::unique_ptr<sandbox::CommandRunner> runner;
+  };
+  Result<ReadyLease> Ready(const callgraph::PlannedTask& task, int slot, bool rollout_tmp);
 
   std::map<std::string, std::shared_ptr<repo::Repository>> repos_;
   const tools::ToolResources* resources_;
