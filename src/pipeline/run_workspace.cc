@@ -238,14 +238,14 @@ bool SearchableByOthers(const std::string& path) {
   }
 }
 
-Result<std::string> CloseCacheDir(const std::string& cache_dir, gid_t group) {
+Result<std::string> CloseCacheDir(const std::string& cache_dir, gid_t group, std::string_view key) {
   const std::string parent = std::filesystem::path(cache_dir).lexically_normal().parent_path().string();
   if (!SearchableByOthers(parent)) {
-    return FailedPreconditionError("environment.cache_dir " + cache_dir +
+    return FailedPreconditionError(std::string(key) + " " + cache_dir +
                                    " is not reachable by the sandbox uids: every directory above it needs o+x");
   }
   Result<std::string> mine = env::GuardGroupCacheDir(cache_dir, group);
-  if (!mine.ok()) return mine.status().WithContext("environment.cache_dir");
+  if (!mine.ok()) return mine.status().WithContext(std::string(key));
   return mine;
 }
 
@@ -467,11 +467,9 @@ std::shared_ptr<const RunWorkspaceFactory::BytecodeEntries> RunWorkspaceFactory:
   lib_o.key = env::BytecodeCacheKey(parts);
   lib_o.scope = env::BytecodeScope::kLibrary;
   lib_o.mount_dirs = {sb.mount_point.substr(1)};
-  const std::string parent = std::filesystem::path(repo_o.cache_dir).lexically_normal().parent_path().string();
+  // Only root gets here (BytecodeFor): the entries are bound from a group subtree.
   Result<std::string> group_dir =
-      ::geteuid() == 0 && !SearchableByOthers(parent)
-          ? Result<std::string>(FailedPreconditionError("a directory above it lacks o+x for the sandbox uids"))
-          : env::GuardGroupCacheDir(repo_o.cache_dir, sandbox::SandboxGroup(options_.uid_base));
+      CloseCacheDir(repo_o.cache_dir, sandbox::SandboxGroup(options_.uid_base), "the bytecode cache");
   Status usable = group_dir.status();
   if (group_dir.ok()) repo_o.cache_dir = lib_o.cache_dir = *group_dir;
   Result<repo::WorkingCopyLease> lease =

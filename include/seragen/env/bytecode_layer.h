@@ -59,7 +59,7 @@ class BytecodeLayer {
 
   // The host directory to bind read-write at kPycachePrefix.
   std::string merged() const { return dir_ + "/merged"; }
-  // The host directory holding what the rollout wrote (to meter its disk use).
+  // The host directory holding what the rollout wrote (bounded by the layer's tmpfs, not metered).
   std::string upper() const { return dir_ + "/upper"; }
   // Unmounts and wipes the layer (what the rollout wrote is gone). Calling it
   // again is a no-op returning OK.

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "seragen/env/bytecode_layer.h"
@@ -58,7 +59,9 @@ bool SearchableByOthers(const std::string& path);
 // is bound from it, no other host user can enter it, and runs of another
 // uid base keep their own. kFailedPrecondition when a directory above it
 // lacks o+x, or it is a link or another user's.
-Result<std::string> CloseCacheDir(const std::string& cache_dir, gid_t group);
+// `key` names the directory in errors (the config key, or what it holds).
+Result<std::string> CloseCacheDir(const std::string& cache_dir, gid_t group,
+                                  std::string_view key = "environment.cache_dir");
 
 class RunWorkspaceFactory final : public WorkspaceFactory {
  public:
